@@ -9,7 +9,7 @@ pub type RawParams = BTreeMap<String, String>;
 /// A parameter the game could not accept; names the key and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParamError {
-    #[error("unknown parameter `{key}` (this game knows: {known})")]
+    #[error("unknown parameter `{key}` (known: {known})")]
     Unknown { key: String, known: String },
     #[error("parameter `{key}`: expected {expected}, got `{value}`")]
     Invalid {

@@ -1,0 +1,160 @@
+//! The engine's view of a game: a registry entry ([`GameRules`]) that opens one [`Session`] per
+//! match. A session owns the authoritative state, encodes what each seat sees, and decodes and
+//! validates every answer with the rules of `agon_games`.
+
+use crate::fault::FaultPolicy;
+use agon_games::params::{ParamError, RawParams};
+use serde::{Deserialize, Serialize};
+
+/// A game the engine can run.
+pub trait GameRules: Send + Sync {
+    /// The registry name, as in `--game` and the protocol.
+    fn name(&self) -> &'static str;
+    /// The version of this game's protocol the engine speaks.
+    fn protocol_version(&self) -> u32;
+    /// How many seats a match has.
+    fn seats(&self) -> usize;
+    /// One line per parameter, for `--help` and error messages.
+    fn parameter_help(&self) -> &'static str;
+    /// The original course's fault policy.
+    fn default_fault_policy(&self) -> FaultPolicy;
+    /// A new match under `params`; refuses unknown keys and bad values.
+    fn new_session(&self, params: &RawParams) -> Result<Box<dyn Session>, ParamError>;
+}
+
+/// The per-seat fields of the protocol's `Start` message that do not depend on the game.
+#[derive(Debug, Clone)]
+pub struct StartInfo {
+    pub seed: u64,
+    pub start_budget_ms: u64,
+    pub move_budget_ms: u64,
+    pub bot_params: RawParams,
+}
+
+/// One match's authoritative state.
+pub trait Session: Send {
+    /// The parameters in effect, every key present (defaults filled in).
+    fn params(&self) -> RawParams;
+    /// The seat that acts next, or `None` once the game is over.
+    fn to_act(&self) -> Option<usize>;
+    /// The encoded `Start` message for `seat`.
+    fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8>;
+    /// The encoded observation for `seat`, which is about to act.
+    fn observation(&self, seat: usize) -> Vec<u8>;
+    /// Decodes, validates and applies `seat`'s answer; on error nothing changes.
+    fn apply_answer(&mut self, seat: usize, answer: &[u8]) -> Result<Applied, Rejection>;
+    /// Applies an action in its recorded notation (replays); on error nothing changes.
+    fn apply_notation(&mut self, seat: usize, action: &str) -> Result<Applied, Rejection>;
+    /// The result by the rules, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The position as text (final boards, playthroughs).
+    fn render(&self) -> String;
+}
+
+/// An applied action.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    /// The action in the game's notation, as records store it.
+    pub notation: String,
+    /// Search nodes the bot reported for it.
+    pub nodes: Option<u64>,
+    /// Opponent pieces this action captured.
+    pub captures: u32,
+}
+
+/// Why an answer was not applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rejection {
+    /// The bytes are not the game's action type.
+    Malformed(String),
+    /// The action breaks the rules; the rules' reason.
+    Illegal(String),
+}
+
+/// How a match ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning seat, or `None` for a draw.
+    pub winner: Option<usize>,
+    /// Points per seat (1 / 0.5 / 0 for two seats).
+    pub scores: Vec<f64>,
+    /// `rules` when the game ended by its rules, `forfeit` when a fault ended it.
+    pub termination: Termination,
+    /// In words, e.g. "white reached the opponent's home row".
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    Rules,
+    Forfeit,
+}
+
+impl Outcome {
+    /// A two-seat result by the rules.
+    pub fn by_rules(seats: usize, winner: Option<usize>, reason: String) -> Outcome {
+        let scores = (0..seats)
+            .map(|s| match winner {
+                None => 0.5,
+                Some(w) if w == s => 1.0,
+                Some(_) => 0.0,
+            })
+            .collect();
+        Outcome {
+            winner,
+            scores,
+            termination: Termination::Rules,
+            reason,
+        }
+    }
+
+    /// `loser` forfeits a two-seat game: the other seat wins.
+    pub fn forfeit(seats: usize, loser: usize, reason: String) -> Outcome {
+        let winner = (0..seats).find(|&s| s != loser);
+        Outcome {
+            termination: Termination::Forfeit,
+            ..Outcome::by_rules(seats, winner, reason)
+        }
+    }
+}
+
+/// The games this engine knows, by name.
+pub struct Registry {
+    games: Vec<Box<dyn GameRules>>,
+}
+
+impl Registry {
+    /// Every built-in game.
+    pub fn builtin() -> Registry {
+        Registry {
+            games: vec![Box::new(crate::sessions::breakthrough::BreakthroughRules)],
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Result<&dyn GameRules, UnknownGame> {
+        self.games
+            .iter()
+            .find(|g| g.name() == name)
+            .map(|g| g.as_ref())
+            .ok_or_else(|| UnknownGame {
+                name: name.to_string(),
+                known: self.names().join(", "),
+            })
+    }
+
+    pub fn names(&self) -> Vec<&'static str> {
+        self.games.iter().map(|g| g.name()).collect()
+    }
+
+    pub fn games(&self) -> impl Iterator<Item = &dyn GameRules> {
+        self.games.iter().map(|g| g.as_ref())
+    }
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("unknown game `{name}` (known games: {known})")]
+pub struct UnknownGame {
+    pub name: String,
+    pub known: String,
+}

@@ -1,0 +1,19 @@
+//! Agon's engine: authoritative and self-contained.
+//!
+//! - [`game`]: the [`game::GameRules`] abstraction, one [`game::Session`] per match, and the
+//!   registry of games by name; [`sessions`] adapts each game of `agon_games` to it.
+//! - [`loader`]: finds, checks and loads plugin files (content-addressed copies first).
+//! - [`host`]: how a seat runs: inline on the match thread, or on its own worker thread.
+//! - [`runner`]: one match: seats, clocks, the fault policy -> a [`record::MatchRecord`].
+//! - [`record`] and [`replay`]: the JSON match record and its verification by the rules.
+
+pub mod bot_spec;
+pub mod fault;
+pub mod game;
+pub mod host;
+pub mod loader;
+pub mod record;
+pub mod replay;
+pub mod runner;
+pub mod seed;
+pub mod sessions;

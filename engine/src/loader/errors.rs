@@ -1,0 +1,113 @@
+use abi_stable::library::LibraryError;
+use std::path::PathBuf;
+
+/// Why a plugin file cannot be used. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{}: cannot read the file: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: not a shared library ({detail})", path.display())]
+    NotSharedLibrary { path: PathBuf, detail: String },
+    #[error("{}: a shared library, but not an Agon plugin (it exports no Agon root module; \
+             was it built with agon_plugin_api::export_plugin!?)", path.display())]
+    NoRootModule { path: PathBuf },
+    #[error("{}: built against agon-plugin-api {plugin}, but this engine uses {engine}; \
+             rebuild the plugin against agon-plugin-api {engine}", path.display())]
+    ApiVersion {
+        path: PathBuf,
+        plugin: String,
+        engine: String,
+    },
+    #[error("{}: its root module's ABI layout is incompatible with this engine's \
+             agon-plugin-api: {detail}", path.display())]
+    AbiLayout { path: PathBuf, detail: String },
+    #[error("{}: built with an incompatible abi_stable (or a different Rust C ABI): {detail}",
+            path.display())]
+    AbiStable { path: PathBuf, detail: String },
+    #[error("{}: cannot load the plugin: {detail}", path.display())]
+    Abi { path: PathBuf, detail: String },
+    #[error("{}: no bot `{bot}` (this plugin offers: {available})", path.display())]
+    UnknownBot {
+        path: PathBuf,
+        bot: String,
+        available: String,
+    },
+    #[error("{}: bot `{bot}` does not play {game} (it plays: {supported})", path.display())]
+    UnknownGame {
+        path: PathBuf,
+        bot: String,
+        game: String,
+        supported: String,
+    },
+    #[error("{}: bot `{bot}` was built for {game} protocol v{plugin}, but this engine speaks \
+             v{engine}; rebuild it against the current agon-plugin-api", path.display())]
+    ProtocolMismatch {
+        path: PathBuf,
+        bot: String,
+        game: String,
+        plugin: u32,
+        engine: u32,
+    },
+    #[error("{}: bot `{bot}` could not be created: {message}", path.display())]
+    BotRefused {
+        path: PathBuf,
+        bot: String,
+        message: String,
+    },
+}
+
+impl LoadError {
+    /// The plugin file the error is about.
+    pub fn path(&self) -> &std::path::Path {
+        match self {
+            LoadError::Io { path, .. }
+            | LoadError::NotSharedLibrary { path, .. }
+            | LoadError::NoRootModule { path }
+            | LoadError::ApiVersion { path, .. }
+            | LoadError::AbiLayout { path, .. }
+            | LoadError::AbiStable { path, .. }
+            | LoadError::Abi { path, .. }
+            | LoadError::UnknownBot { path, .. }
+            | LoadError::UnknownGame { path, .. }
+            | LoadError::ProtocolMismatch { path, .. }
+            | LoadError::BotRefused { path, .. } => path,
+        }
+    }
+}
+
+/// Sorts `abi_stable`'s errors from `init_root_module` into what a user can act on.
+pub(super) fn classify_init_error(path: PathBuf, error: LibraryError) -> LoadError {
+    let detail = error.to_string().trim().to_string();
+    match error {
+        LibraryError::IncompatibleVersionNumber {
+            expected_version,
+            actual_version,
+            ..
+        } => LoadError::ApiVersion {
+            path,
+            plugin: actual_version.to_string(),
+            engine: expected_version.to_string(),
+        },
+        LibraryError::AbiInstability(_) => LoadError::AbiLayout {
+            path,
+            detail: first_lines(&detail, 12),
+        },
+        LibraryError::InvalidAbiHeader(_) | LibraryError::InvalidCAbi { .. } => {
+            LoadError::AbiStable { path, detail }
+        }
+        _ => LoadError::Abi { path, detail },
+    }
+}
+
+/// `abi_stable` explains layout errors at great length; the first lines say what differs.
+fn first_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut out = lines.iter().take(n).copied().collect::<Vec<_>>().join("\n");
+    if lines.len() > n {
+        out.push_str(&format!("\n... ({} more lines)", lines.len() - n));
+    }
+    out
+}

@@ -1,0 +1,212 @@
+//! Finds, checks and loads plugin files (DESIGN.md, "Plugin ABI rules").
+//!
+//! Every file is first copied to a content-addressed path (`<cache>/plugins/<sha256>/<name>`):
+//! the dynamic linker identifies a loaded library by path and inode, and `abi_stable` never
+//! unloads one, so a new build of a team's library must arrive under a new path to be loaded at
+//! all. Each library is then opened with `lib_header_from_path(..).init_root_module()`; the
+//! `load_from_file` family is never used, because it caches the first library loaded for an
+//! interface type and would hand every later team that first team's bots.
+
+mod cache;
+mod errors;
+
+pub use cache::{cache_dir, content_addressed_copy};
+pub use errors::LoadError;
+
+use crate::game::GameRules;
+use abi_stable::library::{lib_header_from_path, LibraryError, RootModule};
+use agon_plugin_api::abi::{BotBox, PluginModuleRef};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+/// A loaded plugin library.
+#[derive(Clone)]
+pub struct Plugin {
+    /// The file as the user named it.
+    pub path: PathBuf,
+    /// The content-addressed copy that was actually loaded.
+    pub loaded_from: PathBuf,
+    pub sha256: String,
+    pub manifest: Manifest,
+    module: PluginModuleRef,
+}
+
+/// A plugin's manifest in plain Rust types.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Manifest {
+    pub plugin: String,
+    pub team: String,
+    pub version: String,
+    pub bots: Vec<BotDescriptor>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BotDescriptor {
+    pub name: String,
+    pub description: String,
+    pub game: String,
+    pub protocol_version: u32,
+}
+
+/// Libraries already opened in this process, by content hash: opening is not repeated, and the
+/// same content always yields the same module.
+fn opened() -> &'static Mutex<HashMap<String, (PathBuf, PluginModuleRef)>> {
+    static OPENED: OnceLock<Mutex<HashMap<String, (PathBuf, PluginModuleRef)>>> = OnceLock::new();
+    OPENED.get_or_init(Default::default)
+}
+
+impl Plugin {
+    /// Loads the plugin at `path` (through a content-addressed copy in [`cache_dir`]).
+    pub fn load(path: &Path) -> Result<Plugin, LoadError> {
+        Plugin::load_with_cache(path, &cache_dir())
+    }
+
+    pub fn load_with_cache(path: &Path, cache: &Path) -> Result<Plugin, LoadError> {
+        let io = |source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let bytes = std::fs::read(path).map_err(io)?;
+        if !bytes.starts_with(b"\x7fELF") {
+            return Err(LoadError::NotSharedLibrary {
+                path: path.to_path_buf(),
+                detail: "the file does not start with the ELF magic number".into(),
+            });
+        }
+        let sha256 = hex(&Sha256::digest(&bytes));
+        let mut opened = opened().lock().unwrap_or_else(|p| p.into_inner());
+        let (loaded_from, module) = match opened.get(&sha256) {
+            Some(entry) => entry.clone(),
+            None => {
+                let copy = content_addressed_copy(path, &bytes, &sha256, cache).map_err(io)?;
+                let module = open(path, &copy)?;
+                opened.insert(sha256.clone(), (copy.clone(), module));
+                (copy, module)
+            }
+        };
+        drop(opened);
+        let manifest = read_manifest(module);
+        log::debug!(
+            "loaded {} ({} {}) from {}",
+            path.display(),
+            manifest.plugin,
+            manifest.version,
+            loaded_from.display()
+        );
+        Ok(Plugin {
+            path: path.to_path_buf(),
+            loaded_from,
+            sha256,
+            manifest,
+            module,
+        })
+    }
+
+    /// A fresh bot object for `bot` playing `game`, after checking that the plugin offers that
+    /// bot for that game under the protocol version the engine speaks.
+    pub fn new_bot(&self, bot: &str, game: &dyn GameRules) -> Result<BotBox, LoadError> {
+        let path = self.path.clone();
+        let offers: Vec<&BotDescriptor> =
+            self.manifest.bots.iter().filter(|b| b.name == bot).collect();
+        if offers.is_empty() {
+            return Err(LoadError::UnknownBot {
+                path,
+                bot: bot.to_string(),
+                available: self.bot_names().join(", "),
+            });
+        }
+        let Some(entry) = offers.iter().find(|b| b.game == game.name()) else {
+            return Err(LoadError::UnknownGame {
+                path,
+                bot: bot.to_string(),
+                game: game.name().to_string(),
+                supported: offers.iter().map(|b| b.game.as_str()).collect::<Vec<_>>().join(", "),
+            });
+        };
+        if entry.protocol_version != game.protocol_version() {
+            return Err(LoadError::ProtocolMismatch {
+                path,
+                bot: bot.to_string(),
+                game: game.name().to_string(),
+                plugin: entry.protocol_version,
+                engine: game.protocol_version(),
+            });
+        }
+        let new_bot = self.module.new_bot();
+        new_bot(bot.into(), game.name().into(), game.protocol_version())
+            .into_result()
+            .map_err(|message| LoadError::BotRefused {
+                path: self.path.clone(),
+                bot: bot.to_string(),
+                message: message.into_string(),
+            })
+    }
+
+    /// Distinct bot names, in manifest order.
+    pub fn bot_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for b in &self.manifest.bots {
+            if !names.contains(&b.name.as_str()) {
+                names.push(&b.name);
+            }
+        }
+        names
+    }
+
+    /// The file name as users see it.
+    pub fn file_name(&self) -> String {
+        self.path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| self.path.display().to_string())
+    }
+}
+
+fn open(original: &Path, copy: &Path) -> Result<PluginModuleRef, LoadError> {
+    let path = original.to_path_buf();
+    let header = lib_header_from_path(copy).map_err(|e| match e {
+        LibraryError::OpenError { err, .. } => LoadError::NotSharedLibrary {
+            path: path.clone(),
+            detail: err.to_string(),
+        },
+        LibraryError::GetSymbolError { .. } => LoadError::NoRootModule { path: path.clone() },
+        other => LoadError::Abi {
+            path: path.clone(),
+            detail: other.to_string().trim().to_string(),
+        },
+    })?;
+    header
+        .init_root_module::<PluginModuleRef>()
+        .map_err(|e| errors::classify_init_error(path, e))
+}
+
+fn read_manifest(module: PluginModuleRef) -> Manifest {
+    let raw = (module.manifest())();
+    Manifest {
+        plugin: raw.plugin.into_string(),
+        team: raw.team.into_string(),
+        version: raw.version.into_string(),
+        bots: raw
+            .bots
+            .into_iter()
+            .map(|b| BotDescriptor {
+                name: b.name.into_string(),
+                description: b.description.into_string(),
+                game: b.game.into_string(),
+                protocol_version: b.protocol_version,
+            })
+            .collect(),
+    }
+}
+
+/// The interface version this engine was built with, as plugins must match it.
+pub fn api_version() -> String {
+    PluginModuleRef::VERSION_STRINGS.version.to_string()
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,166 @@
+//! The match record (JSON): everything needed to know who played, what happened, and to replay
+//! the game with the rules (DESIGN.md, "Records and determinism").
+
+use crate::fault::{Fault, FaultPolicy};
+use crate::game::Outcome;
+use crate::host::HostKind;
+use agon_games::params::RawParams;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Bumped when the record's shape changes incompatibly.
+pub const RECORD_FORMAT: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchRecord {
+    pub format: u32,
+    /// The engine version that played the match.
+    pub engine: String,
+    pub game: String,
+    pub protocol_version: u32,
+    /// Every game parameter in effect (defaults filled in).
+    pub params: RawParams,
+    pub seed: u64,
+    pub host: HostKind,
+    pub budgets: Budgets,
+    pub fault_policy: FaultPolicy,
+    pub seats: Vec<SeatRecord>,
+    /// `winner`, `scores`, `termination` and `reason`.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// Every applied action, in order.
+    pub moves: Vec<MoveRecord>,
+    pub faults: Vec<Fault>,
+    pub metrics: Vec<SeatMetrics>,
+    pub final_board: String,
+}
+
+/// Per-call time budgets; `None`: unlimited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budgets {
+    pub start_ms: Option<u64>,
+    pub move_ms: Option<u64>,
+}
+
+/// Who sat in a seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRecord {
+    pub seat: usize,
+    pub bot: String,
+    pub bot_params: RawParams,
+    pub plugin: String,
+    pub plugin_version: String,
+    pub team: String,
+    /// The plugin file's name as given (not the content-addressed copy).
+    pub file: String,
+    pub sha256: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    pub ply: u32,
+    pub seat: usize,
+    /// The action in the game's notation.
+    pub action: String,
+    pub wall_us: u64,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cpu_us: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub nodes: Option<u64>,
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub captures: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Per-seat figures over the applied moves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatMetrics {
+    pub seat: usize,
+    pub moves: u32,
+    pub total_time_ms: f64,
+    pub time_per_move_ms: f64,
+    pub max_time_ms: f64,
+    /// CPU time of the bot's thread; absent where the host cannot measure it.
+    pub cpu_per_move_ms: Option<f64>,
+    /// Search nodes, where the bot reports them.
+    pub nodes: Option<u64>,
+    pub nodes_per_move: Option<f64>,
+    pub captures: u32,
+}
+
+impl SeatMetrics {
+    pub fn from_moves(seat: usize, moves: &[MoveRecord]) -> SeatMetrics {
+        let mine: Vec<&MoveRecord> = moves.iter().filter(|m| m.seat == seat).collect();
+        let n = mine.len() as u32;
+        let per_move = |total: f64| if n == 0 { 0.0 } else { total / n as f64 };
+        let total_us: u64 = mine.iter().map(|m| m.wall_us).sum();
+        let cpu: Option<u64> = mine.iter().map(|m| m.cpu_us).sum();
+        let reported: Vec<u64> = mine.iter().filter_map(|m| m.nodes).collect();
+        let nodes = (!reported.is_empty()).then(|| reported.iter().sum::<u64>());
+        SeatMetrics {
+            seat,
+            moves: n,
+            total_time_ms: total_us as f64 / 1000.0,
+            time_per_move_ms: per_move(total_us as f64 / 1000.0),
+            max_time_ms: mine.iter().map(|m| m.wall_us).max().unwrap_or(0) as f64 / 1000.0,
+            cpu_per_move_ms: cpu.map(|c| per_move(c as f64 / 1000.0)),
+            nodes,
+            nodes_per_move: nodes.map(|t| t as f64 / reported.len() as f64),
+            captures: mine.iter().map(|m| m.captures).sum(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{path}: cannot read: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: not a match record: {source}")]
+    Parse {
+        path: String,
+        source: serde_json::Error,
+    },
+    #[error("{path}: record format {found}, this engine reads format {RECORD_FORMAT}")]
+    Format { path: String, found: u32 },
+}
+
+impl MatchRecord {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("records serialize")
+    }
+
+    /// Writes the record to a temporary file and renames it, so a reader never sees half.
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        let temp = path.with_extension(format!("tmp.{}", std::process::id()));
+        std::fs::write(&temp, self.to_json() + "\n")?;
+        std::fs::rename(&temp, path)
+    }
+
+    pub fn read(path: &Path) -> Result<MatchRecord, RecordError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| RecordError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|source| RecordError::Parse {
+                path: name.clone(),
+                source,
+            })?;
+        if let Some(found) = value.get("format").and_then(|f| f.as_u64()) {
+            if found != RECORD_FORMAT as u64 {
+                return Err(RecordError::Format {
+                    path: name,
+                    found: found as u32,
+                });
+            }
+        }
+        serde_json::from_value(value).map_err(|source| RecordError::Parse { path: name, source })
+    }
+}

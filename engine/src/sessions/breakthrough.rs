@@ -1,0 +1,129 @@
+//! Breakthrough as an engine game (`shared/rules/breakthrough.md`).
+
+use crate::fault::FaultPolicy;
+use crate::game::{Applied, GameRules, Outcome, Rejection, Session, StartInfo};
+use agon_games::breakthrough::{Config, Move, Position, Side};
+use agon_games::params::{ParamError, RawParams};
+use agon_plugin_api::protocol::{self, breakthrough as wire, Reply, Start};
+use agon_plugin_api::sdk::breakthrough as convert;
+
+pub struct BreakthroughRules;
+
+impl GameRules for BreakthroughRules {
+    fn name(&self) -> &'static str {
+        "breakthrough"
+    }
+
+    fn protocol_version(&self) -> u32 {
+        wire::VERSION
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn parameter_help(&self) -> &'static str {
+        "rows=8 cols=8 (8x8, 5x10 or 10x5 boards; at most 64 squares), first=white|black, \
+         workers_to_base=1 (the extended rule: 3), move_limit=off (plies, then a draw)"
+    }
+
+    /// DESIGN.md, "Fault policy": Breakthrough forfeits the game.
+    fn default_fault_policy(&self) -> FaultPolicy {
+        FaultPolicy::Forfeit
+    }
+
+    fn new_session(&self, params: &RawParams) -> Result<Box<dyn Session>, ParamError> {
+        let config = Config::from_params(params)?;
+        Ok(Box::new(BreakthroughSession {
+            position: Position::start(config),
+            last_move: None,
+        }))
+    }
+}
+
+struct BreakthroughSession {
+    position: Position,
+    last_move: Option<Move>,
+}
+
+impl BreakthroughSession {
+    fn play(&mut self, seat: usize, mv: Move, nodes: Option<u64>) -> Result<Applied, Rejection> {
+        if Side::from_seat(seat) != Some(self.position.to_move()) {
+            return Err(Rejection::Illegal(format!(
+                "seat {seat} answered, but {} is to move",
+                self.position.to_move()
+            )));
+        }
+        let notation = self.position.notation(mv);
+        let captured = self
+            .position
+            .play(mv)
+            .map_err(|e| Rejection::Illegal(e.to_string()))?;
+        self.last_move = Some(mv);
+        Ok(Applied {
+            notation,
+            nodes,
+            captures: captured as u32,
+        })
+    }
+}
+
+impl Session for BreakthroughSession {
+    fn params(&self) -> RawParams {
+        self.position.config().to_params()
+    }
+
+    fn to_act(&self) -> Option<usize> {
+        match self.position.outcome() {
+            Some(_) => None,
+            None => Some(self.position.to_move().seat()),
+        }
+    }
+
+    fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8> {
+        let you = Side::from_seat(seat).unwrap_or(Side::White);
+        protocol::encode(&Start {
+            seat: seat as u32,
+            seats: 2,
+            seed: info.seed,
+            start_budget_ms: info.start_budget_ms,
+            move_budget_ms: info.move_budget_ms,
+            bot_params: info.bot_params.clone(),
+            game: convert::setup(self.position.config(), you),
+        })
+    }
+
+    fn observation(&self, _seat: usize) -> Vec<u8> {
+        // Breakthrough is a game of perfect information: every seat sees the whole board.
+        protocol::encode(&convert::observation(&self.position, self.last_move))
+    }
+
+    fn apply_answer(&mut self, seat: usize, answer: &[u8]) -> Result<Applied, Rejection> {
+        let reply: Reply<wire::Move> = protocol::decode(answer)
+            .map_err(|e| Rejection::Malformed(format!("not a Breakthrough reply: {e}")))?;
+        self.play(seat, reply.action.into(), reply.nodes)
+    }
+
+    fn apply_notation(&mut self, seat: usize, action: &str) -> Result<Applied, Rejection> {
+        let mv: Move = action
+            .parse()
+            .map_err(|e: agon_games::breakthrough::ParseSquareError| {
+                Rejection::Malformed(e.to_string())
+            })?;
+        self.play(seat, mv, None)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.position.outcome().map(|o| {
+            let reason = match o.winner {
+                Some(side) => format!("{side} wins: {}", o.reason.describe()),
+                None => format!("draw: {}", o.reason.describe()),
+            };
+            Outcome::by_rules(2, o.winner.map(Side::seat), reason)
+        })
+    }
+
+    fn render(&self) -> String {
+        self.position.render()
+    }
+}
