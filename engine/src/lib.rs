@@ -15,5 +15,6 @@ pub mod loader;
 pub mod record;
 pub mod replay;
 pub mod runner;
+pub mod seating;
 pub mod seed;
 pub mod sessions;

@@ -1,11 +1,14 @@
 use super::{thread_cpu_time, Call, CallResult, HostKind, SeatHost};
 use abi_stable::std_types::RResult;
 use agon_plugin_api::abi::{BotBox, BotFailure};
-use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
 /// Stack of a bot's worker thread: searches recurse, and the default 2 MiB is small for them.
 const BOT_STACK_BYTES: usize = 64 << 20;
+
+/// How long the match thread polls for an answer before it parks (see `ThreadHost::wait`).
+const SPIN_BEFORE_PARKING: Duration = Duration::from_micros(20);
 
 enum Request {
     Start(Vec<u8>),
@@ -63,13 +66,7 @@ impl ThreadHost {
         if requests.send(request).is_err() {
             return gone("the bot's thread has ended".into());
         }
-        let response = match budget {
-            Some(budget) => self.responses.recv_timeout(budget),
-            None => self
-                .responses
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-        };
+        let response = self.wait(t0, budget);
         let wall = t0.elapsed();
         match response {
             Ok(Response { answer, cpu }) => Call {
@@ -95,6 +92,28 @@ impl ThreadHost {
                 self.abandon("the bot's thread ended without answering".into());
                 gone("the bot's thread ended without answering".into())
             }
+        }
+    }
+
+    /// Waits for the worker's response until `t0 + budget`. Spins briefly first: a quick bot
+    /// answers within microseconds, and parking the match thread would add a futex wake-up and
+    /// a reschedule to every such move (several times the cost of the round trip itself).
+    fn wait(&self, t0: Instant, budget: Option<Duration>) -> Result<Response, RecvTimeoutError> {
+        let spin_until = t0 + SPIN_BEFORE_PARKING;
+        loop {
+            match self.responses.try_recv() {
+                Ok(response) => return Ok(response),
+                Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
+                Err(TryRecvError::Empty) if Instant::now() < spin_until => std::hint::spin_loop(),
+                Err(TryRecvError::Empty) => break,
+            }
+        }
+        match budget {
+            Some(budget) => self.responses.recv_timeout(budget.saturating_sub(t0.elapsed())),
+            None => self
+                .responses
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
         }
     }
 

@@ -1,0 +1,115 @@
+//! Command-line definitions (clap derive). Every command and flag has help text.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "agon",
+    version,
+    about = "Agon: a tournament engine for programming-course games",
+    long_about = "Agon loads teams' bots (shared libraries built against agon-plugin-api), plays \
+                  them under per-move time budgets, checks every move with its own rules, and \
+                  records every match so that it replays exactly.\n\n\
+                  Logs go to stderr; set RUST_LOG=info (or debug) for more.",
+    after_help = "Examples:\n  \
+        agon plugins target/release/libbreakthrough_random.so\n  \
+        agon match --game breakthrough \\\n    \
+            --bot target/release/libbreakthrough_alphabeta.so:alphabeta?depth=3 \\\n    \
+            --bot target/release/libbreakthrough_random.so:random --seed 7 --record game.json\n  \
+        agon replay verify game.json"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Show what plugin files offer (exits non-zero if any file is not a valid plugin)
+    Plugins(PluginsArgs),
+    /// List the games this engine knows, with their parameters
+    Games(GamesArgs),
+    /// Play one match between bots and print (or record) the result
+    Match(MatchArgs),
+    /// Work with match records
+    #[command(subcommand)]
+    Replay(ReplayCommand),
+    /// Measure the plugin boundary, the hosts and the rules (prints figures)
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+pub struct PluginsArgs {
+    /// Plugin files (shared libraries)
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct GamesArgs {
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// The game to play (see `agon games`)
+    #[arg(long, value_name = "GAME")]
+    pub game: String,
+    /// A game parameter, KEY=VALUE; repeat for more (see `agon games`)
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// A bot, as FILE:BOT or FILE:BOT?key=value&key=value; one per seat, in seat order
+    #[arg(long = "bot", value_name = "SPEC", required = true)]
+    pub bots: Vec<String>,
+    /// The match seed (all randomness derives from it); random if not given, and printed
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Where each bot runs: `inline` (on the match thread; trusted code only) or `thread`
+    #[arg(long, default_value = "thread", value_name = "HOST")]
+    pub host: String,
+    /// Budget per move in milliseconds (0: unlimited)
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    pub move_ms: u64,
+    /// Budget for each bot's start call in milliseconds (0: unlimited)
+    #[arg(long, default_value_t = 5000, value_name = "MS")]
+    pub start_ms: u64,
+    /// Write the match record (JSON) to this file
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Print the match record as JSON on stdout instead of the human summary
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Subcommand)]
+pub enum ReplayCommand {
+    /// Re-apply a record's moves with the rules and check the recorded outcome (exits non-zero
+    /// on any mismatch)
+    Verify(VerifyArgs),
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// A match record written by `agon match --record`
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// The `noop` benchmark plugin (default: libnoop.so next to the agon executable)
+    #[arg(long, value_name = "FILE")]
+    pub noop: Option<PathBuf>,
+    /// Seconds to spend on each measurement
+    #[arg(long, default_value_t = 2.0)]
+    pub seconds: f64,
+    /// Print JSON instead of a table
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,35 @@
+//! `agon games`
+
+use crate::cli::GamesArgs;
+use agon_engine::game::Registry;
+
+pub fn run(args: GamesArgs) -> anyhow::Result<()> {
+    let registry = Registry::builtin();
+    if args.json {
+        let games: Vec<serde_json::Value> = registry
+            .games()
+            .map(|g| {
+                serde_json::json!({
+                    "name": g.name(),
+                    "seats": g.seats(),
+                    "protocol_version": g.protocol_version(),
+                    "parameters": g.parameter_help(),
+                    "fault_policy": g.default_fault_policy(),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&games)?);
+        return Ok(());
+    }
+    for g in registry.games() {
+        println!(
+            "{} ({} seats, protocol v{}, faults: {:?})",
+            g.name(),
+            g.seats(),
+            g.protocol_version(),
+            g.default_fault_policy()
+        );
+        println!("  parameters: {}", g.parameter_help());
+    }
+    Ok(())
+}

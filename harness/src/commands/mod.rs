@@ -1,0 +1,5 @@
+pub mod bench;
+pub mod games;
+pub mod play;
+pub mod plugins;
+pub mod replay;

@@ -1,0 +1,157 @@
+//! `agon match`: one match between bots.
+
+use crate::cli::MatchArgs;
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::game::Registry;
+use agon_engine::host::HostKind;
+use agon_engine::record::{Budgets, MatchRecord};
+use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::seating;
+use agon_games::params::RawParams;
+use anyhow::{anyhow, bail, Context};
+use std::fmt::Write as _;
+
+pub fn run(args: MatchArgs) -> anyhow::Result<()> {
+    let registry = Registry::builtin();
+    let game = registry.get(&args.game)?;
+    let params = parse_params(&args.params)?;
+    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
+    let specs = args
+        .bots
+        .iter()
+        .map(|s| s.parse::<BotSpec>())
+        .collect::<Result<Vec<_>, _>>()?;
+    if specs.len() != game.seats() {
+        bail!(
+            "{} needs {} bots (one --bot per seat), got {}",
+            game.name(),
+            game.seats(),
+            specs.len()
+        );
+    }
+    let seats = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| seating::seat(spec, i, game, host))
+        .collect::<Result<Vec<_>, _>>()?;
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let nonzero = |ms: u64| (ms > 0).then_some(ms);
+    let settings = MatchSettings {
+        params,
+        seed,
+        budgets: Budgets {
+            start_ms: nonzero(args.start_ms),
+            move_ms: nonzero(args.move_ms),
+        },
+        fault_policy: None,
+    };
+    let record = run_match(game, &settings, seats)?;
+    if let Some(path) = &args.record {
+        record
+            .write(path)
+            .with_context(|| format!("cannot write the record to {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", record.to_json());
+    } else {
+        print!("{}", summary(&record));
+        if let Some(path) = &args.record {
+            println!("record: {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// `--param KEY=VALUE` flags as a map; a key given twice is an error.
+fn parse_params(flags: &[String]) -> anyhow::Result<RawParams> {
+    let mut params = RawParams::new();
+    for flag in flags {
+        let (key, value) = flag
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--param `{flag}`: expected KEY=VALUE"))?;
+        if params.insert(key.trim().to_string(), value.trim().to_string()).is_some() {
+            bail!("--param `{key}` is given twice");
+        }
+    }
+    Ok(params)
+}
+
+/// The human-readable report of a match.
+pub fn summary(record: &MatchRecord) -> String {
+    let mut out = String::new();
+    let params: Vec<String> = record.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let _ = writeln!(
+        out,
+        "{} ({}), seed {}, {} host, {} per move",
+        record.game,
+        params.join(" "),
+        record.seed,
+        record.host,
+        record
+            .budgets
+            .move_ms
+            .map_or("no limit".to_string(), |ms| format!("{ms} ms"))
+    );
+    for s in &record.seats {
+        let params: Vec<String> = s.bot_params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(
+            out,
+            "seat {}: {}{} [{} {}, {}, sha256 {}]",
+            s.seat,
+            s.bot,
+            if params.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", params.join(" "))
+            },
+            s.plugin,
+            s.plugin_version,
+            s.file,
+            &s.sha256[..12.min(s.sha256.len())]
+        );
+    }
+    out.push('\n');
+    out.push_str(&record.final_board);
+    out.push('\n');
+    let result = match record.outcome.winner {
+        Some(w) => format!("seat {w} ({}) wins", record.seats[w].bot),
+        None => "draw".to_string(),
+    };
+    let scores: Vec<String> = record.outcome.scores.iter().map(|s| s.to_string()).collect();
+    let _ = writeln!(
+        out,
+        "result: {result} [{}] after {} moves: {}",
+        scores.join("-"),
+        record.moves.len(),
+        record.outcome.reason
+    );
+    for f in &record.faults {
+        let _ = writeln!(
+            out,
+            "fault: seat {} {} at ply {}: {}",
+            f.seat, f.cause, f.ply, f.detail
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nseat  bot              moves  ms/move  cpu ms/move  max ms  nodes      nodes/move  captures"
+    );
+    for m in &record.metrics {
+        let _ = writeln!(
+            out,
+            "{:<5} {:<16} {:>5}  {:>7.3}  {:>11}  {:>6.1}  {:>9}  {:>10}  {:>8}",
+            m.seat,
+            record.seats[m.seat].bot,
+            m.moves,
+            m.time_per_move_ms,
+            m.cpu_per_move_ms
+                .map_or("-".to_string(), |c| format!("{c:.3}")),
+            m.max_time_ms,
+            m.nodes.map_or("-".to_string(), |n| n.to_string()),
+            m.nodes_per_move
+                .map_or("-".to_string(), |n| format!("{n:.0}")),
+            m.captures
+        );
+    }
+    out
+}

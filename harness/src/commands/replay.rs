@@ -1,0 +1,20 @@
+//! `agon replay verify FILE`
+
+use crate::cli::VerifyArgs;
+use agon_engine::game::Registry;
+use agon_engine::record::MatchRecord;
+use agon_engine::replay;
+use anyhow::anyhow;
+
+pub fn verify(args: VerifyArgs) -> anyhow::Result<()> {
+    let record = MatchRecord::read(&args.file)?;
+    let verified = replay::verify(&record, &Registry::builtin())
+        .map_err(|e| anyhow!("{}: replay does not match the record: {e}", args.file.display()))?;
+    println!(
+        "{}: ok: {} moves replayed; {}",
+        args.file.display(),
+        verified.moves,
+        verified.outcome.reason
+    );
+    Ok(())
+}

@@ -1,0 +1,24 @@
+//! `agon`: the command line of the Agon tournament engine. A thin layer over `agon-engine`.
+
+mod cli;
+mod commands;
+
+use clap::Parser;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format_timestamp_millis()
+        .init();
+    let result = match cli.command {
+        cli::Command::Plugins(args) => commands::plugins::run(args),
+        cli::Command::Games(args) => commands::games::run(args),
+        cli::Command::Match(args) => commands::play::run(args),
+        cli::Command::Replay(cli::ReplayCommand::Verify(args)) => commands::replay::verify(args),
+        cli::Command::Bench(args) => commands::bench::run(args),
+    };
+    if let Err(error) = result {
+        eprintln!("agon: error: {error:#}");
+        std::process::exit(1);
+    }
+}
