@@ -52,9 +52,9 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
             }
             Some(_) => {}
         }
-        let applied = session.apply_notation(m.seat, &m.action).map_err(|r| {
-            ReplayMismatch(format!("ply {i} ({}) is not legal: {r:?}", m.action))
-        })?;
+        let applied = session
+            .apply_notation(m.seat, &m.action)
+            .map_err(|r| ReplayMismatch(format!("ply {i} ({}) is not legal: {r:?}", m.action)))?;
         if applied.notation != m.action || applied.captures != m.captures {
             return fail(format!(
                 "ply {i}: recorded `{}` with {} captures, the rules say `{}` with {}",

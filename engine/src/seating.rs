@@ -12,14 +12,16 @@ pub enum SeatError {
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error("cannot start a thread for seat {seat}: {source}")]
-    Thread {
-        seat: usize,
-        source: std::io::Error,
-    },
+    Thread { seat: usize, source: std::io::Error },
 }
 
 /// Loads `spec`'s plugin and seats its bot at `seat`, behind a host of `kind`.
-pub fn seat(spec: &BotSpec, seat: usize, game: &dyn GameRules, kind: HostKind) -> Result<Seat, SeatError> {
+pub fn seat(
+    spec: &BotSpec,
+    seat: usize,
+    game: &dyn GameRules,
+    kind: HostKind,
+) -> Result<Seat, SeatError> {
     let plugin = Plugin::load(&spec.file)?;
     seat_from_plugin(&plugin, spec, seat, game, kind)
 }

@@ -32,8 +32,11 @@ pub struct PluginModule {
     /// A fresh bot object for `bot` playing `game` under protocol `protocol_version`, or a
     /// message saying why not (unknown bot, another game, another protocol version).
     #[sabi(last_prefix_field)]
-    pub new_bot:
-        extern "C" fn(bot: RStr<'_>, game: RStr<'_>, protocol_version: u32) -> RResult<BotBox, RString>,
+    pub new_bot: extern "C" fn(
+        bot: RStr<'_>,
+        game: RStr<'_>,
+        protocol_version: u32,
+    ) -> RResult<BotBox, RString>,
 }
 
 impl RootModule for PluginModuleRef {

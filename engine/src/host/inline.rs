@@ -1,6 +1,6 @@
 use super::{thread_cpu_time, Call, CallResult, HostKind, SeatHost};
-use agon_plugin_api::abi::BotBox;
 use abi_stable::std_types::RResult;
+use agon_plugin_api::abi::BotBox;
 use std::time::{Duration, Instant};
 
 /// Calls the bot on the match thread. A call over budget is reported as a timeout once it

@@ -43,7 +43,9 @@ impl FromStr for HostKind {
         match s {
             "inline" => Ok(HostKind::Inline),
             "thread" => Ok(HostKind::Thread),
-            other => Err(format!("unknown host `{other}` (expected inline or thread)")),
+            other => Err(format!(
+                "unknown host `{other}` (expected inline or thread)"
+            )),
         }
     }
 }

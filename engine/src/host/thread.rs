@@ -109,7 +109,9 @@ impl ThreadHost {
             }
         }
         match budget {
-            Some(budget) => self.responses.recv_timeout(budget.saturating_sub(t0.elapsed())),
+            Some(budget) => self
+                .responses
+                .recv_timeout(budget.saturating_sub(t0.elapsed())),
             None => self
                 .responses
                 .recv()
@@ -130,9 +132,7 @@ fn serve(mut bot: BotBox, requests: Receiver<Request>, responses: Sender<Respons
     for request in requests {
         let cpu0 = thread_cpu_time();
         let answer = match request {
-            Request::Start(message) => bot
-                .start(message.as_slice().into())
-                .map(|()| Vec::new()),
+            Request::Start(message) => bot.start(message.as_slice().into()).map(|()| Vec::new()),
             Request::Act(message) => bot.act(message.as_slice().into()).map(|b| b.into_vec()),
         };
         let cpu = thread_cpu_time().saturating_sub(cpu0);

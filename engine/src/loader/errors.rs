@@ -93,7 +93,7 @@ pub(super) fn classify_init_error(path: PathBuf, error: LibraryError) -> LoadErr
         },
         LibraryError::AbiInstability(_) => LoadError::AbiLayout {
             path,
-            detail: first_lines(&detail, 12),
+            detail: layout_summary(&detail),
         },
         LibraryError::InvalidAbiHeader(_) | LibraryError::InvalidCAbi { .. } => {
             LoadError::AbiStable { path, detail }
@@ -102,12 +102,48 @@ pub(super) fn classify_init_error(path: PathBuf, error: LibraryError) -> LoadErr
     }
 }
 
-/// `abi_stable` explains layout errors at great length; the first lines say what differs.
-fn first_lines(text: &str, n: usize) -> String {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let mut out = lines.iter().take(n).copied().collect::<Vec<_>>().join("\n");
-    if lines.len() > n {
-        out.push_str(&format!("\n... ({} more lines)", lines.len() - n));
+/// `abi_stable` explains a layout error with both full type layouts (a hundred lines); what
+/// differs is in its `Error:` lines and the `Expected:` / `Found:` lines after them.
+fn layout_summary(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut parts = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(error) = line.strip_prefix("Error:") {
+            let mut part = error.trim().to_string();
+            let mut rest = lines[i + 1..]
+                .iter()
+                .take_while(|l| !l.starts_with("Error:"));
+            while let Some(label @ (&"Expected:" | &"Found:")) = rest.next() {
+                if let Some(value) = rest.next() {
+                    part.push_str(&format!("; {} {}", label.to_lowercase(), value));
+                }
+            }
+            parts.push(part);
+        }
     }
-    out
+    if parts.is_empty() {
+        lines.iter().take(8).copied().collect::<Vec<_>>().join(" ")
+    } else {
+        parts.join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_errors_are_summarized() {
+        let text = "Compared <this>:\n  --- Type Layout ---\n...\nError:mismatched package\n\
+                    Expected:\n    agon-plugin-api\nFound:\n    team-plugin\n";
+        assert_eq!(
+            layout_summary(text),
+            "mismatched package; expected: agon-plugin-api; found: team-plugin"
+        );
+        assert_eq!(layout_summary("one\ntwo"), "one two");
+    }
 }

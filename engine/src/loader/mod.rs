@@ -109,8 +109,12 @@ impl Plugin {
     /// bot for that game under the protocol version the engine speaks.
     pub fn new_bot(&self, bot: &str, game: &dyn GameRules) -> Result<BotBox, LoadError> {
         let path = self.path.clone();
-        let offers: Vec<&BotDescriptor> =
-            self.manifest.bots.iter().filter(|b| b.name == bot).collect();
+        let offers: Vec<&BotDescriptor> = self
+            .manifest
+            .bots
+            .iter()
+            .filter(|b| b.name == bot)
+            .collect();
         if offers.is_empty() {
             return Err(LoadError::UnknownBot {
                 path,
@@ -123,7 +127,11 @@ impl Plugin {
                 path,
                 bot: bot.to_string(),
                 game: game.name().to_string(),
-                supported: offers.iter().map(|b| b.game.as_str()).collect::<Vec<_>>().join(", "),
+                supported: offers
+                    .iter()
+                    .map(|b| b.game.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         };
         if entry.protocol_version != game.protocol_version() {

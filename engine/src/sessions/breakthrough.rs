@@ -105,11 +105,12 @@ impl Session for BreakthroughSession {
     }
 
     fn apply_notation(&mut self, seat: usize, action: &str) -> Result<Applied, Rejection> {
-        let mv: Move = action
-            .parse()
-            .map_err(|e: agon_games::breakthrough::ParseSquareError| {
-                Rejection::Malformed(e.to_string())
-            })?;
+        let mv: Move =
+            action
+                .parse()
+                .map_err(|e: agon_games::breakthrough::ParseSquareError| {
+                    Rejection::Malformed(e.to_string())
+                })?;
         self.play(seat, mv, None)
     }
 

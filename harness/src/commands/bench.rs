@@ -47,9 +47,13 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let mut figures = Vec::new();
 
     // The bare mechanisms.
-    figures.push(per_call("plain function call (baseline)", per_sample, || {
-        black_box(plain_call(black_box(&observation), &reply));
-    }));
+    figures.push(per_call(
+        "plain function call (baseline)",
+        per_sample,
+        || {
+            black_box(plain_call(black_box(&observation), &reply));
+        },
+    ));
     figures.push(bare_round_trip(per_sample, &observation, &reply));
 
     // The hosts with the noop plugin.
@@ -75,7 +79,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             f.name, f.median, f.unit, f.best, f.unit
         );
     }
-    let get = |name: &str| figures.iter().find(|f| f.name.starts_with(name)).map(|f| f.median);
+    let get = |name: &str| {
+        figures
+            .iter()
+            .find(|f| f.name.starts_with(name))
+            .map(|f| f.median)
+    };
     if let (Some(plain), Some(inline), Some(bare), Some(thread), Some(games)) = (
         get("plain"),
         get("inline"),
@@ -102,7 +111,9 @@ const SAMPLES: usize = 9;
 /// `libnoop.so` next to the running executable (cargo puts both in `target/<profile>`).
 fn default_noop() -> anyhow::Result<PathBuf> {
     let exe = std::env::current_exe().context("cannot locate the agon executable")?;
-    let dir = exe.parent().ok_or_else(|| anyhow!("the executable has no folder"))?;
+    let dir = exe
+        .parent()
+        .ok_or_else(|| anyhow!("the executable has no folder"))?;
     let path = dir.join("libnoop.so");
     if !path.exists() {
         return Err(anyhow!(

@@ -69,7 +69,10 @@ fn parse_params(flags: &[String]) -> anyhow::Result<RawParams> {
         let (key, value) = flag
             .split_once('=')
             .ok_or_else(|| anyhow!("--param `{flag}`: expected KEY=VALUE"))?;
-        if params.insert(key.trim().to_string(), value.trim().to_string()).is_some() {
+        if params
+            .insert(key.trim().to_string(), value.trim().to_string())
+            .is_some()
+        {
             bail!("--param `{key}` is given twice");
         }
     }
@@ -79,7 +82,11 @@ fn parse_params(flags: &[String]) -> anyhow::Result<RawParams> {
 /// The human-readable report of a match.
 pub fn summary(record: &MatchRecord) -> String {
     let mut out = String::new();
-    let params: Vec<String> = record.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let params: Vec<String> = record
+        .params
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     let _ = writeln!(
         out,
         "{} ({}), seed {}, {} host, {} per move",
@@ -93,7 +100,11 @@ pub fn summary(record: &MatchRecord) -> String {
             .map_or("no limit".to_string(), |ms| format!("{ms} ms"))
     );
     for s in &record.seats {
-        let params: Vec<String> = s.bot_params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let params: Vec<String> = s
+            .bot_params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         let _ = writeln!(
             out,
             "seat {}: {}{} [{} {}, {}, sha256 {}]",
@@ -117,7 +128,12 @@ pub fn summary(record: &MatchRecord) -> String {
         Some(w) => format!("seat {w} ({}) wins", record.seats[w].bot),
         None => "draw".to_string(),
     };
-    let scores: Vec<String> = record.outcome.scores.iter().map(|s| s.to_string()).collect();
+    let scores: Vec<String> = record
+        .outcome
+        .scores
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let _ = writeln!(
         out,
         "result: {result} [{}] after {} moves: {}",

@@ -8,8 +8,12 @@ use anyhow::anyhow;
 
 pub fn verify(args: VerifyArgs) -> anyhow::Result<()> {
     let record = MatchRecord::read(&args.file)?;
-    let verified = replay::verify(&record, &Registry::builtin())
-        .map_err(|e| anyhow!("{}: replay does not match the record: {e}", args.file.display()))?;
+    let verified = replay::verify(&record, &Registry::builtin()).map_err(|e| {
+        anyhow!(
+            "{}: replay does not match the record: {e}",
+            args.file.display()
+        )
+    })?;
     println!(
         "{}: ok: {} moves replayed; {}",
         args.file.display(),

@@ -152,10 +152,7 @@ mod tests {
         };
         let p = Position::start(config);
         let obs = observation(&p, None);
-        assert_eq!(
-            protocol::encode(&obs),
-            [8, 1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 0]
-        );
+        assert_eq!(protocol::encode(&obs), [8, 1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 0]);
         let reply = protocol::Reply::new(wire::Move {
             from: wire::Square { row: 1, col: 0 },
             to: wire::Square { row: 2, col: 1 },
@@ -169,7 +166,10 @@ mod tests {
     fn decoding_refuses_garbage_and_trailing_bytes() {
         assert!(protocol::decode::<wire::Observation>(&[200, 1]).is_err());
         let mut bytes = protocol::encode(&wire::Side::Black);
-        assert_eq!(protocol::decode::<wire::Side>(&bytes), Ok(wire::Side::Black));
+        assert_eq!(
+            protocol::decode::<wire::Side>(&bytes),
+            Ok(wire::Side::Black)
+        );
         bytes.push(0);
         let e = protocol::decode::<wire::Side>(&bytes).unwrap_err();
         assert!(e.0.contains("trailing"), "{e}");

@@ -194,15 +194,23 @@ pub fn new_bot(
         return RErr(format!("this plugin has no bot `{bot}` for `{game}`").into());
     };
     if entry.protocol_version != protocol_version {
-        return RErr(format!(
-            "bot `{bot}` speaks {game} protocol v{}, the engine v{protocol_version}",
-            entry.protocol_version
-        )
-        .into());
+        return RErr(
+            format!(
+                "bot `{bot}` speaks {game} protocol v{}, the engine v{protocol_version}",
+                entry.protocol_version
+            )
+            .into(),
+        );
     }
     match catch_unwind(entry.make) {
         Ok(bot) => ROk(bot),
-        Err(payload) => RErr(format!("bot `{bot}` panicked when created: {}", panic_message(payload.as_ref())).into()),
+        Err(payload) => RErr(
+            format!(
+                "bot `{bot}` panicked when created: {}",
+                panic_message(payload.as_ref())
+            )
+            .into(),
+        ),
     }
 }
 

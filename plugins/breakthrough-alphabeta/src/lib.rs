@@ -27,7 +27,9 @@ pub struct Settings {
 }
 
 impl Settings {
-    pub fn from_params(params: &std::collections::BTreeMap<String, String>) -> Result<Self, String> {
+    pub fn from_params(
+        params: &std::collections::BTreeMap<String, String>,
+    ) -> Result<Self, String> {
         let mut reader = ParamReader::new(params);
         let depth: u32 = reader
             .get("depth", "a search depth from 1 to 12", 3)
@@ -38,7 +40,11 @@ impl Settings {
             ));
         }
         let search: String = reader
-            .get("search", "`minimax` or `alphabeta`", "alphabeta".to_string())
+            .get(
+                "search",
+                "`minimax` or `alphabeta`",
+                "alphabeta".to_string(),
+            )
             .map_err(|e| e.to_string())?;
         let algorithm = match search.as_str() {
             "minimax" => Algorithm::Minimax,
@@ -121,7 +127,10 @@ mod tests {
     use super::*;
 
     fn params(pairs: &[(&str, &str)]) -> std::collections::BTreeMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
@@ -135,10 +144,17 @@ mod tests {
         assert_eq!(s.depth, 5);
         assert_eq!(s.algorithm, Algorithm::Minimax);
         assert_eq!(s.heuristic, Heuristic::Defensive1);
-        for (key, value) in [("depth", "x"), ("depth", "0"), ("search", "mcts"), ("heuristic", "o3")] {
+        for (key, value) in [
+            ("depth", "x"),
+            ("depth", "0"),
+            ("search", "mcts"),
+            ("heuristic", "o3"),
+        ] {
             let e = Settings::from_params(&params(&[(key, value)])).unwrap_err();
             assert!(e.contains(key), "{e}");
         }
-        assert!(Settings::from_params(&params(&[("dept", "3")])).unwrap_err().contains("dept"));
+        assert!(Settings::from_params(&params(&[("dept", "3")]))
+            .unwrap_err()
+            .contains("dept"));
     }
 }

@@ -134,8 +134,18 @@ mod tests {
                     break;
                 }
                 let me = position.to_move();
-                let mm = search(&position, 3, Algorithm::Minimax, &mut evaluator(heuristic, me));
-                let ab = search(&position, 3, Algorithm::AlphaBeta, &mut evaluator(heuristic, me));
+                let mm = search(
+                    &position,
+                    3,
+                    Algorithm::Minimax,
+                    &mut evaluator(heuristic, me),
+                );
+                let ab = search(
+                    &position,
+                    3,
+                    Algorithm::AlphaBeta,
+                    &mut evaluator(heuristic, me),
+                );
                 assert_eq!(mm.value, ab.value, "{heuristic:?}\n{}", position.render());
                 assert!(ab.nodes <= mm.nodes);
                 let moves = position.legal_moves();

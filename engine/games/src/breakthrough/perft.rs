@@ -53,7 +53,11 @@ mod tests {
             assert_eq!(perft(&start, 1), first, "{rows}x{cols}");
             // On 5 rows the fronts are one empty row apart: each White step blocks exactly one
             // straight Black step.
-            let second = if rows > 5 { first * first } else { first * (first - 1) };
+            let second = if rows > 5 {
+                first * first
+            } else {
+                first * (first - 1)
+            };
             assert_eq!(perft(&start, 2), second, "{rows}x{cols}");
         }
     }

@@ -179,7 +179,11 @@ impl Position {
                 });
             }
         }
-        if self.config.move_limit.is_some_and(|limit| self.ply >= limit) {
+        if self
+            .config
+            .move_limit
+            .is_some_and(|limit| self.ply >= limit)
+        {
             return Some(Outcome {
                 winner: None,
                 reason: EndReason::MoveLimit,

@@ -56,7 +56,11 @@ fn illegal_moves_say_why() {
         let err = p.play(mv(text)).unwrap_err();
         assert!(err.to_string().contains(reason), "{text}: {err}");
     }
-    assert_eq!(p, Position::start(Config::STANDARD), "failed moves change nothing");
+    assert_eq!(
+        p,
+        Position::start(Config::STANDARD),
+        "failed moves change nothing"
+    );
     assert_eq!(p.play(mv("b2-c3")), Ok(false));
     assert_eq!(p.to_move(), Side::Black);
     assert!(p.play(mv("b2-b3")).is_err(), "White cannot move twice");
@@ -64,7 +68,12 @@ fn illegal_moves_say_why() {
 
 #[test]
 fn captures_are_diagonal_only() {
-    let p = position(Config::STANDARD, &["d4", "a1"], &["d5", "e5", "h8"], Side::White);
+    let p = position(
+        Config::STANDARD,
+        &["d4", "a1"],
+        &["d5", "e5", "h8"],
+        Side::White,
+    );
     assert!(matches!(
         p.check(mv("d4-d5")),
         Err(IllegalMove::StraightOntoPiece { .. })
@@ -133,7 +142,10 @@ fn workers_to_base_counts_and_parks_workers() {
         Err(IllegalMove::OffBoard { .. })
     ));
     // Parked workers have no moves: only c7 and the three home workers move.
-    assert!(p.legal_moves().iter().all(|m| m.from != sq("a8") && m.from != sq("b8")));
+    assert!(p
+        .legal_moves()
+        .iter()
+        .all(|m| m.from != sq("a8") && m.from != sq("b8")));
     p.play(mv("c7-d8")).unwrap();
     assert_eq!(
         p.outcome(),
@@ -161,7 +173,12 @@ fn a_player_without_moves_loses() {
         workers_to_base: 3,
         ..Config::STANDARD
     };
-    let p = position(config, &["a7", "b8", "c8"], &["a8", "g8", "h8"], Side::White);
+    let p = position(
+        config,
+        &["a7", "b8", "c8"],
+        &["a8", "g8", "h8"],
+        Side::White,
+    );
     assert_eq!(p.move_count(), 0);
     assert_eq!(
         p.outcome(),
@@ -198,7 +215,10 @@ fn black_can_move_first() {
         ..Config::STANDARD
     });
     assert_eq!(p.to_move(), Side::Black);
-    assert!(p.legal_moves().iter().all(|m| m.from.row == 6 && m.to.row == 5));
+    assert!(p
+        .legal_moves()
+        .iter()
+        .all(|m| m.from.row == 6 && m.to.row == 5));
     assert_eq!(perft(&p, 2), 484);
 }
 

@@ -1,0 +1,152 @@
+//! Golden "playthroughs" (after OpenSpiel): a seeded game through the engine's session, with
+//! every observation a bot receives printed, diffed against `tests/golden/`. Any change to the
+//! rules, the protocol or the notation shows up here as a diff.
+//!
+//! To accept an intended change: `AGON_BLESS=1 cargo test -p agon-engine --test playthrough`.
+
+use agon_engine::game::{GameRules, Session, StartInfo};
+use agon_engine::sessions::breakthrough::BreakthroughRules;
+use agon_games::params::RawParams;
+use agon_plugin_api::protocol::{self, breakthrough as wire, Reply, Start};
+use agon_plugin_api::sdk::breakthrough as convert;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+fn render_cells(setup: &wire::Setup, obs: &wire::Observation) -> String {
+    let mut out = String::new();
+    for row in (0..setup.rows as usize).rev() {
+        let _ = write!(out, "  {:>2} ", row + 1);
+        for col in 0..setup.cols as usize {
+            out.push(match obs.board[row * setup.cols as usize + col] {
+                wire::Cell::Empty => '.',
+                wire::Cell::White => 'W',
+                wire::Cell::Black => 'B',
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn playthrough(params: &[(&str, &str)], seed: u64) -> String {
+    let params: RawParams = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let mut session: Box<dyn Session> = BreakthroughRules.new_session(&params).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = String::new();
+    let _ = writeln!(out, "game: breakthrough (protocol v{})", wire::VERSION);
+    for (k, v) in session.params() {
+        let _ = writeln!(out, "param: {k}={v}");
+    }
+    let _ = writeln!(out, "seed: {seed}");
+    let info = StartInfo {
+        seed: 0,
+        start_budget_ms: 0,
+        move_budget_ms: 0,
+        bot_params: RawParams::new(),
+    };
+    let setups: Vec<wire::Setup> = (0..2)
+        .map(|seat| {
+            let start: Start<wire::Setup> =
+                protocol::decode(&session.start_message(seat, &info)).unwrap();
+            let _ = writeln!(out, "start seat {seat}: {:?}", start.game);
+            start.game
+        })
+        .collect();
+    while let Some(seat) = session.to_act() {
+        let bytes = session.observation(seat);
+        let obs: wire::Observation = protocol::decode(&bytes).unwrap();
+        let setup = &setups[seat];
+        let position = convert::position(setup, &obs).unwrap();
+        let legal = position.legal_moves();
+        let _ = writeln!(
+            out,
+            "\nply {} seat {seat} to move ({:?}), last move {}, observation {} bytes",
+            obs.ply,
+            obs.to_move,
+            obs.last_move.map_or("none".to_string(), |m| {
+                agon_games::breakthrough::Move::from(m).to_string()
+            }),
+            bytes.len()
+        );
+        out.push_str(&render_cells(setup, &obs));
+        let names: Vec<String> = legal.iter().map(|m| position.notation(*m)).collect();
+        let _ = writeln!(out, "  legal ({}): {}", legal.len(), names.join(" "));
+        let choice = legal[rng.random_range(0..legal.len())];
+        let answer = protocol::encode(&Reply::new(wire::Move::from(choice)));
+        let applied = session.apply_answer(seat, &answer).unwrap();
+        let _ = writeln!(out, "  plays {}", applied.notation);
+    }
+    let outcome = session.outcome().unwrap();
+    let _ = writeln!(
+        out,
+        "\noutcome: winner {:?}, scores {:?}: {}",
+        outcome.winner, outcome.scores, outcome.reason
+    );
+    out.push_str(&session.render());
+    out
+}
+
+fn check(name: &str, actual: String) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("AGON_BLESS").is_some() {
+        std::fs::write(&path, &actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run with AGON_BLESS=1 to create it)",
+            path.display()
+        )
+    });
+    if expected != actual {
+        let line = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(expected.lines().count().min(actual.lines().count()));
+        panic!(
+            "{} differs from the golden playthrough from line {}:\n expected: {:?}\n actual:   {:?}\n\
+             If the rules or protocol changed on purpose, bless it: AGON_BLESS=1 cargo test -p agon-engine --test playthrough",
+            path.display(),
+            line + 1,
+            expected.lines().nth(line),
+            actual.lines().nth(line)
+        );
+    }
+}
+
+#[test]
+fn standard_board_playthrough() {
+    check("breakthrough_8x8.txt", playthrough(&[], 2017));
+}
+
+#[test]
+fn extended_rules_playthrough() {
+    check(
+        "breakthrough_5x10_workers_to_base_3.txt",
+        playthrough(
+            &[
+                ("rows", "5"),
+                ("cols", "10"),
+                ("workers_to_base", "3"),
+                ("first", "black"),
+            ],
+            440,
+        ),
+    );
+}
+
+#[test]
+fn move_limit_playthrough() {
+    check(
+        "breakthrough_10x5_move_limit.txt",
+        playthrough(&[("rows", "10"), ("cols", "5"), ("move_limit", "12")], 7),
+    );
+}

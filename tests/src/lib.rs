@@ -1,0 +1,88 @@
+//! Helpers for Agon's end-to-end tests: build the plugins, the loader fixtures and the `agon`
+//! binary once per test binary (with the profile of the running tests, so nothing is compiled
+//! twice), and locate them. A clean checkout needs no build step before `cargo test`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// Everything the end-to-end tests load or run.
+const PACKAGES: &[&str] = &[
+    "agon",
+    "breakthrough-random",
+    "breakthrough-alphabeta",
+    "misbehave",
+    "noop",
+    "fixture-not-agon",
+    "fixture-abi-mismatch",
+    "fixture-api-version-mismatch",
+    "fixture-future-protocol",
+];
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the workspace")
+        .to_path_buf()
+}
+
+/// `target/<profile>`, with every package of [`PACKAGES`] built in it.
+pub fn artifacts() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        // A test binary lives in target/<profile>/deps.
+        let exe = std::env::current_exe().expect("test executable path");
+        let dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>/deps/<test>")
+            .to_path_buf();
+        let profile = match dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") => "dev".to_string(),
+            Some(other) => other.to_string(),
+            None => panic!("unexpected test location {}", exe.display()),
+        };
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo
+            .current_dir(workspace_root())
+            .args(["build", "--quiet", "--profile", &profile]);
+        for package in PACKAGES {
+            cargo.args(["-p", package]);
+        }
+        let status = cargo.status().expect("cargo runs");
+        assert!(status.success(), "building the test plugins failed");
+        dir
+    })
+}
+
+/// The built plugin library of `package` (`lib<package, dashes as underscores>.so`).
+pub fn plugin(package: &str) -> PathBuf {
+    artifacts().join(format!("lib{}.so", package.replace('-', "_")))
+}
+
+/// A bot spec `FILE:BOT` for a built plugin.
+pub fn spec(package: &str, bot: &str) -> String {
+    format!("{}:{bot}", plugin(package).display())
+}
+
+/// Where tests keep content-addressed plugin copies (not the user's cache).
+pub fn cache_dir() -> PathBuf {
+    artifacts().join("agon-test-cache")
+}
+
+/// A fresh, empty folder for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = artifacts()
+        .join("agon-test-scratch")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// The `agon` binary, with the test cache.
+pub fn agon() -> Command {
+    let mut command = Command::new(artifacts().join("agon"));
+    command.env("AGON_CACHE_DIR", cache_dir());
+    command
+}

@@ -1,0 +1,231 @@
+//! The `agon` binary as users run it.
+
+use agon_tests::{agon, plugin, scratch, spec};
+use serde_json::Value;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+fn run(args: &[&str]) -> Output {
+    agon().args(args).output().expect("agon runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn match_json(bots: [&str; 2], extra: &[&str]) -> Value {
+    let mut args = vec![
+        "match",
+        "--game",
+        "breakthrough",
+        "--bot",
+        bots[0],
+        "--bot",
+        bots[1],
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).expect("--json prints one JSON object")
+}
+
+#[test]
+fn plugins_lists_what_files_offer() {
+    let out = run(&["plugins", plugin("misbehave").to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("misbehave 0.1.0"), "{text}");
+    assert!(
+        text.contains("panic-start") && text.contains("breakthrough (protocol v1)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn plugins_fails_naming_a_bad_file() {
+    let dir = scratch("cli-bad-plugin");
+    let bad = dir.join("libbroken.so");
+    std::fs::write(&bad, "garbage").unwrap();
+    let out = run(&[
+        "plugins",
+        plugin("noop").to_str().unwrap(),
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(stdout(&out).contains("noop"), "good files are still listed");
+    assert!(
+        stderr(&out).contains("libbroken.so: not a shared library"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn match_json_has_result_faults_and_metrics() {
+    let ab = format!("{}?depth=2", spec("breakthrough-alphabeta", "alphabeta"));
+    let v = match_json(
+        [&ab, &spec("breakthrough-random", "random")],
+        &["--seed", "4"],
+    );
+    assert_eq!(v["winner"], 0);
+    assert_eq!(v["scores"], serde_json::json!([1.0, 0.0]));
+    assert!(v["moves"].as_array().unwrap().len() > 10);
+    assert_eq!(v["faults"], serde_json::json!([]));
+    assert_eq!(v["seed"], 4);
+    let metrics = v["metrics"].as_array().unwrap();
+    assert!(metrics[0]["nodes_per_move"].as_f64().unwrap() > 1.0);
+    assert!(metrics[0]["time_per_move_ms"].as_f64().is_some());
+    assert_eq!(v["seats"][0]["sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(v["seats"][0]["bot_params"]["depth"], "2");
+}
+
+#[test]
+fn a_record_verifies_and_a_tampered_one_fails() {
+    let dir = scratch("cli-replay");
+    let record = dir.join("game.json");
+    let out = run(&[
+        "match",
+        "--game",
+        "breakthrough",
+        "--bot",
+        &spec("breakthrough-random", "random"),
+        "--bot",
+        &spec("breakthrough-random", "random"),
+        "--seed",
+        "9",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("result: seat"), "{}", stdout(&out));
+    let ok = run(&["replay", "verify", record.to_str().unwrap()]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert!(stdout(&ok).contains(": ok:"));
+
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let winner = v["winner"].as_u64().unwrap();
+    v["winner"] = Value::from(1 - winner);
+    let forged = dir.join("forged.json");
+    std::fs::write(&forged, v.to_string()).unwrap();
+    let bad = run(&["replay", "verify", forged.to_str().unwrap()]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("replay does not match"),
+        "{}",
+        stderr(&bad)
+    );
+
+    let garbage = dir.join("garbage.json");
+    std::fs::write(&garbage, "{ not json").unwrap();
+    let bad = run(&["replay", "verify", garbage.to_str().unwrap()]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("garbage.json: not a match record"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+/// A bot that spins forever is abandoned at its deadline and the match still ends on time.
+#[test]
+fn a_bot_that_never_returns_forfeits_on_time() {
+    let t0 = Instant::now();
+    let v = match_json(
+        [
+            &spec("breakthrough-random", "random"),
+            &spec("misbehave", "loop"),
+        ],
+        &["--host", "thread", "--move-ms", "250"],
+    );
+    assert!(
+        t0.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        t0.elapsed()
+    );
+    assert_eq!(v["winner"], 0);
+    assert_eq!(v["faults"][0]["seat"], 1);
+    assert_eq!(v["faults"][0]["cause"], "timeout");
+    assert_eq!(v["termination"], "forfeit");
+}
+
+#[test]
+fn bad_input_is_refused_with_a_clear_message() {
+    let random = spec("breakthrough-random", "random");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--param", "rows=many"], "parameter `rows`: expected"),
+        (vec!["--param", "speed=3"], "unknown parameter `speed`"),
+        (vec!["--param", "rows"], "expected KEY=VALUE"),
+        (vec!["--host", "cloud"], "unknown host `cloud`"),
+    ];
+    for (extra, message) in cases {
+        let mut args = vec![
+            "match",
+            "--game",
+            "breakthrough",
+            "--bot",
+            &random,
+            "--bot",
+            &random,
+        ];
+        args.extend(extra);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+    let out = run(&["match", "--game", "go", "--bot", &random, "--bot", &random]);
+    assert!(
+        stderr(&out).contains("unknown game `go` (known games: breakthrough)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["match", "--game", "breakthrough", "--bot", &random]);
+    assert!(stderr(&out).contains("needs 2 bots"), "{}", stderr(&out));
+    let out = run(&[
+        "match",
+        "--game",
+        "breakthrough",
+        "--bot",
+        "nofile",
+        "--bot",
+        &random,
+    ]);
+    assert!(stderr(&out).contains("no `:`"), "{}", stderr(&out));
+    let missing = "missing.so:random";
+    let out = run(&[
+        "match",
+        "--game",
+        "breakthrough",
+        "--bot",
+        missing,
+        "--bot",
+        &random,
+    ]);
+    assert!(
+        stderr(&out).contains("missing.so: cannot read"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn help_is_there_for_every_command() {
+    for args in [
+        vec!["--help"],
+        vec!["match", "--help"],
+        vec!["plugins", "--help"],
+        vec!["replay", "verify", "--help"],
+        vec!["bench", "--help"],
+        vec!["games", "--help"],
+    ] {
+        let out = run(&args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(stdout(&out).contains("Usage"), "{args:?}");
+    }
+    let games = run(&["games"]);
+    assert!(stdout(&games).contains("workers_to_base"));
+}

@@ -1,0 +1,336 @@
+//! Whole matches in-process, over built plugins: forfeits for every fault the thread and inline
+//! hosts can contain, determinism, metrics, and replay verification of real records.
+
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::fault::{FaultCause, Phase};
+use agon_engine::game::{GameRules, Registry, Termination};
+use agon_engine::host::HostKind;
+use agon_engine::loader::Plugin;
+use agon_engine::record::{Budgets, MatchRecord};
+use agon_engine::replay;
+use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::seating::seat_from_plugin;
+use agon_games::params::RawParams;
+use agon_tests::{cache_dir, spec};
+use std::time::{Duration, Instant};
+
+fn breakthrough() -> &'static dyn GameRules {
+    &agon_engine::sessions::breakthrough::BreakthroughRules
+}
+
+fn play_with(
+    host: HostKind,
+    specs: [&str; 2],
+    seed: u64,
+    params: RawParams,
+    move_ms: Option<u64>,
+) -> MatchRecord {
+    let seats = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let spec: BotSpec = s.parse().unwrap();
+            let plugin = Plugin::load_with_cache(&spec.file, &cache_dir()).unwrap();
+            seat_from_plugin(&plugin, &spec, i, breakthrough(), host).unwrap()
+        })
+        .collect();
+    let settings = MatchSettings {
+        params,
+        seed,
+        budgets: Budgets {
+            start_ms: Some(2000),
+            move_ms,
+        },
+        fault_policy: None,
+    };
+    run_match(breakthrough(), &settings, seats).unwrap()
+}
+
+fn play(host: HostKind, specs: [&str; 2], move_ms: u64) -> MatchRecord {
+    play_with(host, specs, 5, RawParams::new(), Some(move_ms))
+}
+
+/// `bad` (a misbehave bot) in seat 0 against random: random wins by forfeit, with `cause`.
+fn assert_forfeit(host: HostKind, bad: &str, cause: FaultCause, phase: Phase) -> MatchRecord {
+    let record = play(
+        host,
+        [
+            &spec("misbehave", bad),
+            &spec("breakthrough-random", "random"),
+        ],
+        300,
+    );
+    assert_eq!(
+        record.outcome.winner,
+        Some(1),
+        "{bad} on {host}: {}",
+        record.outcome.reason
+    );
+    assert_eq!(record.outcome.scores, [0.0, 1.0]);
+    assert_eq!(record.outcome.termination, Termination::Forfeit);
+    assert_eq!(record.faults.len(), 1, "{:?}", record.faults);
+    let fault = &record.faults[0];
+    assert_eq!(
+        (fault.seat, fault.cause, fault.phase),
+        (0, cause, phase),
+        "{bad}: {fault:?}"
+    );
+    replay::verify(&record, &Registry::builtin()).expect("forfeits replay too");
+    record
+}
+
+#[test]
+fn thread_host_forfeits_a_panic() {
+    let r = assert_forfeit(HostKind::Thread, "panic", FaultCause::Panic, Phase::Move);
+    assert!(
+        r.faults[0].detail.contains("deliberate panic in act"),
+        "{}",
+        r.faults[0].detail
+    );
+}
+
+#[test]
+fn thread_host_forfeits_a_panic_in_start() {
+    let r = assert_forfeit(
+        HostKind::Thread,
+        "panic-start",
+        FaultCause::Panic,
+        Phase::Start,
+    );
+    assert!(r.moves.is_empty());
+}
+
+#[test]
+fn thread_host_forfeits_an_illegal_move_with_the_reason() {
+    let r = assert_forfeit(
+        HostKind::Thread,
+        "illegal",
+        FaultCause::Illegal,
+        Phase::Move,
+    );
+    assert!(
+        r.faults[0].detail.contains("a1-e5 is not one step forward"),
+        "{}",
+        r.faults[0].detail
+    );
+}
+
+#[test]
+fn thread_host_forfeits_a_malformed_answer() {
+    let r = assert_forfeit(
+        HostKind::Thread,
+        "malformed",
+        FaultCause::Malformed,
+        Phase::Move,
+    );
+    assert!(r.faults[0].detail.contains("not a Breakthrough reply"));
+}
+
+/// The sleeping bot is abandoned at its deadline: the match ends on time, not when it wakes.
+#[test]
+fn thread_host_forfeits_a_timeout_on_time() {
+    let t0 = Instant::now();
+    let r = assert_forfeit(HostKind::Thread, "sleep", FaultCause::Timeout, Phase::Move);
+    let elapsed = t0.elapsed();
+    assert!(
+        elapsed < Duration::from_millis(300 + 700),
+        "took {elapsed:?}"
+    );
+    assert!(r.faults[0].wall_us >= 300_000);
+}
+
+#[test]
+fn a_fault_in_the_second_seat_costs_the_second_seat() {
+    let record = play(
+        HostKind::Thread,
+        [
+            &spec("breakthrough-random", "random"),
+            &spec("misbehave", "illegal"),
+        ],
+        300,
+    );
+    assert_eq!(record.outcome.winner, Some(0));
+    assert_eq!(record.faults[0].seat, 1);
+    assert_eq!(
+        record.moves.len(),
+        1,
+        "White moved once, then Black's answer was illegal"
+    );
+}
+
+#[test]
+fn inline_host_forfeits_panic_malformed_illegal_and_late_answers() {
+    assert_forfeit(HostKind::Inline, "panic", FaultCause::Panic, Phase::Move);
+    assert_forfeit(
+        HostKind::Inline,
+        "malformed",
+        FaultCause::Malformed,
+        Phase::Move,
+    );
+    assert_forfeit(
+        HostKind::Inline,
+        "illegal",
+        FaultCause::Illegal,
+        Phase::Move,
+    );
+    // The inline host cannot interrupt: the late answer is a timeout once it arrives.
+    assert_forfeit(HostKind::Inline, "sleep", FaultCause::Timeout, Phase::Move);
+}
+
+#[test]
+fn bad_bot_parameters_are_a_refusal_at_start() {
+    let record = play(
+        HostKind::Thread,
+        [
+            &spec("breakthrough-random", "random"),
+            &format!("{}?depth=deep", spec("breakthrough-alphabeta", "alphabeta")),
+        ],
+        1000,
+    );
+    let fault = &record.faults[0];
+    assert_eq!(
+        (fault.seat, fault.cause, fault.phase),
+        (1, FaultCause::Refused, Phase::Start)
+    );
+    assert!(fault.detail.contains("`depth`"), "{}", fault.detail);
+}
+
+#[test]
+fn alphabeta_beats_random_and_reports_nodes() {
+    let record = play(
+        HostKind::Thread,
+        [
+            &format!("{}?depth=2", spec("breakthrough-alphabeta", "alphabeta")),
+            &spec("breakthrough-random", "random"),
+        ],
+        5000,
+    );
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    assert_eq!(record.outcome.winner, Some(0), "{}", record.outcome.reason);
+    assert_eq!(record.outcome.termination, Termination::Rules);
+    let (ab, random) = (&record.metrics[0], &record.metrics[1]);
+    assert!(ab.nodes.unwrap() > 0 && ab.nodes_per_move.unwrap() > 1.0);
+    assert_eq!(random.nodes, None);
+    assert_eq!(ab.moves + random.moves, record.moves.len() as u32);
+    assert!(record.moves.iter().all(|m| m.cpu_us.is_some()));
+    let verified = replay::verify(&record, &Registry::builtin()).unwrap();
+    assert_eq!(verified.moves, record.moves.len());
+}
+
+/// Same seed, same game, whatever the host; another seed, another game.
+#[test]
+fn seeded_matches_replay_exactly() {
+    let specs = [
+        &spec("breakthrough-random", "random") as &str,
+        &spec("breakthrough-random", "random"),
+    ];
+    let actions = |r: &MatchRecord| r.moves.iter().map(|m| m.action.clone()).collect::<Vec<_>>();
+    let a = play_with(HostKind::Thread, specs, 11, RawParams::new(), Some(1000));
+    let b = play_with(HostKind::Inline, specs, 11, RawParams::new(), Some(1000));
+    let c = play_with(HostKind::Thread, specs, 12, RawParams::new(), Some(1000));
+    assert_eq!(actions(&a), actions(&b));
+    assert_eq!(a.outcome, b.outcome);
+    assert_eq!(a.final_board, b.final_board);
+    assert_ne!(actions(&a), actions(&c));
+}
+
+#[test]
+fn extended_rules_play_through_the_engine() {
+    let params: RawParams = [("rows", "5"), ("cols", "10"), ("workers_to_base", "3")]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let specs = [
+        &format!(
+            "{}?depth=2&heuristic=defensive2",
+            spec("breakthrough-alphabeta", "alphabeta")
+        ) as &str,
+        &spec("breakthrough-random", "random"),
+    ];
+    let record = play_with(HostKind::Thread, specs, 3, params, Some(5000));
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    assert_eq!(record.params["workers_to_base"], "3");
+    assert_eq!(
+        record.final_board.lines().count(),
+        6,
+        "5 rows and the column letters"
+    );
+    replay::verify(&record, &Registry::builtin()).unwrap();
+}
+
+/// Every kind of tampering with a real record is caught.
+#[test]
+fn replay_verification_catches_tampering() {
+    let record = play_with(
+        HostKind::Inline,
+        [
+            &spec("breakthrough-random", "random"),
+            &spec("breakthrough-random", "random"),
+        ],
+        21,
+        RawParams::new(),
+        Some(1000),
+    );
+    let registry = Registry::builtin();
+    replay::verify(&record, &registry).unwrap();
+    type Tamper = Box<dyn Fn(&mut MatchRecord)>;
+    let tampered: Vec<(&str, Tamper)> = vec![
+        (
+            "winner",
+            Box::new(|r| r.outcome.winner = r.outcome.winner.map(|w| 1 - w)),
+        ),
+        ("scores", Box::new(|r| r.outcome.scores = vec![0.5, 0.5])),
+        (
+            "dropped move",
+            Box::new(|r| {
+                r.moves.pop();
+            }),
+        ),
+        ("swapped moves", Box::new(|r| r.moves.swap(0, 2))),
+        (
+            "illegal move",
+            Box::new(|r| r.moves[3].action = "a1-a8".into()),
+        ),
+        ("wrong seat", Box::new(|r| r.moves[1].seat = 0)),
+        ("captures", Box::new(|r| r.moves[0].captures = 1)),
+        (
+            "board",
+            Box::new(|r| r.final_board = r.final_board.replacen('W', ".", 1)),
+        ),
+        (
+            "params",
+            Box::new(|r| {
+                r.params.insert("rows".into(), "10".into());
+                r.params.insert("cols".into(), "5".into());
+            }),
+        ),
+        (
+            "bad param",
+            Box::new(|r| {
+                r.params.insert("speed".into(), "fast".into());
+            }),
+        ),
+        ("game", Box::new(|r| r.game = "chess".into())),
+        (
+            "fault",
+            Box::new(|r| {
+                r.faults.push(agon_engine::fault::Fault {
+                    seat: 0,
+                    phase: Phase::Move,
+                    ply: 0,
+                    cause: FaultCause::Timeout,
+                    detail: String::new(),
+                    wall_us: 0,
+                })
+            }),
+        ),
+    ];
+    for (what, tamper) in tampered {
+        let mut bad = record.clone();
+        tamper(&mut bad);
+        assert!(
+            replay::verify(&bad, &registry).is_err(),
+            "tampered {what} went unnoticed"
+        );
+    }
+}
