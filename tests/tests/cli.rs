@@ -134,12 +134,13 @@ fn a_record_verifies_and_a_tampered_one_fails() {
 /// A bot that spins forever is abandoned at its deadline and the match still ends on time.
 #[test]
 fn a_bot_that_never_returns_forfeits_on_time() {
+    let bots = [
+        spec("breakthrough-random", "random"),
+        spec("misbehave", "loop"),
+    ];
     let t0 = Instant::now();
     let v = match_json(
-        [
-            &spec("breakthrough-random", "random"),
-            &spec("misbehave", "loop"),
-        ],
+        [&bots[0], &bots[1]],
         &["--host", "thread", "--move-ms", "250"],
     );
     assert!(

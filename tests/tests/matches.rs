@@ -129,6 +129,7 @@ fn thread_host_forfeits_a_malformed_answer() {
 /// The sleeping bot is abandoned at its deadline: the match ends on time, not when it wakes.
 #[test]
 fn thread_host_forfeits_a_timeout_on_time() {
+    agon_tests::artifacts(); // built before the clock starts
     let t0 = Instant::now();
     let r = assert_forfeit(HostKind::Thread, "sleep", FaultCause::Timeout, Phase::Move);
     let elapsed = t0.elapsed();
