@@ -16,9 +16,17 @@ pub enum FaultCause {
     Malformed,
     /// The bot panicked (the detail gives the panic message).
     Panic,
+    /// The bot's process died of a signal (the detail names it).
+    Crash,
+    /// The bot's process ran out of memory (its address-space limit).
+    Oom,
+    /// The sandbox refused a system call and killed the bot's process.
+    RefusedSyscall,
+    /// The bot's process exited (or closed its pipe) instead of answering.
+    Exited,
     /// The bot declined to play, e.g. it refused its parameters at start.
     Refused,
-    /// The seat's host is gone: an earlier call was abandoned.
+    /// The seat's host is gone: an earlier call was abandoned or killed.
     Abandoned,
 }
 
@@ -29,6 +37,10 @@ impl fmt::Display for FaultCause {
             FaultCause::Illegal => "illegal",
             FaultCause::Malformed => "malformed",
             FaultCause::Panic => "panic",
+            FaultCause::Crash => "crash",
+            FaultCause::Oom => "oom",
+            FaultCause::RefusedSyscall => "refused_syscall",
+            FaultCause::Exited => "exited",
             FaultCause::Refused => "refused",
             FaultCause::Abandoned => "abandoned",
         })
@@ -56,10 +68,115 @@ pub struct Fault {
     pub wall_us: u64,
 }
 
-/// What a fault costs the seat. Each game has its original course's default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// What a fault costs the seat (DESIGN.md, "Fault policy"). Each game has its original course's
+/// default; a match or tournament may override it. Written as `forfeit`, `disqualify`, `skip` or
+/// `random-legal[:RATE]`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub enum FaultPolicy {
     /// The faulty seat loses the game at once (Breakthrough's course rule).
     Forfeit,
+    /// The faulty seat is removed from the game; with two seats the other seat wins.
+    Disqualify,
+    /// The faulty seat's turn passes without an action.
+    Skip,
+    /// The engine plays a uniformly random legal action for the faulty seat and counts the
+    /// error; a seat whose errors exceed `max(1, rate x its turns so far)` is disqualified.
+    RandomLegal { max_error_rate: f64 },
+}
+
+/// The error rate `random-legal` allows when none is given.
+pub const DEFAULT_MAX_ERROR_RATE: f64 = 0.1;
+
+impl FaultPolicy {
+    /// Whether a fault under this policy ends the game at once.
+    pub fn ends_game(&self) -> bool {
+        matches!(self, FaultPolicy::Forfeit | FaultPolicy::Disqualify)
+    }
+}
+
+impl fmt::Display for FaultPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FaultPolicy::Forfeit => f.write_str("forfeit"),
+            FaultPolicy::Disqualify => f.write_str("disqualify"),
+            FaultPolicy::Skip => f.write_str("skip"),
+            FaultPolicy::RandomLegal { max_error_rate } => {
+                write!(f, "random-legal:{max_error_rate}")
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for FaultPolicy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<FaultPolicy, String> {
+        let bad = || {
+            format!(
+                "unknown fault policy `{s}` (expected forfeit, disqualify, skip, random-legal or \
+                 random-legal:RATE with RATE from 0 to 1)"
+            )
+        };
+        match s {
+            "forfeit" => Ok(FaultPolicy::Forfeit),
+            "disqualify" => Ok(FaultPolicy::Disqualify),
+            "skip" => Ok(FaultPolicy::Skip),
+            "random-legal" => Ok(FaultPolicy::RandomLegal {
+                max_error_rate: DEFAULT_MAX_ERROR_RATE,
+            }),
+            _ => {
+                let rate: f64 = s
+                    .strip_prefix("random-legal:")
+                    .and_then(|r| r.parse().ok())
+                    .ok_or_else(bad)?;
+                if !(0.0..=1.0).contains(&rate) {
+                    return Err(bad());
+                }
+                Ok(FaultPolicy::RandomLegal {
+                    max_error_rate: rate,
+                })
+            }
+        }
+    }
+}
+
+impl From<FaultPolicy> for String {
+    fn from(p: FaultPolicy) -> String {
+        p.to_string()
+    }
+}
+
+impl TryFrom<String> for FaultPolicy {
+    type Error = String;
+    fn try_from(s: String) -> Result<FaultPolicy, String> {
+        s.parse()
+    }
+}
+
+/// How many errors `random-legal` tolerates from a seat that has had `turns` turns.
+pub fn tolerated_errors(max_error_rate: f64, turns: u32) -> u32 {
+    ((max_error_rate * turns as f64).floor() as u32).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policies_parse_and_print() {
+        for text in ["forfeit", "disqualify", "skip", "random-legal:0.25"] {
+            assert_eq!(text.parse::<FaultPolicy>().unwrap().to_string(), text);
+        }
+        assert_eq!(
+            "random-legal".parse::<FaultPolicy>(),
+            Ok(FaultPolicy::RandomLegal {
+                max_error_rate: DEFAULT_MAX_ERROR_RATE
+            })
+        );
+        for bad in ["", "lose", "random-legal:2", "random-legal:x"] {
+            assert!(bad.parse::<FaultPolicy>().is_err(), "{bad}");
+        }
+        assert_eq!(tolerated_errors(0.1, 3), 1);
+        assert_eq!(tolerated_errors(0.1, 25), 2);
+    }
 }

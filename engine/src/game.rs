@@ -45,6 +45,11 @@ pub trait Session: Send {
     fn apply_answer(&mut self, seat: usize, answer: &[u8]) -> Result<Applied, Rejection>;
     /// Applies an action in its recorded notation (replays); on error nothing changes.
     fn apply_notation(&mut self, seat: usize, action: &str) -> Result<Applied, Rejection>;
+    /// Passes `seat`'s turn without an action (the skip fault policy).
+    fn skip(&mut self, seat: usize) -> Result<Applied, Rejection>;
+    /// Plays legal action number `draw % n` of the `n` legal actions of `seat` (the
+    /// random-legal fault policy).
+    fn play_random_legal(&mut self, seat: usize, draw: u64) -> Result<Applied, Rejection>;
     /// The result by the rules, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// The position as text (final boards, playthroughs).
@@ -87,8 +92,14 @@ pub struct Outcome {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Termination {
+    /// The rules ended the game.
     Rules,
+    /// A fault cost the faulty seat the game.
     Forfeit,
+    /// A seat was disqualified (a fault under `disqualify`, or too many under `random-legal`).
+    Disqualified,
+    /// No seat could act any more (every seat faulted turn after turn under `skip`): no one wins.
+    Stalled,
 }
 
 impl Outcome {
@@ -109,12 +120,27 @@ impl Outcome {
         }
     }
 
-    /// `loser` forfeits a two-seat game: the other seat wins.
-    pub fn forfeit(seats: usize, loser: usize, reason: String) -> Outcome {
+    /// `loser` forfeits (or is disqualified from) a two-seat game: the other seat wins.
+    pub fn forfeit(
+        seats: usize,
+        loser: usize,
+        termination: Termination,
+        reason: String,
+    ) -> Outcome {
         let winner = (0..seats).find(|&s| s != loser);
         Outcome {
-            termination: Termination::Forfeit,
+            termination,
             ..Outcome::by_rules(seats, winner, reason)
+        }
+    }
+
+    /// Nobody could act any more: no winner, no points.
+    pub fn stalled(seats: usize, reason: String) -> Outcome {
+        Outcome {
+            winner: None,
+            scores: vec![0.0; seats],
+            termination: Termination::Stalled,
+            reason,
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod loader;
 pub mod record;
 pub mod replay;
 pub mod runner;
+pub mod sandbox;
 pub mod seating;
 pub mod seed;
 pub mod sessions;

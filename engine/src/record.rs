@@ -3,7 +3,8 @@
 
 use crate::fault::{Fault, FaultPolicy};
 use crate::game::Outcome;
-use crate::host::HostKind;
+use crate::host::{Clock, HostKind};
+use crate::sandbox::SandboxReport;
 use agon_games::params::RawParams;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -40,6 +41,9 @@ pub struct MatchRecord {
 pub struct Budgets {
     pub start_ms: Option<u64>,
     pub move_ms: Option<u64>,
+    /// Which clock the budgets count.
+    #[serde(default)]
+    pub clock: Clock,
 }
 
 /// Who sat in a seat.
@@ -54,6 +58,12 @@ pub struct SeatRecord {
     /// The plugin file's name as given (not the content-addressed copy).
     pub file: String,
     pub sha256: String,
+    /// What the process host's sandbox enforced.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub sandbox: Option<SandboxReport>,
+    /// The bot's standard error (process host; the first 64 KiB).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub stderr: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,6 +79,19 @@ pub struct MoveRecord {
     pub nodes: Option<u64>,
     #[serde(skip_serializing_if = "is_zero", default)]
     pub captures: u32,
+    /// Set when the engine chose this action after a fault of the seat (see `faults`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub forced: Option<Forced>,
+}
+
+/// An action the fault policy imposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Forced {
+    /// The turn passed (`skip`).
+    Skip,
+    /// The engine played a random legal action (`random-legal`).
+    RandomLegal,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -93,13 +116,21 @@ pub struct SeatMetrics {
 
 impl SeatMetrics {
     pub fn from_moves(seat: usize, moves: &[MoveRecord]) -> SeatMetrics {
-        let mine: Vec<&MoveRecord> = moves.iter().filter(|m| m.seat == seat).collect();
+        // The bot's own answers only: forced actions took none of its time.
+        let mine: Vec<&MoveRecord> = moves
+            .iter()
+            .filter(|m| m.seat == seat && m.forced.is_none())
+            .collect();
         let n = mine.len() as u32;
         let per_move = |total: f64| if n == 0 { 0.0 } else { total / n as f64 };
-        let total_us: u64 = mine.iter().map(|m| m.wall_us).sum();
-        let cpu: Option<u64> = mine.iter().map(|m| m.cpu_us).sum();
+        // Saturating: node counts come from bots, and records from files.
+        let total_us = mine.iter().fold(0u64, |t, m| t.saturating_add(m.wall_us));
+        let cpu = mine
+            .iter()
+            .try_fold(0u64, |t, m| m.cpu_us.map(|c| t.saturating_add(c)));
         let reported: Vec<u64> = mine.iter().filter_map(|m| m.nodes).collect();
-        let nodes = (!reported.is_empty()).then(|| reported.iter().sum::<u64>());
+        let nodes =
+            (!reported.is_empty()).then(|| reported.iter().fold(0u64, |t, &n| t.saturating_add(n)));
         SeatMetrics {
             seat,
             moves: n,
@@ -109,7 +140,7 @@ impl SeatMetrics {
             cpu_per_move_ms: cpu.map(|c| per_move(c as f64 / 1000.0)),
             nodes,
             nodes_per_move: nodes.map(|t| t as f64 / reported.len() as f64),
-            captures: mine.iter().map(|m| m.captures).sum(),
+            captures: mine.iter().fold(0u32, |t, m| t.saturating_add(m.captures)),
         }
     }
 }
@@ -162,5 +193,28 @@ impl MatchRecord {
             }
         }
         serde_json::from_value(value).map_err(|source| RecordError::Parse { path: name, source })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metrics_saturate_instead_of_overflowing() {
+        let mv = |ply| MoveRecord {
+            ply,
+            seat: 0,
+            action: "a2-a3".into(),
+            wall_us: u64::MAX,
+            cpu_us: Some(u64::MAX),
+            nodes: Some(u64::MAX),
+            captures: u32::MAX,
+            forced: None,
+        };
+        let m = SeatMetrics::from_moves(0, &[mv(0), mv(1)]);
+        assert_eq!(m.nodes, Some(u64::MAX));
+        assert_eq!(m.captures, u32::MAX);
+        assert_eq!(m.moves, 2);
     }
 }

@@ -1,9 +1,10 @@
 //! Replay verification: re-apply a record's moves with the rules and check that they reproduce
-//! the recorded outcome, captures and final board exactly.
+//! the recorded outcome, captures and final board exactly, and that every action the fault
+//! policy imposed answers a recorded fault.
 
-use crate::fault::FaultPolicy;
+use crate::fault::{tolerated_errors, Fault, FaultPolicy, Phase};
 use crate::game::{Outcome, Registry, Termination};
-use crate::record::MatchRecord;
+use crate::record::{Forced, MatchRecord, SeatMetrics};
 
 /// What a verified replay established.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,14 +26,28 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
     let mut session = game
         .new_session(&record.params)
         .map_err(|e| ReplayMismatch(format!("recorded parameters: {e}")))?;
-    if record.seats.len() != game.seats() {
+    let seats = game.seats();
+    if record.seats.len() != seats {
         return fail(format!(
-            "{} seats recorded, {} has {}",
+            "{} seats recorded, {} has {seats}",
             record.seats.len(),
             record.game,
-            game.seats()
         ));
     }
+    if let Some((i, s)) = record.seats.iter().enumerate().find(|(i, s)| s.seat != *i) {
+        return fail(format!("seat entry {i} is numbered {}", s.seat));
+    }
+    if let Some(f) = record.faults.iter().find(|f| f.seat >= seats) {
+        return fail(format!("a fault is recorded for seat {}", f.seat));
+    }
+    if let Some(f) = record
+        .faults
+        .iter()
+        .find(|f| f.phase == Phase::Start && f.ply != 0)
+    {
+        return fail(format!("a start fault is recorded at ply {}", f.ply));
+    }
+    let mut fault_used = vec![false; record.faults.len()];
     for (i, m) in record.moves.iter().enumerate() {
         if m.ply as usize != i {
             return fail(format!("move {i} is numbered ply {}", m.ply));
@@ -52,9 +67,34 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
             }
             Some(_) => {}
         }
-        let applied = session
-            .apply_notation(m.seat, &m.action)
-            .map_err(|r| ReplayMismatch(format!("ply {i} ({}) is not legal: {r:?}", m.action)))?;
+        if let Some(forced) = m.forced {
+            let policy_allows = matches!(
+                (forced, record.fault_policy),
+                (Forced::Skip, FaultPolicy::Skip)
+                    | (Forced::RandomLegal, FaultPolicy::RandomLegal { .. })
+            );
+            if !policy_allows {
+                return fail(format!(
+                    "ply {i} is a forced {forced:?} action under the {} policy",
+                    record.fault_policy
+                ));
+            }
+            let Some(k) = record
+                .faults
+                .iter()
+                .position(|f| f.phase == Phase::Move && f.ply == m.ply && f.seat == m.seat)
+            else {
+                return fail(format!(
+                    "ply {i} is a forced action without a recorded fault"
+                ));
+            };
+            fault_used[k] = true;
+        }
+        let applied = match m.forced {
+            Some(Forced::Skip) => session.skip(m.seat),
+            _ => session.apply_notation(m.seat, &m.action),
+        }
+        .map_err(|r| ReplayMismatch(format!("ply {i} ({}) is not legal: {r:?}", m.action)))?;
         if applied.notation != m.action || applied.captures != m.captures {
             return fail(format!(
                 "ply {i}: recorded `{}` with {} captures, the rules say `{}` with {}",
@@ -62,30 +102,46 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
             ));
         }
     }
-    let expected = match (session.outcome(), record.faults.first()) {
-        (Some(by_rules), None) => by_rules,
-        (Some(_), Some(fault)) => {
+    // Faults that no forced action answers: at start (under a policy that plays on), or the
+    // one that ended the match.
+    let unanswered: Vec<&Fault> = record
+        .faults
+        .iter()
+        .zip(&fault_used)
+        .filter(|(f, used)| {
+            !**used && (f.phase != Phase::Start || record.fault_policy.ends_game())
+        })
+        .map(|(f, _)| f)
+        .collect();
+    let expected = match (session.outcome(), unanswered.as_slice()) {
+        (Some(by_rules), []) => by_rules,
+        (Some(_), [fault, ..]) => {
             return fail(format!(
-                "the moves end the game by the rules, yet a fault of seat {} is recorded",
-                fault.seat
+                "the moves end the game by the rules, yet a fault of seat {} at ply {} is \
+                 recorded without consequence",
+                fault.seat, fault.ply
             ))
         }
-        (None, Some(fault)) => match record.fault_policy {
-            FaultPolicy::Forfeit => {
-                if fault.ply as usize != record.moves.len() {
-                    return fail(format!(
-                        "the forfeiting fault is recorded at ply {}, after {} moves",
-                        fault.ply,
-                        record.moves.len()
-                    ));
-                }
-                Outcome::forfeit(game.seats(), fault.seat, record.outcome.reason.clone())
+        (None, [fault]) => {
+            if fault.phase == Phase::Move && session.to_act() != Some(fault.seat) {
+                return fail(format!(
+                    "the match-ending fault is recorded for seat {}, but seat {:?} was to move",
+                    fault.seat,
+                    session.to_act()
+                ));
             }
-        },
-        (None, None) => {
+            ending(record, fault)?
+        }
+        (None, []) => {
             return fail(format!(
                 "the game is not over after the {} recorded moves and no fault ended it",
                 record.moves.len()
+            ))
+        }
+        (None, [..]) => {
+            return fail(format!(
+                "{} faults are recorded without consequence",
+                unanswered.len()
             ))
         }
     };
@@ -100,6 +156,20 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
             got.reason, got.winner, got.scores, expected.reason, expected.winner, expected.scores
         ));
     }
+    for (seat, recorded) in record.metrics.iter().enumerate() {
+        let recomputed = SeatMetrics::from_moves(seat, &record.moves);
+        if *recorded != recomputed {
+            return fail(format!(
+                "the metrics of seat {seat} do not follow from the recorded moves"
+            ));
+        }
+    }
+    if record.metrics.len() != seats {
+        return fail(format!(
+            "{} metrics entries for {seats} seats",
+            record.metrics.len()
+        ));
+    }
     if session.render() != record.final_board {
         return fail(format!(
             "the final board differs:\nrecorded:\n{}\nreplayed:\n{}",
@@ -111,4 +181,54 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
         moves: record.moves.len(),
         outcome: expected,
     })
+}
+
+/// The outcome the policy gives for the fault that ended an unfinished game.
+fn ending(record: &MatchRecord, fault: &Fault) -> Result<Outcome, ReplayMismatch> {
+    let seats = record.seats.len();
+    let reason = record.outcome.reason.clone();
+    if fault.phase == Phase::Move && fault.ply as usize != record.moves.len() {
+        return Err(ReplayMismatch(format!(
+            "the match-ending fault is recorded at ply {}, after {} moves",
+            fault.ply,
+            record.moves.len()
+        )));
+    }
+    match record.fault_policy {
+        FaultPolicy::Forfeit => Ok(Outcome::forfeit(
+            seats,
+            fault.seat,
+            Termination::Forfeit,
+            reason,
+        )),
+        FaultPolicy::Disqualify => Ok(Outcome::forfeit(
+            seats,
+            fault.seat,
+            Termination::Disqualified,
+            reason,
+        )),
+        FaultPolicy::RandomLegal { max_error_rate } => {
+            let errors = record
+                .faults
+                .iter()
+                .filter(|f| f.seat == fault.seat)
+                .count() as u32;
+            let turns = record.moves.iter().filter(|m| m.seat == fault.seat).count() as u32
+                + u32::from(fault.phase == Phase::Move);
+            if errors <= tolerated_errors(max_error_rate, turns) {
+                return Err(ReplayMismatch(format!(
+                    "seat {} is recorded as disqualified after {errors} errors in {turns} \
+                     turns, within the tolerated rate {max_error_rate}",
+                    fault.seat
+                )));
+            }
+            Ok(Outcome::forfeit(
+                seats,
+                fault.seat,
+                Termination::Disqualified,
+                reason,
+            ))
+        }
+        FaultPolicy::Skip => Ok(Outcome::stalled(seats, reason)),
+    }
 }

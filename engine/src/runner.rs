@@ -1,11 +1,13 @@
 //! One match: seats, clocks and the fault policy around a game session, producing a
 //! [`MatchRecord`] (DESIGN.md, "Data flow of one move").
 
-use crate::fault::{Fault, FaultCause, FaultPolicy, Phase};
-use crate::game::{GameRules, Outcome, Rejection, StartInfo};
-use crate::host::{describe_failure, Call, CallResult, SeatHost};
-use crate::record::{Budgets, MatchRecord, MoveRecord, SeatMetrics, SeatRecord, RECORD_FORMAT};
-use crate::seed::seat_seed;
+use crate::fault::{tolerated_errors, Fault, FaultCause, FaultPolicy, Phase};
+use crate::game::{Applied, GameRules, Outcome, Rejection, Session, StartInfo, Termination};
+use crate::host::{describe_failure, Call, CallResult, Deadline, SeatHost};
+use crate::record::{
+    Budgets, Forced, MatchRecord, MoveRecord, SeatMetrics, SeatRecord, RECORD_FORMAT,
+};
+use crate::seed::{engine_draw, seat_seed};
 use agon_games::params::{ParamError, RawParams};
 use agon_plugin_api::abi::FailureKind;
 use std::time::Duration;
@@ -42,8 +44,25 @@ pub enum MatchError {
     },
 }
 
-/// Plays one match to its end. Every fault is recorded with its cause; under the forfeit policy
-/// the first fault ends the match, so a seat that never answers costs at most one budget.
+/// Turns without a single real action after which a game under `skip` is stalled, per seat.
+const STALL_ROUNDS: usize = 2;
+
+/// The state of one match besides the game: what was played, what went wrong.
+struct Referee<'a> {
+    settings: &'a MatchSettings,
+    policy: FaultPolicy,
+    moves: Vec<MoveRecord>,
+    faults: Vec<Fault>,
+    /// Per seat: turns had and faults made (for `random-legal`).
+    turns: Vec<u32>,
+    errors: Vec<u32>,
+    /// Consecutive turns that ended in a fault, over all seats (for stall detection).
+    faulty_streak: usize,
+}
+
+/// Plays one match to its end. Every fault is recorded with its cause; the fault policy decides
+/// what it costs. Under `forfeit` the first fault ends the match, so a seat that never answers
+/// costs at most one watchdog period.
 pub fn run_match(
     game: &dyn GameRules,
     settings: &MatchSettings,
@@ -63,83 +82,19 @@ pub fn run_match(
             help: game.parameter_help().into(),
             source,
         })?;
-    let policy = settings
-        .fault_policy
-        .unwrap_or_else(|| game.default_fault_policy());
-    let budget = |ms: Option<u64>| ms.map(Duration::from_millis);
-    let mut moves: Vec<MoveRecord> = Vec::new();
-    let mut faults: Vec<Fault> = Vec::new();
-
-    for (index, seat) in seats.iter_mut().enumerate() {
-        let info = StartInfo {
-            seed: seat_seed(settings.seed, index),
-            start_budget_ms: settings.budgets.start_ms.unwrap_or(0),
-            move_budget_ms: settings.budgets.move_ms.unwrap_or(0),
-            bot_params: seat.record.bot_params.clone(),
-        };
-        let message = session.start_message(index, &info);
-        let call = seat.host.start(message, budget(settings.budgets.start_ms));
-        if let Some(fault) = call_fault(index, Phase::Start, 0, &call, settings.budgets.start_ms) {
-            faults.push(fault);
-            break;
-        }
-    }
-
-    while faults.is_empty() {
-        let Some(index) = session.to_act() else { break };
-        let ply = moves.len() as u32;
-        let message = session.observation(index);
-        let call = seats[index]
-            .host
-            .act(message, budget(settings.budgets.move_ms));
-        if let Some(fault) = call_fault(index, Phase::Move, ply, &call, settings.budgets.move_ms) {
-            faults.push(fault);
-            break;
-        }
-        let CallResult::Answer(answer) = &call.result else {
-            unreachable!("call_fault returns a fault for every non-answer")
-        };
-        match session.apply_answer(index, answer) {
-            Ok(applied) => {
-                log::debug!("ply {ply}: seat {index} plays {}", applied.notation);
-                moves.push(MoveRecord {
-                    ply,
-                    seat: index,
-                    action: applied.notation,
-                    wall_us: micros(call.wall),
-                    cpu_us: call.cpu.map(micros),
-                    nodes: applied.nodes,
-                    captures: applied.captures,
-                });
-            }
-            Err(rejection) => {
-                let (cause, detail) = match rejection {
-                    Rejection::Malformed(d) => (FaultCause::Malformed, d),
-                    Rejection::Illegal(d) => (FaultCause::Illegal, d),
-                };
-                faults.push(Fault {
-                    seat: index,
-                    phase: Phase::Move,
-                    ply,
-                    cause,
-                    detail,
-                    wall_us: micros(call.wall),
-                });
-            }
-        }
-    }
-
-    let outcome = match (faults.first(), policy) {
-        (Some(fault), FaultPolicy::Forfeit) => Outcome::forfeit(
-            seats.len(),
-            fault.seat,
-            forfeit_reason(fault, &seats[fault.seat].record),
-        ),
-        (None, _) => session
-            .outcome()
-            .expect("the loop ends only at a fault or the end of the game"),
+    let mut referee = Referee {
+        settings,
+        policy: settings
+            .fault_policy
+            .unwrap_or_else(|| game.default_fault_policy()),
+        moves: Vec::new(),
+        faults: Vec::new(),
+        turns: vec![0; seats.len()],
+        errors: vec![0; seats.len()],
+        faulty_streak: 0,
     };
-    for fault in &faults {
+    let outcome = referee.play(session.as_mut(), &mut seats);
+    for fault in &referee.faults {
         log::info!(
             "seat {} fault at ply {}: {} ({})",
             fault.seat,
@@ -148,8 +103,13 @@ pub fn run_match(
             fault.detail
         );
     }
+    for seat in seats.iter_mut() {
+        let report = seat.host.report();
+        seat.record.sandbox = report.sandbox;
+        seat.record.stderr = report.stderr;
+    }
     let metrics = (0..seats.len())
-        .map(|s| SeatMetrics::from_moves(s, &moves))
+        .map(|s| SeatMetrics::from_moves(s, &referee.moves))
         .collect();
     Ok(MatchRecord {
         format: RECORD_FORMAT,
@@ -160,59 +120,241 @@ pub fn run_match(
         seed: settings.seed,
         host: seats[0].host.kind(),
         budgets: settings.budgets,
-        fault_policy: policy,
+        fault_policy: referee.policy,
         seats: seats.into_iter().map(|s| s.record).collect(),
         outcome,
-        moves,
-        faults,
+        moves: referee.moves,
+        faults: referee.faults,
         metrics,
         final_board: session.render(),
     })
 }
 
-/// The fault a call amounts to, if any (an answer is judged later, by the rules).
-fn call_fault<T>(
-    seat: usize,
-    phase: Phase,
-    ply: u32,
-    call: &Call<T>,
-    budget_ms: Option<u64>,
-) -> Option<Fault> {
-    let (cause, detail) = match &call.result {
-        CallResult::Answer(_) => return None,
-        CallResult::TimedOut => (
-            FaultCause::Timeout,
-            format!(
-                "no answer within the {} ms budget (waited {:.1} ms)",
-                budget_ms.unwrap_or(0),
-                call.wall.as_secs_f64() * 1000.0
-            ),
-        ),
-        CallResult::Failed(failure) => (
-            match failure.kind {
-                FailureKind::Panic => FaultCause::Panic,
-                FailureKind::Refused => FaultCause::Refused,
-                FailureKind::Protocol => FaultCause::Malformed,
-            },
-            describe_failure(failure),
-        ),
-        CallResult::Gone(reason) => (FaultCause::Abandoned, reason.clone()),
-    };
-    Some(Fault {
+impl Referee<'_> {
+    fn deadline(&self, ms: Option<u64>) -> Deadline {
+        Deadline {
+            budget: ms.map(Duration::from_millis),
+            clock: self.settings.budgets.clock,
+        }
+    }
+
+    fn play(&mut self, session: &mut dyn Session, seats: &mut [Seat]) -> Outcome {
+        for index in 0..seats.len() {
+            let info = StartInfo {
+                seed: seat_seed(self.settings.seed, index),
+                start_budget_ms: self.settings.budgets.start_ms.unwrap_or(0),
+                move_budget_ms: self.settings.budgets.move_ms.unwrap_or(0),
+                bot_params: seats[index].record.bot_params.clone(),
+            };
+            let message = session.start_message(index, &info);
+            let deadline = self.deadline(self.settings.budgets.start_ms);
+            let call = seats[index].host.start(message, deadline);
+            if let Err(fault) = judge(index, Phase::Start, 0, call, &deadline) {
+                if let Some(end) = self.fault(fault, session, seats) {
+                    return end;
+                }
+            }
+        }
+        loop {
+            let Some(index) = session.to_act() else {
+                return session
+                    .outcome()
+                    .expect("a session with no seat to act is over");
+            };
+            let ply = self.moves.len() as u32;
+            self.turns[index] += 1;
+            let message = session.observation(index);
+            let deadline = self.deadline(self.settings.budgets.move_ms);
+            let call = seats[index].host.act(message, deadline);
+            let applied =
+                judge(index, Phase::Move, ply, call, &deadline).and_then(|(answer, wall, cpu)| {
+                    match session.apply_answer(index, &answer) {
+                        Ok(applied) => Ok((applied, wall, cpu)),
+                        Err(rejection) => Err(rejected(index, ply, rejection, wall)),
+                    }
+                });
+            match applied {
+                Ok((applied, wall, cpu)) => {
+                    log::debug!("ply {ply}: seat {index} plays {}", applied.notation);
+                    self.faulty_streak = 0;
+                    self.record_move(ply, index, applied, micros(wall), cpu.map(micros), None);
+                }
+                Err(fault) => {
+                    self.faulty_streak += 1;
+                    if let Some(end) = self.fault(fault, session, seats) {
+                        return end;
+                    }
+                }
+            }
+        }
+    }
+
+    fn record_move(
+        &mut self,
+        ply: u32,
+        seat: usize,
+        applied: Applied,
+        wall_us: u64,
+        cpu_us: Option<u64>,
+        forced: Option<Forced>,
+    ) {
+        self.moves.push(MoveRecord {
+            ply,
+            seat,
+            action: applied.notation,
+            wall_us,
+            cpu_us,
+            nodes: applied.nodes,
+            captures: applied.captures,
+            forced,
+        });
+    }
+
+    /// Records `fault` and applies the policy: `Some(outcome)` when it ends the match.
+    fn fault(
+        &mut self,
+        fault: Fault,
+        session: &mut dyn Session,
+        seats: &[Seat],
+    ) -> Option<Outcome> {
+        let seat = fault.seat;
+        let phase = fault.phase;
+        let ply = fault.ply;
+        let reason = format!(
+            "seat {seat} ({}): {} at ply {}: {}",
+            seats[seat].record.bot, fault.cause, fault.ply, fault.detail
+        );
+        self.faults.push(fault);
+        self.errors[seat] += 1;
+        let forced = match self.policy {
+            FaultPolicy::Forfeit => {
+                return Some(Outcome::forfeit(
+                    seats.len(),
+                    seat,
+                    Termination::Forfeit,
+                    format!("{reason}; forfeits"),
+                ))
+            }
+            FaultPolicy::Disqualify => {
+                return Some(Outcome::forfeit(
+                    seats.len(),
+                    seat,
+                    Termination::Disqualified,
+                    format!("{reason}; disqualified"),
+                ))
+            }
+            FaultPolicy::RandomLegal { max_error_rate } => {
+                let allowed = tolerated_errors(max_error_rate, self.turns[seat]);
+                if self.errors[seat] > allowed {
+                    return Some(Outcome::forfeit(
+                        seats.len(),
+                        seat,
+                        Termination::Disqualified,
+                        format!(
+                            "{reason}; disqualified after {} errors in {} turns",
+                            self.errors[seat], self.turns[seat]
+                        ),
+                    ));
+                }
+                Forced::RandomLegal
+            }
+            FaultPolicy::Skip => Forced::Skip,
+        };
+        if phase == Phase::Start {
+            return None; // the bot may still play; its turns come later
+        }
+        if self.faulty_streak >= STALL_ROUNDS * seats.len() {
+            return Some(Outcome::stalled(
+                seats.len(),
+                format!(
+                    "no seat has acted in {} turns (last: {reason})",
+                    self.faulty_streak
+                ),
+            ));
+        }
+        let applied = match forced {
+            Forced::Skip => session.skip(seat),
+            Forced::RandomLegal => {
+                session.play_random_legal(seat, engine_draw(self.settings.seed, ply))
+            }
+        };
+        match applied {
+            Ok(applied) => {
+                self.record_move(ply, seat, applied, 0, None, Some(forced));
+                None
+            }
+            // The game cannot do what the policy asks: the seat loses as under `forfeit`.
+            Err(e) => Some(Outcome::forfeit(
+                seats.len(),
+                seat,
+                Termination::Forfeit,
+                format!("{reason}; the {} policy could not act: {e:?}", self.policy),
+            )),
+        }
+    }
+}
+
+type Judged<T> = Result<(T, Duration, Option<Duration>), Fault>;
+
+/// The answer of a call within its budget, or the fault it amounts to.
+fn judge<T>(seat: usize, phase: Phase, ply: u32, call: Call<T>, deadline: &Deadline) -> Judged<T> {
+    let fault = |cause, detail| Fault {
         seat,
         phase,
         ply,
         cause,
         detail,
         wall_us: micros(call.wall),
-    })
+    };
+    let budget_ms = deadline.budget.map_or(0, |b| b.as_millis());
+    match call.result {
+        CallResult::Answer(_) if deadline.overrun(call.wall, call.cpu) => Err(fault(
+            FaultCause::Timeout,
+            format!(
+                "answered after {:.1} ms wall time, {} CPU time, over the {budget_ms} ms {} \
+                 budget",
+                call.wall.as_secs_f64() * 1000.0,
+                call.cpu.map_or("unknown".to_string(), |c| format!(
+                    "{:.1} ms",
+                    c.as_secs_f64() * 1000.0
+                )),
+                deadline.clock
+            ),
+        )),
+        CallResult::Answer(answer) => Ok((answer, call.wall, call.cpu)),
+        CallResult::TimedOut => Err(fault(
+            FaultCause::Timeout,
+            format!(
+                "no answer within the {budget_ms} ms {} budget (waited {:.1} ms)",
+                deadline.clock,
+                call.wall.as_secs_f64() * 1000.0
+            ),
+        )),
+        CallResult::Failed(failure) => Err(fault(
+            match failure.kind {
+                FailureKind::Panic => FaultCause::Panic,
+                FailureKind::Refused => FaultCause::Refused,
+                FailureKind::Protocol => FaultCause::Malformed,
+            },
+            describe_failure(&failure),
+        )),
+        CallResult::Fault { cause, detail } => Err(fault(cause, detail)),
+    }
 }
 
-fn forfeit_reason(fault: &Fault, seat: &SeatRecord) -> String {
-    format!(
-        "seat {} ({}) forfeits: {} at ply {}: {}",
-        fault.seat, seat.bot, fault.cause, fault.ply, fault.detail
-    )
+fn rejected(seat: usize, ply: u32, rejection: Rejection, wall: Duration) -> Fault {
+    let (cause, detail) = match rejection {
+        Rejection::Malformed(d) => (FaultCause::Malformed, d),
+        Rejection::Illegal(d) => (FaultCause::Illegal, d),
+    };
+    Fault {
+        seat,
+        phase: Phase::Move,
+        ply,
+        cause,
+        detail,
+        wall_us: micros(wall),
+    }
 }
 
 fn micros(d: Duration) -> u64 {

@@ -1,11 +1,35 @@
-//! Turns a bot spec into a seat: load the plugin, create the bot, put it behind a host.
+//! Turns a bot spec into a seat: load (or stage) the plugin, create the bot, put it behind a
+//! host.
 
 use crate::bot_spec::BotSpec;
 use crate::game::GameRules;
-use crate::host::{HostKind, InlineHost, SeatHost, ThreadHost};
-use crate::loader::{LoadError, Plugin};
+use crate::host::process::ProcessHostError;
+use crate::host::{HostKind, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost};
+use crate::loader::{cache_dir, LoadError, Plugin, StagedPlugin};
 use crate::record::SeatRecord;
 use crate::runner::Seat;
+use std::path::PathBuf;
+
+/// How seats are hosted.
+#[derive(Debug, Clone)]
+pub struct Hosting {
+    pub kind: HostKind,
+    /// Where the process host's executable is and how it confines bots (process host only).
+    pub process: Option<ProcessHostConfig>,
+    /// Where content-addressed plugin copies go.
+    pub cache: PathBuf,
+}
+
+impl Hosting {
+    /// In-process hosting (inline or thread) with the default plugin cache.
+    pub fn in_process(kind: HostKind) -> Hosting {
+        Hosting {
+            kind,
+            process: None,
+            cache: cache_dir(),
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum SeatError {
@@ -13,20 +37,50 @@ pub enum SeatError {
     Load(#[from] LoadError),
     #[error("cannot start a thread for seat {seat}: {source}")]
     Thread { seat: usize, source: std::io::Error },
+    #[error(transparent)]
+    Process(#[from] ProcessHostError),
+    #[error("the process host is not configured")]
+    NoProcessHost,
 }
 
-/// Loads `spec`'s plugin and seats its bot at `seat`, behind a host of `kind`.
+/// Seats `spec`'s bot at `seat`. In-process hosts load the plugin here; the process host only
+/// stages it (hash and content-addressed copy) and loads it in the sandboxed child.
 pub fn seat(
     spec: &BotSpec,
     seat: usize,
     game: &dyn GameRules,
-    kind: HostKind,
+    hosting: &Hosting,
 ) -> Result<Seat, SeatError> {
-    let plugin = Plugin::load(&spec.file)?;
-    seat_from_plugin(&plugin, spec, seat, game, kind)
+    match hosting.kind {
+        HostKind::Inline | HostKind::Thread => {
+            let plugin = Plugin::load_with_cache(&spec.file, &hosting.cache)?;
+            seat_from_plugin(&plugin, spec, seat, game, hosting.kind)
+        }
+        HostKind::Process => {
+            let config = hosting.process.as_ref().ok_or(SeatError::NoProcessHost)?;
+            let staged = StagedPlugin::stage(&spec.file, &hosting.cache)?;
+            let host = ProcessHost::spawn(config, &staged, &spec.bot, game.name())?;
+            let manifest = host.manifest().clone();
+            Ok(Seat {
+                record: SeatRecord {
+                    seat,
+                    bot: spec.bot.clone(),
+                    bot_params: spec.params.clone(),
+                    plugin: manifest.plugin,
+                    plugin_version: manifest.version,
+                    team: manifest.team,
+                    file: staged.file_name(),
+                    sha256: staged.sha256.clone(),
+                    sandbox: None,
+                    stderr: None,
+                },
+                host: Box::new(host),
+            })
+        }
+    }
 }
 
-/// Like [`seat`], for a plugin already loaded.
+/// Seats a bot of an already loaded plugin behind an in-process host.
 pub fn seat_from_plugin(
     plugin: &Plugin,
     spec: &BotSpec,
@@ -41,6 +95,7 @@ pub fn seat_from_plugin(
             ThreadHost::spawn(bot, format!("seat-{seat}-{}", spec.bot))
                 .map_err(|source| SeatError::Thread { seat, source })?,
         ),
+        HostKind::Process => return Err(SeatError::NoProcessHost),
     };
     Ok(Seat {
         record: SeatRecord {
@@ -52,6 +107,8 @@ pub fn seat_from_plugin(
             team: plugin.manifest.team.clone(),
             file: plugin.file_name(),
             sha256: plugin.sha256.clone(),
+            sandbox: None,
+            stderr: None,
         },
         host,
     })

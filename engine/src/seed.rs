@@ -12,6 +12,12 @@ pub fn seat_seed(match_seed: u64, seat: usize) -> u64 {
     mix(match_seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(seat as u64 + 1)))
 }
 
+/// The engine's own draw for ply `ply` (the random-legal fault policy), independent of the bots'
+/// seeds.
+pub fn engine_draw(match_seed: u64, ply: u32) -> u64 {
+    mix(mix(match_seed ^ 0x6167_6f6e_6472_6177).wrapping_add(ply as u64))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

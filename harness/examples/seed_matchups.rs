@@ -54,6 +54,8 @@ fn main() -> anyhow::Result<()> {
     );
     let registry = Registry::builtin();
     let game = registry.get("breakthrough")?;
+    // The agents are trusted staff code, and the thread host measures them without the pipes.
+    let hosting = seating::Hosting::in_process(HostKind::Thread);
     println!("Seed {seed}; thread host; a node is an expanded position (leaves not counted).\n");
     println!(
         "| White vs Black | winner | moves | nodes W / B | nodes per move W / B | \
@@ -70,7 +72,7 @@ fn main() -> anyhow::Result<()> {
                     plugin.display()
                 )
                 .parse()?;
-                Ok(seating::seat(&spec, i, game, HostKind::Thread)?)
+                Ok(seating::seat(&spec, i, game, &hosting)?)
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
         let settings = MatchSettings {
@@ -79,6 +81,7 @@ fn main() -> anyhow::Result<()> {
             budgets: Budgets {
                 start_ms: Some(10_000),
                 move_ms: Some(600_000),
+                clock: Default::default(),
             },
             fault_policy: None,
         };

@@ -70,8 +70,10 @@ pub struct MatchArgs {
     /// The match seed (all randomness derives from it); random if not given, and printed
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Where each bot runs: `inline` (on the match thread; trusted code only) or `thread`
-    #[arg(long, default_value = "thread", value_name = "HOST")]
+    /// Where each bot runs: `process` (a sandboxed child process per seat: the default, for
+    /// team code), `thread` (a worker thread in this process) or `inline` (on the match thread;
+    /// trusted code only)
+    #[arg(long, default_value = "process", value_name = "HOST")]
     pub host: String,
     /// Budget per move in milliseconds (0: unlimited)
     #[arg(long, default_value_t = 1000, value_name = "MS")]
@@ -79,6 +81,24 @@ pub struct MatchArgs {
     /// Budget for each bot's start call in milliseconds (0: unlimited)
     #[arg(long, default_value_t = 5000, value_name = "MS")]
     pub start_ms: u64,
+    /// Which clock budgets count: `wall`, or `cpu` (the bot's own CPU time, fair on a loaded
+    /// machine; a wall-clock watchdog at 3x the budget still bounds every call)
+    #[arg(long, default_value = "wall", value_name = "CLOCK")]
+    pub clock: String,
+    /// What a fault costs: forfeit, disqualify, skip, random-legal[:RATE] (default: the game's
+    /// course rule, see `agon games`)
+    #[arg(long, value_name = "POLICY")]
+    pub on_fault: Option<String>,
+    /// Process host: `report` runs with whatever confinement the kernel offers and records
+    /// what is missing; `strict` refuses to run a bot that cannot be fully confined
+    #[arg(long, default_value = "report", value_name = "MODE")]
+    pub sandbox: String,
+    /// Process host: address-space limit per bot in MiB
+    #[arg(long, default_value_t = 1024, value_name = "MIB")]
+    pub memory_mb: u64,
+    /// Process host: threads a bot may start (0: none; thread creation kills the bot)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub threads: u32,
     /// Write the match record (JSON) to this file
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,

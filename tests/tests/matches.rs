@@ -40,6 +40,7 @@ fn play_with(
         budgets: Budgets {
             start_ms: Some(2000),
             move_ms,
+            clock: Default::default(),
         },
         fault_policy: None,
     };
@@ -259,6 +260,32 @@ fn extended_rules_play_through_the_engine() {
     replay::verify(&record, &Registry::builtin()).unwrap();
 }
 
+/// A forfeit can only be blamed on the seat that faulted, and only one fault ends a match.
+#[test]
+fn replay_verification_checks_who_forfeited() {
+    let record = play(
+        HostKind::Thread,
+        [
+            &spec("breakthrough-random", "random"),
+            &spec("misbehave", "illegal"),
+        ],
+        300,
+    );
+    let registry = Registry::builtin();
+    replay::verify(&record, &registry).unwrap();
+    let mut blamed_on_white = record.clone();
+    blamed_on_white.faults[0].seat = 0;
+    blamed_on_white.outcome.winner = Some(1);
+    blamed_on_white.outcome.scores = vec![0.0, 1.0];
+    assert!(replay::verify(&blamed_on_white, &registry).is_err());
+    let mut no_such_seat = record.clone();
+    no_such_seat.faults[0].seat = 7;
+    assert!(replay::verify(&no_such_seat, &registry).is_err());
+    let mut two_faults = record.clone();
+    two_faults.faults.push(record.faults[0].clone());
+    assert!(replay::verify(&two_faults, &registry).is_err());
+}
+
 /// Every kind of tampering with a real record is caught.
 #[test]
 fn replay_verification_catches_tampering() {
@@ -312,6 +339,8 @@ fn replay_verification_catches_tampering() {
             }),
         ),
         ("game", Box::new(|r| r.game = "chess".into())),
+        ("metrics", Box::new(|r| r.metrics[0].captures += 1)),
+        ("seat numbering", Box::new(|r| r.seats[1].seat = 0)),
         (
             "fault",
             Box::new(|r| {

@@ -1,10 +1,10 @@
-use super::{thread_cpu_time, Call, CallResult, HostKind, SeatHost};
+use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
 use abi_stable::std_types::RResult;
 use agon_plugin_api::abi::BotBox;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// Calls the bot on the match thread. A call over budget is reported as a timeout once it
-/// returns; a call that never returns hangs the match (trusted code only).
+/// Calls the bot on the match thread. It cannot interrupt a call: the runner judges the budget
+/// once the call returns, and a call that never returns hangs the match (trusted code only).
 pub struct InlineHost {
     bot: BotBox,
 }
@@ -15,17 +15,13 @@ impl InlineHost {
     }
 }
 
-fn timed<T>(
-    budget: Option<Duration>,
-    f: impl FnOnce() -> RResult<T, agon_plugin_api::abi::BotFailure>,
-) -> Call<T> {
+fn timed<T>(f: impl FnOnce() -> RResult<T, agon_plugin_api::abi::BotFailure>) -> Call<T> {
     let cpu0 = thread_cpu_time();
     let t0 = Instant::now();
     let answer = f();
     let wall = t0.elapsed();
     let cpu = thread_cpu_time().saturating_sub(cpu0);
     let result = match answer {
-        RResult::ROk(_) if budget.is_some_and(|b| wall > b) => CallResult::TimedOut,
         RResult::ROk(value) => CallResult::Answer(value),
         RResult::RErr(failure) => CallResult::Failed(failure),
     };
@@ -41,12 +37,12 @@ impl SeatHost for InlineHost {
         HostKind::Inline
     }
 
-    fn start(&mut self, message: Vec<u8>, budget: Option<Duration>) -> Call<()> {
-        timed(budget, || self.bot.start(message.as_slice().into()))
+    fn start(&mut self, message: Vec<u8>, _: Deadline) -> Call<()> {
+        timed(|| self.bot.start(message.as_slice().into()))
     }
 
-    fn act(&mut self, message: Vec<u8>, budget: Option<Duration>) -> Call<Vec<u8>> {
-        let call = timed(budget, || self.bot.act(message.as_slice().into()));
+    fn act(&mut self, message: Vec<u8>, _: Deadline) -> Call<Vec<u8>> {
+        let call = timed(|| self.bot.act(message.as_slice().into()));
         Call {
             result: call.result.map(|bytes| bytes.into_vec()),
             wall: call.wall,

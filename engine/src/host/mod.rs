@@ -5,15 +5,21 @@
 //!   bot that never returns hangs the match, and time is measured after the call.
 //! - [`ThreadHost`]: the bot lives on its own worker thread and the match waits with a deadline.
 //!   A late bot forfeits; a bot that never returns is abandoned (a thread cannot be killed).
+//! - [`ProcessHost`]: the bot lives in a sandboxed `agon-host` child process; the watchdog kills
+//!   the process group at the deadline. The default for team code.
 
 mod cpu_clock;
 mod inline;
+pub mod process;
 mod thread;
 
 pub use cpu_clock::thread_cpu_time;
 pub use inline::InlineHost;
+pub use process::{ProcessHost, ProcessHostConfig};
 pub use thread::ThreadHost;
 
+use crate::fault::FaultCause;
+use crate::sandbox::SandboxReport;
 use agon_plugin_api::abi::{BotFailure, FailureKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -26,6 +32,7 @@ use std::time::Duration;
 pub enum HostKind {
     Inline,
     Thread,
+    Process,
 }
 
 impl fmt::Display for HostKind {
@@ -33,6 +40,7 @@ impl fmt::Display for HostKind {
         f.write_str(match self {
             HostKind::Inline => "inline",
             HostKind::Thread => "thread",
+            HostKind::Process => "process",
         })
     }
 }
@@ -43,20 +51,107 @@ impl FromStr for HostKind {
         match s {
             "inline" => Ok(HostKind::Inline),
             "thread" => Ok(HostKind::Thread),
+            "process" => Ok(HostKind::Process),
             other => Err(format!(
-                "unknown host `{other}` (expected inline or thread)"
+                "unknown host `{other}` (expected inline, thread or process)"
             )),
         }
     }
+}
+
+/// Which clock a budget counts (DESIGN.md, "Time budgets").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Clock {
+    /// Elapsed real time.
+    #[default]
+    Wall,
+    /// The bot's own CPU time, which keeps results fair on a loaded machine; a wall-clock
+    /// watchdog of [`CPU_WATCHDOG_FACTOR`] times the budget still bounds every call.
+    Cpu,
+}
+
+impl fmt::Display for Clock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Clock::Wall => "wall-clock",
+            Clock::Cpu => "CPU",
+        })
+    }
+}
+
+impl FromStr for Clock {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Clock, String> {
+        match s {
+            "wall" => Ok(Clock::Wall),
+            "cpu" => Ok(Clock::Cpu),
+            other => Err(format!("unknown clock `{other}` (expected wall or cpu)")),
+        }
+    }
+}
+
+/// With the CPU clock, the wall-clock watchdog allows this many times the budget.
+pub const CPU_WATCHDOG_FACTOR: u32 = 3;
+
+/// The watchdog of a call without a budget: the engine always keeps one (DESIGN.md, "Time
+/// budgets"), so no bot can hold a match forever.
+pub const UNLIMITED_CALL_WATCHDOG: Duration = Duration::from_secs(3600);
+
+/// The budget of one call and the clock it counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadline {
+    pub budget: Option<Duration>,
+    pub clock: Clock,
+}
+
+impl Deadline {
+    pub fn wall(budget: Option<Duration>) -> Deadline {
+        Deadline {
+            budget,
+            clock: Clock::Wall,
+        }
+    }
+
+    /// The wall time after which a host gives up on the call.
+    pub fn watchdog(&self) -> Duration {
+        match (self.budget, self.clock) {
+            (None, _) => UNLIMITED_CALL_WATCHDOG,
+            (Some(b), Clock::Wall) => b,
+            (Some(b), Clock::Cpu) => b.saturating_mul(CPU_WATCHDOG_FACTOR),
+        }
+    }
+
+    /// Whether an answered call overran its budget by its clock (hosts that cannot interrupt a
+    /// call, or that bound it only by the watchdog, learn this after the answer).
+    pub fn overrun(&self, wall: Duration, cpu: Option<Duration>) -> bool {
+        match (self.budget, self.clock) {
+            (None, _) => false,
+            (Some(b), Clock::Wall) => wall > b,
+            (Some(b), Clock::Cpu) => cpu.unwrap_or(wall) > b,
+        }
+    }
+}
+
+/// What a host learned about its seat over the match, for the record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostReport {
+    pub sandbox: Option<SandboxReport>,
+    /// The bot's standard error, bounded (process host only).
+    pub stderr: Option<String>,
 }
 
 /// One seat's bot, behind some host.
 pub trait SeatHost: Send {
     fn kind(&self) -> HostKind;
     /// Delivers the encoded `Start` message.
-    fn start(&mut self, message: Vec<u8>, budget: Option<Duration>) -> Call<()>;
+    fn start(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<()>;
     /// Delivers an encoded observation and returns the encoded reply.
-    fn act(&mut self, message: Vec<u8>, budget: Option<Duration>) -> Call<Vec<u8>>;
+    fn act(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<Vec<u8>>;
+    /// What the host learned, once the match is over.
+    fn report(&mut self) -> HostReport {
+        HostReport::default()
+    }
 }
 
 /// The result of one call with its measured times.
@@ -75,11 +170,14 @@ pub enum CallResult<T> {
     /// The bot returned a failure instead of an answer (a caught panic, a refusal, a protocol
     /// mismatch).
     Failed(BotFailure),
-    /// No answer within the budget. The inline host cannot interrupt, so it reports this after
-    /// the late answer arrived.
+    /// No answer before the host's watchdog fired.
     TimedOut,
-    /// The host can no longer call the bot (an earlier call was abandoned).
-    Gone(String),
+    /// The host saw the bot fail in a way it reports itself: a crash, running out of memory, a
+    /// refused system call, an exit, an oversized answer, or a seat abandoned earlier.
+    Fault {
+        cause: FaultCause,
+        detail: String,
+    },
 }
 
 impl<T> CallResult<T> {
@@ -88,7 +186,7 @@ impl<T> CallResult<T> {
             CallResult::Answer(t) => CallResult::Answer(f(t)),
             CallResult::Failed(b) => CallResult::Failed(b),
             CallResult::TimedOut => CallResult::TimedOut,
-            CallResult::Gone(s) => CallResult::Gone(s),
+            CallResult::Fault { cause, detail } => CallResult::Fault { cause, detail },
         }
     }
 }

@@ -1,4 +1,5 @@
-use super::{thread_cpu_time, Call, CallResult, HostKind, SeatHost};
+use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
+use crate::fault::FaultCause;
 use abi_stable::std_types::RResult;
 use agon_plugin_api::abi::{BotBox, BotFailure};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -9,6 +10,9 @@ const BOT_STACK_BYTES: usize = 64 << 20;
 
 /// How long the match thread polls for an answer before it parks (see `ThreadHost::wait`).
 const SPIN_BEFORE_PARKING: Duration = Duration::from_micros(20);
+
+/// How long dropping a host waits for the bot's own clean-up before detaching its thread.
+const DROP_GRACE: Duration = Duration::from_secs(1);
 
 enum Request {
     Start(Vec<u8>),
@@ -23,7 +27,7 @@ struct Response {
 /// Runs the bot on its own thread; the match waits for each answer with a deadline.
 ///
 /// After a timeout the seat is abandoned: its thread is left to finish (or not) on its own and
-/// every later call answers [`CallResult::Gone`] at once. A thread cannot be killed, so a bot
+/// every later call answers an `abandoned` fault at once. A thread cannot be killed, so a bot
 /// that spins forever keeps one core busy until the process exits; the process host contains
 /// that, this host does not.
 pub struct ThreadHost {
@@ -31,6 +35,8 @@ pub struct ThreadHost {
     responses: Receiver<Response>,
     abandoned: Option<String>,
     worker: Option<std::thread::JoinHandle<()>>,
+    /// Closed by the worker once it has dropped the bot.
+    finished: Receiver<()>,
 }
 
 impl ThreadHost {
@@ -38,21 +44,30 @@ impl ThreadHost {
     pub fn spawn(bot: BotBox, name: String) -> std::io::Result<ThreadHost> {
         let (request_tx, request_rx) = bounded::<Request>(1);
         let (response_tx, response_rx) = bounded::<Response>(1);
+        let (finished_tx, finished_rx) = bounded::<()>(0);
         let worker = std::thread::Builder::new()
             .name(name)
             .stack_size(BOT_STACK_BYTES)
-            .spawn(move || serve(bot, request_rx, response_tx))?;
+            .spawn(move || {
+                serve(bot, request_rx, response_tx);
+                drop(finished_tx);
+            })?;
         Ok(ThreadHost {
             requests: Some(request_tx),
             responses: response_rx,
             abandoned: None,
             worker: Some(worker),
+            finished: finished_rx,
         })
     }
 
-    fn call(&mut self, request: Request, budget: Option<Duration>) -> Call<Vec<u8>> {
+    fn call(&mut self, request: Request, deadline: Deadline) -> Call<Vec<u8>> {
+        let watchdog = deadline.watchdog();
         let gone = |reason: String| Call {
-            result: CallResult::Gone(reason),
+            result: CallResult::Fault {
+                cause: FaultCause::Abandoned,
+                detail: reason,
+            },
             wall: Duration::ZERO,
             cpu: None,
         };
@@ -66,7 +81,7 @@ impl ThreadHost {
         if requests.send(request).is_err() {
             return gone("the bot's thread has ended".into());
         }
-        let response = self.wait(t0, budget);
+        let response = self.wait(t0, watchdog);
         let wall = t0.elapsed();
         match response {
             Ok(Response { answer, cpu }) => Call {
@@ -79,8 +94,8 @@ impl ThreadHost {
             },
             Err(RecvTimeoutError::Timeout) => {
                 self.abandon(format!(
-                    "abandoned after a call ran past its {} ms budget",
-                    budget.unwrap_or_default().as_millis()
+                    "abandoned after a call ran past its {} ms watchdog",
+                    watchdog.as_millis()
                 ));
                 Call {
                     result: CallResult::TimedOut,
@@ -98,7 +113,7 @@ impl ThreadHost {
     /// Waits for the worker's response until `t0 + budget`. Spins briefly first: a quick bot
     /// answers within microseconds, and parking the match thread would add a futex wake-up and
     /// a reschedule to every such move (several times the cost of the round trip itself).
-    fn wait(&self, t0: Instant, budget: Option<Duration>) -> Result<Response, RecvTimeoutError> {
+    fn wait(&self, t0: Instant, watchdog: Duration) -> Result<Response, RecvTimeoutError> {
         let spin_until = t0 + SPIN_BEFORE_PARKING;
         loop {
             match self.responses.try_recv() {
@@ -108,15 +123,8 @@ impl ThreadHost {
                 Err(TryRecvError::Empty) => break,
             }
         }
-        match budget {
-            Some(budget) => self
-                .responses
-                .recv_timeout(budget.saturating_sub(t0.elapsed())),
-            None => self
-                .responses
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-        }
+        self.responses
+            .recv_timeout(watchdog.saturating_sub(t0.elapsed()))
     }
 
     /// Stops talking to the worker without waiting for it.
@@ -147,8 +155,8 @@ impl SeatHost for ThreadHost {
         HostKind::Thread
     }
 
-    fn start(&mut self, message: Vec<u8>, budget: Option<Duration>) -> Call<()> {
-        let call = self.call(Request::Start(message), budget);
+    fn start(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<()> {
+        let call = self.call(Request::Start(message), deadline);
         Call {
             result: call.result.map(|_| ()),
             wall: call.wall,
@@ -156,18 +164,22 @@ impl SeatHost for ThreadHost {
         }
     }
 
-    fn act(&mut self, message: Vec<u8>, budget: Option<Duration>) -> Call<Vec<u8>> {
-        self.call(Request::Act(message), budget)
+    fn act(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<Vec<u8>> {
+        self.call(Request::Act(message), deadline)
     }
 }
 
 impl Drop for ThreadHost {
     fn drop(&mut self) {
-        // Closing the request channel ends the worker's loop; a worker that was not abandoned is
-        // idle, so joining it is quick and drops the bot on its own thread.
+        // Closing the request channel ends the worker's loop and drops the bot on its own
+        // thread. A bot whose clean-up does not finish within the grace period is detached.
         self.requests = None;
         if let Some(worker) = self.worker.take() {
-            let _ = worker.join();
+            if let Err(RecvTimeoutError::Disconnected) = self.finished.recv_timeout(DROP_GRACE) {
+                let _ = worker.join();
+            } else {
+                log::warn!("a bot's clean-up took over {DROP_GRACE:?}; its thread is detached");
+            }
         }
     }
 }

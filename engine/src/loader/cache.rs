@@ -35,7 +35,10 @@ pub fn content_addressed_copy(
         return Ok(target);
     }
     std::fs::create_dir_all(&dir)?;
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    // Unique per call: two threads may stage the same file at once.
+    static COPIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
     {
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(bytes)?;

@@ -35,7 +35,7 @@ pub struct Plugin {
 }
 
 /// A plugin's manifest in plain Rust types.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Manifest {
     pub plugin: String,
     pub team: String,
@@ -43,7 +43,7 @@ pub struct Manifest {
     pub bots: Vec<BotDescriptor>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct BotDescriptor {
     pub name: String,
     pub description: String,
@@ -58,13 +58,20 @@ fn opened() -> &'static Mutex<HashMap<String, (PathBuf, PluginModuleRef)>> {
     OPENED.get_or_init(Default::default)
 }
 
-impl Plugin {
-    /// Loads the plugin at `path` (through a content-addressed copy in [`cache_dir`]).
-    pub fn load(path: &Path) -> Result<Plugin, LoadError> {
-        Plugin::load_with_cache(path, &cache_dir())
-    }
+/// A plugin file that was checked (it exists and is an ELF file), hashed and copied to its
+/// content-addressed path, but not opened: the process host opens it in the sandboxed child, so
+/// team code never runs in the engine's process.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct StagedPlugin {
+    /// The file as the user named it.
+    pub path: PathBuf,
+    /// The content-addressed copy to open.
+    pub copy: PathBuf,
+    pub sha256: String,
+}
 
-    pub fn load_with_cache(path: &Path, cache: &Path) -> Result<Plugin, LoadError> {
+impl StagedPlugin {
+    pub fn stage(path: &Path, cache: &Path) -> Result<StagedPlugin, LoadError> {
         let io = |source| LoadError::Io {
             path: path.to_path_buf(),
             source,
@@ -77,29 +84,54 @@ impl Plugin {
             });
         }
         let sha256 = hex(&Sha256::digest(&bytes));
+        let copy = content_addressed_copy(path, &bytes, &sha256, cache).map_err(io)?;
+        Ok(StagedPlugin {
+            path: path.to_path_buf(),
+            copy,
+            sha256,
+        })
+    }
+
+    /// The file name as users see it.
+    pub fn file_name(&self) -> String {
+        file_name(&self.path)
+    }
+}
+
+impl Plugin {
+    /// Loads the plugin at `path` (through a content-addressed copy in [`cache_dir`]).
+    pub fn load(path: &Path) -> Result<Plugin, LoadError> {
+        Plugin::load_with_cache(path, &cache_dir())
+    }
+
+    pub fn load_with_cache(path: &Path, cache: &Path) -> Result<Plugin, LoadError> {
+        Plugin::open(&StagedPlugin::stage(path, cache)?)
+    }
+
+    /// Opens a staged plugin in this process.
+    pub fn open(staged: &StagedPlugin) -> Result<Plugin, LoadError> {
         let mut opened = opened().lock().unwrap_or_else(|p| p.into_inner());
-        let (loaded_from, module) = match opened.get(&sha256) {
+        let (loaded_from, module) = match opened.get(&staged.sha256) {
             Some(entry) => entry.clone(),
             None => {
-                let copy = content_addressed_copy(path, &bytes, &sha256, cache).map_err(io)?;
-                let module = open(path, &copy)?;
-                opened.insert(sha256.clone(), (copy.clone(), module));
-                (copy, module)
+                let module = open(&staged.path, &staged.copy)?;
+                opened.insert(staged.sha256.clone(), (staged.copy.clone(), module));
+                (staged.copy.clone(), module)
             }
         };
         drop(opened);
         let manifest = read_manifest(module);
         log::debug!(
             "loaded {} ({} {}) from {}",
-            path.display(),
+            staged.path.display(),
             manifest.plugin,
             manifest.version,
             loaded_from.display()
         );
         Ok(Plugin {
-            path: path.to_path_buf(),
+            path: staged.path.clone(),
             loaded_from,
-            sha256,
+            sha256: staged.sha256.clone(),
             manifest,
             module,
         })
@@ -166,11 +198,14 @@ impl Plugin {
 
     /// The file name as users see it.
     pub fn file_name(&self) -> String {
-        self.path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| self.path.display().to_string())
+        file_name(&self.path)
     }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
 }
 
 fn open(original: &Path, copy: &Path) -> Result<PluginModuleRef, LoadError> {

@@ -46,14 +46,25 @@ struct BreakthroughSession {
     last_move: Option<Move>,
 }
 
+/// How a passed turn (the skip fault policy) is recorded.
+const PASS: &str = "pass";
+
 impl BreakthroughSession {
-    fn play(&mut self, seat: usize, mv: Move, nodes: Option<u64>) -> Result<Applied, Rejection> {
+    fn check_turn(&self, seat: usize) -> Result<(), Rejection> {
+        if self.position.outcome().is_some() {
+            return Err(Rejection::Illegal("the game is over".into()));
+        }
         if Side::from_seat(seat) != Some(self.position.to_move()) {
             return Err(Rejection::Illegal(format!(
                 "seat {seat} answered, but {} is to move",
                 self.position.to_move()
             )));
         }
+        Ok(())
+    }
+
+    fn play(&mut self, seat: usize, mv: Move, nodes: Option<u64>) -> Result<Applied, Rejection> {
+        self.check_turn(seat)?;
         let notation = self.position.notation(mv);
         let captured = self
             .position
@@ -111,6 +122,27 @@ impl Session for BreakthroughSession {
                 .map_err(|e: agon_games::breakthrough::ParseSquareError| {
                     Rejection::Malformed(e.to_string())
                 })?;
+        self.play(seat, mv, None)
+    }
+
+    fn skip(&mut self, seat: usize) -> Result<Applied, Rejection> {
+        self.check_turn(seat)?;
+        self.position.pass();
+        self.last_move = None;
+        Ok(Applied {
+            notation: PASS.to_string(),
+            nodes: None,
+            captures: 0,
+        })
+    }
+
+    fn play_random_legal(&mut self, seat: usize, draw: u64) -> Result<Applied, Rejection> {
+        self.check_turn(seat)?;
+        let moves = self.position.legal_moves();
+        if moves.is_empty() {
+            return Err(Rejection::Illegal("no legal move to play".into()));
+        }
+        let mv = moves[(draw % moves.len() as u64) as usize];
         self.play(seat, mv, None)
     }
 

@@ -3,7 +3,7 @@
 
 use crate::cli::BenchArgs;
 use agon_engine::game::Registry;
-use agon_engine::host::{InlineHost, SeatHost, ThreadHost};
+use agon_engine::host::{Deadline, InlineHost, SeatHost, ThreadHost};
 use agon_engine::loader::Plugin;
 use agon_games::breakthrough::{Config, Position};
 use agon_plugin_api::protocol::{self, breakthrough as wire};
@@ -27,6 +27,12 @@ struct Figure {
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 3600.0) {
+        anyhow::bail!(
+            "--seconds: expected a number of seconds from 0 to 3600, got {}",
+            args.seconds
+        );
+    }
     let noop = match &args.noop {
         Some(p) => p.clone(),
         None => default_noop()?,
@@ -34,7 +40,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let plugin = Plugin::load(&noop)?;
     let registry = Registry::builtin();
     let game = registry.get("breakthrough")?;
-    let budget = Some(Duration::from_secs(10));
+    let budget = Deadline::wall(Some(Duration::from_secs(10)));
     let observation = protocol::encode(&convert::observation(
         &Position::start(Config::STANDARD),
         None,

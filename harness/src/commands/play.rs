@@ -2,11 +2,14 @@
 
 use crate::cli::MatchArgs;
 use agon_engine::bot_spec::BotSpec;
+use agon_engine::fault::FaultPolicy;
 use agon_engine::game::Registry;
-use agon_engine::host::HostKind;
+use agon_engine::host::{Clock, HostKind, ProcessHostConfig};
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating;
+use agon_engine::seating::Hosting;
 use agon_games::params::RawParams;
 use anyhow::{anyhow, bail, Context};
 use std::fmt::Write as _;
@@ -16,6 +19,34 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let game = registry.get(&args.game)?;
     let params = parse_params(&args.params)?;
     let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
+    let clock: Clock = args.clock.parse().map_err(|e: String| anyhow!(e))?;
+    let fault_policy = args
+        .on_fault
+        .as_deref()
+        .map(str::parse::<FaultPolicy>)
+        .transpose()
+        .map_err(|e| anyhow!("--on-fault: {e}"))?;
+    let strict = match args.sandbox.as_str() {
+        "strict" => true,
+        "report" => false,
+        other => bail!("--sandbox `{other}`: expected `report` or `strict`"),
+    };
+    let hosting = Hosting {
+        kind: host,
+        process: match host {
+            HostKind::Process => Some(
+                ProcessHostConfig::locate(SandboxConfig {
+                    memory_bytes: args.memory_mb.saturating_mul(1 << 20),
+                    threads: args.threads,
+                    strict,
+                    ..SandboxConfig::default()
+                })
+                .map_err(|e| anyhow!(e))?,
+            ),
+            _ => None,
+        },
+        cache: agon_engine::loader::cache_dir(),
+    };
     let specs = args
         .bots
         .iter()
@@ -32,7 +63,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let seats = specs
         .iter()
         .enumerate()
-        .map(|(i, spec)| seating::seat(spec, i, game, host))
+        .map(|(i, spec)| seating::seat(spec, i, game, &hosting))
         .collect::<Result<Vec<_>, _>>()?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let nonzero = |ms: u64| (ms > 0).then_some(ms);
@@ -42,8 +73,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         budgets: Budgets {
             start_ms: nonzero(args.start_ms),
             move_ms: nonzero(args.move_ms),
+            clock,
         },
-        fault_policy: None,
+        fault_policy,
     };
     let record = run_match(game, &settings, seats)?;
     if let Some(path) = &args.record {
@@ -89,7 +121,7 @@ pub fn summary(record: &MatchRecord) -> String {
         .collect();
     let _ = writeln!(
         out,
-        "{} ({}), seed {}, {} host, {} per move",
+        "{} ({}), seed {}, {} host, {} per move ({}), on fault: {}",
         record.game,
         params.join(" "),
         record.seed,
@@ -97,7 +129,9 @@ pub fn summary(record: &MatchRecord) -> String {
         record
             .budgets
             .move_ms
-            .map_or("no limit".to_string(), |ms| format!("{ms} ms"))
+            .map_or("no limit".to_string(), |ms| format!("{ms} ms")),
+        record.budgets.clock,
+        record.fault_policy
     );
     for s in &record.seats {
         let params: Vec<String> = s
@@ -147,6 +181,16 @@ pub fn summary(record: &MatchRecord) -> String {
             "fault: seat {} {} at ply {}: {}",
             f.seat, f.cause, f.ply, f.detail
         );
+    }
+    for s in &record.seats {
+        if let Some(sandbox) = s.sandbox.as_ref().filter(|r| !r.complete()) {
+            let _ = writeln!(
+                out,
+                "sandbox of seat {} incomplete: {}",
+                s.seat,
+                sandbox.missing.join("; ")
+            );
+        }
     }
     let _ = writeln!(
         out,

@@ -1,10 +1,19 @@
 //! Bots that misbehave on purpose, one bad thing each, so that every fault path of the engine
-//! is exercised by a real plugin: `panic`, `panic-start`, `loop`, `sleep`, `malformed`,
-//! `illegal`. Each plays Breakthrough.
+//! is exercised by a real plugin. Each plays Breakthrough and misbehaves when asked for a move
+//! (`panic-start`: in start).
+//!
+//! Faults: `panic`, `panic-start`, `segfault`, `abort`, `stack-overflow`, `loop`, `sleep`, `oom`,
+//! `exit`, `malformed`, `huge`, `illegal`.
+//!
+//! Attempts: `fork`, `read-file`, `connect`, `stdout-garbage`, `thread-hog`. An attempting bot
+//! that succeeds at something forbidden panics with a message beginning `escaped:`; otherwise
+//! it gives up by answering an illegal move. So every bot here ends in a recorded fault, and an
+//! `escaped:` panic means a hole in the sandbox.
 
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup, Square};
 use agon_plugin_api::protocol::{Reply, Start};
 use agon_plugin_api::sdk::{Bot, RawBot};
+use std::hint::black_box;
 use std::time::Duration;
 
 /// A move no rule allows: from the corner to the middle of the board.
@@ -84,6 +93,186 @@ impl Bot for Illegal {
     }
 }
 
+#[derive(Default)]
+pub struct Segfault;
+
+impl Bot for Segfault {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        // SAFETY: none; this bot exists to crash. A volatile write to address 0 faults.
+        unsafe { std::ptr::null_mut::<u64>().write_volatile(black_box(1)) };
+        Reply::new(illegal_move())
+    }
+}
+
+#[derive(Default)]
+pub struct Abort;
+
+impl Bot for Abort {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        std::process::abort()
+    }
+}
+
+#[allow(unconditional_recursion)]
+fn recurse(depth: u64) -> u64 {
+    let frame = black_box([depth; 64]);
+    frame[0] + recurse(black_box(depth + 1))
+}
+
+#[derive(Default)]
+pub struct StackOverflow;
+
+impl Bot for StackOverflow {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        black_box(recurse(0));
+        Reply::new(illegal_move())
+    }
+}
+
+/// Allocates 64 MiB blocks and touches every page, without bound.
+#[derive(Default)]
+pub struct Oom;
+
+impl Bot for Oom {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        let mut hoard: Vec<Vec<u8>> = Vec::new();
+        loop {
+            let mut block = vec![0u8; 64 << 20];
+            for page in block.chunks_mut(4096) {
+                page[0] = 1;
+            }
+            hoard.push(black_box(block));
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Exit;
+
+impl Bot for Exit {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        std::process::exit(0)
+    }
+}
+
+/// Answers a 512 MiB message.
+#[derive(Default)]
+pub struct Huge;
+
+impl RawBot for Huge {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &[u8]) -> Vec<u8> {
+        vec![7u8; 512 << 20]
+    }
+}
+
+#[derive(Default)]
+pub struct Fork;
+
+impl Bot for Fork {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        // SAFETY: the child only calls _exit.
+        match unsafe { libc::fork() } {
+            0 => unsafe { libc::_exit(0) },
+            pid if pid > 0 => panic!("escaped: fork created process {pid}"),
+            _ => Reply::new(illegal_move()),
+        }
+    }
+}
+
+/// Reads /etc/passwd and the file named by its `path` parameter (another plugin's file).
+#[derive(Default)]
+pub struct ReadFile {
+    other: Option<String>,
+}
+
+impl Bot for ReadFile {
+    type Game = Breakthrough;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.other = start.bot_params.get("path").cloned();
+        Ok(())
+    }
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        let targets = std::iter::once("/etc/passwd".to_string()).chain(self.other.clone());
+        for path in targets {
+            if let Ok(bytes) = std::fs::read(&path) {
+                panic!("escaped: read {} bytes of {path}", bytes.len());
+            }
+        }
+        Reply::new(illegal_move())
+    }
+}
+
+/// Opens a TCP connection to 127.0.0.1 on its `port` parameter (default 9, discard).
+#[derive(Default)]
+pub struct Connect {
+    port: u16,
+}
+
+impl Bot for Connect {
+    type Game = Breakthrough;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.port = match start.bot_params.get("port") {
+            Some(p) => p.parse().map_err(|_| format!("port `{p}` is not a port"))?,
+            None => 9,
+        };
+        Ok(())
+    }
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        let address = std::net::SocketAddr::from(([127, 0, 0, 1], self.port));
+        match std::net::TcpStream::connect_timeout(&address, Duration::from_millis(200)) {
+            Ok(_) => panic!("escaped: connected to {address}"),
+            Err(_) => Reply::new(illegal_move()),
+        }
+    }
+}
+
+/// Floods stdout (8 MiB), then answers an illegal move: the engine must still read that answer.
+#[derive(Default)]
+pub struct StdoutGarbage;
+
+impl Bot for StdoutGarbage {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        use std::io::Write;
+        let garbage = [0xffu8; 64 << 10];
+        let mut out = std::io::stdout();
+        for _ in 0..128 {
+            if out.write_all(&garbage).is_err() {
+                break;
+            }
+        }
+        let _ = out.flush();
+        Reply::new(illegal_move())
+    }
+}
+
+/// Starts a thread that spins forever, outliving the call.
+#[derive(Default)]
+pub struct ThreadHog;
+
+impl Bot for ThreadHog {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        let spawned = std::thread::Builder::new().spawn(|| {
+            let mut spins: u64 = 0;
+            loop {
+                spins = black_box(spins.wrapping_add(1));
+            }
+        });
+        match spawned {
+            Ok(_) => panic!("escaped: started a thread that outlives its call"),
+            Err(_) => Reply::new(illegal_move()),
+        }
+    }
+}
+
 /// Answers bytes that are no Breakthrough reply.
 #[derive(Default)]
 pub struct Malformed;
@@ -103,8 +292,19 @@ agon_plugin_api::export_plugin! {
         "loop" => Loop: "spins forever when asked for a move",
         "sleep" => Sleep: "sleeps past its move budget",
         "illegal" => Illegal: "answers a move no rule allows",
+        "segfault" => Segfault: "writes to address 0",
+        "abort" => Abort: "calls abort()",
+        "stack-overflow" => StackOverflow: "recurses without bound",
+        "oom" => Oom: "allocates and touches memory without bound",
+        "exit" => Exit: "calls exit(0)",
+        "fork" => Fork: "tries to fork",
+        "read-file" => ReadFile: "tries to read /etc/passwd and the file in its `path` parameter",
+        "connect" => Connect: "tries to connect to 127.0.0.1 (port parameter, default 9)",
+        "stdout-garbage" => StdoutGarbage: "floods stdout, then answers",
+        "thread-hog" => ThreadHog: "tries to start a thread that spins forever",
     },
     raw_bots: {
         "malformed" => Malformed: "answers bytes that do not decode",
+        "huge" => Huge: "answers a 512 MiB message",
     },
 }

@@ -51,11 +51,11 @@ impl Config {
                 self.rows, self.cols
             ));
         }
-        if self.workers_to_base == 0 || self.workers_to_base as u32 > 2 * self.cols as u32 {
+        // At most `cols` workers fit on the opponent's home row.
+        if self.workers_to_base == 0 || self.workers_to_base > self.cols {
             return bad(format!(
-                "workers_to_base = {}: expected 1 to {} (the number of workers per side)",
-                self.workers_to_base,
-                2 * self.cols as u32
+                "workers_to_base = {}: expected 1 to {} (the squares of the opponent's home row)",
+                self.workers_to_base, self.cols
             ));
         }
         Ok(self)
@@ -148,7 +148,7 @@ mod tests {
         assert!(e.to_string().contains("64 squares"), "{e}");
         let e = Config::from_params(&params(&[("rows", "3")])).unwrap_err();
         assert!(e.to_string().contains("at least 4 rows"), "{e}");
-        let e = Config::from_params(&params(&[("workers_to_base", "17")])).unwrap_err();
+        let e = Config::from_params(&params(&[("workers_to_base", "9")])).unwrap_err();
         assert!(e.to_string().contains("workers_to_base"), "{e}");
     }
 }

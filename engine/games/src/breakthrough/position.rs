@@ -62,7 +62,14 @@ struct Steps {
 
 impl Position {
     /// The start position: each side fills its two home rows (rules file, "Board and pieces").
+    ///
+    /// # Panics
+    /// If `config` is not valid ([`Config::validated`]); configurations from
+    /// [`Config::from_params`] always are.
     pub fn start(config: Config) -> Position {
+        if let Err(e) = config.validated() {
+            panic!("Position::start with an invalid configuration: {e}");
+        }
         let geometry = Geometry::new(&config);
         let cols = config.cols as u32;
         let two_rows = (1u64 << (2 * cols)) - 1;
@@ -78,13 +85,14 @@ impl Position {
     }
 
     /// A position from a list of occupied squares, as a bot rebuilds it from an observation.
-    /// Fails when a square is off the board or listed twice.
+    /// Fails when the configuration is invalid, or a square is off the board or listed twice.
     pub fn from_pieces(
         config: Config,
         pieces: impl IntoIterator<Item = (Square, Side)>,
         to_move: Side,
         ply: u32,
     ) -> Result<Position, String> {
+        let config = config.validated().map_err(|e| e.to_string())?;
         let mut position = Position {
             white: 0,
             black: 0,
@@ -316,6 +324,13 @@ impl Position {
                 self.white &= !to;
             }
         }
+        self.to_move = self.to_move.opponent();
+        self.ply += 1;
+    }
+
+    /// The side to move passes. The rules have no pass; the engine's `skip` fault policy uses
+    /// this when a bot fails to answer, so the other side moves again.
+    pub fn pass(&mut self) {
         self.to_move = self.to_move.opponent();
         self.ply += 1;
     }

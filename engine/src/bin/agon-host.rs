@@ -1,0 +1,85 @@
+//! `agon-host`: serves one seat's bot in a sandboxed child process of the engine (see
+//! `agon_engine::host::process`). Not for direct use: the engine starts it with the request pipe
+//! on file descriptor 3 and the response pipe on 4, sends a hello naming the plugin and bot,
+//! and then one request per call.
+
+use abi_stable::std_types::RResult;
+use agon_engine::game::Registry;
+use agon_engine::host::process::{failure_code, frame, Hello, Ready};
+use agon_engine::loader::Plugin;
+use agon_engine::sandbox;
+use std::fs::File;
+use std::io::Write;
+use std::os::fd::FromRawFd;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // SAFETY: the engine passes these descriptors open, and nothing else in this process owns
+    // them.
+    let (mut input, mut output) = unsafe { (File::from_raw_fd(3), File::from_raw_fd(4)) };
+    match serve(&mut input, &mut output) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            let _ = frame::write_frame(&mut output, frame::LOAD_FAILED, message.as_bytes());
+            eprintln!("agon-host: {message}");
+            ExitCode::from(3)
+        }
+    }
+}
+
+fn serve(input: &mut File, output: &mut File) -> Result<(), String> {
+    let hello = match frame::read_frame(input) {
+        Ok(Some((frame::HELLO, body))) => {
+            serde_json::from_slice::<Hello>(&body).map_err(|e| format!("unreadable hello: {e}"))?
+        }
+        Ok(_) => return Err("expected a hello first".into()),
+        Err(e) => return Err(format!("reading the hello: {e}")),
+    };
+    let registry = Registry::builtin();
+    let game = registry.get(&hello.game).map_err(|e| e.to_string())?;
+    let plugin = Plugin::open(&hello.plugin).map_err(|e| e.to_string())?;
+    let mut bot = plugin
+        .new_bot(&hello.bot, game)
+        .map_err(|e| e.to_string())?;
+    let report = sandbox::confine(&hello.sandbox);
+    if hello.sandbox.strict && !report.complete() {
+        return Err(format!(
+            "sandbox strict: refusing to run: {}",
+            report.missing.join("; ")
+        ));
+    }
+    let ready = Ready {
+        manifest: plugin.manifest.clone(),
+        sandbox: report,
+    };
+    let ready = serde_json::to_vec(&ready).map_err(|e| e.to_string())?;
+    frame::write_frame(output, frame::READY, &ready).map_err(|e| e.to_string())?;
+    loop {
+        let (kind, message) = match frame::read_frame(input) {
+            Ok(Some(request)) => request,
+            // The engine closed the pipe: the match is over.
+            Ok(None) => return Ok(()),
+            Err(e) => return Err(format!("reading a request: {e}")),
+        };
+        let answer = match kind {
+            frame::START => bot
+                .start(message.as_slice().into())
+                .map(|()| Default::default()),
+            frame::ACT => bot.act(message.as_slice().into()),
+            other => return Err(format!("unknown request kind {other}")),
+        };
+        let written = match answer {
+            RResult::ROk(bytes) => frame::write_frame(output, frame::ANSWER, &bytes),
+            RResult::RErr(failure) => {
+                let mut body = vec![failure_code(failure.kind)];
+                body.extend_from_slice(failure.message.as_bytes());
+                frame::write_frame(output, frame::FAILED, &body)
+            }
+        };
+        if written.is_err() {
+            // The engine is gone or killed this seat; nothing to answer to.
+            let _ = output.flush();
+            return Ok(());
+        }
+    }
+}

@@ -1,0 +1,575 @@
+//! The process host: each seat's bot runs in its own `agon-host` child process, which loads the
+//! plugin, confines itself (see [`crate::sandbox`]) and serves requests over two dedicated pipes
+//! (file descriptors 3 and 4 in the child; the bot's stdout goes to /dev/null, so a bot that
+//! prints cannot corrupt the protocol, and its stderr is captured, bounded).
+//!
+//! The engine's watchdog gives every request a deadline; when it passes, the whole process group
+//! is killed with SIGKILL and reaped. The child dies with its parent (`PR_SET_PDEATHSIG`), so
+//! neither a zombie nor an orphan outlives the engine. A crash, abort, segfault or OOM ends only
+//! that process; each match gets fresh hosts.
+
+pub mod frame;
+mod stderr;
+
+use super::{Call, CallResult, Deadline, HostKind, HostReport, SeatHost};
+use crate::fault::FaultCause;
+use crate::loader::{Manifest, StagedPlugin};
+use crate::sandbox::{limits, SandboxConfig, SandboxReport};
+use agon_plugin_api::abi::{BotFailure, FailureKind};
+use frame::ReadError;
+use rustix::process::{kill_process_group, Pid, Signal};
+use serde::{Deserialize, Serialize};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+use stderr::StderrCapture;
+
+/// How long a host may take to start, load the plugin and confine itself.
+const STARTUP_LIMIT: Duration = Duration::from_secs(10);
+
+/// How often the watchdog reads the host's CPU clock when budgets count CPU time.
+const CPU_CHECK_INTERVAL: Duration = Duration::from_millis(2);
+
+/// The first message to a host: what to load and how to confine it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Hello {
+    pub plugin: StagedPlugin,
+    pub bot: String,
+    pub game: String,
+    pub sandbox: SandboxConfig,
+}
+
+/// The host's answer to [`Hello`] once the bot is loaded and the sandbox applied.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Ready {
+    pub manifest: Manifest,
+    pub sandbox: SandboxReport,
+}
+
+/// Where to find `agon-host` and how to confine it.
+#[derive(Debug, Clone)]
+pub struct ProcessHostConfig {
+    pub executable: PathBuf,
+    pub sandbox: SandboxConfig,
+}
+
+impl ProcessHostConfig {
+    /// `agon-host` from `$AGON_HOST`, else next to the running executable, else one folder up
+    /// (test executables live in `target/<profile>/deps`).
+    pub fn locate(sandbox: SandboxConfig) -> Result<ProcessHostConfig, String> {
+        if let Some(path) = std::env::var_os("AGON_HOST") {
+            return Ok(ProcessHostConfig {
+                executable: PathBuf::from(path),
+                sandbox,
+            });
+        }
+        let exe = std::env::current_exe().map_err(|e| format!("cannot locate agon: {e}"))?;
+        let candidates: Vec<PathBuf> = exe
+            .ancestors()
+            .skip(1)
+            .take(2)
+            .map(|dir| dir.join("agon-host"))
+            .collect();
+        candidates
+            .iter()
+            .find(|p| p.is_file())
+            .map(|p| ProcessHostConfig {
+                executable: p.clone(),
+                sandbox,
+            })
+            .ok_or_else(|| {
+                format!(
+                    "agon-host not found (looked at {}); build it with `cargo build -p \
+                     agon-engine` or set AGON_HOST",
+                    candidates
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProcessHostError {
+    #[error("cannot start {}: {source}", executable.display())]
+    Spawn {
+        executable: PathBuf,
+        source: std::io::Error,
+    },
+    /// The host could not load the bot (the message is the loader's, naming the file) or could
+    /// not confine itself in strict mode.
+    #[error("{0}")]
+    Refused(String),
+    #[error("agon-host for {plugin} failed during start-up: {detail}")]
+    Startup { plugin: String, detail: String },
+}
+
+/// One seat's bot in a child process.
+pub struct ProcessHost {
+    child: Child,
+    /// The host's exit status once reaped (its pid may be reused after that: never signal it).
+    status: Option<ExitStatus>,
+    /// `None` once closed, which tells a well-behaved host to exit.
+    requests: Option<OwnedFd>,
+    responses: OwnedFd,
+    stderr: StderrCapture,
+    /// Why the host can no longer be called, once it cannot.
+    gone: Option<String>,
+    ready: Ready,
+}
+
+impl ProcessHost {
+    /// Starts `agon-host`, has it load `bot` from `plugin` for `game` and confine itself.
+    pub fn spawn(
+        config: &ProcessHostConfig,
+        plugin: &StagedPlugin,
+        bot: &str,
+        game: &str,
+    ) -> Result<ProcessHost, ProcessHostError> {
+        let spawn_error = |source| ProcessHostError::Spawn {
+            executable: config.executable.clone(),
+            source,
+        };
+        let pipe = || {
+            rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+                .map_err(|e| spawn_error(e.into()))
+        };
+        let (request_read, request_write) = pipe()?;
+        let (response_read, response_write) = pipe()?;
+        let child_in = request_read.as_raw_fd();
+        let child_out = response_write.as_raw_fd();
+        let parent = rustix::process::getpid();
+        let sandbox = config.sandbox.clone();
+        let mut command = Command::new(&config.executable);
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .env_clear()
+            .process_group(0);
+        // SAFETY: between fork and exec only async-signal-safe calls are made: prctl, getppid,
+        // dup2, fcntl and setrlimit, through rustix's raw system calls; no allocation.
+        unsafe {
+            command.pre_exec(move || {
+                rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+                // The parent may have died before the line above took effect.
+                if rustix::process::getppid() != Some(parent) {
+                    return Err(std::io::Error::other("the engine exited"));
+                }
+                move_fd(child_in, 3)?;
+                move_fd(child_out, 4)?;
+                limits::apply(&sandbox)
+            });
+        }
+        let mut child = command.spawn().map_err(spawn_error)?;
+        drop(request_read);
+        drop(response_write);
+        let stderr = StderrCapture::start(child.stderr.take());
+        let mut host = ProcessHost {
+            child,
+            status: None,
+            requests: Some(request_write),
+            responses: response_read,
+            stderr,
+            gone: None,
+            ready: Ready {
+                manifest: Manifest {
+                    plugin: String::new(),
+                    team: String::new(),
+                    version: String::new(),
+                    bots: Vec::new(),
+                },
+                sandbox: SandboxReport {
+                    landlock: "none".into(),
+                    seccomp: false,
+                    missing: Vec::new(),
+                },
+            },
+        };
+        let hello = Hello {
+            plugin: plugin.clone(),
+            bot: bot.to_string(),
+            game: game.to_string(),
+            sandbox: config.sandbox.clone(),
+        };
+        let startup = |detail: String| ProcessHostError::Startup {
+            plugin: plugin.path.display().to_string(),
+            detail,
+        };
+        let hello = serde_json::to_vec(&hello).expect("hello serializes");
+        let deadline = Instant::now() + STARTUP_LIMIT;
+        let reply = host
+            .write(frame::HELLO, &hello, Some(deadline))
+            .and_then(|()| host.read(Some(deadline), None, &mut || true));
+        match reply {
+            Ok((frame::READY, body)) => {
+                host.ready = serde_json::from_slice(&body)
+                    .map_err(|e| startup(format!("unreadable ready message: {e}")))?;
+                if !host.ready.sandbox.complete() {
+                    log::warn!(
+                        "sandbox for {} incomplete: {}",
+                        plugin.path.display(),
+                        host.ready.sandbox.missing.join("; ")
+                    );
+                }
+                Ok(host)
+            }
+            Ok((frame::LOAD_FAILED, body)) => {
+                host.kill();
+                Err(ProcessHostError::Refused(
+                    String::from_utf8_lossy(&body).into_owned(),
+                ))
+            }
+            Ok((kind, _)) => {
+                host.kill();
+                Err(startup(format!("unexpected message kind {kind}")))
+            }
+            Err(error) => {
+                let (_, detail) = host.fault_for(error);
+                Err(startup(format!(
+                    "{detail}{}",
+                    host.stderr
+                        .text()
+                        .map(|t| format!("; its stderr: {}", t.trim()))
+                        .unwrap_or_default()
+                )))
+            }
+        }
+    }
+
+    /// What the host reported when it became ready.
+    pub fn manifest(&self) -> &Manifest {
+        &self.ready.manifest
+    }
+
+    pub fn sandbox(&self) -> &SandboxReport {
+        &self.ready.sandbox
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    fn write(
+        &mut self,
+        kind: u8,
+        payload: &[u8],
+        deadline: Option<Instant>,
+    ) -> Result<(), ReadError> {
+        match &self.requests {
+            Some(fd) => frame::write_frame_until(fd.as_fd(), kind, payload, deadline),
+            None => Err(ReadError::Closed),
+        }
+    }
+
+    fn read(
+        &mut self,
+        deadline: Option<Instant>,
+        check_every: Option<Duration>,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<(u8, Vec<u8>), ReadError> {
+        frame::read_frame_until(self.responses.as_fd(), deadline, check_every, keep_waiting)
+    }
+
+    /// CPU time the host process has used (all its threads), read by the engine itself.
+    fn cpu_time(&self) -> Option<Duration> {
+        process_cpu_time(self.child.id())
+    }
+
+    fn call(&mut self, kind: u8, message: &[u8], deadline: Deadline) -> Call<Vec<u8>> {
+        if let Some(reason) = &self.gone {
+            return Call {
+                result: CallResult::Fault {
+                    cause: FaultCause::Abandoned,
+                    detail: reason.clone(),
+                },
+                wall: Duration::ZERO,
+                cpu: None,
+            };
+        }
+        let cpu0 = self.cpu_time();
+        let t0 = Instant::now();
+        let wall_deadline = Some(t0 + deadline.watchdog());
+        let cpu_limit = match (deadline.clock, deadline.budget, cpu0) {
+            (super::Clock::Cpu, Some(budget), Some(start)) => Some((start, budget)),
+            _ => None,
+        };
+        let pid = self.child.id();
+        let mut within_cpu = move || match cpu_limit {
+            Some((start, budget)) => {
+                process_cpu_time(pid).is_none_or(|now| now.saturating_sub(start) <= budget)
+            }
+            None => true,
+        };
+        let check_every = cpu_limit.map(|_| CPU_CHECK_INTERVAL);
+        let outcome = self.write(kind, message, wall_deadline).and_then(|()| {
+            frame::read_frame_until(
+                self.responses.as_fd(),
+                wall_deadline,
+                check_every,
+                &mut within_cpu,
+            )
+        });
+        let wall = t0.elapsed();
+        let cpu = match (cpu0, self.cpu_time()) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+            _ => None,
+        };
+        let result = match outcome {
+            Ok((frame::ANSWER, bytes)) => CallResult::Answer(bytes),
+            Ok((frame::FAILED, body)) => CallResult::Failed(failure(&body)),
+            Ok((kind, _)) => {
+                self.kill();
+                self.gone = Some("the host broke the protocol".into());
+                CallResult::Fault {
+                    cause: FaultCause::Malformed,
+                    detail: format!("the host answered a frame of unknown kind {kind}"),
+                }
+            }
+            Err(ReadError::Deadline) => {
+                self.kill();
+                self.gone = Some("killed at the deadline of an earlier call".into());
+                CallResult::TimedOut
+            }
+            Err(error) => {
+                let (cause, detail) = self.fault_for(error);
+                self.gone = Some(format!("the host is gone: {detail}"));
+                CallResult::Fault { cause, detail }
+            }
+        };
+        Call { result, wall, cpu }
+    }
+
+    /// Kills the whole process group and reaps the host.
+    fn kill(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            if let Some(pid) = Pid::from_raw(self.child.id() as i32) {
+                let _ = kill_process_group(pid, Signal::KILL);
+            }
+            self.status = self.child.wait().ok();
+        }
+        self.status
+    }
+
+    /// The fault a failed read or write amounts to: the host's death, classified.
+    fn fault_for(&mut self, error: ReadError) -> (FaultCause, String) {
+        match error {
+            ReadError::TooLarge(len) => {
+                self.kill();
+                (
+                    FaultCause::Malformed,
+                    format!(
+                        "an answer of {len} bytes exceeds the limit of {} bytes",
+                        frame::MAX_BODY
+                    ),
+                )
+            }
+            ReadError::Deadline => {
+                self.kill();
+                (FaultCause::Timeout, "no answer before the deadline".into())
+            }
+            ReadError::Closed | ReadError::Io(_) => {
+                let status = self.reap_after_close();
+                self.stderr.finish(Duration::from_millis(200));
+                classify_death(status, self.stderr.text().as_deref())
+            }
+        }
+    }
+
+    /// The host closed its pipe: it is normally dying. Waits briefly for it to exit on its own
+    /// (to learn how it died), then kills it.
+    fn reap_after_close(&mut self) -> Option<ExitStatus> {
+        let until = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    self.status = Some(status);
+                    return Some(status);
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                Err(_) => break,
+            }
+        }
+        self.kill();
+        None
+    }
+}
+
+/// Puts `fd` at `target` without close-on-exec (in the forked child).
+fn move_fd(fd: i32, target: i32) -> std::io::Result<()> {
+    // SAFETY: plain file-descriptor system calls on descriptors this process owns.
+    unsafe {
+        if fd == target {
+            let flags = libc::fcntl(fd, libc::F_GETFD);
+            if flags < 0 || libc::fcntl(fd, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        } else if libc::dup2(fd, target) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// The CPU time of process `pid` (all threads), through its CPU-time clock.
+pub fn process_cpu_time(pid: u32) -> Option<Duration> {
+    let mut clock: libc::clockid_t = 0;
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: both calls only write to the locals passed by pointer.
+    unsafe {
+        if libc::clock_getcpuclockid(pid as libc::pid_t, &mut clock) != 0 {
+            return None;
+        }
+        if libc::clock_gettime(clock, &mut ts) != 0 {
+            return None;
+        }
+    }
+    Some(Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+}
+
+fn failure(body: &[u8]) -> BotFailure {
+    let kind = match body.first() {
+        Some(0) => FailureKind::Panic,
+        Some(1) => FailureKind::Refused,
+        _ => FailureKind::Protocol,
+    };
+    BotFailure {
+        kind,
+        message: String::from_utf8_lossy(body.get(1..).unwrap_or_default())
+            .into_owned()
+            .into(),
+    }
+}
+
+/// The failure kind as the host encodes it in a `FAILED` frame.
+pub fn failure_code(kind: FailureKind) -> u8 {
+    match kind {
+        FailureKind::Panic => 0,
+        FailureKind::Refused => 1,
+        FailureKind::Protocol => 2,
+    }
+}
+
+/// How a host that stopped answering died, from its wait status and its stderr.
+pub fn classify_death(status: Option<ExitStatus>, stderr: Option<&str>) -> (FaultCause, String) {
+    let stderr = stderr.unwrap_or("");
+    let Some(status) = status else {
+        return (
+            FaultCause::Exited,
+            "the host closed its pipe without exiting, and was killed".into(),
+        );
+    };
+    if let Some(code) = status.code() {
+        return (
+            FaultCause::Exited,
+            format!("the bot's process exited with code {code}"),
+        );
+    }
+    let signal = status.signal().unwrap_or(0);
+    let name = signal_name(signal);
+    match signal {
+        libc::SIGSYS => (
+            FaultCause::RefusedSyscall,
+            "the sandbox refused a system call (SIGSYS)".into(),
+        ),
+        libc::SIGABRT if stderr.contains("memory allocation of") => (
+            FaultCause::Oom,
+            "out of memory: an allocation failed under the address-space limit".into(),
+        ),
+        libc::SIGKILL => (
+            FaultCause::Oom,
+            "killed by SIGKILL, not by the engine (the kernel's out-of-memory killer or the CPU \
+             limit)"
+                .into(),
+        ),
+        libc::SIGXCPU => (
+            FaultCause::Timeout,
+            "the CPU-seconds limit of the host was reached (SIGXCPU)".into(),
+        ),
+        _ if stderr.contains("has overflowed its stack") => {
+            (FaultCause::Crash, format!("stack overflow ({name})"))
+        }
+        _ => (
+            FaultCause::Crash,
+            format!("the bot's process died of {name}"),
+        ),
+    }
+}
+
+fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSYS => "SIGSYS",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGTERM => "SIGTERM",
+        _ => return format!("signal {signal}"),
+    };
+    format!("{name} (signal {signal})")
+}
+
+impl SeatHost for ProcessHost {
+    fn kind(&self) -> HostKind {
+        HostKind::Process
+    }
+
+    fn start(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<()> {
+        let call = self.call(frame::START, &message, deadline);
+        Call {
+            result: call.result.map(|_| ()),
+            wall: call.wall,
+            cpu: call.cpu,
+        }
+    }
+
+    fn act(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<Vec<u8>> {
+        self.call(frame::ACT, &message, deadline)
+    }
+
+    fn report(&mut self) -> HostReport {
+        self.shut_down();
+        HostReport {
+            sandbox: Some(self.ready.sandbox.clone()),
+            stderr: self.stderr.text(),
+        }
+    }
+}
+
+impl ProcessHost {
+    /// Ends the host: closes its input (a well-behaved host exits), then kills what is left.
+    fn shut_down(&mut self) {
+        if self.gone.is_none() {
+            // Closing the request pipe ends a well-behaved host's read loop.
+            self.requests = None;
+            let until = Instant::now() + Duration::from_millis(100);
+            while self.status.is_none() && Instant::now() < until {
+                match self.child.try_wait() {
+                    Ok(Some(status)) => self.status = Some(status),
+                    _ => std::thread::sleep(Duration::from_millis(1)),
+                }
+            }
+            self.gone = Some("the match is over".into());
+        }
+        self.kill();
+        self.stderr.finish(Duration::from_millis(100));
+    }
+}
+
+impl Drop for ProcessHost {
+    fn drop(&mut self) {
+        self.shut_down();
+    }
+}

@@ -1,0 +1,148 @@
+//! The seccomp filter of the process host: a deny list, so the calls a bot legitimately makes
+//! through the standard library (memory, time, futexes, its own pipes) keep working, while
+//! everything a bot has no use for kills the host with `SIGSYS`.
+
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
+use std::collections::BTreeMap;
+
+#[cfg(target_arch = "x86_64")]
+const ARCH: TargetArch = TargetArch::x86_64;
+#[cfg(target_arch = "aarch64")]
+const ARCH: TargetArch = TargetArch::aarch64;
+
+/// Calls refused outright: process creation and exec, sockets, tracing other processes, and
+/// administration of the kernel, mounts, namespaces, keys, modules and clocks.
+const DENIED: &[i64] = &[
+    libc::SYS_execve,
+    libc::SYS_execveat,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_fork,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_vfork,
+    libc::SYS_socket,
+    libc::SYS_socketpair,
+    libc::SYS_connect,
+    libc::SYS_bind,
+    libc::SYS_listen,
+    libc::SYS_accept,
+    libc::SYS_accept4,
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_pidfd_open,
+    libc::SYS_pidfd_getfd,
+    libc::SYS_pidfd_send_signal,
+    libc::SYS_tkill,
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_pivot_root,
+    libc::SYS_chroot,
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_bpf,
+    libc::SYS_perf_event_open,
+    libc::SYS_userfaultfd,
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_kexec_load,
+    libc::SYS_reboot,
+    libc::SYS_swapon,
+    libc::SYS_swapoff,
+    libc::SYS_acct,
+    libc::SYS_settimeofday,
+    libc::SYS_clock_settime,
+    libc::SYS_clock_adjtime,
+    libc::SYS_adjtimex,
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+    libc::SYS_mknodat,
+    libc::SYS_setuid,
+    libc::SYS_setgid,
+    libc::SYS_setreuid,
+    libc::SYS_setregid,
+    libc::SYS_setresuid,
+    libc::SYS_setresgid,
+];
+
+fn condition(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, String> {
+    SeccompCondition::new(arg, SeccompCmpArgLen::Qword, op, value).map_err(|e| e.to_string())
+}
+
+/// Compares the low 32 bits: `pid_t` arguments are `int`s, whatever the register's upper half.
+fn condition32(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, String> {
+    SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value).map_err(|e| e.to_string())
+}
+
+fn rule(conditions: Vec<SeccompCondition>) -> Result<SeccompRule, String> {
+    SeccompRule::new(conditions).map_err(|e| e.to_string())
+}
+
+/// The filter that kills on a refused call. `allow_threads` lets `clone` through when it creates
+/// a thread (`CLONE_THREAD`); any other `clone` is a new process.
+fn kill_filter(allow_threads: bool) -> Result<BpfProgram, String> {
+    let own_pid = std::process::id() as u64;
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
+        DENIED.iter().map(|&call| (call, Vec::new())).collect();
+    // Signals only to this process: `abort` raises SIGABRT with tgkill(own pid, ..).
+    rules.insert(
+        libc::SYS_kill,
+        vec![rule(vec![condition32(0, SeccompCmpOp::Ne, own_pid)?])?],
+    );
+    rules.insert(
+        libc::SYS_tgkill,
+        vec![rule(vec![condition32(0, SeccompCmpOp::Ne, own_pid)?])?],
+    );
+    let clone_rule = if allow_threads {
+        let thread = libc::CLONE_THREAD as u64;
+        vec![rule(vec![condition(
+            0,
+            SeccompCmpOp::MaskedEq(thread),
+            0,
+        )?])?]
+    } else {
+        Vec::new()
+    };
+    rules.insert(libc::SYS_clone, clone_rule);
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::KillProcess,
+        ARCH,
+    )
+    .map_err(|e| e.to_string())?;
+    filter
+        .try_into()
+        .map_err(|e: seccompiler::BackendError| e.to_string())
+}
+
+/// `clone3` passes its flags in memory a filter cannot read; answering "not implemented" makes
+/// the C library fall back to `clone`, whose flags the kill filter checks.
+fn clone3_filter() -> Result<BpfProgram, String> {
+    let rules = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        ARCH,
+    )
+    .map_err(|e| e.to_string())?;
+    filter
+        .try_into()
+        .map_err(|e: seccompiler::BackendError| e.to_string())
+}
+
+/// Installs both filters on the calling thread (the host is single-threaded when it does).
+pub fn install(allow_threads: bool) -> Result<(), String> {
+    let clone3 = clone3_filter()?;
+    let kill = kill_filter(allow_threads)?;
+    seccompiler::apply_filter(&clone3).map_err(|e| e.to_string())?;
+    seccompiler::apply_filter(&kill).map_err(|e| e.to_string())
+}
