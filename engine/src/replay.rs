@@ -108,9 +108,7 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
         .faults
         .iter()
         .zip(&fault_used)
-        .filter(|(f, used)| {
-            !**used && (f.phase != Phase::Start || record.fault_policy.ends_game())
-        })
+        .filter(|(f, used)| !**used && (f.phase != Phase::Start || record.fault_policy.ends_game()))
         .map(|(f, _)| f)
         .collect();
     let expected = match (session.outcome(), unanswered.as_slice()) {

@@ -2,10 +2,11 @@
 //! hosts can contain, determinism, metrics, and replay verification of real records.
 
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::fault::{FaultCause, Phase};
+use agon_engine::fault::{FaultCause, FaultPolicy, Phase};
 use agon_engine::game::{GameRules, Registry, Termination};
 use agon_engine::host::HostKind;
 use agon_engine::loader::Plugin;
+use agon_engine::record::Forced;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings};
@@ -25,6 +26,17 @@ fn play_with(
     params: RawParams,
     move_ms: Option<u64>,
 ) -> MatchRecord {
+    play_under(host, specs, seed, params, move_ms, None)
+}
+
+fn play_under(
+    host: HostKind,
+    specs: [&str; 2],
+    seed: u64,
+    params: RawParams,
+    move_ms: Option<u64>,
+    fault_policy: Option<FaultPolicy>,
+) -> MatchRecord {
     let seats = specs
         .iter()
         .enumerate()
@@ -42,7 +54,7 @@ fn play_with(
             move_ms,
             clock: Default::default(),
         },
-        fault_policy: None,
+        fault_policy,
     };
     run_match(breakthrough(), &settings, seats).unwrap()
 }
@@ -363,4 +375,109 @@ fn replay_verification_catches_tampering() {
             "tampered {what} went unnoticed"
         );
     }
+}
+
+fn under(policy: &str, specs: [&str; 2]) -> MatchRecord {
+    let record = play_under(
+        HostKind::Thread,
+        specs,
+        8,
+        RawParams::new(),
+        Some(1000),
+        Some(policy.parse().unwrap()),
+    );
+    replay::verify(&record, &Registry::builtin())
+        .unwrap_or_else(|e| panic!("{policy}: the record does not replay: {e}"));
+    record
+}
+
+/// Under `skip` a faulty seat's turns pass: random moves every turn and wins by the rules.
+#[test]
+fn the_skip_policy_passes_faulty_turns() {
+    let record = under(
+        "skip",
+        [
+            &spec("misbehave", "illegal"),
+            &spec("breakthrough-random", "random"),
+        ],
+    );
+    assert_eq!(record.outcome.termination, Termination::Rules);
+    assert_eq!(record.outcome.winner, Some(1));
+    let skipped = record
+        .moves
+        .iter()
+        .filter(|m| m.forced == Some(Forced::Skip))
+        .count();
+    assert!(skipped > 3);
+    assert_eq!(skipped, record.faults.len(), "one fault per skipped turn");
+    assert!(record
+        .moves
+        .iter()
+        .filter(|m| m.seat == 0)
+        .all(|m| m.action == "pass"));
+    assert_eq!(
+        record.metrics[0].moves, 0,
+        "metrics count the bot's own answers only"
+    );
+}
+
+/// Two seats that never answer under `skip`: the game stalls and nobody scores.
+#[test]
+fn a_game_where_no_seat_acts_stalls() {
+    let record = under(
+        "skip",
+        [
+            &spec("misbehave", "illegal"),
+            &spec("misbehave", "malformed"),
+        ],
+    );
+    assert_eq!(record.outcome.termination, Termination::Stalled);
+    assert_eq!(record.outcome.scores, [0.0, 0.0]);
+    assert_eq!(record.outcome.winner, None);
+}
+
+/// Under `random-legal` the engine plays for a faulty seat until its error rate is exceeded.
+#[test]
+fn the_random_legal_policy_plays_for_a_seat_then_disqualifies_it() {
+    let bad = [
+        &spec("misbehave", "illegal") as &str,
+        &spec("breakthrough-random", "random"),
+    ];
+    let tolerant = under("random-legal:1", bad);
+    assert_eq!(
+        tolerant.outcome.termination,
+        Termination::Rules,
+        "{}",
+        tolerant.outcome.reason
+    );
+    let forced = tolerant
+        .moves
+        .iter()
+        .filter(|m| m.forced == Some(Forced::RandomLegal))
+        .count();
+    assert_eq!(
+        forced,
+        tolerant.moves.iter().filter(|m| m.seat == 0).count()
+    );
+    let strict = under("random-legal:0.1", bad);
+    assert_eq!(strict.outcome.termination, Termination::Disqualified);
+    assert_eq!(strict.outcome.winner, Some(1));
+    assert_eq!(
+        strict.faults.len(),
+        2,
+        "one tolerated error, the second disqualifies"
+    );
+}
+
+#[test]
+fn the_disqualify_policy_ends_the_game() {
+    let record = under(
+        "disqualify",
+        [
+            &spec("breakthrough-random", "random"),
+            &spec("misbehave", "panic"),
+        ],
+    );
+    assert_eq!(record.outcome.termination, Termination::Disqualified);
+    assert_eq!(record.outcome.winner, Some(0));
 }

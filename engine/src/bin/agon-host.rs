@@ -42,11 +42,8 @@ fn serve(input: &mut File, output: &mut File) -> Result<(), String> {
         .new_bot(&hello.bot, game)
         .map_err(|e| e.to_string())?;
     let report = sandbox::confine(&hello.sandbox);
-    if hello.sandbox.strict && !report.complete() {
-        return Err(format!(
-            "sandbox strict: refusing to run: {}",
-            report.missing.join("; ")
-        ));
+    if let Some(refusal) = report.strict_refusal(&hello.sandbox) {
+        return Err(refusal);
     }
     let ready = Ready {
         manifest: plugin.manifest.clone(),

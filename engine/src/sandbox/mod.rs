@@ -59,6 +59,16 @@ impl SandboxReport {
     pub fn complete(&self) -> bool {
         self.missing.is_empty()
     }
+
+    /// Why a host under `config` must refuse to serve: strict mode and something missing.
+    pub fn strict_refusal(&self, config: &SandboxConfig) -> Option<String> {
+        (config.strict && !self.complete()).then(|| {
+            format!(
+                "sandbox strict: refusing to run: {}",
+                self.missing.join("; ")
+            )
+        })
+    }
 }
 
 /// Applies Landlock and seccomp to the calling process (the host, after loading the plugin).
@@ -86,5 +96,32 @@ pub fn confine(config: &SandboxConfig) -> SandboxReport {
         landlock: landlock.to_string(),
         seccomp,
         missing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strict_mode_refuses_an_incomplete_sandbox() {
+        let partial = SandboxReport {
+            landlock: "none".into(),
+            seccomp: true,
+            missing: vec!["landlock: not supported by this kernel".into()],
+        };
+        let strict = SandboxConfig {
+            strict: true,
+            ..SandboxConfig::default()
+        };
+        let refusal = partial.strict_refusal(&strict).unwrap();
+        assert!(refusal.contains("landlock: not supported"), "{refusal}");
+        assert_eq!(partial.strict_refusal(&SandboxConfig::default()), None);
+        let full = SandboxReport {
+            landlock: "full".into(),
+            seccomp: true,
+            missing: vec![],
+        };
+        assert_eq!(full.strict_refusal(&strict), None);
     }
 }

@@ -3,8 +3,11 @@
 
 use crate::cli::BenchArgs;
 use agon_engine::game::Registry;
-use agon_engine::host::{Deadline, InlineHost, SeatHost, ThreadHost};
-use agon_engine::loader::Plugin;
+use agon_engine::host::{
+    Deadline, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost,
+};
+use agon_engine::loader::{cache_dir, Plugin, StagedPlugin};
+use agon_engine::sandbox::SandboxConfig;
 use agon_games::breakthrough::{Config, Position};
 use agon_plugin_api::protocol::{self, breakthrough as wire};
 use agon_plugin_api::sdk::breakthrough as convert;
@@ -74,6 +77,20 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
 
     figures.push(playouts(per_sample));
 
+    // The process host, against a bare pipe round trip to a child process.
+    let process = ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?;
+    let staged = StagedPlugin::stage(&noop, &cache_dir())?;
+    figures.push(bare_pipe_round_trip(per_sample, observation.len())?);
+    let mut host = ProcessHost::spawn(&process, &staged, "noop", game.name())?;
+    figures.push(per_call("process host, noop bot", per_sample, || {
+        black_box(host.act(observation.clone(), budget));
+    }));
+    drop(host);
+    figures.push(startup(&process, &staged)?);
+    let misbehave = sibling(&noop, "libmisbehave.so")?;
+    let misbehave = StagedPlugin::stage(&misbehave, &cache_dir())?;
+    figures.extend(deadline_precision(&process, &misbehave)?);
+
     if args.json {
         println!("{}", serde_json::to_string_pretty(&figures)?);
         return Ok(());
@@ -91,10 +108,30 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             .find(|f| f.name.starts_with(name))
             .map(|f| f.median)
     };
+    if let (Some(pipe), Some(process), Some(startup)) = (
+        get("bare pipe"),
+        get("process host,"),
+        get("process host start-up"),
+    ) {
+        println!(
+            "process host / bare pipe round trip: {:.2}x (target <= 1.5x); start-up median \
+             {:.2} ms (target <= 3 ms)",
+            process / pipe,
+            startup / 1000.0
+        );
+    }
+    if let (Some(p50), Some(p99)) = (get("deadline overshoot p50"), get("deadline overshoot p99")) {
+        println!(
+            "kill past the deadline, both cores busy: p50 {:.2} ms, p99 {:.2} ms (target p99 < \
+             20 ms)",
+            p50 / 1000.0,
+            p99 / 1000.0
+        );
+    }
     if let (Some(plain), Some(inline), Some(bare), Some(thread), Some(games)) = (
         get("plain"),
         get("inline"),
-        get("bare"),
+        get("bare crossbeam"),
         get("thread"),
         get("Breakthrough"),
     ) {
@@ -113,6 +150,122 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
 }
 
 const SAMPLES: usize = 9;
+
+/// Another plugin in the folder of `plugin`.
+fn sibling(plugin: &std::path::Path, name: &str) -> anyhow::Result<PathBuf> {
+    let path = plugin.with_file_name(name);
+    anyhow::ensure!(
+        path.exists(),
+        "{} not found (it is built with the workspace)",
+        path.display()
+    );
+    Ok(path)
+}
+
+/// A bare round trip through pipes to a child process that echoes (`cat`), carrying a message
+/// of `size` bytes each way: the mechanism the process host adds its framing and checks to.
+fn bare_pipe_round_trip(per_sample: Duration, size: usize) -> anyhow::Result<Figure> {
+    use std::io::{Read, Write};
+    let mut cat = std::process::Command::new("cat")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .context("the bare pipe baseline needs `cat`")?;
+    let mut to_child = cat.stdin.take().expect("piped");
+    let mut from_child = cat.stdout.take().expect("piped");
+    let message = vec![7u8; size];
+    let mut back = vec![0u8; size];
+    let figure = per_call(
+        "bare pipe round trip to a child (baseline)",
+        per_sample,
+        || {
+            to_child.write_all(&message).expect("cat reads");
+            from_child.read_exact(&mut back).expect("cat echoes");
+            black_box(&back);
+        },
+    );
+    drop(to_child);
+    let _ = cat.wait();
+    Ok(figure)
+}
+
+/// Starting a host: spawn, exec, load the plugin, confine, ready (microseconds).
+fn startup(config: &ProcessHostConfig, plugin: &StagedPlugin) -> anyhow::Result<Figure> {
+    let mut samples = Vec::new();
+    for _ in 0..31 {
+        let t0 = Instant::now();
+        let host = ProcessHost::spawn(config, plugin, "noop", "breakthrough")?;
+        samples.push(t0.elapsed().as_secs_f64() * 1e6);
+        drop(host);
+    }
+    Ok(summarize("process host start-up (us)", samples, "us"))
+}
+
+/// How long after a 20 ms deadline a spinning bot's host is killed and reaped, while two other
+/// threads keep both cores busy (microseconds).
+fn deadline_precision(
+    config: &ProcessHostConfig,
+    misbehave: &StagedPlugin,
+) -> anyhow::Result<Vec<Figure>> {
+    let budget = Duration::from_millis(20);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let hogs: Vec<_> = (0..2)
+        .map(|_| {
+            let stop = std::sync::Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = black_box(x.wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    let mut overshoot = Vec::new();
+    let start = protocol::encode(&protocol::Start {
+        seat: 0,
+        seats: 2,
+        seed: 0,
+        start_budget_ms: 0,
+        move_budget_ms: 20,
+        bot_params: Default::default(),
+        game: convert::setup(&Config::STANDARD, agon_games::breakthrough::Side::White),
+    });
+    let observation = protocol::encode(&convert::observation(
+        &Position::start(Config::STANDARD),
+        None,
+    ));
+    let result = (|| -> anyhow::Result<()> {
+        for _ in 0..100 {
+            let mut host = ProcessHost::spawn(config, misbehave, "loop", "breakthrough")?;
+            host.start(start.clone(), Deadline::wall(Some(Duration::from_secs(5))));
+            let t0 = Instant::now();
+            black_box(host.act(observation.clone(), Deadline::wall(Some(budget))));
+            overshoot.push(t0.elapsed().saturating_sub(budget).as_secs_f64() * 1e6);
+        }
+        Ok(())
+    })();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for hog in hogs {
+        let _ = hog.join();
+    }
+    result?;
+    overshoot.sort_by(|a, b| a.total_cmp(b));
+    let at = |q: f64| overshoot[((overshoot.len() - 1) as f64 * q).round() as usize];
+    Ok(vec![
+        Figure {
+            name: "deadline overshoot p50 (us)",
+            median: at(0.5),
+            best: overshoot[0],
+            unit: "us",
+        },
+        Figure {
+            name: "deadline overshoot p99 (us)",
+            median: at(0.99),
+            best: overshoot[0],
+            unit: "us",
+        },
+    ])
+}
 
 /// `libnoop.so` next to the running executable (cargo puts both in `target/<profile>`).
 fn default_noop() -> anyhow::Result<PathBuf> {
@@ -168,10 +321,11 @@ fn per_call(name: &'static str, per_sample: Duration, mut f: impl FnMut()) -> Fi
 
 fn summarize(name: &'static str, mut samples: Vec<f64>, unit: &'static str) -> Figure {
     samples.sort_by(|a, b| a.total_cmp(b));
-    let best = if unit == "ns" {
-        samples[0]
-    } else {
+    // Times: the smallest is best; rates: the largest.
+    let best = if unit == "/s" {
         samples[samples.len() - 1]
+    } else {
+        samples[0]
     };
     Figure {
         name,

@@ -1,0 +1,366 @@
+//! The process host against the misbehaving corpus: every bad bot ends in a recorded fault with
+//! the right cause, on time, with nothing left behind, and never escapes (DESIGN.md, "Hosts").
+
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::fault::FaultCause;
+use agon_engine::game::{GameRules, Registry};
+use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
+use agon_engine::host::{Clock, SeatHost};
+use agon_engine::loader::StagedPlugin;
+use agon_engine::record::{Budgets, MatchRecord, SeatRecord};
+use agon_engine::replay;
+use agon_engine::runner::{run_match, MatchSettings, Seat};
+use agon_engine::sandbox::SandboxConfig;
+use agon_games::params::RawParams;
+use agon_tests::{agon, artifacts, cache_dir, plugin, spec};
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+struct Case {
+    bot: &'static str,
+    cause: &'static str,
+    move_ms: u64,
+    extra: Vec<String>,
+}
+
+fn case(bot: &'static str, cause: &'static str) -> Case {
+    Case {
+        bot,
+        cause,
+        move_ms: 2000,
+        extra: Vec::new(),
+    }
+}
+
+fn run_cli(args: &[String]) -> (Value, Duration) {
+    let t0 = Instant::now();
+    let out = agon().args(args).output().expect("agon runs");
+    let elapsed = t0.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON record");
+    (v, elapsed)
+}
+
+fn match_args(bots: [&str; 2], move_ms: u64, extra: &[String]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "match",
+        "--game",
+        "breakthrough",
+        "--host",
+        "process",
+        "--json",
+        "--seed",
+        "1",
+        "--bot",
+        bots[0],
+        "--bot",
+        bots[1],
+        "--move-ms",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(move_ms.to_string());
+    args.extend_from_slice(extra);
+    args
+}
+
+/// The whole corpus, each bot in seat 0 against random, through the `agon` binary.
+#[test]
+fn every_misbehaving_bot_is_contained() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let other_plugin = plugin("breakthrough-random");
+    let cases = vec![
+        case("panic", "panic"),
+        case("panic-start", "panic"),
+        case("segfault", "crash"),
+        case("abort", "crash"),
+        case("stack-overflow", "crash"),
+        Case {
+            move_ms: 300,
+            ..case("loop", "timeout")
+        },
+        Case {
+            move_ms: 300,
+            ..case("sleep", "timeout")
+        },
+        Case {
+            move_ms: 10_000,
+            extra: vec!["--memory-mb".into(), "256".into()],
+            ..case("oom", "oom")
+        },
+        case("exit", "exited"),
+        case("malformed", "malformed"),
+        case("huge", "malformed"),
+        case("illegal", "illegal"),
+        case("fork", "refused_syscall"),
+        case("read-file", "illegal"),
+        case("connect", "refused_syscall"),
+        // The flood goes to /dev/null: the answer after it arrives intact, and is illegal.
+        case("stdout-garbage", "illegal"),
+        case("thread-hog", "refused_syscall"),
+    ];
+    let random = spec("breakthrough-random", "random");
+    for c in cases {
+        let bad = match c.bot {
+            "read-file" => format!(
+                "{}?path={}",
+                spec("misbehave", c.bot),
+                other_plugin.display()
+            ),
+            "connect" => format!("{}?port={port}", spec("misbehave", c.bot)),
+            _ => spec("misbehave", c.bot),
+        };
+        let (v, elapsed) = run_cli(&match_args([&bad, &random], c.move_ms, &c.extra));
+        let fault = &v["faults"][0];
+        assert_eq!(v["winner"], 1, "{}: {v}", c.bot);
+        assert_eq!(fault["seat"], 0, "{}", c.bot);
+        assert_eq!(fault["cause"], c.cause, "{}: {fault}", c.bot);
+        let detail = fault["detail"].as_str().unwrap_or("");
+        let stderr = v["seats"][0]["stderr"].as_str().unwrap_or("");
+        assert!(
+            !detail.contains("escaped:") && !stderr.contains("escaped:"),
+            "{}: {detail} {stderr}",
+            c.bot
+        );
+        // One call to the deadline, plus start-up and tear-down of two hosts.
+        let limit = Duration::from_millis(c.move_ms.min(2000) + 1500);
+        assert!(elapsed < limit, "{} took {elapsed:?}", c.bot);
+        let sandbox = &v["seats"][0]["sandbox"];
+        assert_eq!(sandbox["seccomp"], true, "{sandbox}");
+        assert_eq!(sandbox["landlock"], "full", "{sandbox}");
+        // The next match gets fresh hosts and works.
+        let (next, _) = run_cli(&match_args([&random, &random], 2000, &[]));
+        assert_eq!(next["faults"], serde_json::json!([]), "after {}", c.bot);
+    }
+    drop(listener);
+}
+
+#[test]
+fn a_panic_message_reaches_the_record_through_stderr() {
+    let (v, _) = run_cli(&match_args(
+        [
+            &spec("misbehave", "panic"),
+            &spec("breakthrough-random", "random"),
+        ],
+        2000,
+        &[],
+    ));
+    let stderr = v["seats"][0]["stderr"].as_str().unwrap();
+    assert!(stderr.contains("deliberate panic in act"), "{stderr}");
+    assert!(
+        v["seats"][1].get("stderr").is_none(),
+        "random printed nothing"
+    );
+}
+
+fn host_config(sandbox: SandboxConfig) -> ProcessHostConfig {
+    ProcessHostConfig {
+        executable: artifacts().join("agon-host"),
+        sandbox,
+    }
+}
+
+fn process_seat(spec_text: &str, seat: usize, config: &ProcessHostConfig) -> (Seat, u32) {
+    let spec: BotSpec = spec_text.parse().unwrap();
+    let staged = StagedPlugin::stage(&spec.file, &cache_dir()).unwrap();
+    let host = ProcessHost::spawn(config, &staged, &spec.bot, "breakthrough").unwrap();
+    let pid = host.pid();
+    let manifest = host.manifest().clone();
+    let record = SeatRecord {
+        seat,
+        bot: spec.bot.clone(),
+        bot_params: spec.params.clone(),
+        plugin: manifest.plugin,
+        plugin_version: manifest.version,
+        team: manifest.team,
+        file: staged.file_name(),
+        sha256: staged.sha256.clone(),
+        sandbox: None,
+        stderr: None,
+    };
+    let host: Box<dyn SeatHost> = Box::new(host);
+    (Seat { record, host }, pid)
+}
+
+fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // A zombie whose parent is init is reaped by init; ours are reaped by the engine.
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+fn breakthrough() -> &'static dyn GameRules {
+    &agon_engine::sessions::breakthrough::BreakthroughRules
+}
+
+fn play(seats: Vec<Seat>, move_ms: u64, clock: Clock) -> MatchRecord {
+    let settings = MatchSettings {
+        params: RawParams::new(),
+        seed: 3,
+        budgets: Budgets {
+            start_ms: Some(2000),
+            move_ms: Some(move_ms),
+            clock,
+        },
+        fault_policy: None,
+    };
+    run_match(breakthrough(), &settings, seats).unwrap()
+}
+
+#[test]
+fn no_host_process_outlives_its_match() {
+    let config = host_config(SandboxConfig::default());
+    for bad in ["loop", "segfault", "exit", "illegal"] {
+        let (a, pid_a) = process_seat(&spec("misbehave", bad), 0, &config);
+        let (b, pid_b) = process_seat(&spec("breakthrough-random", "random"), 1, &config);
+        let record = play(vec![a, b], 200, Clock::Wall);
+        assert_eq!(record.outcome.winner, Some(1), "{bad}");
+        replay::verify(&record, &Registry::builtin()).unwrap();
+        assert!(gone(pid_a), "{bad}: host {pid_a} left behind");
+        assert!(gone(pid_b), "{bad}: opponent's host {pid_b} left behind");
+    }
+}
+
+/// Killing the engine with SIGKILL takes its hosts with it (PR_SET_PDEATHSIG).
+#[test]
+fn hosts_die_with_the_engine() {
+    let mut engine = agon()
+        .args([
+            "match",
+            "--game",
+            "breakthrough",
+            "--host",
+            "process",
+            "--move-ms",
+            "60000",
+            "--bot",
+            &spec("breakthrough-random", "random"),
+            "--bot",
+            &spec("misbehave", "loop"),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let children = |parent: u32| -> Vec<u32> {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                    let fields: Vec<&str> = stat
+                        .rsplit(')')
+                        .next()
+                        .unwrap_or("")
+                        .split_whitespace()
+                        .collect();
+                    fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(parent)
+                })
+            })
+            .collect()
+    };
+    let t0 = Instant::now();
+    let mut hosts = Vec::new();
+    while hosts.len() < 2 && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+        hosts = children(engine.id());
+    }
+    assert_eq!(hosts.len(), 2, "two agon-host children");
+    std::thread::sleep(Duration::from_millis(200)); // the loop bot is now spinning
+    engine.kill().unwrap();
+    engine.wait().unwrap();
+    let t1 = Instant::now();
+    while !hosts.iter().all(|&p| gone(p)) && t1.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        hosts.iter().all(|&p| gone(p)),
+        "hosts {hosts:?} outlived the engine"
+    );
+}
+
+/// With the CPU clock a spinning bot is stopped when its CPU time runs out, a sleeping one (no
+/// CPU) by the wall-clock watchdog at three times the budget.
+#[test]
+fn the_cpu_clock_counts_cpu_and_keeps_a_wall_watchdog() {
+    let config = host_config(SandboxConfig::default());
+    let random = spec("breakthrough-random", "random");
+    for (bad, min_ms, max_ms) in [("loop", 200, 550), ("sleep", 600, 1100)] {
+        let (a, _) = process_seat(&spec("misbehave", bad), 0, &config);
+        let (b, _) = process_seat(&random, 1, &config);
+        let record = play(vec![a, b], 200, Clock::Cpu);
+        let fault = &record.faults[0];
+        assert_eq!(fault.cause, FaultCause::Timeout, "{bad}: {fault:?}");
+        let waited = fault.wall_us / 1000;
+        assert!(
+            (min_ms..max_ms).contains(&waited),
+            "{bad}: waited {waited} ms"
+        );
+    }
+    let (a, _) = process_seat(&random, 0, &config);
+    let (b, _) = process_seat(&random, 1, &config);
+    let record = play(vec![a, b], 1000, Clock::Cpu);
+    assert!(record.faults.is_empty());
+    assert!(record.moves.iter().all(|m| m.cpu_us.is_some()));
+}
+
+/// `--threads N` lets a bot start threads; the hog's spinning thread then "escapes" into a
+/// panic (which is recorded) and dies with its host.
+#[test]
+fn threads_are_refused_unless_allowed() {
+    let allowed = host_config(SandboxConfig {
+        threads: 2,
+        ..SandboxConfig::default()
+    });
+    let (a, pid) = process_seat(&spec("misbehave", "thread-hog"), 0, &allowed);
+    let (b, _) = process_seat(&spec("breakthrough-random", "random"), 1, &allowed);
+    let record = play(vec![a, b], 1000, Clock::Wall);
+    assert_eq!(record.faults[0].cause, FaultCause::Panic);
+    assert!(record.faults[0]
+        .detail
+        .contains("escaped: started a thread"));
+    assert!(gone(pid));
+}
+
+#[test]
+fn strict_mode_runs_where_the_sandbox_is_complete() {
+    let (v, _) = run_cli(&{
+        let mut args = match_args(
+            [
+                &spec("breakthrough-random", "random"),
+                &spec("breakthrough-random", "random"),
+            ],
+            2000,
+            &[],
+        );
+        args.extend(["--sandbox".to_string(), "strict".to_string()]);
+        args
+    });
+    assert_eq!(v["faults"], serde_json::json!([]));
+    assert_eq!(v["seats"][0]["sandbox"]["missing"], serde_json::json!([]));
+}
+
+#[test]
+fn a_host_that_cannot_load_its_bot_names_the_file() {
+    let config = host_config(SandboxConfig::default());
+    let staged = StagedPlugin::stage(&plugin("misbehave"), &cache_dir()).unwrap();
+    let e = ProcessHost::spawn(&config, &staged, "nice", "breakthrough")
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("libmisbehave.so: no bot `nice`"),
+        "{e}"
+    );
+    let staged = StagedPlugin::stage(&plugin("fixture-not-agon"), &cache_dir()).unwrap();
+    let e = ProcessHost::spawn(&config, &staged, "x", "breakthrough")
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.to_string().contains("not an Agon plugin"), "{e}");
+}
