@@ -75,3 +75,40 @@ impl StderrCapture {
         Some(text)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::{Command, Stdio};
+
+    #[test]
+    fn keeps_the_first_64_kib_and_counts_the_rest() {
+        let mut child = Command::new("sh")
+            .args(["-c", "head -c 200000 /dev/zero | tr '\\0' x >&2"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("sh runs");
+        let mut capture = StderrCapture::start(child.stderr.take());
+        child.wait().unwrap();
+        capture.finish(Duration::from_secs(5));
+        let text = capture.text().unwrap();
+        assert!(text.starts_with(&"x".repeat(STDERR_LIMIT)));
+        assert!(
+            text.ends_with(&format!(
+                "[agon: {} more bytes of stderr dropped]",
+                200_000 - STDERR_LIMIT
+            )),
+            "{}",
+            &text[STDERR_LIMIT..]
+        );
+    }
+
+    #[test]
+    fn nothing_written_is_none() {
+        let mut child = Command::new("true").stderr(Stdio::piped()).spawn().unwrap();
+        let mut capture = StderrCapture::start(child.stderr.take());
+        child.wait().unwrap();
+        capture.finish(Duration::from_secs(5));
+        assert_eq!(capture.text(), None);
+    }
+}
