@@ -8,7 +8,7 @@ use crate::host::{HostKind, InlineHost, ProcessHost, ProcessHostConfig, SeatHost
 use crate::loader::{cache_dir, LoadError, Plugin, StagedPlugin};
 use crate::record::SeatRecord;
 use crate::runner::Seat;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// How seats are hosted.
 #[derive(Debug, Clone)]
@@ -58,26 +58,42 @@ pub fn seat(
         }
         HostKind::Process => {
             let config = hosting.process.as_ref().ok_or(SeatError::NoProcessHost)?;
-            let staged = StagedPlugin::stage(&spec.file, &hosting.cache)?;
-            let host = ProcessHost::spawn(config, &staged, &spec.bot, game.name())?;
-            let manifest = host.manifest().clone();
-            Ok(Seat {
-                record: SeatRecord {
-                    seat,
-                    bot: spec.bot.clone(),
-                    bot_params: spec.params.clone(),
-                    plugin: manifest.plugin,
-                    plugin_version: manifest.version,
-                    team: manifest.team,
-                    file: staged.file_name(),
-                    sha256: staged.sha256.clone(),
-                    sandbox: None,
-                    stderr: None,
-                },
-                host: Box::new(host),
-            })
+            process_seat(spec, seat, game, config, &hosting.cache).map(|(seat, _)| seat)
         }
     }
+}
+
+/// Seats `spec`'s bot behind a new process host; also returns the host's process id.
+pub fn process_seat(
+    spec: &BotSpec,
+    seat: usize,
+    game: &dyn GameRules,
+    config: &ProcessHostConfig,
+    cache: &Path,
+) -> Result<(Seat, u32), SeatError> {
+    let staged = StagedPlugin::stage(&spec.file, cache)?;
+    let host = ProcessHost::spawn(config, &staged, &spec.bot, game.name())?;
+    let pid = host.pid();
+    let manifest = host.manifest().clone();
+    let record = SeatRecord {
+        seat,
+        bot: spec.bot.clone(),
+        bot_params: spec.params.clone(),
+        plugin: manifest.plugin,
+        plugin_version: manifest.version,
+        team: manifest.team,
+        file: staged.file_name(),
+        sha256: staged.sha256.clone(),
+        sandbox: None,
+        stderr: None,
+    };
+    Ok((
+        Seat {
+            record,
+            host: Box::new(host),
+        },
+        pid,
+    ))
 }
 
 /// Seats a bot of an already loaded plugin behind an in-process host.

@@ -5,12 +5,13 @@ use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultCause;
 use agon_engine::game::{GameRules, Registry};
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
-use agon_engine::host::{Clock, SeatHost};
+use agon_engine::host::Clock;
 use agon_engine::loader::StagedPlugin;
-use agon_engine::record::{Budgets, MatchRecord, SeatRecord};
+use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings, Seat};
 use agon_engine::sandbox::SandboxConfig;
+use agon_engine::seating;
 use agon_games::params::RawParams;
 use agon_tests::{agon, artifacts, cache_dir, plugin, spec};
 use serde_json::Value;
@@ -165,24 +166,7 @@ fn host_config(sandbox: SandboxConfig) -> ProcessHostConfig {
 
 fn process_seat(spec_text: &str, seat: usize, config: &ProcessHostConfig) -> (Seat, u32) {
     let spec: BotSpec = spec_text.parse().unwrap();
-    let staged = StagedPlugin::stage(&spec.file, &cache_dir()).unwrap();
-    let host = ProcessHost::spawn(config, &staged, &spec.bot, "breakthrough").unwrap();
-    let pid = host.pid();
-    let manifest = host.manifest().clone();
-    let record = SeatRecord {
-        seat,
-        bot: spec.bot.clone(),
-        bot_params: spec.params.clone(),
-        plugin: manifest.plugin,
-        plugin_version: manifest.version,
-        team: manifest.team,
-        file: staged.file_name(),
-        sha256: staged.sha256.clone(),
-        sandbox: None,
-        stderr: None,
-    };
-    let host: Box<dyn SeatHost> = Box::new(host);
-    (Seat { record, host }, pid)
+    seating::process_seat(&spec, seat, breakthrough(), config, &cache_dir()).unwrap()
 }
 
 fn gone(pid: u32) -> bool {
