@@ -54,6 +54,9 @@ pub trait Session: Send {
     fn outcome(&self) -> Option<Outcome>;
     /// The position as text (final boards, playthroughs).
     fn render(&self) -> String;
+    /// Each seat's score in the game's own terms, for grading's "mean score per game" (e.g.
+    /// Breakthrough: the opponent's workers captured).
+    fn game_scores(&self) -> Vec<f64>;
 }
 
 /// An applied action.

@@ -29,6 +29,9 @@ pub struct MatchRecord {
     /// `winner`, `scores`, `termination` and `reason`.
     #[serde(flatten)]
     pub outcome: Outcome,
+    /// Each seat's score in the game's own terms (Breakthrough: workers captured).
+    #[serde(default)]
+    pub game_scores: Vec<f64>,
     /// Every applied action, in order.
     pub moves: Vec<MoveRecord>,
     pub faults: Vec<Fault>,

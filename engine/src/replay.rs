@@ -154,6 +154,13 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
             got.reason, got.winner, got.scores, expected.reason, expected.winner, expected.scores
         ));
     }
+    if session.game_scores() != record.game_scores {
+        return fail(format!(
+            "recorded game scores {:?}, the rules give {:?}",
+            record.game_scores,
+            session.game_scores()
+        ));
+    }
     for (seat, recorded) in record.metrics.iter().enumerate() {
         let recomputed = SeatMetrics::from_moves(seat, &record.moves);
         if *recorded != recomputed {

@@ -123,6 +123,7 @@ pub fn run_match(
         fault_policy: referee.policy,
         seats: seats.into_iter().map(|s| s.record).collect(),
         outcome,
+        game_scores: session.game_scores(),
         moves: referee.moves,
         faults: referee.faults,
         metrics,

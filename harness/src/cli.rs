@@ -37,6 +37,83 @@ pub enum Command {
     Replay(ReplayCommand),
     /// Measure the plugin boundary, the hosts and the rules (prints figures)
     Bench(BenchArgs),
+    /// Run graded tournaments: plan, run, resume, report, merge shards
+    #[command(subcommand)]
+    Tournament(TournamentCommand),
+}
+
+#[derive(Subcommand)]
+pub enum TournamentCommand {
+    /// Check a configuration, plan every game and play them, writing the journal and report
+    Run(TournamentRunArgs),
+    /// Play the games of an interrupted run that are not in its journal yet
+    Resume(TournamentResumeArgs),
+    /// Write the report (standings.json, CSV, Markdown, HTML) from a tournament folder
+    Report(TournamentDirArgs),
+    /// List the game ids a configuration plans (shards take contiguous blocks of them)
+    Plan(TournamentPlanArgs),
+    /// Merge the folders of a sharded tournament into one and report on it
+    Merge(TournamentMergeArgs),
+}
+
+#[derive(Args)]
+pub struct TournamentRunArgs {
+    /// The tournament configuration (TOML; see README)
+    #[arg(value_name = "CONFIG")]
+    pub config: PathBuf,
+    /// The folder for the plan, journal, records and report (created)
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Games played at once (default: the config's `concurrency`, else the number of cores)
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
+    /// Play only shard I of N (from 0), a contiguous block of the plan. Without it,
+    /// SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX (with the config's
+    /// `shards`) select a shard
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// No progress bar
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Args)]
+pub struct TournamentResumeArgs {
+    /// A folder written by `agon tournament run`
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Games played at once (default: the number of cores)
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
+    /// No progress bar
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Args)]
+pub struct TournamentDirArgs {
+    /// A folder written by `agon tournament run` (or merge)
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+#[derive(Args)]
+pub struct TournamentPlanArgs {
+    #[arg(value_name = "CONFIG")]
+    pub config: PathBuf,
+    /// Print the whole plan as JSON instead of one game id per line
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct TournamentMergeArgs {
+    /// The shard folders
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The merged folder (created)
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 #[derive(Args)]

@@ -2,6 +2,8 @@
 
 mod cli;
 mod commands;
+mod grading;
+mod tournament;
 
 use clap::Parser;
 
@@ -16,6 +18,7 @@ fn main() {
         cli::Command::Match(args) => commands::play::run(args),
         cli::Command::Replay(cli::ReplayCommand::Verify(args)) => commands::replay::verify(args),
         cli::Command::Bench(args) => commands::bench::run(args),
+        cli::Command::Tournament(command) => commands::tournament::run(command),
     };
     if let Err(error) = result {
         eprintln!("agon: error: {error:#}");

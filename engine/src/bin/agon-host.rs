@@ -35,9 +35,21 @@ fn serve(input: &mut File, output: &mut File) -> Result<(), String> {
         Ok(_) => return Err("expected a hello first".into()),
         Err(e) => return Err(format!("reading the hello: {e}")),
     };
+    let plugin = Plugin::open(&hello.plugin).map_err(|e| e.to_string())?;
+    if hello.inspect {
+        let ready = Ready {
+            manifest: plugin.manifest.clone(),
+            sandbox: sandbox::SandboxReport {
+                landlock: "none".into(),
+                seccomp: false,
+                missing: vec!["inspection only: no bot runs".into()],
+            },
+        };
+        let ready = serde_json::to_vec(&ready).map_err(|e| e.to_string())?;
+        return frame::write_frame(output, frame::READY, &ready).map_err(|e| e.to_string());
+    }
     let registry = Registry::builtin();
     let game = registry.get(&hello.game).map_err(|e| e.to_string())?;
-    let plugin = Plugin::open(&hello.plugin).map_err(|e| e.to_string())?;
     let mut bot = plugin
         .new_bot(&hello.bot, game)
         .map_err(|e| e.to_string())?;

@@ -159,4 +159,12 @@ impl Session for BreakthroughSession {
     fn render(&self) -> String {
         self.position.render()
     }
+
+    fn game_scores(&self) -> Vec<f64> {
+        let start = 2 * self.position.config().cols as u32;
+        Side::BOTH
+            .iter()
+            .map(|side| start.saturating_sub(self.position.workers(side.opponent())) as f64)
+            .collect()
+    }
 }

@@ -3,3 +3,4 @@ pub mod games;
 pub mod play;
 pub mod plugins;
 pub mod replay;
+pub mod tournament;

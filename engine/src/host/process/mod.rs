@@ -39,6 +39,10 @@ pub struct Hello {
     pub bot: String,
     pub game: String,
     pub sandbox: SandboxConfig,
+    /// Only report the plugin's manifest, then exit (listing a folder of team plugins without
+    /// opening any of them in the engine).
+    #[serde(default)]
+    pub inspect: bool,
 }
 
 /// The host's answer to [`Hello`] once the bot is loaded and the sandbox applied.
@@ -130,6 +134,25 @@ impl ProcessHost {
         bot: &str,
         game: &str,
     ) -> Result<ProcessHost, ProcessHostError> {
+        ProcessHost::launch(config, plugin, bot, game, false)
+    }
+
+    /// What `plugin` offers, read by a short-lived host (the engine never opens team code).
+    pub fn inspect(
+        config: &ProcessHostConfig,
+        plugin: &StagedPlugin,
+    ) -> Result<Manifest, ProcessHostError> {
+        let host = ProcessHost::launch(config, plugin, "", "", true)?;
+        Ok(host.ready.manifest.clone())
+    }
+
+    fn launch(
+        config: &ProcessHostConfig,
+        plugin: &StagedPlugin,
+        bot: &str,
+        game: &str,
+        inspect: bool,
+    ) -> Result<ProcessHost, ProcessHostError> {
         let spawn_error = |source| ProcessHostError::Spawn {
             executable: config.executable.clone(),
             source,
@@ -195,6 +218,7 @@ impl ProcessHost {
             bot: bot.to_string(),
             game: game.to_string(),
             sandbox: config.sandbox.clone(),
+            inspect,
         };
         let startup = |detail: String| ProcessHostError::Startup {
             plugin: plugin.path.display().to_string(),
@@ -209,7 +233,7 @@ impl ProcessHost {
             Ok((frame::READY, body)) => {
                 host.ready = serde_json::from_slice(&body)
                     .map_err(|e| startup(format!("unreadable ready message: {e}")))?;
-                if !host.ready.sandbox.complete() {
+                if !inspect && !host.ready.sandbox.complete() {
                     log::warn!(
                         "sandbox for {} incomplete: {}",
                         plugin.path.display(),

@@ -1,0 +1,6 @@
+//! Grading: standings, ratings and the report files of a tournament.
+
+pub mod ratings;
+pub mod report;
+pub mod standings;
+pub mod svg;

@@ -1,0 +1,356 @@
+//! Writes the grading report of a tournament folder: `standings.json`, CSV tables,
+//! `report.md` and a self-contained `report.html` with SVG charts.
+
+use super::standings::{Report, Row};
+use super::svg::{bar_chart, escape, line_chart};
+use crate::tournament::plan::Plan;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Writes every output into `dir`; returns the files written.
+pub fn write_all(dir: &Path, plan: &Plan, report: &Report) -> Result<Vec<PathBuf>, String> {
+    let files = [
+        (
+            "standings.json",
+            serde_json::to_string_pretty(report).expect("reports serialize") + "\n",
+        ),
+        ("standings.csv", standings_csv(&report.standings, None)),
+        ("per_param.csv", per_param_csv(report)),
+        ("crosstable.csv", crosstable_csv(report)),
+        ("report.md", markdown(plan, report)),
+        ("report.html", html(plan, report)),
+    ];
+    let mut written = Vec::new();
+    for (name, text) in files {
+        let path = dir.join(name);
+        let temp = dir.join(format!(".{name}.tmp"));
+        std::fs::write(&temp, text)
+            .and_then(|()| std::fs::rename(&temp, &path))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+fn faults_text(row: &Row) -> String {
+    row.faults
+        .iter()
+        .map(|(cause, n)| format!("{cause}:{n}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn standings_csv(rows: &[Row], set: Option<&str>) -> String {
+    let mut out = String::new();
+    if set.is_none() {
+        out.push_str("rank,name,games,wins,draws,losses,points,score_pct,win_pct,mean_game_score,rating,rating_low,rating_high,faults\n");
+    }
+    for r in rows {
+        if let Some(set) = set {
+            let _ = write!(out, "{},", csv_field(set));
+        }
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{:.2},{:.2},{:.3},{},{},{},{}",
+            r.rank,
+            csv_field(&r.name),
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.points,
+            r.score_pct,
+            r.win_pct,
+            r.mean_game_score,
+            r.rating,
+            r.rating_low,
+            r.rating_high,
+            csv_field(&faults_text(r))
+        );
+    }
+    out
+}
+
+fn per_param_csv(report: &Report) -> String {
+    let mut out = String::from("param_set,rank,name,games,wins,draws,losses,points,score_pct,win_pct,mean_game_score,rating,rating_low,rating_high,faults\n");
+    for t in &report.per_param {
+        out.push_str(&standings_csv(&t.standings, Some(&t.label)));
+    }
+    out
+}
+
+fn crosstable_csv(report: &Report) -> String {
+    let c = &report.crosstable;
+    let mut out = String::from("points of row vs column");
+    for name in &c.names {
+        let _ = write!(out, ",{}", csv_field(name));
+    }
+    out.push('\n');
+    for (i, name) in c.names.iter().enumerate() {
+        out.push_str(&csv_field(name));
+        for j in 0..c.names.len() {
+            if i == j || c.games[i][j] == 0 {
+                out.push(',');
+            } else {
+                let _ = write!(out, ",{}/{}", c.points[i][j], c.games[i][j]);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn markdown(plan: &Plan, report: &Report) -> String {
+    let t = &report.tournament;
+    let mut out = format!(
+        "# {} tournament {}\n\n{} of {} planned games played",
+        t.game, t.config_hash, t.games_played, t.games_planned
+    );
+    if t.games_missing > 0 {
+        let _ = write!(out, " (**{} missing**)", t.games_missing);
+    }
+    let _ = writeln!(
+        out,
+        "; {} games per pairing, seed {}, {} host, {} ms per move.\n",
+        plan.settings.games_per_pairing,
+        plan.settings.seed,
+        plan.settings.host,
+        plan.settings.move_ms
+    );
+    out.push_str("## Standings\n\n");
+    out.push_str(&markdown_table(&report.standings));
+    for table in report
+        .per_param
+        .iter()
+        .filter(|_| report.per_param.len() > 1)
+    {
+        let _ = writeln!(out, "\n## {}\n", table.label);
+        out.push_str(&markdown_table(&table.standings));
+    }
+    out.push_str("\n## Cross-table (points of row against column)\n\n|   |");
+    let c = &report.crosstable;
+    for name in &c.names {
+        let _ = write!(out, " {name} |");
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(c.names.len()));
+    out.push('\n');
+    for (i, name) in c.names.iter().enumerate() {
+        let _ = write!(out, "| {name} |");
+        for j in 0..c.names.len() {
+            if i == j || c.games[i][j] == 0 {
+                out.push_str(" |");
+            } else {
+                let _ = write!(out, " {}/{} |", c.points[i][j], c.games[i][j]);
+            }
+        }
+        out.push('\n');
+    }
+    let f = &report.first_seat;
+    let _ = writeln!(
+        out,
+        "\nFirst seat: {} wins, {} draws, {} losses in {} games ({:.1}% of the points).",
+        f.wins, f.draws, f.losses, f.games, f.score_pct
+    );
+    if !t.excluded.is_empty() {
+        out.push_str("\n## Excluded entrants\n\n");
+        for e in &t.excluded {
+            let _ = writeln!(out, "- {} ({}): {}", e.name, e.file.display(), e.error);
+        }
+    }
+    out
+}
+
+fn markdown_table(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| # | entrant | games | W | D | L | points | score % | mean game score | rating (95% CI) | faults |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.2} | {:.0} ({:.0} to {:.0}) | {} |",
+            r.rank,
+            r.name,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.points,
+            r.score_pct,
+            r.mean_game_score,
+            r.rating,
+            r.rating_low,
+            r.rating_high,
+            faults_text(r)
+        );
+    }
+    out
+}
+
+/// The per-parameter series of one column of the standings, by entrant (in overall order).
+fn series(report: &Report, value: impl Fn(&Row) -> f64) -> Vec<(String, Vec<f64>)> {
+    report
+        .standings
+        .iter()
+        .map(|overall| {
+            let values = report
+                .per_param
+                .iter()
+                .map(|t| {
+                    t.standings
+                        .iter()
+                        .find(|r| r.name == overall.name)
+                        .map_or(0.0, &value)
+                })
+                .collect();
+            (overall.name.clone(), values)
+        })
+        .collect()
+}
+
+fn html(plan: &Plan, report: &Report) -> String {
+    let t = &report.tournament;
+    let labels: Vec<String> = report.per_param.iter().map(|p| p.label.clone()).collect();
+    let charts = [
+        line_chart(
+            "Win % per parameter value",
+            "win %",
+            &labels,
+            &series(report, |r| r.win_pct),
+        ),
+        line_chart(
+            "Points per parameter value",
+            "points",
+            &labels,
+            &series(report, |r| r.points),
+        ),
+        line_chart(
+            "Mean score per game",
+            "game score",
+            &labels,
+            &series(report, |r| r.mean_game_score),
+        ),
+        bar_chart(
+            "Draws per parameter value",
+            "draws",
+            &labels,
+            &report
+                .per_param
+                .iter()
+                .map(|p| p.draws as f64)
+                .collect::<Vec<_>>(),
+        ),
+    ];
+    let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
+    let _ = write!(
+        out,
+        "<title>{game} tournament {hash}</title><style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}\
+         table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}\
+         td:nth-child(2),th:nth-child(2){{text-align:left}}.charts svg{{margin:8px 0;border:1px solid #eee}}\
+         .warn{{color:#b00}}</style></head><body><h1>{game} tournament <code>{hash}</code></h1>",
+        game = escape(&t.game),
+        hash = escape(&t.config_hash)
+    );
+    let _ = write!(
+        out,
+        "<p>{} of {} planned games played; {} games per pairing, seed {}, {} host, {} ms per move.</p>",
+        t.games_played, t.games_planned, plan.settings.games_per_pairing, plan.settings.seed, plan.settings.host, plan.settings.move_ms
+    );
+    if t.games_missing > 0 {
+        let _ = write!(
+            out,
+            "<p class=\"warn\">{} planned games have no result.</p>",
+            t.games_missing
+        );
+    }
+    out.push_str("<h2>Standings</h2>");
+    out.push_str(&html_table(&report.standings));
+    out.push_str("<h2>Charts</h2><div class=\"charts\">");
+    for chart in charts {
+        out.push_str(&chart);
+    }
+    out.push_str("</div>");
+    if report.per_param.len() > 1 {
+        for table in &report.per_param {
+            let _ = write!(out, "<h2>{}</h2>", escape(&table.label));
+            out.push_str(&html_table(&table.standings));
+        }
+    }
+    out.push_str("<h2>Cross-table</h2><p>Points of the row entrant against the column entrant.</p><table><tr><th></th>");
+    let c = &report.crosstable;
+    for name in &c.names {
+        let _ = write!(out, "<th>{}</th>", escape(name));
+    }
+    out.push_str("</tr>");
+    for (i, name) in c.names.iter().enumerate() {
+        let _ = write!(out, "<tr><th>{}</th>", escape(name));
+        for j in 0..c.names.len() {
+            if i == j || c.games[i][j] == 0 {
+                out.push_str("<td></td>");
+            } else {
+                let _ = write!(out, "<td>{}/{}</td>", c.points[i][j], c.games[i][j]);
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</table>");
+    let f = &report.first_seat;
+    let _ = write!(
+        out,
+        "<h2>First seat</h2><p>{} wins, {} draws, {} losses in {} games: {:.1}% of the points (50% = no advantage).</p>",
+        f.wins, f.draws, f.losses, f.games, f.score_pct
+    );
+    if !t.excluded.is_empty() {
+        out.push_str("<h2>Excluded entrants</h2><ul>");
+        for e in &t.excluded {
+            let _ = write!(
+                out,
+                "<li>{} (<code>{}</code>): {}</li>",
+                escape(&e.name),
+                escape(&e.file.display().to_string()),
+                escape(&e.error)
+            );
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+fn html_table(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "<table><tr><th>#</th><th>entrant</th><th>games</th><th>W</th><th>D</th><th>L</th>\
+         <th>points</th><th>score %</th><th>mean game score</th><th>rating</th><th>95% CI</th><th>faults</th></tr>",
+    );
+    for r in rows {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td>{:.1}</td><td>{:.2}</td><td>{:.0}</td><td>{:.0} to {:.0}</td><td>{}</td></tr>",
+            r.rank,
+            escape(&r.name),
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.points,
+            r.score_pct,
+            r.mean_game_score,
+            r.rating,
+            r.rating_low,
+            r.rating_high,
+            escape(&faults_text(r))
+        );
+    }
+    out.push_str("</table>");
+    out
+}

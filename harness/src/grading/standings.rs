@@ -1,0 +1,279 @@
+//! Standings from a plan and its journal: points, wins / draws / losses, mean game score,
+//! ratings, faults by cause; per parameter set and overall; a cross-table; the first seat's
+//! advantage. Only what the games decided goes in: no times, so deterministic bots give
+//! identical standings whatever the concurrency or interruptions.
+
+use super::ratings::bradley_terry;
+use crate::tournament::journal::Entry;
+use crate::tournament::plan::{Excluded, Plan};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub tournament: Summary,
+    /// Overall, best first.
+    pub standings: Vec<Row>,
+    pub per_param: Vec<ParamTable>,
+    pub crosstable: CrossTable,
+    pub first_seat: FirstSeat,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub game: String,
+    pub config_hash: String,
+    pub games_planned: usize,
+    pub games_played: usize,
+    /// Planned games with no result (an unfinished run, or missing shards).
+    pub games_missing: usize,
+    pub excluded: Vec<Excluded>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    pub rank: usize,
+    pub name: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub points: f64,
+    /// Points per game, in percent.
+    pub score_pct: f64,
+    pub win_pct: f64,
+    /// The game's own score per game (Breakthrough: workers captured).
+    pub mean_game_score: f64,
+    /// Bradley-Terry rating (Elo scale) with its 95% confidence interval.
+    pub rating: f64,
+    pub rating_low: f64,
+    pub rating_high: f64,
+    /// Faults by cause.
+    pub faults: BTreeMap<String, u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParamTable {
+    pub label: String,
+    pub swept: BTreeMap<String, String>,
+    pub draws: u32,
+    pub games: u32,
+    pub standings: Vec<Row>,
+}
+
+/// `points[i][j]`: what row entrant `i` scored against column entrant `j`, over `games[i][j]`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CrossTable {
+    pub names: Vec<String>,
+    pub points: Vec<Vec<f64>>,
+    pub games: Vec<Vec<u32>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FirstSeat {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// The first seat's points per game, in percent (50 = no advantage).
+    pub score_pct: f64,
+}
+
+/// The journal's entries that belong to the plan, each game once (the first entry of an id).
+pub fn unique_entries<'a>(plan: &Plan, entries: &'a [Entry]) -> Vec<&'a Entry> {
+    let planned: HashSet<&str> = plan.games.iter().map(|g| g.id.as_str()).collect();
+    let mut seen = HashSet::new();
+    let mut unique: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| planned.contains(e.id.as_str()) && seen.insert(e.id.as_str()))
+        .collect();
+    unique.sort_by(|a, b| a.id.cmp(&b.id));
+    unique
+}
+
+pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
+    let games = unique_entries(plan, entries);
+    let n = plan.entrants.len();
+    let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
+    let mut points = vec![vec![0.0; n]; n];
+    let mut played = vec![vec![0u32; n]; n];
+    let mut first = FirstSeat {
+        games: 0,
+        wins: 0,
+        draws: 0,
+        losses: 0,
+        score_pct: 0.0,
+    };
+    let mut first_points = 0.0;
+    for e in &games {
+        if let (Some(&a), Some(&b)) = (e.seats.first(), e.seats.get(1)) {
+            let (pa, pb) = (score(e, 0), score(e, 1));
+            points[a][b] += pa;
+            points[b][a] += pb;
+            played[a][b] += 1;
+            played[b][a] += 1;
+            first.games += 1;
+            first_points += pa;
+            match outcome(pa) {
+                Outcome::Win => first.wins += 1,
+                Outcome::Draw => first.draws += 1,
+                Outcome::Loss => first.losses += 1,
+            }
+        }
+    }
+    first.score_pct = percent(first_points, first.games);
+    let per_param = plan
+        .param_sets
+        .iter()
+        .enumerate()
+        .map(|(set, p)| {
+            let subset: Vec<&Entry> = games
+                .iter()
+                .copied()
+                .filter(|e| e.param_set == set)
+                .collect();
+            ParamTable {
+                label: p.label.clone(),
+                swept: p.swept.clone(),
+                draws: subset
+                    .iter()
+                    .filter(|e| e.scores.iter().all(|&s| s == 0.5))
+                    .count() as u32,
+                games: subset.len() as u32,
+                standings: rows(plan, &subset),
+            }
+        })
+        .collect();
+    Report {
+        tournament: Summary {
+            game: plan.settings.game.clone(),
+            config_hash: plan.config_hash.clone(),
+            games_planned: plan.games.len(),
+            games_played: games.len(),
+            games_missing: plan.games.len() - games.len(),
+            excluded: plan.excluded.clone(),
+        },
+        standings: rows(plan, &games),
+        per_param,
+        crosstable: CrossTable {
+            names,
+            points,
+            games: played,
+        },
+        first_seat: first,
+    }
+}
+
+enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// Two seats: 1 is a win, a half a draw, anything less a loss.
+fn outcome(points: f64) -> Outcome {
+    if points >= 1.0 {
+        Outcome::Win
+    } else if points > 0.0 {
+        Outcome::Draw
+    } else {
+        Outcome::Loss
+    }
+}
+
+fn score(e: &Entry, seat: usize) -> f64 {
+    e.scores.get(seat).copied().unwrap_or(0.0)
+}
+
+fn percent(part: f64, of: u32) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        100.0 * part / of as f64
+    }
+}
+
+/// The standings over `games`, best first: by points, then rating, then name.
+fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
+    let n = plan.entrants.len();
+    let mut wins_against = vec![vec![0.0; n]; n];
+    let mut games_against = vec![vec![0.0; n]; n];
+    let mut rows: Vec<Row> = plan
+        .entrants
+        .iter()
+        .map(|e| Row {
+            rank: 0,
+            name: e.name.clone(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            points: 0.0,
+            score_pct: 0.0,
+            win_pct: 0.0,
+            mean_game_score: 0.0,
+            rating: 0.0,
+            rating_low: 0.0,
+            rating_high: 0.0,
+            faults: BTreeMap::new(),
+        })
+        .collect();
+    let mut game_score = vec![0.0; n];
+    for e in games {
+        for (seat, &entrant) in e.seats.iter().enumerate() {
+            let row = &mut rows[entrant];
+            let p = score(e, seat);
+            row.games += 1;
+            row.points += p;
+            match outcome(p) {
+                Outcome::Win => row.wins += 1,
+                Outcome::Draw => row.draws += 1,
+                Outcome::Loss => row.losses += 1,
+            }
+            game_score[entrant] += e.game_scores.get(seat).copied().unwrap_or(0.0);
+        }
+        for f in &e.faults {
+            if let Some(&entrant) = e.seats.get(f.seat) {
+                *rows[entrant].faults.entry(f.cause.to_string()).or_default() += 1;
+            }
+        }
+        if let (Some(&a), Some(&b)) = (e.seats.first(), e.seats.get(1)) {
+            let (pa, pb) = (score(e, 0), score(e, 1));
+            // A game nobody scored in (stalled) says nothing about relative strength.
+            if pa + pb > 0.0 {
+                wins_against[a][b] += pa / (pa + pb);
+                wins_against[b][a] += pb / (pa + pb);
+                games_against[a][b] += 1.0;
+                games_against[b][a] += 1.0;
+            }
+        }
+    }
+    let ratings = bradley_terry(&wins_against, &games_against);
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.score_pct = percent(row.points, row.games);
+        row.win_pct = percent(row.wins as f64, row.games);
+        row.mean_game_score = if row.games == 0 {
+            0.0
+        } else {
+            game_score[i] / row.games as f64
+        };
+        row.rating = round(ratings[i].elo);
+        row.rating_low = round(ratings[i].low);
+        row.rating_high = round(ratings[i].high);
+    }
+    rows.sort_by(|a, b| {
+        b.points
+            .total_cmp(&a.points)
+            .then(b.rating.total_cmp(&a.rating))
+            .then(a.name.cmp(&b.name))
+    });
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.rank = i + 1;
+    }
+    rows
+}
+
+/// One decimal: ratings are estimates, and rounding keeps reports free of float noise.
+fn round(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}

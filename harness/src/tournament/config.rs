@@ -1,0 +1,423 @@
+//! The tournament configuration file (TOML), checked completely before any game starts: every
+//! error names the key (and the entrant) it is about.
+
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::fault::FaultPolicy;
+use agon_engine::game::{GameRules, Registry};
+use agon_engine::host::{Clock, HostKind};
+use agon_games::params::RawParams;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The file as written. Unknown keys are refused.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    pub game: String,
+    #[serde(default = "default_games_per_pairing")]
+    pub games_per_pairing: u32,
+    #[serde(default)]
+    pub seed: u64,
+    pub concurrency: Option<usize>,
+    #[serde(default = "default_host")]
+    pub host: String,
+    #[serde(default = "default_move_ms")]
+    pub move_ms: u64,
+    #[serde(default = "default_start_ms")]
+    pub start_ms: u64,
+    #[serde(default = "default_clock")]
+    pub clock: String,
+    pub on_fault: Option<String>,
+    #[serde(default)]
+    pub sandbox: SandboxSection,
+    /// How many shards `JOB_COMPLETION_INDEX` (Kubernetes) divides the games into.
+    pub shards: Option<u32>,
+    #[serde(default)]
+    pub params: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    pub sweep: Vec<Sweep>,
+    #[serde(default, rename = "entrant")]
+    pub entrants: Vec<EntrantSection>,
+}
+
+fn default_games_per_pairing() -> u32 {
+    2
+}
+fn default_host() -> String {
+    "process".into()
+}
+fn default_move_ms() -> u64 {
+    1000
+}
+fn default_start_ms() -> u64 {
+    5000
+}
+fn default_clock() -> String {
+    "wall".into()
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SandboxSection {
+    #[serde(default)]
+    pub strict: bool,
+    pub memory_mb: Option<u64>,
+    #[serde(default)]
+    pub threads: u32,
+}
+
+/// One swept parameter: a table of results per value.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sweep {
+    pub name: String,
+    pub values: Vec<toml::Value>,
+}
+
+/// An entrant: one bot (`bot = "FILE:BOT?params"`), or every bot of every plugin in a folder.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntrantSection {
+    pub name: Option<String>,
+    pub bot: Option<String>,
+    pub folder: Option<String>,
+}
+
+/// The settings every game of the tournament is played under.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub game: String,
+    pub games_per_pairing: u32,
+    pub seed: u64,
+    pub host: HostKind,
+    pub move_ms: u64,
+    pub start_ms: u64,
+    pub clock: Clock,
+    pub on_fault: Option<FaultPolicy>,
+    pub sandbox: SandboxSection,
+}
+
+/// A parameter set: the fixed parameters with one value of each sweep.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParamSet {
+    /// `default` without sweeps, else e.g. `workers_to_base=2`.
+    pub label: String,
+    /// The swept values of this set, by name.
+    pub swept: BTreeMap<String, String>,
+    pub params: RawParams,
+}
+
+/// An entrant as declared, before its plugin is looked at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Declared {
+    Bot { name: String, spec: BotSpec },
+    Folder { path: PathBuf },
+}
+
+/// A checked configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub file: PathBuf,
+    pub settings: Settings,
+    pub concurrency: Option<usize>,
+    pub shards: Option<u32>,
+    pub param_sets: Vec<ParamSet>,
+    pub entrants: Vec<Declared>,
+}
+
+/// A configuration problem: the key, and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {key}: {problem}")]
+pub struct ConfigError {
+    pub file: String,
+    pub key: String,
+    pub problem: String,
+}
+
+impl Config {
+    /// Reads and checks `path`. Relative plugin paths are relative to the file's folder.
+    pub fn load(path: &Path, registry: &Registry) -> Result<Config, ConfigError> {
+        let file = path.display().to_string();
+        let fail = |key: &str, problem: String| ConfigError {
+            file: file.clone(),
+            key: key.to_string(),
+            problem,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| fail("(file)", e.to_string()))?;
+        let raw: ConfigFile = toml::from_str(&text).map_err(|e| {
+            // toml names the key and the line; keep its message whole.
+            fail("(syntax)", e.to_string().trim().replace('\n', " "))
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        let game = registry
+            .get(&raw.game)
+            .map_err(|e| fail("game", e.to_string()))?;
+        if raw.games_per_pairing == 0 {
+            return Err(fail("games_per_pairing", "must be at least 1".into()));
+        }
+        if raw.concurrency == Some(0) {
+            return Err(fail("concurrency", "must be at least 1".into()));
+        }
+        if raw.shards == Some(0) {
+            return Err(fail("shards", "must be at least 1".into()));
+        }
+        let host: HostKind = raw.host.parse().map_err(|e: String| fail("host", e))?;
+        let clock: Clock = raw.clock.parse().map_err(|e: String| fail("clock", e))?;
+        let on_fault = raw
+            .on_fault
+            .as_deref()
+            .map(str::parse::<FaultPolicy>)
+            .transpose()
+            .map_err(|e| fail("on_fault", e))?;
+        if raw.sandbox.memory_mb == Some(0) {
+            return Err(fail("sandbox.memory_mb", "must be at least 1".into()));
+        }
+        let param_sets = param_sets(&raw, game).map_err(|(key, problem)| fail(&key, problem))?;
+        let mut entrants = Vec::new();
+        let mut names = Vec::new();
+        for (i, e) in raw.entrants.iter().enumerate() {
+            let key = |k: &str| match &e.name {
+                Some(name) => format!("entrant `{name}`: {k}"),
+                None => format!("entrant #{}: {k}", i + 1),
+            };
+            match (&e.bot, &e.folder) {
+                (Some(bot), None) => {
+                    let mut spec: BotSpec =
+                        bot.parse()
+                            .map_err(|e: agon_engine::bot_spec::BotSpecError| {
+                                fail(&key("bot"), e.to_string())
+                            })?;
+                    spec.file = base.join(&spec.file);
+                    if !spec.file.is_file() {
+                        return Err(fail(
+                            &key("bot"),
+                            format!("plugin file {} not found", spec.file.display()),
+                        ));
+                    }
+                    let name = e.name.clone().unwrap_or_else(|| spec.bot.clone());
+                    if names.contains(&name) {
+                        return Err(fail(&key("name"), format!("`{name}` is used twice")));
+                    }
+                    names.push(name.clone());
+                    entrants.push(Declared::Bot { name, spec });
+                }
+                (None, Some(folder)) => {
+                    let path = base.join(folder);
+                    if !path.is_dir() {
+                        return Err(fail(
+                            &key("folder"),
+                            format!("folder {} not found", path.display()),
+                        ));
+                    }
+                    entrants.push(Declared::Folder { path });
+                }
+                _ => {
+                    return Err(fail(
+                        &key("bot"),
+                        "give exactly one of `bot` (FILE:BOT) or `folder`".into(),
+                    ))
+                }
+            }
+        }
+        if entrants.is_empty() {
+            return Err(fail("entrant", "no [[entrant]] given".into()));
+        }
+        Ok(Config {
+            file: path.to_path_buf(),
+            settings: Settings {
+                game: raw.game.clone(),
+                games_per_pairing: raw.games_per_pairing,
+                seed: raw.seed,
+                host,
+                move_ms: raw.move_ms,
+                start_ms: raw.start_ms,
+                clock,
+                on_fault,
+                sandbox: raw.sandbox.clone(),
+            },
+            concurrency: raw.concurrency,
+            shards: raw.shards,
+            param_sets,
+            entrants,
+        })
+    }
+}
+
+/// A TOML scalar as a parameter string.
+fn scalar(value: &toml::Value) -> Option<String> {
+    match value {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(f) => Some(f.to_string()),
+        toml::Value::Boolean(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// Every combination of sweep values over the fixed parameters, each checked by the game.
+fn param_sets(raw: &ConfigFile, game: &dyn GameRules) -> Result<Vec<ParamSet>, (String, String)> {
+    let mut fixed = RawParams::new();
+    for (key, value) in &raw.params {
+        let text = scalar(value).ok_or_else(|| {
+            (
+                format!("params.{key}"),
+                "expected a string, number or boolean".to_string(),
+            )
+        })?;
+        fixed.insert(key.clone(), text);
+    }
+    let mut sets = vec![(BTreeMap::<String, String>::new(), fixed)];
+    for (i, sweep) in raw.sweep.iter().enumerate() {
+        let key = format!("sweep[{i}] ({})", sweep.name);
+        if sweep.values.is_empty() {
+            return Err((key, "`values` is empty".into()));
+        }
+        if raw.sweep[..i].iter().any(|s| s.name == sweep.name) {
+            return Err((key, "this parameter is swept twice".into()));
+        }
+        let mut next = Vec::new();
+        for (swept, params) in &sets {
+            for value in &sweep.values {
+                let text = scalar(value).ok_or_else(|| {
+                    (
+                        key.clone(),
+                        "values must be strings, numbers or booleans".to_string(),
+                    )
+                })?;
+                let mut swept = swept.clone();
+                swept.insert(sweep.name.clone(), text.clone());
+                let mut params = params.clone();
+                params.insert(sweep.name.clone(), text);
+                next.push((swept, params));
+            }
+        }
+        sets = next;
+    }
+    sets.into_iter()
+        .map(|(swept, params)| {
+            game.new_session(&params).map_err(|e| {
+                let key = if swept.is_empty() {
+                    "params".to_string()
+                } else {
+                    format!("params/sweep ({})", label(&swept))
+                };
+                (key, e.to_string())
+            })?;
+            Ok(ParamSet {
+                label: label(&swept),
+                swept,
+                params,
+            })
+        })
+        .collect()
+}
+
+fn label(swept: &BTreeMap<String, String>) -> String {
+    if swept.is_empty() {
+        "default".into()
+    } else {
+        swept
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Config, ConfigError> {
+        let dir = std::env::temp_dir().join(format!("agon-config-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("lib.so"), b"\x7fELF").unwrap();
+        let path = dir.join(format!("t{}.toml", text.len()));
+        std::fs::write(&path, text).unwrap();
+        Config::load(&path, &Registry::builtin())
+    }
+
+    const ENTRANTS: &str =
+        "[[entrant]]\nbot = \"lib.so:a\"\n[[entrant]]\nname = \"b\"\nbot = \"lib.so:b\"\n";
+
+    #[test]
+    fn a_full_config_loads() {
+        let c = load(&format!(
+            "game = \"breakthrough\"\ngames_per_pairing = 4\nseed = 3\nhost = \"thread\"\n\
+             [params]\nrows = 8\n[[sweep]]\nname = \"workers_to_base\"\nvalues = [1, 2]\n\
+             [[sweep]]\nname = \"first\"\nvalues = [\"white\", \"black\"]\n{ENTRANTS}"
+        ))
+        .unwrap();
+        assert_eq!(c.param_sets.len(), 4);
+        assert_eq!(c.param_sets[0].label, "first=white workers_to_base=1");
+        assert_eq!(c.settings.host, HostKind::Thread);
+        assert_eq!(c.entrants.len(), 2);
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let cases = [
+            ("game = \"go\"\n", "game: unknown game `go`"),
+            (
+                "game = \"breakthrough\"\ncolour = 1\n",
+                "unknown field `colour`",
+            ),
+            (
+                "game = \"breakthrough\"\nhost = \"vm\"\n",
+                "host: unknown host `vm`",
+            ),
+            (
+                "game = \"breakthrough\"\non_fault = \"cry\"\n",
+                "on_fault: unknown fault policy",
+            ),
+            (
+                "game = \"breakthrough\"\n[params]\nrows = \"x\"\n",
+                "params: parameter `rows`",
+            ),
+            (
+                "game = \"breakthrough\"\n[params]\nspeed = 1\n",
+                "unknown parameter `speed`",
+            ),
+            (
+                "game = \"breakthrough\"\n[[sweep]]\nname = \"rows\"\nvalues = [8, 99]\n",
+                "params/sweep (rows=99)",
+            ),
+            (
+                "game = \"breakthrough\"\n[[entrant]]\nbot = \"missing.so:x\"\n",
+                "entrant #1: bot: plugin file",
+            ),
+            (
+                "game = \"breakthrough\"\n[[entrant]]\nname = \"z\"\nbot = \"lib.so\"\n",
+                "entrant `z`: bot: bot spec",
+            ),
+            (
+                "game = \"breakthrough\"\n[[entrant]]\nname = \"z\"\n",
+                "give exactly one of",
+            ),
+            (
+                "game = \"breakthrough\"\n[[entrant]]\nfolder = \"nowhere\"\n",
+                "entrant #1: folder: folder",
+            ),
+            (
+                "game = \"breakthrough\"\ngames_per_pairing = 0\n",
+                "games_per_pairing: must be",
+            ),
+        ];
+        for (text, message) in cases {
+            let text = if text.contains("[[entrant]]") {
+                text.to_string()
+            } else {
+                format!("{text}{ENTRANTS}")
+            };
+            let e = load(&text).unwrap_err().to_string();
+            assert!(e.contains(message), "{text:?}\n=> {e}");
+        }
+        let e = load(&format!(
+            "game = \"breakthrough\"\n{ENTRANTS}[[entrant]]\nname = \"b\"\nbot = \"lib.so:c\"\n"
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`b` is used twice"), "{e}");
+    }
+}

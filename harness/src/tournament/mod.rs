@@ -1,0 +1,8 @@
+//! Tournaments: a checked configuration, a plan of stable game ids, a worker pool that appends
+//! every finished game to a journal, resumption, shards and their merge.
+
+pub mod config;
+pub mod journal;
+pub mod plan;
+pub mod run;
+pub mod shard;

@@ -1,0 +1,375 @@
+//! The plan of a tournament: its entrants (each plugin checked), parameter sets and every game
+//! with a stable id and seed. Written to `tournament.json` before the first game, so a resumed
+//! or sharded run plays exactly the planned games.
+
+use super::config::{Config, Declared, ParamSet, Settings};
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::game::Registry;
+use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
+use agon_engine::host::HostKind;
+use agon_engine::loader::{Manifest, Plugin, StagedPlugin};
+use agon_engine::sandbox::SandboxConfig;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+pub const PLAN_FORMAT: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub format: u32,
+    /// Hash of everything that decides results (settings, parameter sets, entrants with their
+    /// plugins' sha256, seeds): shards of one tournament share it.
+    pub config_hash: String,
+    pub config_file: PathBuf,
+    pub settings: Settings,
+    pub param_sets: Vec<ParamSet>,
+    pub entrants: Vec<Entrant>,
+    /// Entrants whose plugin failed to load: they play no game and are reported.
+    pub excluded: Vec<Excluded>,
+    pub games: Vec<GameSpec>,
+    /// The share of the games this folder plays (`I/N`), or `None` for all of them.
+    #[serde(default)]
+    pub shard: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entrant {
+    pub name: String,
+    /// The bot spec, with the plugin's absolute path.
+    pub spec: String,
+    pub sha256: String,
+    pub plugin: String,
+    pub version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Excluded {
+    pub name: String,
+    pub file: PathBuf,
+    pub error: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSpec {
+    /// `<config hash>-s<set>-e<a>e<b>-g<index>`: stable across runs, resumes and shards.
+    pub id: String,
+    pub param_set: usize,
+    /// Entrant indices in seat order.
+    pub seats: Vec<usize>,
+    /// The match seed: the same for both seatings of a pair of games (mirrored seeds).
+    pub seed: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// A configuration problem found while looking at the plugins (unknown bot, ...).
+    #[error("{0}")]
+    Config(String),
+    #[error("fewer than {needed} entrants can play ({found}); excluded: {excluded}")]
+    TooFewEntrants {
+        needed: usize,
+        found: usize,
+        excluded: String,
+    },
+}
+
+/// How a plugin's manifest is read: in the sandbox for the process host, in this process
+/// otherwise.
+fn manifest(
+    staged: &StagedPlugin,
+    settings: &Settings,
+    sandbox: &SandboxConfig,
+) -> Result<Manifest, String> {
+    match settings.host {
+        HostKind::Process => {
+            let config = ProcessHostConfig::locate(sandbox.clone())?;
+            ProcessHost::inspect(&config, staged).map_err(|e| e.to_string())
+        }
+        HostKind::Thread | HostKind::Inline => Plugin::open(staged)
+            .map(|p| p.manifest.clone())
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// The sandbox configuration the settings ask for.
+pub fn sandbox_config(settings: &Settings) -> SandboxConfig {
+    let default = SandboxConfig::default();
+    SandboxConfig {
+        memory_bytes: settings
+            .sandbox
+            .memory_mb
+            .map_or(default.memory_bytes, |mb| mb.saturating_mul(1 << 20)),
+        threads: settings.sandbox.threads,
+        strict: settings.sandbox.strict,
+        ..default
+    }
+}
+
+impl Plan {
+    /// Checks every entrant's plugin and lays out every game.
+    pub fn make(config: &Config, registry: &Registry, cache: &Path) -> Result<Plan, PlanError> {
+        let settings = &config.settings;
+        let game = registry
+            .get(&settings.game)
+            .map_err(|e| PlanError::Config(e.to_string()))?;
+        let sandbox = sandbox_config(settings);
+        let mut entrants = Vec::new();
+        let mut excluded = Vec::new();
+        let mut add = |name: String, spec: &BotSpec, staged: &StagedPlugin, m: &Manifest| {
+            entrants.push(Entrant {
+                name,
+                spec: spec.to_string(),
+                sha256: staged.sha256.clone(),
+                plugin: m.plugin.clone(),
+                version: m.version.clone(),
+            })
+        };
+        for declared in &config.entrants {
+            match declared {
+                Declared::Bot { name, spec } => {
+                    let staged = StagedPlugin::stage(&spec.file, cache)
+                        .map_err(|e| PlanError::Config(format!("entrant `{name}`: {e}")))?;
+                    match manifest(&staged, settings, &sandbox) {
+                        Err(error) => excluded.push(Excluded {
+                            name: name.clone(),
+                            file: spec.file.clone(),
+                            error,
+                        }),
+                        Ok(m) => {
+                            let plays = m
+                                .bots
+                                .iter()
+                                .any(|b| b.name == spec.bot && b.game == game.name());
+                            if !plays {
+                                let offered: Vec<String> = m
+                                    .bots
+                                    .iter()
+                                    .map(|b| format!("{} ({})", b.name, b.game))
+                                    .collect();
+                                return Err(PlanError::Config(format!(
+                                    "{}: entrant `{name}`: key `bot`: {} has no bot `{}` for {} \
+                                     (it offers: {})",
+                                    config.file.display(),
+                                    spec.file.display(),
+                                    spec.bot,
+                                    game.name(),
+                                    offered.join(", ")
+                                )));
+                            }
+                            add(name.clone(), spec, &staged, &m);
+                        }
+                    }
+                }
+                Declared::Folder { path } => {
+                    for file in plugin_files(path) {
+                        let label = file
+                            .file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default();
+                        let staged = match StagedPlugin::stage(&file, cache) {
+                            Ok(s) => s,
+                            Err(e) => {
+                                excluded.push(Excluded {
+                                    name: label,
+                                    file,
+                                    error: e.to_string(),
+                                });
+                                continue;
+                            }
+                        };
+                        match manifest(&staged, settings, &sandbox) {
+                            Err(error) => excluded.push(Excluded {
+                                name: label,
+                                file,
+                                error,
+                            }),
+                            Ok(m) => {
+                                for bot in m.bots.iter().filter(|b| b.game == game.name()) {
+                                    let spec = BotSpec {
+                                        file: file.clone(),
+                                        bot: bot.name.clone(),
+                                        params: Default::default(),
+                                    };
+                                    add(format!("{}:{}", m.plugin, bot.name), &spec, &staged, &m);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (i, e) in entrants.iter().enumerate() {
+            if entrants[..i].iter().any(|f| f.name == e.name) {
+                return Err(PlanError::Config(format!(
+                    "{}: two entrants are named `{}` (a folder entrant is named plugin:bot)",
+                    config.file.display(),
+                    e.name
+                )));
+            }
+        }
+        let seats = game.seats();
+        if entrants.len() < seats {
+            return Err(PlanError::TooFewEntrants {
+                needed: seats,
+                found: entrants.len(),
+                excluded: excluded
+                    .iter()
+                    .map(|e| format!("{} ({})", e.name, e.error))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            });
+        }
+        let config_hash = hash(settings, &config.param_sets, &entrants);
+        let games = schedule(
+            &config_hash,
+            settings,
+            config.param_sets.len(),
+            entrants.len(),
+        );
+        Ok(Plan {
+            format: PLAN_FORMAT,
+            config_hash,
+            config_file: config.file.clone(),
+            settings: settings.clone(),
+            param_sets: config.param_sets.clone(),
+            entrants,
+            excluded,
+            games,
+            shard: None,
+        })
+    }
+
+    pub fn write(&self, dir: &Path) -> std::io::Result<()> {
+        let path = dir.join("tournament.json");
+        let temp = dir.join(".tournament.json.tmp");
+        std::fs::write(
+            &temp,
+            serde_json::to_string_pretty(self).expect("plans serialize") + "\n",
+        )?;
+        std::fs::rename(&temp, path)
+    }
+
+    pub fn read(dir: &Path) -> Result<Plan, String> {
+        let path = dir.join("tournament.json");
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            format!(
+                "{}: {e} (is {} a tournament folder?)",
+                path.display(),
+                dir.display()
+            )
+        })?;
+        let plan: Plan =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if plan.format != PLAN_FORMAT {
+            return Err(format!(
+                "{}: plan format {}, this agon reads {PLAN_FORMAT}",
+                path.display(),
+                plan.format
+            ));
+        }
+        Ok(plan)
+    }
+
+    /// The entrant's bot spec.
+    pub fn spec(&self, entrant: usize) -> BotSpec {
+        self.entrants[entrant]
+            .spec
+            .parse()
+            .expect("plans hold valid specs")
+    }
+}
+
+/// Shared libraries in a folder, by name (a folder entrant).
+fn plugin_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "so"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+fn hash(settings: &Settings, param_sets: &[ParamSet], entrants: &[Entrant]) -> String {
+    let canonical = serde_json::json!({
+        "settings": settings,
+        "param_sets": param_sets,
+        "entrants": entrants,
+    });
+    let digest = Sha256::digest(canonical.to_string().as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// SplitMix64's finalizer, for seeds derived from the tournament seed.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Every pairing of entrants (each unordered pair once), for every parameter set, `N` games:
+/// even games seat the pair in order, odd games swapped, and both games of a pair share a seed.
+fn schedule(
+    config_hash: &str,
+    settings: &Settings,
+    param_sets: usize,
+    entrants: usize,
+) -> Vec<GameSpec> {
+    let mut games = Vec::new();
+    for set in 0..param_sets {
+        for a in 0..entrants {
+            for b in a + 1..entrants {
+                for i in 0..settings.games_per_pairing {
+                    let pair = (i / 2) as u64;
+                    let seed = mix(settings.seed
+                        ^ mix((set as u64) << 48 ^ (a as u64) << 32 ^ (b as u64) << 16 ^ pair));
+                    let seats = if i % 2 == 0 { vec![a, b] } else { vec![b, a] };
+                    games.push(GameSpec {
+                        id: format!("{config_hash}-s{set:02}-e{a:02}e{b:02}-g{i:03}"),
+                        param_set: set,
+                        seats,
+                        seed,
+                    });
+                }
+            }
+        }
+    }
+    games
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agon_engine::host::Clock;
+
+    #[test]
+    fn the_schedule_swaps_seats_and_mirrors_seeds() {
+        let settings = Settings {
+            game: "breakthrough".into(),
+            games_per_pairing: 4,
+            seed: 11,
+            host: HostKind::Thread,
+            move_ms: 100,
+            start_ms: 100,
+            clock: Clock::Wall,
+            on_fault: None,
+            sandbox: Default::default(),
+        };
+        let games = schedule("abcd", &settings, 2, 3);
+        assert_eq!(games.len(), 2 * 3 * 4);
+        assert_eq!(games[0].seats, [0, 1]);
+        assert_eq!(games[1].seats, [1, 0]);
+        assert_eq!(games[0].seed, games[1].seed, "both seatings share a seed");
+        assert_ne!(games[0].seed, games[2].seed);
+        assert_eq!(games[5].id, "abcd-s00-e00e02-g001");
+        let mut ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), games.len(), "ids are unique");
+        assert_eq!(schedule("abcd", &settings, 2, 3), games, "stable");
+    }
+}

@@ -1,0 +1,249 @@
+//! Playing a plan: a pool of worker threads plays the games not yet in the journal; the main
+//! thread appends each finished game to the journal (fsync) and moves the progress bar.
+
+use super::journal::{Entry, Journal};
+use super::plan::{sandbox_config, GameSpec, Plan};
+use super::shard::Shard;
+use agon_engine::game::Registry;
+use agon_engine::host::{HostKind, ProcessHostConfig};
+use agon_engine::loader::cache_dir;
+use agon_engine::record::{Budgets, MatchRecord};
+use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::seating::{self, Hosting};
+use crossbeam_channel::{bounded, unbounded};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+pub struct RunOptions {
+    pub concurrency: usize,
+    pub quiet: bool,
+    pub shard: Option<Shard>,
+}
+
+/// What a run did.
+#[derive(Debug)]
+pub struct RunSummary {
+    /// Games of this run's share (the shard, or all).
+    pub planned: usize,
+    /// Of those, already in the journal when the run started.
+    pub already_done: usize,
+    pub played: usize,
+    pub seconds: f64,
+}
+
+/// Setting up a seat failed this often in a row: the engine cannot host games (stop, resume
+/// later), as opposed to a bot's fault, which is recorded in its game.
+const SEAT_ATTEMPTS: usize = 3;
+
+enum Done {
+    Game(Box<Entry>),
+    Failed(String),
+}
+
+pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSummary, String> {
+    let (mut journal, entries) = Journal::open(dir)?;
+    let share: Vec<&GameSpec> = match &options.shard {
+        Some(shard) => shard.select(&plan.games).iter().collect(),
+        None => plan.games.iter().collect(),
+    };
+    let done: HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+    let todo: Vec<GameSpec> = share
+        .iter()
+        .filter(|g| !done.contains(g.id.as_str()))
+        .map(|g| (*g).clone())
+        .collect();
+    let already_done = share.len() - todo.len();
+    let hosting = hosting(plan)?;
+    std::fs::create_dir_all(dir.join("records")).map_err(|e| format!("{}: {e}", dir.display()))?;
+
+    let bar = if options.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(share.len() as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games  {per_sec}  ETA {eta}  leader: {msg}",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_position(already_done as u64);
+    let mut points: BTreeMap<usize, f64> = BTreeMap::new();
+    for e in &entries {
+        tally(&mut points, e);
+    }
+    bar.set_message(leader(plan, &points));
+
+    let started = Instant::now();
+    let (jobs_tx, jobs_rx) = bounded::<GameSpec>(options.concurrency * 2);
+    let (done_tx, done_rx) = unbounded::<Done>();
+    let mut played = 0usize;
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for worker in 0..options.concurrency {
+            let jobs = jobs_rx.clone();
+            let done = done_tx.clone();
+            let hosting = &hosting;
+            std::thread::Builder::new()
+                .name(format!("tournament-worker-{worker}"))
+                .spawn_scoped(scope, move || {
+                    for game in jobs {
+                        let result = play(plan, &game, hosting, dir);
+                        if done.send(result).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .expect("a worker thread starts");
+        }
+        drop(done_tx);
+        drop(jobs_rx);
+        let feeder = scope.spawn(move || {
+            for game in todo {
+                if jobs_tx.send(game).is_err() {
+                    break; // the main thread stopped taking results
+                }
+            }
+        });
+        for result in done_rx.iter() {
+            match result {
+                Done::Game(entry) => {
+                    if let Err(e) = journal.append(&entry) {
+                        failure = Some(e);
+                        break;
+                    }
+                    tally(&mut points, &entry);
+                    played += 1;
+                    bar.inc(1);
+                    bar.set_message(leader(plan, &points));
+                }
+                Done::Failed(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        // On failure, dropping the receiver ends the feeder and the workers after their games.
+        drop(done_rx);
+        let _ = feeder.join();
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(format!(
+            "{e}\n{played} games were recorded in this run; `agon tournament resume {}` plays \
+             the rest",
+            dir.display()
+        ));
+    }
+    Ok(RunSummary {
+        planned: share.len(),
+        already_done,
+        played,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+fn hosting(plan: &Plan) -> Result<Hosting, String> {
+    Ok(Hosting {
+        kind: plan.settings.host,
+        process: match plan.settings.host {
+            HostKind::Process => Some(ProcessHostConfig::locate(sandbox_config(&plan.settings))?),
+            _ => None,
+        },
+        cache: cache_dir(),
+    })
+}
+
+/// Plays one game of the plan and writes its full record next to the journal.
+fn play(plan: &Plan, game: &GameSpec, hosting: &Hosting, dir: &Path) -> Done {
+    let registry = Registry::builtin();
+    let rules = match registry.get(&plan.settings.game) {
+        Ok(r) => r,
+        Err(e) => return Done::Failed(e.to_string()),
+    };
+    let mut seats = Vec::new();
+    for (seat, &entrant) in game.seats.iter().enumerate() {
+        let spec = plan.spec(entrant);
+        let mut attempt = 0;
+        let placed = loop {
+            attempt += 1;
+            match seating::seat(&spec, seat, rules, hosting) {
+                Ok(placed) => break placed,
+                Err(e) if attempt >= SEAT_ATTEMPTS => {
+                    return Done::Failed(format!(
+                        "game {}: cannot seat entrant `{}`: {e}",
+                        game.id, plan.entrants[entrant].name
+                    ))
+                }
+                Err(e) => {
+                    log::warn!("game {}: seating failed, retrying: {e}", game.id);
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+        };
+        if placed.record.sha256 != plan.entrants[entrant].sha256 {
+            return Done::Failed(format!(
+                "the plugin of entrant `{}` ({}) changed since the tournament was planned; \
+                 results would mix two builds",
+                plan.entrants[entrant].name,
+                spec.file.display()
+            ));
+        }
+        seats.push(placed);
+    }
+    let settings = MatchSettings {
+        params: plan.param_sets[game.param_set].params.clone(),
+        seed: game.seed,
+        budgets: Budgets {
+            start_ms: (plan.settings.start_ms > 0).then_some(plan.settings.start_ms),
+            move_ms: (plan.settings.move_ms > 0).then_some(plan.settings.move_ms),
+            clock: plan.settings.clock,
+        },
+        fault_policy: plan.settings.on_fault,
+    };
+    let t0 = Instant::now();
+    let record = match run_match(rules, &settings, seats) {
+        Ok(r) => r,
+        Err(e) => return Done::Failed(format!("game {}: {e}", game.id)),
+    };
+    let game_ms = t0.elapsed().as_secs_f64() * 1000.0;
+    if let Err(e) = save_record(dir, &game.id, &record) {
+        return Done::Failed(e);
+    }
+    let names = game
+        .seats
+        .iter()
+        .map(|&e| plan.entrants[e].name.clone())
+        .collect();
+    Done::Game(Box::new(Entry::new(
+        &game.id,
+        game.param_set,
+        &game.seats,
+        names,
+        &record,
+        game_ms,
+    )))
+}
+
+fn save_record(dir: &Path, id: &str, record: &MatchRecord) -> Result<(), String> {
+    let path = dir.join("records").join(format!("{id}.json"));
+    record
+        .write(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn tally(points: &mut BTreeMap<usize, f64>, entry: &Entry) {
+    for (seat, &entrant) in entry.seats.iter().enumerate() {
+        *points.entry(entrant).or_default() += entry.scores.get(seat).copied().unwrap_or(0.0);
+    }
+}
+
+fn leader(plan: &Plan, points: &BTreeMap<usize, f64>) -> String {
+    points
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
+        .map(|(&e, p)| format!("{} ({p} pts)", plan.entrants[e].name))
+        .unwrap_or_else(|| "-".into())
+}

@@ -1,0 +1,467 @@
+//! Tournaments through the `agon` binary: interrupted and resumed, sharded and merged,
+//! refused configurations, the report.
+
+use agon_tests::{agon, plugin, scratch};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+fn run(args: &[&str]) -> Output {
+    agon().args(args).output().expect("agon runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A configuration over the built plugins, with `extra` lines before the entrants.
+fn config(dir: &Path, extra: &str, entrants: &[(&str, String)]) -> PathBuf {
+    let mut text = format!("game = \"breakthrough\"\nseed = 5\n{extra}\n");
+    for (name, bot) in entrants {
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"
+        ));
+    }
+    let path = dir.join("tournament.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn bot(package: &str, bot: &str) -> String {
+    format!("{}:{bot}", plugin(package).display())
+}
+
+type Entrants = Vec<(&'static str, String)>;
+
+fn three_entrants() -> Entrants {
+    vec![
+        ("random", bot("breakthrough-random", "random")),
+        (
+            "o2",
+            format!(
+                "{}?depth=3&heuristic=offensive2",
+                bot("breakthrough-alphabeta", "alphabeta")
+            ),
+        ),
+        (
+            "d2",
+            format!(
+                "{}?depth=3&heuristic=defensive2",
+                bot("breakthrough-alphabeta", "alphabeta")
+            ),
+        ),
+    ]
+}
+
+fn standings(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("standings.json")).unwrap()).unwrap()
+}
+
+fn journal_ids(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("journal.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+/// Killed with SIGKILL in the middle and resumed: the same standings as an uninterrupted run,
+/// every game once.
+#[test]
+fn a_killed_run_resumes_to_identical_standings() {
+    let dir = scratch("tournament-kill");
+    let cfg = config(
+        &dir,
+        "games_per_pairing = 12\nconcurrency = 2",
+        &three_entrants(),
+    );
+    let whole = dir.join("whole");
+    ok(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        whole.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(journal_ids(&whole).len(), 36);
+
+    let cut = dir.join("cut");
+    let mut child = agon()
+        .args([
+            "tournament",
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            cut.to_str().unwrap(),
+            "--quiet",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while journal_ids(&cut).len() < 4 && t0.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let at_kill = journal_ids(&cut).len();
+    assert!(
+        (4..36).contains(&at_kill),
+        "killed after {at_kill} of 36 games"
+    );
+    let out = ok(&["tournament", "resume", cut.to_str().unwrap(), "--quiet"]);
+    assert!(out.contains(&format!("({at_kill} already done)")), "{out}");
+    let mut ids = journal_ids(&cut);
+    assert_eq!(ids.len(), 36, "no game lost or played twice");
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 36);
+    assert_eq!(standings(&cut), standings(&whole));
+    // Resuming a finished tournament plays nothing and changes nothing.
+    let out = ok(&[
+        "tournament",
+        "resume",
+        cut.to_str().unwrap(),
+        "--quiet",
+        "--concurrency",
+        "1",
+    ]);
+    assert!(out.contains("0 played"), "{out}");
+    assert_eq!(journal_ids(&cut).len(), 36);
+}
+
+/// Three shards, one of them chosen the way a Slurm job array does, merged: one run.
+#[test]
+fn three_shards_merged_equal_one_run() {
+    let dir = scratch("tournament-shards");
+    let entrants = vec![
+        ("r1", bot("breakthrough-random", "random")),
+        (
+            "ab",
+            format!("{}?depth=1", bot("breakthrough-alphabeta", "alphabeta")),
+        ),
+        ("r2", bot("breakthrough-random", "random")),
+    ];
+    let cfg = config(&dir, "games_per_pairing = 6\nhost = \"thread\"\n[[sweep]]\nname = \"first\"\nvalues = [\"white\", \"black\"]", &entrants);
+    let cfg = cfg.to_str().unwrap();
+    let whole = dir.join("whole");
+    ok(&[
+        "tournament",
+        "run",
+        cfg,
+        "--out",
+        whole.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let plan = ok(&["tournament", "plan", cfg]);
+    assert_eq!(plan.lines().count(), 36);
+    let shard = |i: u32| dir.join(format!("shard{i}"));
+    ok(&[
+        "tournament",
+        "run",
+        cfg,
+        "--out",
+        shard(0).to_str().unwrap(),
+        "--shard",
+        "0/3",
+        "--quiet",
+    ]);
+    let out = agon()
+        .args([
+            "tournament",
+            "run",
+            cfg,
+            "--out",
+            shard(1).to_str().unwrap(),
+            "--quiet",
+        ])
+        .env("SLURM_ARRAY_TASK_ID", "2")
+        .env("SLURM_ARRAY_TASK_MIN", "1")
+        .env("SLURM_ARRAY_TASK_COUNT", "3")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("in shard 1/3"));
+    let merged = dir.join("merged");
+    // Two of three shards: the merge reports what is missing.
+    let partial = dir.join("partial");
+    let out = run(&[
+        "tournament",
+        "merge",
+        shard(0).to_str().unwrap(),
+        shard(1).to_str().unwrap(),
+        "--out",
+        partial.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("12 planned games are in no shard"));
+    assert_eq!(standings(&partial)["tournament"]["games_missing"], 12);
+    ok(&[
+        "tournament",
+        "run",
+        cfg,
+        "--out",
+        shard(2).to_str().unwrap(),
+        "--shard",
+        "2/3",
+        "--quiet",
+    ]);
+    for i in 0..3 {
+        assert_eq!(journal_ids(&shard(i)).len(), 12);
+    }
+    ok(&[
+        "tournament",
+        "merge",
+        shard(0).to_str().unwrap(),
+        shard(1).to_str().unwrap(),
+        shard(2).to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(standings(&merged), standings(&whole));
+    // A shard of another configuration is refused.
+    let other_dir = scratch("tournament-other");
+    let other = config(
+        &other_dir,
+        "games_per_pairing = 2\nhost = \"thread\"",
+        &entrants,
+    );
+    let other_out = other_dir.join("run");
+    ok(&[
+        "tournament",
+        "run",
+        other.to_str().unwrap(),
+        "--out",
+        other_out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let out = run(&[
+        "tournament",
+        "merge",
+        shard(0).to_str().unwrap(),
+        other_out.to_str().unwrap(),
+        "--out",
+        dir.join("bad").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be merged"));
+}
+
+#[test]
+fn bad_configurations_are_refused_naming_the_key() {
+    let dir = scratch("tournament-config");
+    let good = three_entrants();
+    type Case<'a> = (String, Vec<(&'a str, String)>, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            "colour = \"red\"".into(),
+            good.clone(),
+            "unknown field `colour`",
+        ),
+        (
+            "host = \"cloud\"".into(),
+            good.clone(),
+            "host: unknown host `cloud`",
+        ),
+        (
+            "[params]\nrows = 99".into(),
+            good.clone(),
+            "params: parameters rows",
+        ),
+        (
+            "".into(),
+            vec![
+                ("a", bot("breakthrough-random", "random")),
+                ("b", "nowhere/lib.so:x".into()),
+            ],
+            "entrant `b`: bot: plugin file",
+        ),
+        (
+            "".into(),
+            vec![
+                ("a", bot("breakthrough-random", "random")),
+                ("b", bot("breakthrough-random", "randy")),
+            ],
+            "entrant `b`: key `bot`",
+        ),
+    ];
+    for (extra, entrants, message) in cases {
+        let cfg = config(&dir, &extra, &entrants);
+        let out = run(&[
+            "tournament",
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            dir.join("never").to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{extra}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(message), "{extra}: {stderr}");
+        assert!(!dir.join("never").exists(), "nothing started");
+    }
+    let unknown_game = dir.join("game.toml");
+    std::fs::write(&unknown_game, "game = \"chess\"\n").unwrap();
+    let out = run(&["tournament", "plan", unknown_game.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("game: unknown game `chess`"));
+}
+
+/// A folder entrant brings every bot of every plugin in it; a file that fails to load excludes
+/// only itself, and the standings say so.
+#[test]
+fn a_broken_plugin_excludes_only_itself() {
+    let dir = scratch("tournament-folder");
+    let teams = dir.join("teams");
+    std::fs::create_dir_all(&teams).unwrap();
+    std::fs::copy(plugin("breakthrough-random"), teams.join("libteam_a.so")).unwrap();
+    std::fs::copy(plugin("noop"), teams.join("libteam_b.so")).unwrap();
+    std::fs::write(teams.join("libteam_c.so"), "not a library").unwrap();
+    std::fs::copy(plugin("fixture-abi-mismatch"), teams.join("libteam_d.so")).unwrap();
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        "game = \"breakthrough\"\ngames_per_pairing = 2\n[[entrant]]\nfolder = \"teams\"\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let text = ok(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(text.contains("excluded: libteam_c.so"), "{text}");
+    let s = standings(&out);
+    let names: Vec<&str> = s["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2);
+    assert!(
+        names.contains(&"breakthrough-random:random") && names.contains(&"noop:noop"),
+        "{names:?}"
+    );
+    let excluded = s["tournament"]["excluded"].as_array().unwrap();
+    assert_eq!(excluded.len(), 2);
+    assert!(excluded
+        .iter()
+        .any(|e| e["error"].as_str().unwrap().contains("ABI layout")));
+    // noop answers a2-a3 every time: illegal from its second move on, or as Black.
+    let noop = s["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "noop:noop")
+        .unwrap();
+    assert!(noop["faults"]["illegal"].as_u64().unwrap() >= 1);
+}
+
+/// The report: standings.json with its top-level list, CSV, Markdown, and HTML whose four SVG
+/// charts are well-formed XML with a line per entrant.
+#[test]
+fn the_report_has_every_output_and_well_formed_charts() {
+    let dir = scratch("tournament-report");
+    let cfg = config(&dir, "games_per_pairing = 2\nhost = \"thread\"\n[[sweep]]\nname = \"workers_to_base\"\nvalues = [1, 2]", &three_entrants());
+    let out = dir.join("out");
+    let text = ok(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(text.contains("report: "), "{text}");
+    let s = standings(&out);
+    assert_eq!(s["standings"].as_array().unwrap().len(), 3);
+    assert_eq!(s["per_param"].as_array().unwrap().len(), 2);
+    for row in s["standings"].as_array().unwrap() {
+        assert!(row["rating_low"].as_f64().unwrap() <= row["rating"].as_f64().unwrap());
+        assert!(row["rating"].as_f64().unwrap() <= row["rating_high"].as_f64().unwrap());
+    }
+    let csv = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4);
+    assert!(
+        std::fs::read_to_string(out.join("crosstable.csv"))
+            .unwrap()
+            .lines()
+            .count()
+            == 4
+    );
+    assert!(std::fs::read_to_string(out.join("report.md"))
+        .unwrap()
+        .contains("## workers_to_base=2"));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    let mut charts = 0;
+    let mut rest = html.as_str();
+    while let Some(start) = rest.find("<svg") {
+        let end = rest[start..].find("</svg>").expect("closed svg") + start + "</svg>".len();
+        let svg = &rest[start..end];
+        let mut reader = quick_xml::Reader::from_str(svg);
+        let mut depth = 0i32;
+        let mut polylines = 0;
+        loop {
+            match reader.read_event().expect("well-formed SVG") {
+                quick_xml::events::Event::Start(e) => {
+                    depth += 1;
+                    if e.name().as_ref() == b"polyline" {
+                        polylines += 1;
+                    }
+                }
+                quick_xml::events::Event::End(_) => depth -= 1,
+                quick_xml::events::Event::Eof => break,
+                _ => {}
+            }
+        }
+        assert_eq!(depth, 0);
+        assert!(
+            polylines == 3 || svg.contains("Draws per parameter value"),
+            "{polylines} lines"
+        );
+        charts += 1;
+        rest = &rest[end..];
+    }
+    assert_eq!(charts, 4);
+    for title in [
+        "Win % per parameter value",
+        "Points per parameter value",
+        "Mean score per game",
+        "Draws per parameter value",
+    ] {
+        assert!(html.contains(title), "{title}");
+    }
+    // `report` rewrites the same files from the folder.
+    let before = std::fs::read_to_string(out.join("standings.json")).unwrap();
+    ok(&["tournament", "report", out.to_str().unwrap()]);
+    assert_eq!(
+        std::fs::read_to_string(out.join("standings.json")).unwrap(),
+        before
+    );
+    // A second `run` into the same folder points to `resume`.
+    let again = run(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("agon tournament resume"));
+}
