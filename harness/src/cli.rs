@@ -206,6 +206,10 @@ pub struct BenchArgs {
     /// Seconds to spend on each measurement
     #[arg(long, default_value_t = 2.0)]
     pub seconds: f64,
+    /// Which measurements: `hosts` (plugin boundary, thread and process hosts), `rules`
+    /// (playouts), `tournament` (throughput at concurrency 1 and 2, journal fsync), or `all`
+    #[arg(long, default_value = "all", value_name = "SUITE")]
+    pub suite: String,
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,

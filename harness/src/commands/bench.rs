@@ -20,13 +20,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 #[derive(Serialize)]
-struct Figure {
-    name: &'static str,
+pub struct Figure {
+    pub name: &'static str,
     /// Median over the samples.
-    median: f64,
-    /// Fastest sample.
-    best: f64,
-    unit: &'static str,
+    pub median: f64,
+    /// Best sample.
+    pub best: f64,
+    pub unit: &'static str,
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
@@ -55,41 +55,58 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let per_sample = Duration::from_secs_f64(args.seconds / SAMPLES as f64);
     let mut figures = Vec::new();
 
-    // The bare mechanisms.
-    figures.push(per_call(
-        "plain function call (baseline)",
-        per_sample,
-        || {
-            black_box(plain_call(black_box(&observation), &reply));
-        },
-    ));
-    figures.push(bare_round_trip(per_sample, &observation, &reply));
+    let suite = args.suite.as_str();
+    if !["all", "hosts", "rules", "tournament"].contains(&suite) {
+        anyhow::bail!("--suite `{suite}`: expected all, hosts, rules or tournament");
+    }
+    let wants = |part: &str| suite == "all" || suite == part;
 
-    // The hosts with the noop plugin.
-    let mut inline = InlineHost::new(plugin.new_bot("noop", game)?);
-    figures.push(per_call("inline host, noop bot", per_sample, || {
-        black_box(inline.act(observation.clone(), budget));
-    }));
-    let mut thread = ThreadHost::spawn(plugin.new_bot("noop", game)?, "bench-noop".into())?;
-    figures.push(per_call("thread host, noop bot", per_sample, || {
-        black_box(thread.act(observation.clone(), budget));
-    }));
+    if wants("hosts") {
+        // The bare mechanisms.
+        figures.push(per_call(
+            "plain function call (baseline)",
+            per_sample,
+            || {
+                black_box(plain_call(black_box(&observation), &reply));
+            },
+        ));
+        figures.push(bare_round_trip(per_sample, &observation, &reply));
 
-    figures.push(playouts(per_sample));
+        // The hosts with the noop plugin.
+        let mut inline = InlineHost::new(plugin.new_bot("noop", game)?);
+        figures.push(per_call("inline host, noop bot", per_sample, || {
+            black_box(inline.act(observation.clone(), budget));
+        }));
+        let mut thread = ThreadHost::spawn(plugin.new_bot("noop", game)?, "bench-noop".into())?;
+        figures.push(per_call("thread host, noop bot", per_sample, || {
+            black_box(thread.act(observation.clone(), budget));
+        }));
 
-    // The process host, against a bare pipe round trip to a child process.
-    let process = ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?;
-    let staged = StagedPlugin::stage(&noop, &cache_dir())?;
-    figures.push(bare_pipe_round_trip(per_sample, observation.len())?);
-    let mut host = ProcessHost::spawn(&process, &staged, "noop", game.name())?;
-    figures.push(per_call("process host, noop bot", per_sample, || {
-        black_box(host.act(observation.clone(), budget));
-    }));
-    drop(host);
-    figures.push(startup(&process, &staged)?);
-    let misbehave = sibling(&noop, "libmisbehave.so")?;
-    let misbehave = StagedPlugin::stage(&misbehave, &cache_dir())?;
-    figures.extend(deadline_precision(&process, &misbehave)?);
+        // The process host, against a bare pipe round trip to a child process.
+        let process =
+            ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?;
+        let staged = StagedPlugin::stage(&noop, &cache_dir())?;
+        figures.push(bare_pipe_round_trip(per_sample, observation.len())?);
+        let mut host = ProcessHost::spawn(&process, &staged, "noop", game.name())?;
+        figures.push(per_call("process host, noop bot", per_sample, || {
+            black_box(host.act(observation.clone(), budget));
+        }));
+        drop(host);
+        figures.push(startup(&process, &staged)?);
+        let misbehave = sibling(&noop, "libmisbehave.so")?;
+        let misbehave = StagedPlugin::stage(&misbehave, &cache_dir())?;
+        figures.extend(deadline_precision(&process, &misbehave)?);
+    }
+    if wants("rules") {
+        figures.push(playouts(per_sample));
+    }
+    if wants("tournament") {
+        figures.extend(super::bench_tournament::throughput(&sibling(
+            &noop,
+            "libbreakthrough_random.so",
+        )?)?);
+        figures.push(super::bench_tournament::journal_append()?);
+    }
 
     if args.json {
         println!("{}", serde_json::to_string_pretty(&figures)?);
@@ -145,6 +162,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             thread / bare
         );
         println!("random playouts: {games:.0} games/s on one core (target >= 100000)");
+    }
+    if let (Some(one), Some(two), Some(append)) = (
+        get("tournament, concurrency 1"),
+        get("tournament, concurrency 2"),
+        get("journal append"),
+    ) {
+        println!(
+            "tournament throughput: {one:.1} games/s at concurrency 1, {two:.1} at 2: {:.2}x \
+             (target >= 1.8x); journal append with fsync {append:.0} us per game",
+            two / one
+        );
     }
     Ok(())
 }
@@ -319,7 +347,7 @@ fn per_call(name: &'static str, per_sample: Duration, mut f: impl FnMut()) -> Fi
     summarize(name, samples, "ns")
 }
 
-fn summarize(name: &'static str, mut samples: Vec<f64>, unit: &'static str) -> Figure {
+pub fn summarize(name: &'static str, mut samples: Vec<f64>, unit: &'static str) -> Figure {
     samples.sort_by(|a, b| a.total_cmp(b));
     // Times: the smallest is best; rates: the largest.
     let best = if unit == "/s" {
