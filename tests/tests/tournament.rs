@@ -465,3 +465,54 @@ fn the_report_has_every_output_and_well_formed_charts() {
     ]);
     assert!(String::from_utf8_lossy(&again.stderr).contains("agon tournament resume"));
 }
+
+/// The example Slurm script, run as a job array's three tasks would run it, then merged.
+#[test]
+fn the_slurm_example_runs_shards_that_merge() {
+    let dir = scratch("tournament-slurm");
+    let entrants = vec![
+        ("r1", bot("breakthrough-random", "random")),
+        ("r2", bot("breakthrough-random", "random")),
+    ];
+    let cfg = config(&dir, "games_per_pairing = 6\nhost = \"thread\"", &entrants);
+    let results = dir.join("results");
+    let script = agon_tests::workspace_root().join("docs/slurm/tournament.sbatch");
+    for task in 0..3 {
+        let out = std::process::Command::new("bash")
+            .arg(&script)
+            .arg(&cfg)
+            .arg(&results)
+            .env("AGON", agon_tests::artifacts().join("agon"))
+            .env("AGON_CACHE_DIR", agon_tests::cache_dir())
+            .env("SLURM_ARRAY_TASK_ID", task.to_string())
+            .env("SLURM_ARRAY_TASK_MIN", "0")
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .env("SLURM_CPUS_PER_TASK", "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(journal_ids(&results.join(format!("shard-{task}"))).len(), 2);
+    }
+    let merged = dir.join("merged");
+    let shards: Vec<String> = (0..3)
+        .map(|t| results.join(format!("shard-{t}")).display().to_string())
+        .collect();
+    let mut args = vec!["tournament", "merge"];
+    args.extend(shards.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    ok(&args);
+    let whole = dir.join("whole");
+    ok(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        whole.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(standings(&merged), standings(&whole));
+}
