@@ -6,4 +6,5 @@
 //! search can depend on this crate cheaply; the engine never trusts a bot's copy of the rules.
 
 pub mod breakthrough;
+pub mod lightsout;
 pub mod params;
