@@ -130,10 +130,29 @@ impl Outcome {
         termination: Termination,
         reason: String,
     ) -> Outcome {
+        // A single-seat puzzle whose bot faulted is unsolved.
+        if seats == 1 {
+            return Outcome {
+                winner: None,
+                scores: vec![0.0],
+                termination,
+                reason,
+            };
+        }
         let winner = (0..seats).find(|&s| s != loser);
         Outcome {
             termination,
             ..Outcome::by_rules(seats, winner, reason)
+        }
+    }
+
+    /// A single-seat puzzle's result by the verifier: solved scores 1, unsolved 0.
+    pub fn puzzle(solved: bool, reason: String) -> Outcome {
+        Outcome {
+            winner: solved.then_some(0),
+            scores: vec![if solved { 1.0 } else { 0.0 }],
+            termination: Termination::Rules,
+            reason,
         }
     }
 
@@ -157,7 +176,11 @@ impl Registry {
     /// Every built-in game.
     pub fn builtin() -> Registry {
         Registry {
-            games: vec![Box::new(crate::sessions::breakthrough::BreakthroughRules)],
+            games: vec![
+                Box::new(crate::sessions::breakthrough::BreakthroughRules),
+                Box::new(crate::sessions::lightsout::LightsOutRules),
+                Box::new(crate::sessions::flowfree::FlowFreeRules),
+            ],
         }
     }
 

@@ -40,6 +40,64 @@ pub enum Command {
     /// Run graded tournaments: plan, run, resume, report, merge shards
     #[command(subcommand)]
     Tournament(TournamentCommand),
+    /// Hand one puzzle to a solver bot and verify its answer
+    Solve(SolveArgs),
+    /// Lights Out mathematics: solvable fractions, the 1 x n conjecture
+    #[command(subcommand)]
+    Lightsout(LightsoutCommand),
+}
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// The puzzle game: lightsout or flowfree
+    #[arg(long, value_name = "GAME")]
+    pub game: String,
+    /// The solver, as FILE:BOT or FILE:BOT?key=value&key=value
+    #[arg(long, value_name = "SPEC")]
+    pub bot: String,
+    /// The instance file
+    #[arg(long, value_name = "FILE")]
+    pub puzzle: PathBuf,
+    /// Time limit for the answer in milliseconds (0: none; a one-hour watchdog remains)
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    pub ms: u64,
+    /// Where the solver runs: process (default), thread or inline
+    #[arg(long, default_value = "process", value_name = "HOST")]
+    pub host: String,
+    /// Print JSON: `solved`, `reason` (when not solved), `time_ms`, `solution`, `attempts`
+    #[arg(long)]
+    pub json: bool,
+    /// Write the match record (JSON) to this file
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+pub enum LightsoutCommand {
+    /// The exact fraction of solvable boards for every size in the ranges (by GF(2) rank)
+    Table(LightsoutTableArgs),
+    /// Check the seed paper's 1 x n conjecture for every n up to N; exit 1 on a counterexample
+    Conjecture(LightsoutConjectureArgs),
+}
+
+#[derive(Args)]
+pub struct LightsoutTableArgs {
+    /// Rows, as A..B (inclusive) or a single number
+    #[arg(long, default_value = "1..10", value_name = "A..B")]
+    pub rows: String,
+    /// Columns, as C..D (inclusive) or a single number
+    #[arg(long, default_value = "1..10", value_name = "C..D")]
+    pub cols: String,
+    /// Print JSON: `rows`, `cols` and `fractions` (a list of rows of numbers)
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct LightsoutConjectureArgs {
+    /// The largest n to check
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub max_n: usize,
 }
 
 #[derive(Subcommand)]

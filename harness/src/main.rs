@@ -19,6 +19,8 @@ fn main() {
         cli::Command::Replay(cli::ReplayCommand::Verify(args)) => commands::replay::verify(args),
         cli::Command::Bench(args) => commands::bench::run(args),
         cli::Command::Tournament(command) => commands::tournament::run(command),
+        cli::Command::Solve(args) => commands::solve::run(args),
+        cli::Command::Lightsout(command) => commands::lightsout::run(command),
     };
     if let Err(error) = result {
         eprintln!("agon: error: {error:#}");

@@ -2,3 +2,6 @@
 //! encode observations in each game's protocol and validate answers with the rules.
 
 pub mod breakthrough;
+pub mod flowfree;
+mod instance;
+pub mod lightsout;

@@ -85,6 +85,7 @@ pub fn journal_append() -> anyhow::Result<Figure> {
         faults: vec![],
         game_ms: 5.0,
         ms_per_move: vec![0.1, 0.1],
+        nodes: vec![None, None],
     };
     let mut samples = Vec::new();
     for _ in 0..200 {

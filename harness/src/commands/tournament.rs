@@ -144,7 +144,7 @@ fn print_standings(report: &Report) {
     println!("  #  entrant                      games     W     D     L   points  rating (95% CI)");
     for r in &report.standings {
         println!(
-            "{:>3}  {:<26} {:>7} {:>5} {:>5} {:>5} {:>8}  {:.0} ({:.0} to {:.0})",
+            "{:>3}  {:<26} {:>7} {:>5} {:>5} {:>5} {:>8}  {}",
             r.rank,
             r.name,
             r.games,
@@ -152,9 +152,10 @@ fn print_standings(report: &Report) {
             r.draws,
             r.losses,
             r.points,
-            r.rating,
-            r.rating_low,
-            r.rating_high
+            match (r.rating, r.rating_low, r.rating_high) {
+                (Some(e), Some(lo), Some(hi)) => format!("{e:.0} ({lo:.0} to {hi:.0})"),
+                _ => "-".into(),
+            }
         );
     }
     for e in &t.excluded {

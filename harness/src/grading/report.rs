@@ -1,7 +1,7 @@
 //! Writes the grading report of a tournament folder: `standings.json`, CSV tables,
 //! `report.md` and a self-contained `report.html` with SVG charts.
 
-use super::standings::{Report, Row};
+use super::standings::{CrossTable, Report, Row};
 use super::svg::{bar_chart, escape, line_chart};
 use crate::tournament::plan::Plan;
 use std::fmt::Write as _;
@@ -9,17 +9,20 @@ use std::path::{Path, PathBuf};
 
 /// Writes every output into `dir`; returns the files written.
 pub fn write_all(dir: &Path, plan: &Plan, report: &Report) -> Result<Vec<PathBuf>, String> {
-    let files = [
+    let mut files = vec![
         (
             "standings.json",
             serde_json::to_string_pretty(report).expect("reports serialize") + "\n",
         ),
         ("standings.csv", standings_csv(&report.standings, None)),
         ("per_param.csv", per_param_csv(report)),
-        ("crosstable.csv", crosstable_csv(report)),
+        ("timing.csv", timing_csv(report)),
         ("report.md", markdown(plan, report)),
         ("report.html", html(plan, report)),
     ];
+    if let Some(c) = &report.crosstable {
+        files.push(("crosstable.csv", crosstable_csv(c)));
+    }
     let mut written = Vec::new();
     for (name, text) in files {
         let path = dir.join(name);
@@ -30,6 +33,34 @@ pub fn write_all(dir: &Path, plan: &Plan, report: &Report) -> Result<Vec<PathBuf
         written.push(path);
     }
     Ok(written)
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.map_or(String::new(), |v| v.to_string())
+}
+
+fn rating_text(r: &Row) -> String {
+    match (r.rating, r.rating_low, r.rating_high) {
+        (Some(e), Some(lo), Some(hi)) => format!("{e:.0} ({lo:.0} to {hi:.0})"),
+        _ => "-".into(),
+    }
+}
+
+fn timing_csv(report: &Report) -> String {
+    let mut out = String::from("param_set,name,games,solved_or_won,mean_ms,mean_nodes\n");
+    for t in &report.timing {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{:.3},{}",
+            csv_field(&t.param_set),
+            csv_field(&t.name),
+            t.games,
+            t.solved_or_won,
+            t.mean_ms,
+            t.mean_nodes.map_or(String::new(), |n| format!("{n:.1}"))
+        );
+    }
+    out
 }
 
 fn csv_field(text: &str) -> String {
@@ -70,9 +101,9 @@ fn standings_csv(rows: &[Row], set: Option<&str>) -> String {
             r.score_pct,
             r.win_pct,
             r.mean_game_score,
-            r.rating,
-            r.rating_low,
-            r.rating_high,
+            opt(r.rating),
+            opt(r.rating_low),
+            opt(r.rating_high),
             csv_field(&faults_text(r))
         );
     }
@@ -87,8 +118,7 @@ fn per_param_csv(report: &Report) -> String {
     out
 }
 
-fn crosstable_csv(report: &Report) -> String {
-    let c = &report.crosstable;
+fn crosstable_csv(c: &CrossTable) -> String {
     let mut out = String::from("points of row vs column");
     for name in &c.names {
         let _ = write!(out, ",{}", csv_field(name));
@@ -135,8 +165,42 @@ fn markdown(plan: &Plan, report: &Report) -> String {
         let _ = writeln!(out, "\n## {}\n", table.label);
         out.push_str(&markdown_table(&table.standings));
     }
-    out.push_str("\n## Cross-table (points of row against column)\n\n|   |");
-    let c = &report.crosstable;
+    if let Some(c) = &report.crosstable {
+        out.push_str(&markdown_crosstable(c));
+    }
+    if report.crosstable.is_none() {
+        out.push_str("\n## Times\n\n| puzzle | solver | games | solved | mean ms | mean nodes |\n|---|---|---|---|---|---|\n");
+        for t in &report.timing {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {:.2} | {} |",
+                t.param_set,
+                t.name,
+                t.games,
+                t.solved_or_won,
+                t.mean_ms,
+                t.mean_nodes.map_or("-".to_string(), |n| format!("{n:.0}"))
+            );
+        }
+    }
+    if let Some(f) = &report.first_seat {
+        let _ = writeln!(
+            out,
+            "\nFirst seat: {} wins, {} draws, {} losses in {} games ({:.1}% of the points).",
+            f.wins, f.draws, f.losses, f.games, f.score_pct
+        );
+    }
+    if !t.excluded.is_empty() {
+        out.push_str("\n## Excluded entrants\n\n");
+        for e in &t.excluded {
+            let _ = writeln!(out, "- {} ({}): {}", e.name, e.file.display(), e.error);
+        }
+    }
+    out
+}
+
+fn markdown_crosstable(c: &CrossTable) -> String {
+    let mut out = String::from("\n## Cross-table (points of row against column)\n\n|   |");
     for name in &c.names {
         let _ = write!(out, " {name} |");
     }
@@ -154,18 +218,6 @@ fn markdown(plan: &Plan, report: &Report) -> String {
         }
         out.push('\n');
     }
-    let f = &report.first_seat;
-    let _ = writeln!(
-        out,
-        "\nFirst seat: {} wins, {} draws, {} losses in {} games ({:.1}% of the points).",
-        f.wins, f.draws, f.losses, f.games, f.score_pct
-    );
-    if !t.excluded.is_empty() {
-        out.push_str("\n## Excluded entrants\n\n");
-        for e in &t.excluded {
-            let _ = writeln!(out, "- {} ({}): {}", e.name, e.file.display(), e.error);
-        }
-    }
     out
 }
 
@@ -177,7 +229,7 @@ fn markdown_table(rows: &[Row]) -> String {
     for r in rows {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.2} | {:.0} ({:.0} to {:.0}) | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.2} | {} | {} |",
             r.rank,
             r.name,
             r.games,
@@ -187,9 +239,7 @@ fn markdown_table(rows: &[Row]) -> String {
             r.points,
             r.score_pct,
             r.mean_game_score,
-            r.rating,
-            r.rating_low,
-            r.rating_high,
+            rating_text(r),
             faults_text(r)
         );
     }
@@ -285,30 +335,31 @@ fn html(plan: &Plan, report: &Report) -> String {
             out.push_str(&html_table(&table.standings));
         }
     }
-    out.push_str("<h2>Cross-table</h2><p>Points of the row entrant against the column entrant.</p><table><tr><th></th>");
-    let c = &report.crosstable;
-    for name in &c.names {
-        let _ = write!(out, "<th>{}</th>", escape(name));
-    }
-    out.push_str("</tr>");
-    for (i, name) in c.names.iter().enumerate() {
-        let _ = write!(out, "<tr><th>{}</th>", escape(name));
-        for j in 0..c.names.len() {
-            if i == j || c.games[i][j] == 0 {
-                out.push_str("<td></td>");
-            } else {
-                let _ = write!(out, "<td>{}/{}</td>", c.points[i][j], c.games[i][j]);
-            }
+    if let Some(c) = &report.crosstable {
+        out.push_str(&html_crosstable(c));
+    } else {
+        out.push_str("<h2>Times</h2><table><tr><th>puzzle</th><th>solver</th><th>games</th><th>solved</th><th>mean ms</th><th>mean nodes</th></tr>");
+        for t in &report.timing {
+            let _ = write!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{}</td></tr>",
+                escape(&t.param_set),
+                escape(&t.name),
+                t.games,
+                t.solved_or_won,
+                t.mean_ms,
+                t.mean_nodes.map_or("-".to_string(), |n| format!("{n:.0}"))
+            );
         }
-        out.push_str("</tr>");
+        out.push_str("</table>");
     }
-    out.push_str("</table>");
-    let f = &report.first_seat;
-    let _ = write!(
-        out,
-        "<h2>First seat</h2><p>{} wins, {} draws, {} losses in {} games: {:.1}% of the points (50% = no advantage).</p>",
-        f.wins, f.draws, f.losses, f.games, f.score_pct
-    );
+    if let Some(f) = &report.first_seat {
+        let _ = write!(
+            out,
+            "<h2>First seat</h2><p>{} wins, {} draws, {} losses in {} games: {:.1}% of the points (50% = no advantage).</p>",
+            f.wins, f.draws, f.losses, f.games, f.score_pct
+        );
+    }
     if !t.excluded.is_empty() {
         out.push_str("<h2>Excluded entrants</h2><ul>");
         for e in &t.excluded {
@@ -326,6 +377,27 @@ fn html(plan: &Plan, report: &Report) -> String {
     out
 }
 
+fn html_crosstable(c: &CrossTable) -> String {
+    let mut out = String::from("<h2>Cross-table</h2><p>Points of the row entrant against the column entrant.</p><table><tr><th></th>");
+    for name in &c.names {
+        let _ = write!(out, "<th>{}</th>", escape(name));
+    }
+    out.push_str("</tr>");
+    for (i, name) in c.names.iter().enumerate() {
+        let _ = write!(out, "<tr><th>{}</th>", escape(name));
+        for j in 0..c.names.len() {
+            if i == j || c.games[i][j] == 0 {
+                out.push_str("<td></td>");
+            } else {
+                let _ = write!(out, "<td>{}/{}</td>", c.points[i][j], c.games[i][j]);
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</table>");
+    out
+}
+
 fn html_table(rows: &[Row]) -> String {
     let mut out = String::from(
         "<table><tr><th>#</th><th>entrant</th><th>games</th><th>W</th><th>D</th><th>L</th>\
@@ -335,7 +407,7 @@ fn html_table(rows: &[Row]) -> String {
         let _ = write!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td>{:.1}</td><td>{:.2}</td><td>{:.0}</td><td>{:.0} to {:.0}</td><td>{}</td></tr>",
+             <td>{:.1}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             r.rank,
             escape(&r.name),
             r.games,
@@ -345,9 +417,11 @@ fn html_table(rows: &[Row]) -> String {
             r.points,
             r.score_pct,
             r.mean_game_score,
-            r.rating,
-            r.rating_low,
-            r.rating_high,
+            r.rating.map_or("-".to_string(), |e| format!("{e:.0}")),
+            match (r.rating_low, r.rating_high) {
+                (Some(lo), Some(hi)) => format!("{lo:.0} to {hi:.0}"),
+                _ => "-".into(),
+            },
             escape(&faults_text(r))
         );
     }

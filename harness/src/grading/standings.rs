@@ -15,8 +15,25 @@ pub struct Report {
     /// Overall, best first.
     pub standings: Vec<Row>,
     pub per_param: Vec<ParamTable>,
-    pub crosstable: CrossTable,
-    pub first_seat: FirstSeat,
+    /// Two-seat games only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crosstable: Option<CrossTable>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_seat: Option<FirstSeat>,
+    /// Mean time and search nodes per entrant and parameter set (puzzle runs grade on them;
+    /// times vary from run to run, so they are kept apart from the standings).
+    pub timing: Vec<Timing>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Timing {
+    pub param_set: String,
+    pub name: String,
+    pub games: u32,
+    pub solved_or_won: u32,
+    pub mean_ms: f64,
+    /// Mean search nodes (Flow Free: attempted assignments), where reported.
+    pub mean_nodes: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,10 +61,13 @@ pub struct Row {
     pub win_pct: f64,
     /// The game's own score per game (Breakthrough: workers captured).
     pub mean_game_score: f64,
-    /// Bradley-Terry rating (Elo scale) with its 95% confidence interval.
-    pub rating: f64,
-    pub rating_low: f64,
-    pub rating_high: f64,
+    /// Bradley-Terry rating (Elo scale) with its 95% confidence interval (two-seat games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating_high: Option<f64>,
     /// Faults by cause.
     pub faults: BTreeMap<String, u32>,
 }
@@ -144,6 +164,8 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
             }
         })
         .collect();
+    let duel = plan.games.first().is_some_and(|g| g.seats.len() == 2);
+    let timing = timing(plan, &games);
     Report {
         tournament: Summary {
             game: plan.settings.game.clone(),
@@ -155,13 +177,52 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
         },
         standings: rows(plan, &games),
         per_param,
-        crosstable: CrossTable {
+        crosstable: duel.then_some(CrossTable {
             names,
             points,
             games: played,
-        },
-        first_seat: first,
+        }),
+        first_seat: duel.then_some(first),
+        timing,
     }
+}
+
+fn timing(plan: &Plan, games: &[&Entry]) -> Vec<Timing> {
+    let mut out = Vec::new();
+    for (set, p) in plan.param_sets.iter().enumerate() {
+        for (entrant, e) in plan.entrants.iter().enumerate() {
+            let mut t = Timing {
+                param_set: p.label.clone(),
+                name: e.name.clone(),
+                games: 0,
+                solved_or_won: 0,
+                mean_ms: 0.0,
+                mean_nodes: None,
+            };
+            let mut nodes = (0u64, 0u32);
+            for g in games.iter().filter(|g| g.param_set == set) {
+                for (seat, &who) in g.seats.iter().enumerate() {
+                    if who != entrant {
+                        continue;
+                    }
+                    t.games += 1;
+                    if g.winner == Some(seat) {
+                        t.solved_or_won += 1;
+                    }
+                    t.mean_ms += g.ms_per_move.get(seat).copied().unwrap_or(0.0);
+                    if let Some(Some(n)) = g.nodes.get(seat) {
+                        nodes = (nodes.0.saturating_add(*n), nodes.1 + 1);
+                    }
+                }
+            }
+            if t.games > 0 {
+                t.mean_ms /= t.games as f64;
+                t.mean_nodes = (nodes.1 > 0).then(|| nodes.0 as f64 / nodes.1 as f64);
+                out.push(t);
+            }
+        }
+    }
+    out
 }
 
 enum Outcome {
@@ -212,9 +273,9 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
             score_pct: 0.0,
             win_pct: 0.0,
             mean_game_score: 0.0,
-            rating: 0.0,
-            rating_low: 0.0,
-            rating_high: 0.0,
+            rating: None,
+            rating_low: None,
+            rating_high: None,
             faults: BTreeMap::new(),
         })
         .collect();
@@ -248,6 +309,7 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
             }
         }
     }
+    let duel = games.iter().any(|e| e.seats.len() == 2);
     let ratings = bradley_terry(&wins_against, &games_against);
     for (i, row) in rows.iter_mut().enumerate() {
         row.score_pct = percent(row.points, row.games);
@@ -257,14 +319,16 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
         } else {
             game_score[i] / row.games as f64
         };
-        row.rating = round(ratings[i].elo);
-        row.rating_low = round(ratings[i].low);
-        row.rating_high = round(ratings[i].high);
+        if duel {
+            row.rating = Some(round(ratings[i].elo));
+            row.rating_low = Some(round(ratings[i].low));
+            row.rating_high = Some(round(ratings[i].high));
+        }
     }
     rows.sort_by(|a, b| {
         b.points
             .total_cmp(&a.points)
-            .then(b.rating.total_cmp(&a.rating))
+            .then(b.rating.unwrap_or(0.0).total_cmp(&a.rating.unwrap_or(0.0)))
             .then(a.name.cmp(&b.name))
     });
     for (i, row) in rows.iter_mut().enumerate() {

@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
     pub game: String,
-    #[serde(default = "default_games_per_pairing")]
-    pub games_per_pairing: u32,
+    /// Games per pairing and parameter set (puzzles: per entrant and puzzle). Default: 2 for
+    /// duels, 1 for puzzles.
+    pub games_per_pairing: Option<u32>,
     #[serde(default)]
     pub seed: u64,
     pub concurrency: Option<usize>,
@@ -39,11 +40,11 @@ pub struct ConfigFile {
     pub sweep: Vec<Sweep>,
     #[serde(default, rename = "entrant")]
     pub entrants: Vec<EntrantSection>,
+    /// Puzzle games: the instance files every entrant solves (one table per puzzle).
+    #[serde(default)]
+    pub puzzles: Vec<String>,
 }
 
-fn default_games_per_pairing() -> u32 {
-    2
-}
 fn default_host() -> String {
     "process".into()
 }
@@ -153,7 +154,10 @@ impl Config {
         let game = registry
             .get(&raw.game)
             .map_err(|e| fail("game", e.to_string()))?;
-        if raw.games_per_pairing == 0 {
+        let games_per_pairing =
+            raw.games_per_pairing
+                .unwrap_or(if game.seats() == 1 { 1 } else { 2 });
+        if games_per_pairing == 0 {
             return Err(fail("games_per_pairing", "must be at least 1".into()));
         }
         if raw.concurrency == Some(0) {
@@ -173,7 +177,19 @@ impl Config {
         if raw.sandbox.memory_mb == Some(0) {
             return Err(fail("sandbox.memory_mb", "must be at least 1".into()));
         }
-        let param_sets = param_sets(&raw, game).map_err(|(key, problem)| fail(&key, problem))?;
+        let param_sets = if game.seats() == 1 {
+            puzzle_sets(&raw, game, base).map_err(|(key, problem)| fail(&key, problem))?
+        } else if !raw.puzzles.is_empty() {
+            return Err(fail(
+                "puzzles",
+                format!(
+                    "{} is not a puzzle game; its entrants play each other",
+                    game.name()
+                ),
+            ));
+        } else {
+            param_sets(&raw, game).map_err(|(key, problem)| fail(&key, problem))?
+        };
         let mut entrants = Vec::new();
         let mut names = Vec::new();
         for (i, e) in raw.entrants.iter().enumerate() {
@@ -227,7 +243,7 @@ impl Config {
             file: path.to_path_buf(),
             settings: Settings {
                 game: raw.game.clone(),
-                games_per_pairing: raw.games_per_pairing,
+                games_per_pairing,
                 seed: raw.seed,
                 host,
                 move_ms: raw.move_ms,
@@ -242,6 +258,52 @@ impl Config {
             entrants,
         })
     }
+}
+
+/// Puzzle games: one parameter set per instance file, holding the instance text itself (so the
+/// plan's hash covers the puzzles' content, and records replay without the files).
+fn puzzle_sets(
+    raw: &ConfigFile,
+    game: &dyn GameRules,
+    base: &Path,
+) -> Result<Vec<ParamSet>, (String, String)> {
+    if raw.puzzles.is_empty() {
+        return Err((
+            "puzzles".into(),
+            format!(
+                "{} is a puzzle game: list the instance files in `puzzles = [...]`",
+                game.name()
+            ),
+        ));
+    }
+    if !raw.params.is_empty() || !raw.sweep.is_empty() {
+        return Err((
+            "params".into(),
+            "a puzzle run takes its instances from `puzzles`, not from `params` or `sweep`".into(),
+        ));
+    }
+    raw.puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
+            let key = format!("puzzles[{i}]");
+            let path = base.join(file);
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| (key.clone(), format!("{}: {e}", path.display())))?;
+            let params = RawParams::from([("instance".to_string(), text)]);
+            game.new_session(&params)
+                .map_err(|e| (key.clone(), format!("{}: {e}", path.display())))?;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| file.clone());
+            Ok(ParamSet {
+                label: name.clone(),
+                swept: BTreeMap::from([("puzzle".to_string(), name)]),
+                params,
+            })
+        })
+        .collect()
 }
 
 /// A TOML scalar as a parameter string.

@@ -29,6 +29,9 @@ pub struct Entry {
     /// Wall time of the game, and each seat's mean time per move (ms). Not used in grading.
     pub game_ms: f64,
     pub ms_per_move: Vec<f64>,
+    /// Search nodes each seat reported (puzzles: attempted assignments).
+    #[serde(default)]
+    pub nodes: Vec<Option<u64>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -72,6 +75,7 @@ impl Entry {
                 .collect(),
             game_ms,
             ms_per_move: record.metrics.iter().map(|m| m.time_per_move_ms).collect(),
+            nodes: record.metrics.iter().map(|m| m.nodes).collect(),
         }
     }
 }
@@ -173,6 +177,7 @@ mod tests {
             faults: vec![],
             game_ms: 1.5,
             ms_per_move: vec![0.1, 0.2],
+            nodes: vec![None, Some(7)],
         }
     }
 

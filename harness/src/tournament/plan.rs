@@ -222,6 +222,7 @@ impl Plan {
         }
         let config_hash = hash(settings, &config.param_sets, &entrants);
         let games = schedule(
+            game.seats(),
             &config_hash,
             settings,
             config.param_sets.len(),
@@ -314,12 +315,31 @@ fn mix(mut z: u64) -> u64 {
 /// Every pairing of entrants (each unordered pair once), for every parameter set, `N` games:
 /// even games seat the pair in order, odd games swapped, and both games of a pair share a seed.
 fn schedule(
+    seats: usize,
     config_hash: &str,
     settings: &Settings,
     param_sets: usize,
     entrants: usize,
 ) -> Vec<GameSpec> {
     let mut games = Vec::new();
+    if seats == 1 {
+        // Puzzles: every entrant on every instance.
+        for set in 0..param_sets {
+            for e in 0..entrants {
+                for i in 0..settings.games_per_pairing {
+                    games.push(GameSpec {
+                        id: format!("{config_hash}-s{set:02}-e{e:02}-g{i:03}"),
+                        param_set: set,
+                        seats: vec![e],
+                        seed: mix(
+                            settings.seed ^ mix((set as u64) << 48 ^ (e as u64) << 32 ^ i as u64)
+                        ),
+                    });
+                }
+            }
+        }
+        return games;
+    }
     for set in 0..param_sets {
         for a in 0..entrants {
             for b in a + 1..entrants {
@@ -359,7 +379,7 @@ mod tests {
             on_fault: None,
             sandbox: Default::default(),
         };
-        let games = schedule("abcd", &settings, 2, 3);
+        let games = schedule(2, "abcd", &settings, 2, 3);
         assert_eq!(games.len(), 2 * 3 * 4);
         assert_eq!(games[0].seats, [0, 1]);
         assert_eq!(games[1].seats, [1, 0]);
@@ -370,6 +390,9 @@ mod tests {
         ids.sort();
         ids.dedup();
         assert_eq!(ids.len(), games.len(), "ids are unique");
-        assert_eq!(schedule("abcd", &settings, 2, 3), games, "stable");
+        assert_eq!(schedule(2, "abcd", &settings, 2, 3), games, "stable");
+        let puzzles = schedule(1, "abcd", &settings, 3, 2);
+        assert_eq!(puzzles.len(), 3 * 2 * 4);
+        assert!(puzzles.iter().all(|g| g.seats.len() == 1));
     }
 }

@@ -5,6 +5,8 @@
 //! the wire format: bump that game's `VERSION` (the wire golden tests fail loudly otherwise).
 
 pub mod breakthrough;
+pub mod flowfree;
+pub mod lightsout;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::collections::BTreeMap;

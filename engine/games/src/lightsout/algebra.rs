@@ -190,7 +190,10 @@ impl Analysis {
 
     /// The click patterns that toggle nothing, a basis of them.
     pub fn null_patterns(&self) -> Vec<Board> {
-        self.null_basis.iter().map(|x| self.pattern(x, true)).collect()
+        self.null_basis
+            .iter()
+            .map(|x| self.pattern(x, true))
+            .collect()
     }
 
     /// For an unsolvable board: a pattern that toggles nothing yet covers an odd number of the

@@ -13,6 +13,11 @@ impl Bits {
         }
     }
 
+    /// The words, bit `i` in word `i / 64` (bits past the length are zero).
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }
@@ -84,7 +89,11 @@ impl Bits {
         for i in 0..n {
             let w = self.words[i];
             let carry_in_left = if i > 0 { self.words[i - 1] >> 63 } else { 0 };
-            let carry_in_right = if i + 1 < n { self.words[i + 1] << 63 } else { 0 };
+            let carry_in_right = if i + 1 < n {
+                self.words[i + 1] << 63
+            } else {
+                0
+            };
             out.words[i] ^= (w << 1 | carry_in_left) ^ (w >> 1 | carry_in_right);
         }
         out.clear_tail();

@@ -42,7 +42,10 @@ impl Board {
 
     /// A board from rows of bits (all of length `cols`).
     pub fn from_rows(cols: usize, lights: Vec<Bits>) -> Board {
-        assert!(lights.iter().all(|r| r.len() == cols), "rows of {cols} bits");
+        assert!(
+            lights.iter().all(|r| r.len() == cols),
+            "rows of {cols} bits"
+        );
         Board {
             rows: lights.len(),
             cols,
@@ -196,7 +199,13 @@ impl Board {
     /// A compact summary for messages: size and black cells.
     pub fn describe(&self) -> String {
         let mut s = String::new();
-        let _ = write!(s, "{} x {} board, {} black", self.rows, self.cols, self.black_cells());
+        let _ = write!(
+            s,
+            "{} x {} board, {} black",
+            self.rows,
+            self.cols,
+            self.black_cells()
+        );
         s
     }
 }

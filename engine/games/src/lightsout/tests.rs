@@ -13,7 +13,12 @@ fn random_clicks(rows: usize, cols: usize, rng: &mut ChaCha8Rng) -> Board {
     for r in 0..rows {
         for c in 0..cols {
             if rng.random_bool(0.5) {
-                board.click(Click { row: r as u32, col: c as u32 }).unwrap();
+                board
+                    .click(Click {
+                        row: r as u32,
+                        col: c as u32,
+                    })
+                    .unwrap();
             }
         }
     }
@@ -84,7 +89,11 @@ fn fractions_match_enumeration_on_small_boards() {
                 let mut b = Board::new(rows, cols);
                 for i in 0..cells {
                     if mask >> i & 1 == 1 {
-                        b.click(Click { row: (i / cols) as u32, col: (i % cols) as u32 }).unwrap();
+                        b.click(Click {
+                            row: (i / cols) as u32,
+                            col: (i % cols) as u32,
+                        })
+                        .unwrap();
                     }
                 }
                 reachable.insert(b.render());
@@ -101,7 +110,16 @@ fn fractions_match_enumeration_on_small_boards() {
 #[test]
 fn solutions_clear_random_solvable_boards() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    for (rows, cols) in [(1, 7), (7, 1), (5, 5), (4, 9), (9, 4), (17, 13), (30, 30), (64, 65)] {
+    for (rows, cols) in [
+        (1, 7),
+        (7, 1),
+        (5, 5),
+        (4, 9),
+        (9, 4),
+        (17, 13),
+        (30, 30),
+        (64, 65),
+    ] {
         for _ in 0..5 {
             let board = random_clicks(rows, cols, &mut rng);
             let analysis = Analysis::new(&board);
@@ -135,8 +153,14 @@ fn unsolvable_boards_come_with_an_obstruction() {
         }
         found += 1;
         assert!(analysis.solution().is_none());
-        let z = analysis.obstruction(&board).expect("an unsolvable board has an obstruction");
-        let overlap = board.cells().iter().filter(|c| z.get(c.row as usize, c.col as usize)).count();
+        let z = analysis
+            .obstruction(&board)
+            .expect("an unsolvable board has an obstruction");
+        let overlap = board
+            .cells()
+            .iter()
+            .filter(|c| z.get(c.row as usize, c.col as usize))
+            .count();
         assert_eq!(overlap % 2, 1);
     }
     assert!(found > 20, "three quarters of 5x5 boards are unsolvable");

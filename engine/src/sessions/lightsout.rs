@@ -1,0 +1,254 @@
+//! Lights Out as a single-seat engine game (`shared/rules/puzzles.md`, "Lights Out").
+
+use super::instance::{instance_params, instance_text, invalid};
+use crate::fault::FaultPolicy;
+use crate::game::{Applied, GameRules, Outcome, Rejection, Session, StartInfo};
+use agon_games::lightsout::{Analysis, Board, Click};
+use agon_games::params::{ParamError, RawParams};
+use agon_plugin_api::protocol::{self, lightsout as wire, Reply, Start};
+
+pub struct LightsOutRules;
+
+impl GameRules for LightsOutRules {
+    fn name(&self) -> &'static str {
+        "lightsout"
+    }
+
+    fn protocol_version(&self) -> u32 {
+        wire::VERSION
+    }
+
+    fn seats(&self) -> usize {
+        1
+    }
+
+    fn parameter_help(&self) -> &'static str {
+        "puzzle=FILE (rows of `.`/`0` white and `#`/`1` black), or instance=TEXT"
+    }
+
+    /// DESIGN.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
+    fn default_fault_policy(&self) -> FaultPolicy {
+        FaultPolicy::Forfeit
+    }
+
+    fn new_session(&self, params: &RawParams) -> Result<Box<dyn Session>, ParamError> {
+        let text = instance_text(params)?;
+        let board = Board::parse(&text).map_err(invalid)?;
+        Ok(Box::new(LightsOutSession {
+            text,
+            board,
+            result: None,
+        }))
+    }
+}
+
+struct LightsOutSession {
+    text: String,
+    board: Board,
+    /// The verdict and the clicks, once answered.
+    result: Option<(Outcome, usize)>,
+}
+
+/// Records write `clicks: r,c r,c ...` (`minimal clicks: ...` when the bot proved it minimal)
+/// or `unsolvable: REASON`.
+const CLICKS: &str = "clicks:";
+const MINIMAL: &str = "minimal clicks:";
+const UNSOLVABLE: &str = "unsolvable:";
+
+impl LightsOutSession {
+    fn judge(&mut self, answer: wire::Answer, nodes: Option<u64>) -> Result<Applied, Rejection> {
+        if self.result.is_some() {
+            return Err(Rejection::Illegal("the puzzle was already answered".into()));
+        }
+        let (outcome, clicks, notation) = match answer {
+            wire::Answer::Clicks {
+                clicks,
+                proven_minimal,
+            } => {
+                let mut board = self.board.clone();
+                let mut seen = std::collections::HashSet::new();
+                for c in &clicks {
+                    if !seen.insert((c.row, c.col)) {
+                        return Err(Rejection::Illegal(format!(
+                            "cell ({}, {}) is clicked twice (a solution is a set of cells)",
+                            c.row, c.col
+                        )));
+                    }
+                    board
+                        .click(Click {
+                            row: c.row,
+                            col: c.col,
+                        })
+                        .map_err(Rejection::Illegal)?;
+                }
+                if let Some(first) = board.cells().first() {
+                    return Err(Rejection::Illegal(format!(
+                        "after the {} clicks {} cells are still black, the first at row {}, \
+                         column {} (from 0)",
+                        clicks.len(),
+                        board.black_cells(),
+                        first.row,
+                        first.col
+                    )));
+                }
+                let reason = format!(
+                    "solved with {} clicks{}",
+                    clicks.len(),
+                    if proven_minimal {
+                        " (minimal, as the bot proved)"
+                    } else {
+                        ""
+                    }
+                );
+                let mut notation = String::from(if proven_minimal { MINIMAL } else { CLICKS });
+                for c in &clicks {
+                    notation.push_str(&format!(" {},{}", c.row, c.col));
+                }
+                (Outcome::puzzle(true, reason), clicks.len(), notation)
+            }
+            wire::Answer::Unsolvable { reason } => {
+                let analysis = Analysis::new(&self.board);
+                if let Some(solution) = analysis.solution() {
+                    return Err(Rejection::Illegal(format!(
+                        "the board is solvable (for example with {} clicks), yet the bot \
+                         answered unsolvable: {reason}",
+                        solution.black_cells()
+                    )));
+                }
+                let outcome = Outcome::puzzle(
+                    true,
+                    format!(
+                        "correctly shown unsolvable (the rank test agrees): {}",
+                        reason.replace('\n', " ")
+                    ),
+                );
+                let one_line: String = reason
+                    .chars()
+                    .map(|c| if c == '\n' { ' ' } else { c })
+                    .collect();
+                (outcome, 0, format!("{UNSOLVABLE} {one_line}"))
+            }
+        };
+        self.result = Some((outcome, clicks));
+        Ok(Applied {
+            notation,
+            nodes,
+            captures: 0,
+        })
+    }
+}
+
+fn parse_clicks(notation: &str) -> Result<wire::Answer, Rejection> {
+    if let Some(reason) = notation.strip_prefix(UNSOLVABLE) {
+        return Ok(wire::Answer::Unsolvable {
+            reason: reason.trim_start().to_string(),
+        });
+    }
+    let (proven_minimal, list) = match (
+        notation.strip_prefix(MINIMAL),
+        notation.strip_prefix(CLICKS),
+    ) {
+        (Some(list), _) => (true, list),
+        (None, Some(list)) => (false, list),
+        (None, None) => {
+            return Err(Rejection::Malformed(format!(
+                "`{}` is no Lights Out answer",
+                notation.chars().take(40).collect::<String>()
+            )))
+        }
+    };
+    let clicks = list
+        .split_whitespace()
+        .map(|pair| {
+            let (r, c) = pair
+                .split_once(',')
+                .ok_or_else(|| Rejection::Malformed(format!("`{pair}` is not row,col")))?;
+            Ok(wire::Click {
+                row: r
+                    .parse()
+                    .map_err(|_| Rejection::Malformed(format!("`{pair}`")))?,
+                col: c
+                    .parse()
+                    .map_err(|_| Rejection::Malformed(format!("`{pair}`")))?,
+            })
+        })
+        .collect::<Result<Vec<_>, Rejection>>()?;
+    Ok(wire::Answer::Clicks {
+        clicks,
+        proven_minimal,
+    })
+}
+
+impl Session for LightsOutSession {
+    fn params(&self) -> RawParams {
+        instance_params(&self.text)
+    }
+
+    fn to_act(&self) -> Option<usize> {
+        self.result.is_none().then_some(0)
+    }
+
+    fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8> {
+        protocol::encode(&Start {
+            seat: seat as u32,
+            seats: 1,
+            seed: info.seed,
+            start_budget_ms: info.start_budget_ms,
+            move_budget_ms: info.move_budget_ms,
+            bot_params: info.bot_params.clone(),
+            game: wire::Setup {
+                rows: self.board.rows() as u32,
+                cols: self.board.cols() as u32,
+            },
+        })
+    }
+
+    fn observation(&self, _seat: usize) -> Vec<u8> {
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let black = (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .map(|(r, c)| self.board.get(r, c))
+            .collect();
+        protocol::encode(&wire::Observation {
+            rows: rows as u32,
+            cols: cols as u32,
+            black,
+        })
+    }
+
+    fn apply_answer(&mut self, _seat: usize, answer: &[u8]) -> Result<Applied, Rejection> {
+        let reply: Reply<wire::Answer> = protocol::decode(answer)
+            .map_err(|e| Rejection::Malformed(format!("not a Lights Out answer: {e}")))?;
+        self.judge(reply.action, reply.nodes)
+    }
+
+    fn apply_notation(&mut self, _seat: usize, action: &str) -> Result<Applied, Rejection> {
+        let answer = parse_clicks(action)?;
+        self.judge(answer, None)
+    }
+
+    fn skip(&mut self, _seat: usize) -> Result<Applied, Rejection> {
+        Err(Rejection::Illegal("a puzzle has no turn to skip".into()))
+    }
+
+    fn play_random_legal(&mut self, _seat: usize, _draw: u64) -> Result<Applied, Rejection> {
+        Err(Rejection::Illegal(
+            "a puzzle has no random legal answer".into(),
+        ))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.result.as_ref().map(|(o, _)| o.clone())
+    }
+
+    fn render(&self) -> String {
+        self.board.render()
+    }
+
+    fn game_scores(&self) -> Vec<f64> {
+        vec![self
+            .result
+            .as_ref()
+            .map_or(0.0, |(_, clicks)| *clicks as f64)]
+    }
+}

@@ -1,0 +1,106 @@
+//! `agon solve`: one puzzle, one solver, the engine's verdict.
+
+use crate::cli::SolveArgs;
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::game::Registry;
+use agon_engine::host::{HostKind, ProcessHostConfig};
+use agon_engine::loader::cache_dir;
+use agon_engine::record::Budgets;
+use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::sandbox::SandboxConfig;
+use agon_engine::seating::{self, Hosting};
+use agon_games::params::RawParams;
+use anyhow::{anyhow, bail, Context};
+
+pub fn run(args: SolveArgs) -> anyhow::Result<()> {
+    let registry = Registry::builtin();
+    let game = registry.get(&args.game)?;
+    if game.seats() != 1 {
+        bail!("{} is not a puzzle; use `agon match`", game.name());
+    }
+    let spec: BotSpec = args.bot.parse()?;
+    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
+    let hosting = Hosting {
+        kind: host,
+        process: match host {
+            HostKind::Process => {
+                Some(ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?)
+            }
+            _ => None,
+        },
+        cache: cache_dir(),
+    };
+    if !args.puzzle.is_file() {
+        bail!("{}: no such puzzle file", args.puzzle.display());
+    }
+    let params = RawParams::from([("puzzle".to_string(), args.puzzle.display().to_string())]);
+    // Refuse a bad instance before starting the solver, naming the file.
+    game.new_session(&params)
+        .map_err(|e| anyhow!("{}: {e}", args.puzzle.display()))?;
+    let seat = seating::seat(&spec, 0, game, &hosting)?;
+    let settings = MatchSettings {
+        params,
+        seed: 0,
+        budgets: Budgets {
+            start_ms: Some(5000),
+            move_ms: (args.ms > 0).then_some(args.ms),
+            clock: Default::default(),
+        },
+        fault_policy: None,
+    };
+    let record = run_match(game, &settings, vec![seat])?;
+    if let Some(path) = &args.record {
+        record
+            .write(path)
+            .with_context(|| format!("cannot write the record to {}", path.display()))?;
+    }
+    let solved = record.outcome.winner == Some(0);
+    let time_ms = record.moves.first().map_or_else(
+        || {
+            record
+                .faults
+                .first()
+                .map_or(0.0, |f| f.wall_us as f64 / 1000.0)
+        },
+        |m| m.wall_us as f64 / 1000.0,
+    );
+    let attempts = record.moves.first().and_then(|m| m.nodes);
+    let solution = match game.name() {
+        "flowfree" if solved => Some(record.final_board.clone()),
+        _ if solved => record.moves.first().map(|m| m.action.clone()),
+        _ => None,
+    };
+    if args.json {
+        let mut out = serde_json::json!({
+            "game": game.name(),
+            "puzzle": args.puzzle,
+            "bot": spec.bot,
+            "solved": solved,
+            "time_ms": time_ms,
+            "attempts": attempts,
+            "clicks": record.game_scores.first(),
+            "solution": solution,
+            "faults": record.faults,
+        });
+        if !solved {
+            out["reason"] = serde_json::Value::from(record.outcome.reason.clone());
+        }
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!(
+            "{}: {} by {} in {time_ms:.1} ms{}",
+            args.puzzle.display(),
+            if solved { "solved" } else { "NOT solved" },
+            spec.bot,
+            attempts.map_or(String::new(), |a| format!(", {a} attempted assignments"))
+        );
+        println!("{}", record.outcome.reason);
+        if let Some(solution) = solution {
+            print!("{}", solution.replace("\r\n", "\n"));
+            if !solution.ends_with('\n') {
+                println!();
+            }
+        }
+    }
+    Ok(())
+}
