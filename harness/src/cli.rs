@@ -265,9 +265,13 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 2.0)]
     pub seconds: f64,
     /// Which measurements: `hosts` (plugin boundary, thread and process hosts), `rules`
-    /// (playouts), `tournament` (throughput at concurrency 1 and 2, journal fsync), or `all`
+    /// (playouts), `tournament` (throughput at concurrency 1 and 2, journal fsync), `puzzles`
+    /// (Flow Free `fast` per course puzzle, the Lights Out table, a 1000 x 1000 board), or `all`
     #[arg(long, default_value = "all", value_name = "SUITE")]
     pub suite: String,
+    /// The course's Flow Free puzzles (for `--suite puzzles`)
+    #[arg(long, default_value = "../shared/data/flowfree", value_name = "DIR")]
+    pub flowfree: PathBuf,
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,

@@ -18,7 +18,18 @@ const PACKAGES: &[&str] = &[
     "fixture-abi-mismatch",
     "fixture-api-version-mismatch",
     "fixture-future-protocol",
+    "lightsout-gf2",
+    "flowfree-solver",
 ];
+
+/// The course data beside the project (`../shared/data`), as CI places it.
+pub fn shared_data() -> PathBuf {
+    workspace_root()
+        .parent()
+        .expect("the project has a parent folder")
+        .join("shared")
+        .join("data")
+}
 
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -56,8 +56,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let mut figures = Vec::new();
 
     let suite = args.suite.as_str();
-    if !["all", "hosts", "rules", "tournament"].contains(&suite) {
-        anyhow::bail!("--suite `{suite}`: expected all, hosts, rules or tournament");
+    if !["all", "hosts", "rules", "tournament", "puzzles"].contains(&suite) {
+        anyhow::bail!("--suite `{suite}`: expected all, hosts, rules, tournament or puzzles");
     }
     let wants = |part: &str| suite == "all" || suite == part;
 
@@ -99,6 +99,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     if wants("rules") {
         figures.push(playouts(per_sample));
+    }
+    if wants("puzzles") {
+        figures.extend(super::bench_puzzles::flowfree(
+            &sibling(&noop, "libflowfree_solver.so")?,
+            &args.flowfree,
+        )?);
+        figures.push(super::bench_puzzles::lightsout_table());
+        figures.push(super::bench_puzzles::lightsout_large(&sibling(
+            &noop,
+            "liblightsout_gf2.so",
+        )?)?);
     }
     if wants("tournament") {
         figures.extend(super::bench_tournament::throughput(&sibling(

@@ -92,7 +92,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             args.puzzle.display(),
             if solved { "solved" } else { "NOT solved" },
             spec.bot,
-            attempts.map_or(String::new(), |a| format!(", {a} attempted assignments"))
+            attempts.map_or(String::new(), |a| match game.name() {
+                "lightsout" => format!(", {a} solutions in the null space"),
+                _ => format!(", {a} attempted assignments"),
+            })
         );
         println!("{}", record.outcome.reason);
         if let Some(solution) = solution {

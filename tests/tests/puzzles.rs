@@ -1,0 +1,378 @@
+//! Puzzles end to end: `agon solve` on the course's Flow Free puzzles and on Lights Out boards,
+//! the engine's verdicts on wrong answers, the Lights Out tables, puzzle runs.
+
+use agon_engine::game::{GameRules, Registry, Rejection, StartInfo};
+use agon_engine::sessions::{flowfree::FlowFreeRules, lightsout::LightsOutRules};
+use agon_games::params::RawParams;
+use agon_plugin_api::protocol::{self, flowfree as ff, lightsout as lo, Reply};
+use agon_tests::{agon, scratch, shared_data, spec};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const COURSE_PUZZLES: [&str; 9] = [
+    "input55.txt",
+    "input77.txt",
+    "input88.txt",
+    "input991.txt",
+    "input10101.txt",
+    "input10102.txt",
+    "input1212.txt",
+    "input1214.txt",
+    "input1414.txt",
+];
+
+fn puzzle(name: &str) -> PathBuf {
+    shared_data().join("flowfree").join(name)
+}
+
+fn solve(game: &str, bot: &str, file: &Path) -> Value {
+    let out = agon()
+        .args([
+            "solve",
+            "--game",
+            game,
+            "--bot",
+            bot,
+            "--puzzle",
+            file.to_str().unwrap(),
+            "--json",
+            "--ms",
+            "30000",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn smart_smarter_and_fast_solve_every_course_puzzle() {
+    let official = std::fs::read_to_string(shared_data().join("flowfree/output55.txt")).unwrap();
+    for name in COURSE_PUZZLES {
+        for bot in ["fast", "smarter", "smart"] {
+            let v = solve("flowfree", &spec("flowfree-solver", bot), &puzzle(name));
+            assert_eq!(v["solved"], true, "{bot} on {name}: {v}");
+            assert!(
+                v["attempts"].as_u64().is_some(),
+                "{bot} reports attempted assignments"
+            );
+            let grid = v["solution"].as_str().unwrap();
+            assert!(grid.ends_with("\r\n"), "the course's CRLF format");
+            if name == "input55.txt" {
+                assert_eq!(
+                    grid.trim_end(),
+                    official
+                        .trim_end()
+                        .replace('\n', "\r\n")
+                        .replace("\r\r", "\r")
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dumb_solves_the_sample_and_reports_its_cut_off() {
+    let v = solve(
+        "flowfree",
+        &spec("flowfree-solver", "dumb"),
+        &puzzle("input55.txt"),
+    );
+    assert_eq!(v["solved"], true);
+    let v = solve(
+        "flowfree",
+        &format!("{}?cutoff=5000", spec("flowfree-solver", "dumb")),
+        &puzzle("input991.txt"),
+    );
+    assert_eq!(v["solved"], false);
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .contains("cut-off: stopped after 5000 attempted assignments"),
+        "{v}"
+    );
+    assert_eq!(v["attempts"], 5000);
+}
+
+#[test]
+fn bad_puzzle_files_are_refused_naming_the_place() {
+    let dir = scratch("puzzle-parse");
+    let cases = [
+        (
+            "flowfree",
+            "A_B\r\n_AB\r\nC__",
+            "line 3, column 1: letter C appears 1 time",
+        ),
+        (
+            "flowfree",
+            "A_A\r\n__",
+            "line 2, column 3: this row has 2 cells",
+        ),
+        (
+            "lightsout",
+            "#.\n.x\n",
+            "line 2, column 2: `x` is not a cell",
+        ),
+    ];
+    for (game, text, message) in cases {
+        let file = dir.join(format!("{game}.txt"));
+        std::fs::write(&file, text).unwrap();
+        let bot = if game == "flowfree" {
+            spec("flowfree-solver", "fast")
+        } else {
+            spec("lightsout-gf2", "gf2")
+        };
+        let out = agon()
+            .args([
+                "solve",
+                "--game",
+                game,
+                "--bot",
+                &bot,
+                "--puzzle",
+                file.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(message) && stderr.contains(&format!("{game}.txt")),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn lights_out_boards_are_solved_minimally_or_shown_unsolvable() {
+    let dir = scratch("lightsout");
+    let gf2 = spec("lightsout-gf2", "gf2");
+    let plus = dir.join("plus.txt");
+    std::fs::write(&plus, ".#.\n###\n.#.\n").unwrap();
+    let v = solve("lightsout", &gf2, &plus);
+    assert_eq!(v["solved"], true);
+    assert_eq!(v["clicks"], 1.0);
+    assert_eq!(v["solution"], "minimal clicks: 1,1");
+    // A 5x5 board with one black corner cannot be cleared: the engine's rank test agrees.
+    let corner = dir.join("corner.txt");
+    std::fs::write(&corner, "#....\n.....\n.....\n.....\n.....\n").unwrap();
+    let v = solve("lightsout", &gf2, &corner);
+    assert_eq!(v["solved"], true, "a correct unsolvable claim counts: {v}");
+    assert!(v["solution"].as_str().unwrap().starts_with("unsolvable: "));
+    // All 5x5 boards made of one click: the answer is that click (minimal).
+    for cell in 0..25 {
+        let mut board = vec![vec!['.'; 5]; 5];
+        let (r, c) = (cell / 5, cell % 5);
+        for (dr, dc) in [(0i32, 0i32), (1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let (rr, cc) = (r as i32 + dr, c as i32 + dc);
+            if (0..5).contains(&rr) && (0..5).contains(&cc) {
+                board[rr as usize][cc as usize] = '#';
+            }
+        }
+        let text: String = board
+            .iter()
+            .map(|row| row.iter().collect::<String>() + "\n")
+            .collect();
+        let file = dir.join(format!("one{cell}.txt"));
+        std::fs::write(&file, text).unwrap();
+        let v = solve("lightsout", &gf2, &file);
+        assert_eq!(v["clicks"], 1.0, "cell {cell}: {v}");
+    }
+}
+
+fn start(rules: &dyn GameRules, params: &RawParams) -> Box<dyn agon_engine::game::Session> {
+    let session = rules.new_session(params).unwrap();
+    let info = StartInfo {
+        seed: 0,
+        start_budget_ms: 0,
+        move_budget_ms: 0,
+        bot_params: RawParams::new(),
+    };
+    let _ = session.start_message(0, &info);
+    session
+}
+
+#[test]
+fn the_engine_rejects_wrong_answers_with_the_reason() {
+    let instance = |text: &str| RawParams::from([("instance".to_string(), text.to_string())]);
+    // Lights Out: a wrong click set, a repeated click, a false claim of unsolvability.
+    let lights = instance(".#.\n###\n.#.\n");
+    let answer = |a: lo::Answer| protocol::encode(&Reply::new(a));
+    let mut s = start(&LightsOutRules, &lights);
+    let wrong = answer(lo::Answer::Clicks {
+        clicks: vec![lo::Click { row: 0, col: 0 }],
+        proven_minimal: false,
+    });
+    match s.apply_answer(0, &wrong) {
+        Err(Rejection::Illegal(reason)) => assert!(reason.contains("still black"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    let twice = answer(lo::Answer::Clicks {
+        clicks: vec![lo::Click { row: 1, col: 1 }, lo::Click { row: 1, col: 1 }],
+        proven_minimal: false,
+    });
+    assert!(matches!(s.apply_answer(0, &twice), Err(Rejection::Illegal(r)) if r.contains("twice")));
+    let lie = answer(lo::Answer::Unsolvable {
+        reason: "trust me".into(),
+    });
+    assert!(
+        matches!(s.apply_answer(0, &lie), Err(Rejection::Illegal(r)) if r.contains("the board is solvable"))
+    );
+    assert!(matches!(
+        s.apply_answer(0, &[9, 9, 9]),
+        Err(Rejection::Malformed(_))
+    ));
+    // Flow Free: the verifier's reason reaches the fault.
+    let text = std::fs::read_to_string(puzzle("input55.txt")).unwrap();
+    let mut s = start(&FlowFreeRules, &instance(&text));
+    let mut cells: Vec<u8> = std::fs::read_to_string(shared_data().join("flowfree/output55.txt"))
+        .unwrap()
+        .bytes()
+        .filter(u8::is_ascii_uppercase)
+        .collect();
+    cells[6] = b'Y';
+    let wrong = protocol::encode(&Reply::new(ff::Answer::Solved { cells }));
+    match s.apply_answer(0, &wrong) {
+        Err(Rejection::Illegal(reason)) => {
+            assert!(reason.starts_with("row 1, column 2"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(Registry::builtin().get("flowfree").is_ok());
+}
+
+#[test]
+fn the_lights_out_table_and_the_conjecture() {
+    let out = agon()
+        .args([
+            "lightsout",
+            "table",
+            "--rows",
+            "1..5",
+            "--cols",
+            "1..5",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = &v["fractions"];
+    assert_eq!(f[4][4], 0.25, "5x5: a quarter solvable");
+    assert_eq!(f[3][3], 0.0625, "4x4: one in 16");
+    assert_eq!(f[2][2], 1.0);
+    assert_eq!(f[0][1], 0.5, "1x2");
+    for r in 0..5 {
+        for c in 0..5 {
+            assert_eq!(f[r][c], f[c][r], "{r}x{c} equals its transpose");
+        }
+    }
+    let out = agon()
+        .args(["lightsout", "table", "--rows", "1..30", "--cols", "1..30"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 32);
+    let out = agon()
+        .args(["lightsout", "conjecture", "--max-n", "1000"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("holds for every n <= 1000"));
+    let bad = agon()
+        .args(["lightsout", "table", "--rows", "5..2"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--rows `5..2`"));
+}
+
+/// A puzzle run: every solver on every instance, graded with the same journal and report.
+#[test]
+fn a_puzzle_run_grades_every_solver_on_every_instance() {
+    let dir = scratch("puzzle-run");
+    let mut text = String::from("game = \"flowfree\"\nhost = \"thread\"\npuzzles = [");
+    for name in ["input55.txt", "input77.txt", "input1414.txt"] {
+        text.push_str(&format!("\"{}\", ", puzzle(name).display()));
+    }
+    text.push_str("]\n");
+    for bot in ["fast", "smart"] {
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"{bot}\"\nbot = \"{}\"\n",
+            spec("flowfree-solver", bot)
+        ));
+    }
+    text.push_str(&format!(
+        "[[entrant]]\nname = \"dumb\"\nbot = \"{}?cutoff=2000\"\n",
+        spec("flowfree-solver", "dumb")
+    ));
+    let cfg = dir.join("run.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out_dir = dir.join("out");
+    let out = agon()
+        .args([
+            "tournament",
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("standings.json")).unwrap())
+            .unwrap();
+    let rows = s["standings"].as_array().unwrap();
+    let points = |name: &str| {
+        rows.iter().find(|r| r["name"] == name).unwrap()["points"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(points("fast"), 3.0);
+    assert_eq!(points("smart"), 3.0);
+    assert!(points("dumb") < 3.0);
+    assert!(rows[0].get("rating").is_none(), "no ratings for puzzles");
+    assert_eq!(s["per_param"].as_array().unwrap().len(), 3);
+    assert_eq!(s["timing"].as_array().unwrap().len(), 9);
+    assert!(s.get("crosstable").is_none());
+    let timing = std::fs::read_to_string(out_dir.join("timing.csv")).unwrap();
+    assert!(timing.contains("input1414.txt,fast,1,1,"));
+    // Each record replays: the instance travels in the record.
+    let records: Vec<PathBuf> = std::fs::read_dir(out_dir.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(records.len(), 9);
+    for r in records {
+        let out = agon()
+            .args(["replay", "verify", r.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // A puzzle game without puzzles is refused, naming the key.
+    std::fs::write(
+        &cfg,
+        "game = \"lightsout\"\n[[entrant]]\nbot = \"x.so:y\"\n",
+    )
+    .unwrap();
+    let out = agon()
+        .args(["tournament", "plan", cfg.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("puzzles: lightsout is a puzzle game"));
+}
