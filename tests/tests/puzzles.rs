@@ -165,11 +165,11 @@ fn lights_out_boards_are_solved_minimally_or_shown_unsolvable() {
     assert_eq!(v["solved"], true, "a correct unsolvable claim counts: {v}");
     assert!(v["solution"].as_str().unwrap().starts_with("unsolvable: "));
     // All 5x5 boards made of one click: the answer is that click (minimal).
-    for cell in 0..25 {
+    for cell in 0..25i32 {
         let mut board = vec![vec!['.'; 5]; 5];
         let (r, c) = (cell / 5, cell % 5);
-        for (dr, dc) in [(0i32, 0i32), (1, 0), (-1, 0), (0, 1), (0, -1)] {
-            let (rr, cc) = (r as i32 + dr, c as i32 + dc);
+        for (dr, dc) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let (rr, cc) = (r + dr, c + dc);
             if (0..5).contains(&rr) && (0..5).contains(&cc) {
                 board[rr as usize][cc as usize] = '#';
             }
