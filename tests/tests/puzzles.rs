@@ -343,10 +343,11 @@ fn a_puzzle_run_grades_every_solver_on_every_instance() {
     assert!(points("dumb") < 3.0);
     assert!(rows[0].get("rating").is_none(), "no ratings for puzzles");
     assert_eq!(s["per_param"].as_array().unwrap().len(), 3);
-    assert_eq!(s["timing"].as_array().unwrap().len(), 9);
+    assert!(s.get("timing").is_none(), "times stay out of the standings");
     assert!(s.get("crosstable").is_none());
     let timing = std::fs::read_to_string(out_dir.join("timing.csv")).unwrap();
     assert!(timing.contains("input1414.txt,fast,1,1,"));
+    assert_eq!(timing.lines().count(), 1 + 9);
     // Each record replays: the instance travels in the record.
     let records: Vec<PathBuf> = std::fs::read_dir(out_dir.join("records"))
         .unwrap()

@@ -20,8 +20,9 @@ pub struct Report {
     pub crosstable: Option<CrossTable>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_seat: Option<FirstSeat>,
-    /// Mean time and search nodes per entrant and parameter set (puzzle runs grade on them;
-    /// times vary from run to run, so they are kept apart from the standings).
+    /// Mean time and search nodes per entrant and parameter set (puzzle runs grade on them).
+    /// Times vary from run to run, so they stay out of `standings.json` (see `timing.csv`).
+    #[serde(skip)]
     pub timing: Vec<Timing>,
 }
 
