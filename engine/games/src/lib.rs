@@ -6,6 +6,7 @@
 //! search can depend on this crate cheaply; the engine never trusts a bot's copy of the rules.
 
 pub mod breakthrough;
+pub mod flip;
 pub mod flowfree;
 pub mod lightsout;
 pub mod params;
