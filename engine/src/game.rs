@@ -178,6 +178,7 @@ impl Registry {
         Registry {
             games: vec![
                 Box::new(crate::sessions::breakthrough::BreakthroughRules),
+                Box::new(crate::sessions::flip::FlipRules),
                 Box::new(crate::sessions::lightsout::LightsOutRules),
                 Box::new(crate::sessions::flowfree::FlowFreeRules),
             ],

@@ -45,6 +45,28 @@ pub enum Command {
     /// Lights Out mathematics: solvable fractions, the 1 x n conjecture
     #[command(subcommand)]
     Lightsout(LightsoutCommand),
+    /// Flip (the coin game): start boards
+    #[command(subcommand)]
+    Flip(FlipCommand),
+}
+
+#[derive(Subcommand)]
+pub enum FlipCommand {
+    /// The start board the course simulator draws for N coins from SEED (java.util.Random)
+    Board(FlipBoardArgs),
+}
+
+#[derive(Args)]
+pub struct FlipBoardArgs {
+    /// Coins per player
+    #[arg(long)]
+    pub n: u32,
+    /// The java.util.Random seed
+    #[arg(long)]
+    pub seed: i64,
+    /// Print JSON: `player1` and `player2` as lists of [x, y] by coin id
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]

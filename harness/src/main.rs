@@ -21,6 +21,7 @@ fn main() {
         cli::Command::Tournament(command) => commands::tournament::run(command),
         cli::Command::Solve(args) => commands::solve::run(args),
         cli::Command::Lightsout(command) => commands::lightsout::run(command),
+        cli::Command::Flip(cli::FlipCommand::Board(args)) => commands::flip::board(args),
     };
     if let Err(error) = result {
         eprintln!("agon: error: {error:#}");

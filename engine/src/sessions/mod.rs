@@ -2,6 +2,7 @@
 //! encode observations in each game's protocol and validate answers with the rules.
 
 pub mod breakthrough;
+pub mod flip;
 pub mod flowfree;
 mod instance;
 pub mod lightsout;

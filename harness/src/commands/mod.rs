@@ -1,6 +1,7 @@
 pub mod bench;
 mod bench_puzzles;
 mod bench_tournament;
+pub mod flip;
 pub mod games;
 pub mod lightsout;
 pub mod play;

@@ -43,6 +43,11 @@ pub struct ConfigFile {
     /// Puzzle games: the instance files every entrant solves (one table per puzzle).
     #[serde(default)]
     pub puzzles: Vec<String>,
+    /// A game parameter set per game by the Flip course's formula: game r (1..N) of a pairing
+    /// gets `base + floor(r / 2)`, so games 2-3, 4-5, ... are mirrored pairs on one board.
+    pub game_seed_param: Option<String>,
+    #[serde(default)]
+    pub game_seed_base: i64,
 }
 
 fn default_host() -> String {
@@ -97,6 +102,9 @@ pub struct Settings {
     pub clock: Clock,
     pub on_fault: Option<FaultPolicy>,
     pub sandbox: SandboxSection,
+    /// The Flip course's per-game seed parameter (`game_seed_param`), and its base.
+    #[serde(default)]
+    pub game_seed: Option<(String, i64)>,
 }
 
 /// A parameter set: the fixed parameters with one value of each sweep.
@@ -167,6 +175,27 @@ impl Config {
             return Err(fail("shards", "must be at least 1".into()));
         }
         let host: HostKind = raw.host.parse().map_err(|e: String| fail("host", e))?;
+        let game_seed = match &raw.game_seed_param {
+            None => None,
+            Some(name) => {
+                // The parameter must exist for the game: check it with the base value.
+                let mut probe: RawParams = raw
+                    .params
+                    .iter()
+                    .filter_map(|(k, v)| scalar(v).map(|v| (k.clone(), v)))
+                    .collect();
+                probe.insert(name.clone(), raw.game_seed_base.to_string());
+                if game.seats() == 1 {
+                    return Err(fail(
+                        "game_seed_param",
+                        "puzzles take no per-game seed".into(),
+                    ));
+                }
+                game.new_session(&probe)
+                    .map_err(|e| fail("game_seed_param", e.to_string()))?;
+                Some((name.clone(), raw.game_seed_base))
+            }
+        };
         let clock: Clock = raw.clock.parse().map_err(|e: String| fail("clock", e))?;
         let on_fault = raw
             .on_fault
@@ -251,6 +280,7 @@ impl Config {
                 clock,
                 on_fault,
                 sandbox: raw.sandbox.clone(),
+                game_seed,
             },
             concurrency: raw.concurrency,
             shards: raw.shards,

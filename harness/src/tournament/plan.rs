@@ -9,6 +9,7 @@ use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
 use agon_engine::host::HostKind;
 use agon_engine::loader::{Manifest, Plugin, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;
+use agon_games::params::RawParams;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -59,6 +60,9 @@ pub struct GameSpec {
     pub seats: Vec<usize>,
     /// The match seed: the same for both seatings of a pair of games (mirrored seeds).
     pub seed: u64,
+    /// Parameters of this game alone (the Flip course's board seed), over the set's.
+    #[serde(default, skip_serializing_if = "RawParams::is_empty")]
+    pub params: RawParams,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -334,6 +338,7 @@ fn schedule(
                         seed: mix(
                             settings.seed ^ mix((set as u64) << 48 ^ (e as u64) << 32 ^ i as u64)
                         ),
+                        params: RawParams::new(),
                     });
                 }
             }
@@ -348,11 +353,18 @@ fn schedule(
                     let seed = mix(settings.seed
                         ^ mix((set as u64) << 48 ^ (a as u64) << 32 ^ (b as u64) << 16 ^ pair));
                     let seats = if i % 2 == 0 { vec![a, b] } else { vec![b, a] };
+                    // Flip's course formula: game r = i + 1 is on board base + floor(r / 2).
+                    let params = settings
+                        .game_seed
+                        .iter()
+                        .map(|(name, base)| (name.clone(), (base + (i as i64 + 1) / 2).to_string()))
+                        .collect();
                     games.push(GameSpec {
                         id: format!("{config_hash}-s{set:02}-e{a:02}e{b:02}-g{i:03}"),
                         param_set: set,
                         seats,
                         seed,
+                        params,
                     });
                 }
             }
@@ -378,6 +390,7 @@ mod tests {
             clock: Clock::Wall,
             on_fault: None,
             sandbox: Default::default(),
+            game_seed: None,
         };
         let games = schedule(2, "abcd", &settings, 2, 3);
         assert_eq!(games.len(), 2 * 3 * 4);
@@ -394,5 +407,17 @@ mod tests {
         let puzzles = schedule(1, "abcd", &settings, 3, 2);
         assert_eq!(puzzles.len(), 3 * 2 * 4);
         assert!(puzzles.iter().all(|g| g.seats.len() == 1));
+        // The Flip course's boards: 42 + floor(r / 2) for game r = 1..20.
+        let course = Settings {
+            games_per_pairing: 20,
+            game_seed: Some(("seed".into(), 42)),
+            ..settings
+        };
+        let games = schedule(2, "abcd", &course, 1, 2);
+        let boards: Vec<&str> = games.iter().map(|g| g.params["seed"].as_str()).collect();
+        assert_eq!(boards[0], "42");
+        assert_eq!(boards[1], boards[2]);
+        assert_eq!(boards[1], "43");
+        assert_eq!(boards[19], "52");
     }
 }

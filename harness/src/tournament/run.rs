@@ -193,8 +193,10 @@ fn play(plan: &Plan, game: &GameSpec, hosting: &Hosting, dir: &Path) -> Done {
         }
         seats.push(placed);
     }
+    let mut params = plan.param_sets[game.param_set].params.clone();
+    params.extend(game.params.clone());
     let settings = MatchSettings {
-        params: plan.param_sets[game.param_set].params.clone(),
+        params,
         seed: game.seed,
         budgets: Budgets {
             start_ms: (plan.settings.start_ms > 0).then_some(plan.settings.start_ms),

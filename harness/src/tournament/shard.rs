@@ -88,6 +88,7 @@ mod tests {
                 param_set: 0,
                 seats: vec![0, 1],
                 seed: i,
+                params: Default::default(),
             })
             .collect();
         let mut seen = Vec::new();

@@ -5,6 +5,7 @@
 //! the wire format: bump that game's `VERSION` (the wire golden tests fail loudly otherwise).
 
 pub mod breakthrough;
+pub mod flip;
 pub mod flowfree;
 pub mod lightsout;
 

@@ -3,6 +3,7 @@
 //! panics so none crosses the ABI).
 
 pub mod breakthrough;
+pub mod flip;
 
 use crate::abi::{
     BotBox, BotFailure, BotObject, BotObject_TO, FailureKind, Manifest, PluginModule,

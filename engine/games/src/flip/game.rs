@@ -240,25 +240,30 @@ impl Flip {
         Ok(())
     }
 
+    /// Moves one coin if the move is valid, outside the turn order (a bot planning its
+    /// half-turn on a copy of the table uses this).
+    pub fn move_coin(&mut self, player: Player, id: u32, to: Point) -> Result<(), Invalid> {
+        self.validate(player, id, to)?;
+        let from = self.coins[player.index()][id as usize];
+        self.grid.remove(from, (player, id));
+        self.grid.insert(to, (player, id));
+        self.coins[player.index()][id as usize] = to;
+        Ok(())
+    }
+
     /// Plays the half-turn of the player to move: at most [`Flip::moves_allowed`] moves, each
     /// validated against the board the previous one left, invalid ones skipped; then the
     /// player's sticky score, an early win (from turn 1 on), and the turn limit.
     pub fn play(&mut self, requested: &[(u32, Point)]) -> HalfTurn {
         let player = self.to_move;
-        let allowed = self.moves_allowed();
+        let allowed = if self.outcome.is_some() {
+            0
+        } else {
+            self.moves_allowed()
+        };
         let mut moves = Vec::with_capacity(allowed.min(requested.len()));
         for &(id, to) in requested.iter().take(allowed) {
-            let result = if self.outcome.is_some() {
-                Err(Invalid::NoSuchCoin { id, max: 0 })
-            } else {
-                self.validate(player, id, to)
-            };
-            if result.is_ok() {
-                let from = self.coins[player.index()][id as usize];
-                self.grid.remove(from, (player, id));
-                self.grid.insert(to, (player, id));
-                self.coins[player.index()][id as usize] = to;
-            }
+            let result = self.move_coin(player, id, to);
             moves.push(MoveResult { id, to, result });
         }
         let half = HalfTurn {
