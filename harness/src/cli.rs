@@ -288,7 +288,8 @@ pub struct BenchArgs {
     pub seconds: f64,
     /// Which measurements: `hosts` (plugin boundary, thread and process hosts), `rules`
     /// (playouts), `tournament` (throughput at concurrency 1 and 2, journal fsync), `puzzles`
-    /// (Flow Free `fast` per course puzzle, the Lights Out table, a 1000 x 1000 board), or `all`
+    /// (Flow Free `fast` per course puzzle, the Lights Out table, a 1000 x 1000 board), `flip`
+    /// (a 3000-turn n = 50 game between greedy bots, and the rules' time per move), or `all`
     #[arg(long, default_value = "all", value_name = "SUITE")]
     pub suite: String,
     /// The course's Flow Free puzzles (for `--suite puzzles`)

@@ -20,6 +20,8 @@ const PACKAGES: &[&str] = &[
     "fixture-future-protocol",
     "lightsout-gf2",
     "flowfree-solver",
+    "flip-random",
+    "flip-greedy",
 ];
 
 /// The course data beside the project (`../shared/data`), as CI places it.

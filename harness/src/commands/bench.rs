@@ -56,8 +56,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let mut figures = Vec::new();
 
     let suite = args.suite.as_str();
-    if !["all", "hosts", "rules", "tournament", "puzzles"].contains(&suite) {
-        anyhow::bail!("--suite `{suite}`: expected all, hosts, rules, tournament or puzzles");
+    if !["all", "hosts", "rules", "tournament", "puzzles", "flip"].contains(&suite) {
+        anyhow::bail!("--suite `{suite}`: expected all, hosts, rules, tournament, puzzles or flip");
     }
     let wants = |part: &str| suite == "all" || suite == part;
 
@@ -99,6 +99,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     if wants("rules") {
         figures.push(playouts(per_sample));
+    }
+    if wants("flip") {
+        figures.extend(super::bench_flip::run(&sibling(
+            &noop,
+            "libflip_greedy.so",
+        )?)?);
     }
     if wants("puzzles") {
         figures.extend(super::bench_puzzles::flowfree(

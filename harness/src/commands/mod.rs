@@ -1,4 +1,5 @@
 pub mod bench;
+mod bench_flip;
 mod bench_puzzles;
 mod bench_tournament;
 pub mod flip;

@@ -1,6 +1,6 @@
 //! Bots that misbehave on purpose, one bad thing each, so that every fault path of the engine
 //! is exercised by a real plugin. Each plays Breakthrough and misbehaves when asked for a move
-//! (`panic-start`: in start).
+//! (`panic-start`: in start); `malformed` also plays Flip.
 //!
 //! Faults: `panic`, `panic-start`, `segfault`, `abort`, `stack-overflow`, `loop`, `sleep`, `oom`,
 //! `exit`, `malformed`, `huge`, `illegal`.
@@ -273,6 +273,17 @@ impl Bot for ThreadHog {
     }
 }
 
+/// The same garbage for Flip: the bot name `malformed` plays two games.
+#[derive(Default)]
+pub struct MalformedFlip;
+
+impl RawBot for MalformedFlip {
+    type Game = agon_plugin_api::protocol::flip::Flip;
+    fn act(&mut self, _: &[u8]) -> Vec<u8> {
+        vec![0xff; 7]
+    }
+}
+
 /// Answers bytes that are no Breakthrough reply.
 #[derive(Default)]
 pub struct Malformed;
@@ -305,6 +316,7 @@ agon_plugin_api::export_plugin! {
     },
     raw_bots: {
         "malformed" => Malformed: "answers bytes that do not decode",
+        "malformed" => MalformedFlip: "answers bytes that do not decode (Flip)",
         "huge" => Huge: "answers a 512 MiB message",
     },
 }

@@ -1,0 +1,160 @@
+//! Flip through the engine: seeded games between the baselines replay exactly, invalid moves
+//! are recorded as skips, faults skip the half-turn, the start board matches the rules file.
+
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::fault::{FaultCause, FaultPolicy};
+use agon_engine::game::{GameRules, Registry};
+use agon_engine::host::HostKind;
+use agon_engine::loader::Plugin;
+use agon_engine::record::{Budgets, Forced, MatchRecord};
+use agon_engine::replay;
+use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::seating::seat_from_plugin;
+use agon_games::params::RawParams;
+use agon_tests::{agon, cache_dir, spec};
+use serde_json::Value;
+
+fn flip() -> &'static dyn GameRules {
+    &agon_engine::sessions::flip::FlipRules
+}
+
+fn play(specs: [&str; 2], params: &[(&str, &str)], policy: Option<FaultPolicy>) -> MatchRecord {
+    let seats = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let spec: BotSpec = s.parse().unwrap();
+            let plugin = Plugin::load_with_cache(&spec.file, &cache_dir()).unwrap();
+            seat_from_plugin(&plugin, &spec, i, flip(), HostKind::Thread).unwrap()
+        })
+        .collect();
+    let settings = MatchSettings {
+        params: params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<RawParams>(),
+        seed: 3,
+        budgets: Budgets {
+            start_ms: Some(2000),
+            move_ms: Some(2000),
+            clock: Default::default(),
+        },
+        fault_policy: policy,
+    };
+    run_match(flip(), &settings, seats).unwrap()
+}
+
+#[test]
+fn greedy_against_random_plays_to_the_end_and_replays() {
+    let record = play(
+        [
+            &spec("flip-greedy", "greedy"),
+            &spec("flip-random", "random"),
+        ],
+        &[("n", "5"), ("turns", "300"), ("seed", "43")],
+        None,
+    );
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    assert_eq!(record.outcome.winner, Some(0), "{}", record.outcome.reason);
+    assert_eq!(record.game_scores[0], 5.0);
+    // Turn 0: one move for player 1.
+    assert_eq!(record.moves[0].action.split_whitespace().count(), 1);
+    replay::verify(&record, &Registry::builtin()).unwrap();
+    // Greedy never answers an invalid move: none is recorded as skipped for seat 0.
+    assert!(record
+        .moves
+        .iter()
+        .filter(|m| m.seat == 0)
+        .all(|m| !m.action.contains('!')));
+    // Tampering with a move's coordinates is caught.
+    let mut forged = record.clone();
+    let first = forged
+        .moves
+        .iter_mut()
+        .find(|m| m.seat == 0 && m.action != "-")
+        .unwrap();
+    first.action = first.action.replacen(':', ":1", 1);
+    assert!(replay::verify(&forged, &Registry::builtin()).is_err());
+}
+
+#[test]
+fn a_faulty_bot_skips_its_half_turns_and_the_game_goes_on() {
+    // The Breakthrough test bot answers no Flip reply: every half-turn of seat 1 is a fault.
+    let record = play(
+        [
+            &spec("flip-greedy", "greedy"),
+            &spec("misbehave", "malformed"),
+        ],
+        &[("n", "3"), ("turns", "200"), ("seed", "43")],
+        None,
+    );
+    assert_eq!(record.fault_policy, FaultPolicy::Skip, "Flip's course rule");
+    assert!(record
+        .faults
+        .iter()
+        .all(|f| f.seat == 1 && f.cause == FaultCause::Malformed));
+    assert!(record
+        .moves
+        .iter()
+        .filter(|m| m.seat == 1)
+        .all(|m| m.forced == Some(Forced::Skip)));
+    assert_eq!(record.outcome.winner, Some(0));
+    replay::verify(&record, &Registry::builtin()).unwrap();
+}
+
+#[test]
+fn the_start_board_matches_the_rules_file() {
+    let out = agon()
+        .args(["flip", "board", "--n", "3", "--seed", "43", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let coin2 = &v["player1"][2];
+    assert!(
+        (coin2[0].as_f64().unwrap() - 21.4304).abs() < 5e-5,
+        "{coin2}"
+    );
+    assert!(
+        (coin2[1].as_f64().unwrap() - 3.0508).abs() < 5e-5,
+        "{coin2}"
+    );
+    assert_eq!(
+        v["player2"][2][0].as_f64().unwrap(),
+        -coin2[0].as_f64().unwrap()
+    );
+    let bad = agon()
+        .args(["flip", "board", "--n", "0", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("parameter `n`"));
+}
+
+#[test]
+fn the_course_tournament_format_is_planned() {
+    let config = agon_tests::workspace_root().join("tournaments/flip-course.toml");
+    let out = agon()
+        .args(["tournament", "plan", config.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plan: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = plan["games"].as_array().unwrap();
+    assert_eq!(
+        games.len(),
+        7 * 20,
+        "20 games per pair for each of 7 values of n"
+    );
+    let boards: Vec<i64> = games[..20]
+        .iter()
+        .map(|g| g["params"]["seed"].as_str().unwrap().parse().unwrap())
+        .collect();
+    let expected: Vec<i64> = (1..=20).map(|r| 42 + r / 2).collect();
+    assert_eq!(boards, expected);
+    assert_eq!(games[0]["seats"], serde_json::json!([0, 1]));
+    assert_eq!(games[1]["seats"], serde_json::json!([1, 0]));
+}
