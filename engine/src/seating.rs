@@ -2,9 +2,12 @@
 //! host.
 
 use crate::bot_spec::BotSpec;
+use crate::fault::FaultCause;
 use crate::game::GameRules;
 use crate::host::process::ProcessHostError;
-use crate::host::{HostKind, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost};
+use crate::host::{
+    HostKind, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost, UnavailableHost,
+};
 use crate::loader::{cache_dir, LoadError, Plugin, StagedPlugin};
 use crate::record::SeatRecord;
 use crate::runner::Seat;
@@ -46,6 +49,57 @@ pub enum SeatError {
 /// Seats `spec`'s bot at `seat`. In-process hosts load the plugin here; the process host only
 /// stages it (hash and content-addressed copy) and loads it in the sandboxed child.
 pub fn seat(
+    spec: &BotSpec,
+    seat: usize,
+    game: &dyn GameRules,
+    hosting: &Hosting,
+) -> Result<Seat, SeatError> {
+    match seat_or_fail(spec, seat, game, hosting) {
+        Err(SeatError::Process(ProcessHostError::BotFailed(detail))) => {
+            Ok(unavailable(spec, seat, hosting, FaultCause::Panic, detail))
+        }
+        Err(SeatError::Process(ProcessHostError::DiedStarting { cause, detail, .. })) => {
+            Ok(unavailable(spec, seat, hosting, cause, detail))
+        }
+        Err(SeatError::Load(LoadError::BotRefused { message, .. })) => {
+            Ok(unavailable(spec, seat, hosting, FaultCause::Panic, message))
+        }
+        other => other,
+    }
+}
+
+/// A seat whose bot failed while being created: its calls are that fault (see
+/// [`UnavailableHost`]); the plugin's identity is the file's, as no manifest was read.
+fn unavailable(
+    spec: &BotSpec,
+    seat: usize,
+    hosting: &Hosting,
+    cause: FaultCause,
+    detail: String,
+) -> Seat {
+    let staged = StagedPlugin::stage(&spec.file, &hosting.cache).ok();
+    let file = staged
+        .as_ref()
+        .map_or_else(String::new, StagedPlugin::file_name);
+    Seat {
+        record: SeatRecord {
+            seat,
+            bot: spec.bot.clone(),
+            bot_params: spec.params.clone(),
+            plugin: file.clone(),
+            plugin_version: "?".into(),
+            team: "?".into(),
+            file,
+            sha256: staged.map_or_else(String::new, |s| s.sha256),
+            sandbox: None,
+            stderr: None,
+        },
+        host: Box::new(UnavailableHost::new(hosting.kind, cause, detail)),
+    }
+}
+
+/// Like [`seat`], but every failure is an error (none becomes a faulty seat).
+pub fn seat_or_fail(
     spec: &BotSpec,
     seat: usize,
     game: &dyn GameRules,

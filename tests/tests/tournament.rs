@@ -319,6 +319,39 @@ fn bad_configurations_are_refused_naming_the_key() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("game: unknown game `chess`"));
 }
 
+/// A bot that crashes while being created is excluded before any game; the rest play.
+#[test]
+fn a_bot_that_cannot_start_is_excluded() {
+    let dir = scratch("tournament-panic-new");
+    let entrants = vec![
+        ("r1", bot("breakthrough-random", "random")),
+        ("r2", bot("breakthrough-random", "random")),
+        ("broken", bot("misbehave", "panic-new")),
+    ];
+    for host in ["process", "thread"] {
+        let cfg = config(&dir, &format!("host = \"{host}\""), &entrants);
+        let out = dir.join(format!("out-{host}"));
+        let text = ok(&[
+            "tournament",
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(text.contains("excluded: broken"), "{host}: {text}");
+        let s = standings(&out);
+        assert_eq!(s["standings"].as_array().unwrap().len(), 2);
+        assert!(
+            s["tournament"]["excluded"][0]["error"]
+                .as_str()
+                .unwrap()
+                .contains("constructor"),
+            "{s}"
+        );
+    }
+}
+
 /// A folder entrant brings every bot of every plugin in it; a file that fails to load excludes
 /// only itself, and the standings say so.
 #[test]

@@ -5,7 +5,7 @@
 
 use abi_stable::std_types::RResult;
 use agon_engine::game::Registry;
-use agon_engine::host::process::{failure_code, frame, Hello, Ready};
+use agon_engine::host::process::{failure_code, frame, Hello, LoadFailure, Ready};
 use agon_engine::loader::Plugin;
 use agon_engine::sandbox;
 use std::fs::File;
@@ -19,63 +19,65 @@ fn main() -> ExitCode {
     let (mut input, mut output) = unsafe { (File::from_raw_fd(3), File::from_raw_fd(4)) };
     match serve(&mut input, &mut output) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            let _ = frame::write_frame(&mut output, frame::LOAD_FAILED, message.as_bytes());
-            eprintln!("agon-host: {message}");
+        Err(failure) => {
+            let body = serde_json::to_vec(&failure).unwrap_or_default();
+            let _ = frame::write_frame(&mut output, frame::LOAD_FAILED, &body);
+            eprintln!("agon-host: {}", failure.message);
             ExitCode::from(3)
         }
     }
 }
 
-fn serve(input: &mut File, output: &mut File) -> Result<(), String> {
+fn serve(input: &mut File, output: &mut File) -> Result<(), LoadFailure> {
     let hello = match frame::read_frame(input) {
-        Ok(Some((frame::HELLO, body))) => {
-            serde_json::from_slice::<Hello>(&body).map_err(|e| format!("unreadable hello: {e}"))?
-        }
-        Ok(_) => return Err("expected a hello first".into()),
-        Err(e) => return Err(format!("reading the hello: {e}")),
+        Ok(Some((frame::HELLO, body))) => serde_json::from_slice::<Hello>(&body)
+            .map_err(|e| LoadFailure::engine(format!("unreadable hello: {e}")))?,
+        Ok(_) => return Err(LoadFailure::engine("expected a hello first")),
+        Err(e) => return Err(LoadFailure::engine(format!("reading the hello: {e}"))),
     };
-    let plugin = Plugin::open(&hello.plugin).map_err(|e| e.to_string())?;
+    // Confine first: no team code, not even a library constructor, runs outside the sandbox.
+    let report = sandbox::confine(&hello.sandbox, &hello.plugin.copy);
+    if let Some(refusal) = report.strict_refusal(&hello.sandbox) {
+        return Err(LoadFailure::sandbox(refusal));
+    }
+    let plugin = Plugin::open(&hello.plugin).map_err(|e| LoadFailure::load(e.to_string()))?;
     if hello.inspect {
         let ready = Ready {
             manifest: plugin.manifest.clone(),
-            sandbox: sandbox::SandboxReport {
-                landlock: "none".into(),
-                seccomp: false,
-                missing: vec!["inspection only: no bot runs".into()],
-            },
+            sandbox: report,
         };
-        let ready = serde_json::to_vec(&ready).map_err(|e| e.to_string())?;
-        return frame::write_frame(output, frame::READY, &ready).map_err(|e| e.to_string());
+        let ready = serde_json::to_vec(&ready).map_err(|e| LoadFailure::engine(e.to_string()))?;
+        return frame::write_frame(output, frame::READY, &ready)
+            .map_err(|e| LoadFailure::engine(e.to_string()));
     }
     let registry = Registry::builtin();
-    let game = registry.get(&hello.game).map_err(|e| e.to_string())?;
-    let mut bot = plugin
-        .new_bot(&hello.bot, game)
-        .map_err(|e| e.to_string())?;
-    let report = sandbox::confine(&hello.sandbox);
-    if let Some(refusal) = report.strict_refusal(&hello.sandbox) {
-        return Err(refusal);
-    }
+    let game = registry
+        .get(&hello.game)
+        .map_err(|e| LoadFailure::load(e.to_string()))?;
+    let mut bot = plugin.new_bot(&hello.bot, game).map_err(|e| match e {
+        agon_engine::loader::LoadError::BotRefused { .. } => LoadFailure::bot(e.to_string()),
+        other => LoadFailure::load(other.to_string()),
+    })?;
     let ready = Ready {
         manifest: plugin.manifest.clone(),
         sandbox: report,
     };
-    let ready = serde_json::to_vec(&ready).map_err(|e| e.to_string())?;
-    frame::write_frame(output, frame::READY, &ready).map_err(|e| e.to_string())?;
+    let ready = serde_json::to_vec(&ready).map_err(|e| LoadFailure::engine(e.to_string()))?;
+    frame::write_frame(output, frame::READY, &ready)
+        .map_err(|e| LoadFailure::engine(e.to_string()))?;
     loop {
         let (kind, message) = match frame::read_frame(input) {
             Ok(Some(request)) => request,
             // The engine closed the pipe: the match is over.
             Ok(None) => return Ok(()),
-            Err(e) => return Err(format!("reading a request: {e}")),
+            Err(e) => return Err(LoadFailure::engine(format!("reading a request: {e}"))),
         };
         let answer = match kind {
             frame::START => bot
                 .start(message.as_slice().into())
                 .map(|()| Default::default()),
             frame::ACT => bot.act(message.as_slice().into()),
-            other => return Err(format!("unknown request kind {other}")),
+            other => return Err(LoadFailure::engine(format!("unknown request kind {other}"))),
         };
         let written = match answer {
             RResult::ROk(bytes) => frame::write_frame(output, frame::ANSWER, &bytes),

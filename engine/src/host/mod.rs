@@ -12,11 +12,13 @@ mod cpu_clock;
 mod inline;
 pub mod process;
 mod thread;
+mod unavailable;
 
 pub use cpu_clock::thread_cpu_time;
 pub use inline::InlineHost;
 pub use process::{ProcessHost, ProcessHostConfig};
 pub use thread::ThreadHost;
+pub use unavailable::UnavailableHost;
 
 use crate::fault::FaultCause;
 use crate::sandbox::SandboxReport;
@@ -191,11 +193,23 @@ impl<T> CallResult<T> {
     }
 }
 
+/// The most of a bot's own text (panic messages, reasons) the engine keeps.
+pub const MAX_BOT_TEXT: usize = 2000;
+
+/// `text` cut to [`MAX_BOT_TEXT`] characters, saying so.
+pub fn bounded(text: &str) -> String {
+    match text.char_indices().nth(MAX_BOT_TEXT) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}... [{} more bytes]", &text[..cut], text.len() - cut),
+    }
+}
+
 /// A failure's kind in words, for fault details.
 pub fn describe_failure(failure: &BotFailure) -> String {
+    let message = bounded(&failure.message);
     match failure.kind {
-        FailureKind::Panic => format!("bot panicked: {}", failure.message),
-        FailureKind::Refused => format!("bot refused: {}", failure.message),
-        FailureKind::Protocol => format!("bot reported a protocol error: {}", failure.message),
+        FailureKind::Panic => format!("bot panicked: {message}"),
+        FailureKind::Refused => format!("bot refused: {message}"),
+        FailureKind::Protocol => format!("bot reported a protocol error: {message}"),
     }
 }

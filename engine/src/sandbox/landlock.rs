@@ -1,11 +1,23 @@
-//! Landlock: after the plugin is loaded the host needs no file at all, so the ruleset handles
-//! every file-system right and grants none; it also handles TCP bind/connect and scopes signals
-//! and abstract Unix sockets to the host's own domain (the bot cannot signal the engine).
+//! Landlock, applied before the plugin is loaded: the ruleset handles every file-system right
+//! and grants only reading the plugin's own (content-addressed) file and the system's shared
+//! libraries, which loading it needs; it also handles TCP bind/connect and scopes signals and
+//! abstract Unix sockets to the host's own domain (the bot cannot signal the engine).
 
 use ::landlock::{
-    Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetStatus,
-    Scope, ABI,
+    path_beneath_rules, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
+    RulesetCreatedAttr, RulesetStatus, Scope, ABI,
 };
+use std::path::Path;
+
+/// What the dynamic linker reads to load a plugin's dependencies (libc, libgcc_s).
+const SYSTEM_LIBRARIES: &[&str] = &[
+    "/lib",
+    "/lib64",
+    "/usr/lib",
+    "/usr/lib64",
+    "/usr/local/lib",
+    "/etc/ld.so.cache",
+];
 
 /// How much of the requested confinement the kernel enforces.
 pub enum Enforcement {
@@ -16,13 +28,16 @@ pub enum Enforcement {
 /// The newest ABI whose rights are requested; older kernels enforce what they can.
 const REQUESTED: ABI = ABI::V6;
 
-pub fn restrict() -> Result<Enforcement, String> {
+pub fn restrict(plugin: &Path) -> Result<Enforcement, String> {
+    let read = AccessFs::ReadFile | AccessFs::ReadDir;
     let status = Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
         .handle_access(AccessFs::from_all(REQUESTED))
         .and_then(|r| r.handle_access(AccessNet::from_all(REQUESTED)))
         .and_then(|r| r.scope(Scope::from_all(REQUESTED)))
         .and_then(|r| r.create())
+        .and_then(|r| r.add_rules(path_beneath_rules(SYSTEM_LIBRARIES, read)))
+        .and_then(|r| r.add_rules(path_beneath_rules([plugin], AccessFs::ReadFile)))
         .and_then(|r| r.restrict_self())
         .map_err(|e| e.to_string())?;
     match status.ruleset {

@@ -1,6 +1,10 @@
 //! The process host's sandbox (DESIGN.md, "Hosts"): resource limits set before the host
-//! program starts, then Landlock and a seccomp filter applied by the host itself after the
-//! plugin library has loaded (loading needs the file system and `mmap` of the library).
+//! program starts, then Landlock and a seccomp filter applied by the host itself *before* it
+//! loads the plugin library, so that no team code (not even a library constructor or the bot's
+//! `Default`) ever runs unconfined. Loading still works: Landlock grants reading the plugin's
+//! own file and the system's shared libraries, and the seccomp filter refuses nothing the
+//! dynamic linker needs. (DESIGN.md says "after the library has loaded"; confining first is
+//! stricter and closes the gap a constructor could use.)
 //!
 //! - [`limits`]: address space, CPU seconds (a backstop), open files, file size 0, no core.
 //! - [`landlock`]: no file readable or writable, no TCP, no signals or abstract sockets beyond
@@ -71,10 +75,10 @@ impl SandboxReport {
     }
 }
 
-/// Applies Landlock and seccomp to the calling process (the host, after loading the plugin).
-pub fn confine(config: &SandboxConfig) -> SandboxReport {
+/// Applies Landlock and seccomp to the calling process (the host, before loading `plugin`).
+pub fn confine(config: &SandboxConfig, plugin: &std::path::Path) -> SandboxReport {
     let mut missing = Vec::new();
-    let landlock = match landlock::restrict() {
+    let landlock = match landlock::restrict(plugin) {
         Ok(landlock::Enforcement::Full) => "full",
         Ok(landlock::Enforcement::Partial(what)) => {
             missing.push(format!("landlock only partially enforced: {what}"));

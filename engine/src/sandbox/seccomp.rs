@@ -70,7 +70,29 @@ const DENIED: &[i64] = &[
     libc::SYS_setregid,
     libc::SYS_setresuid,
     libc::SYS_setresgid,
+    // Leaving the process group or session would escape the watchdog's group kill.
+    libc::SYS_setpgid,
+    libc::SYS_setsid,
+    // Limits and scheduling: a bot must not change the engine's, nor raise its own.
+    libc::SYS_setrlimit,
+    libc::SYS_setpriority,
+    libc::SYS_sched_setaffinity,
+    libc::SYS_sched_setscheduler,
+    libc::SYS_sched_setparam,
+    libc::SYS_sched_setattr,
+    libc::SYS_ioprio_set,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_iopl,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_ioperm,
+    libc::SYS_kexec_file_load,
+    libc::SYS_syslog,
 ];
+
+/// prctl(2) options (linux/prctl.h).
+const PR_SET_PDEATHSIG: u64 = 1;
+const PR_SET_CHILD_SUBREAPER: u64 = 36;
+const PR_SET_PTRACER: u64 = 0x5961_6d61;
 
 fn condition(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, String> {
     SeccompCondition::new(arg, SeccompCmpArgLen::Qword, op, value).map_err(|e| e.to_string())
@@ -99,6 +121,27 @@ fn kill_filter(allow_threads: bool) -> Result<BpfProgram, String> {
     rules.insert(
         libc::SYS_tgkill,
         vec![rule(vec![condition32(0, SeccompCmpOp::Ne, own_pid)?])?],
+    );
+    // prlimit64 only to read this process's own limits (pid 0, no new limit).
+    rules.insert(
+        libc::SYS_prlimit64,
+        vec![
+            rule(vec![condition32(0, SeccompCmpOp::Ne, 0)?])?,
+            rule(vec![condition(2, SeccompCmpOp::Ne, 0)?])?,
+        ],
+    );
+    // prctl, except what would let the host outlive the engine or adopt processes.
+    rules.insert(
+        libc::SYS_prctl,
+        vec![
+            rule(vec![condition32(0, SeccompCmpOp::Eq, PR_SET_PDEATHSIG)?])?,
+            rule(vec![condition32(
+                0,
+                SeccompCmpOp::Eq,
+                PR_SET_CHILD_SUBREAPER,
+            )?])?,
+            rule(vec![condition32(0, SeccompCmpOp::Eq, PR_SET_PTRACER)?])?,
+        ],
     );
     let clone_rule = if allow_threads {
         let thread = libc::CLONE_THREAD as u64;
@@ -139,10 +182,11 @@ fn clone3_filter() -> Result<BpfProgram, String> {
         .map_err(|e: seccompiler::BackendError| e.to_string())
 }
 
-/// Installs both filters on the calling thread (the host is single-threaded when it does).
+/// Installs both filters on every thread of the process (TSYNC; the host is single-threaded
+/// when it does, before any plugin code runs).
 pub fn install(allow_threads: bool) -> Result<(), String> {
     let clone3 = clone3_filter()?;
     let kill = kill_filter(allow_threads)?;
-    seccompiler::apply_filter(&clone3).map_err(|e| e.to_string())?;
-    seccompiler::apply_filter(&kill).map_err(|e| e.to_string())
+    seccompiler::apply_filter_all_threads(&clone3).map_err(|e| e.to_string())?;
+    seccompiler::apply_filter_all_threads(&kill).map_err(|e| e.to_string())
 }

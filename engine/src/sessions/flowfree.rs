@@ -72,6 +72,7 @@ impl FlowFreeSession {
                 )
             }
             wire::Answer::GaveUp { reason } => {
+                let reason = crate::host::bounded(&reason);
                 let reason: String = reason
                     .chars()
                     .map(|c| if c == '\n' { ' ' } else { c })

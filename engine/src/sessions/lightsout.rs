@@ -107,6 +107,7 @@ impl LightsOutSession {
                 (Outcome::puzzle(true, reason), clicks.len(), notation)
             }
             wire::Answer::Unsolvable { reason } => {
+                let reason = crate::host::bounded(&reason);
                 let analysis = Analysis::new(&self.board);
                 if let Some(solution) = analysis.solution() {
                     return Err(Rejection::Illegal(format!(

@@ -240,6 +240,9 @@ impl Config {
                             format!("plugin file {} not found", spec.file.display()),
                         ));
                     }
+                    // Absolute, so the plan resumes from any working folder.
+                    spec.file = std::fs::canonicalize(&spec.file)
+                        .map_err(|e| fail(&key("bot"), format!("{}: {e}", spec.file.display())))?;
                     let name = e.name.clone().unwrap_or_else(|| spec.bot.clone());
                     if names.contains(&name) {
                         return Err(fail(&key("name"), format!("`{name}` is used twice")));
@@ -255,6 +258,8 @@ impl Config {
                             format!("folder {} not found", path.display()),
                         ));
                     }
+                    let path = std::fs::canonicalize(&path)
+                        .map_err(|e| fail(&key("folder"), format!("{}: {e}", path.display())))?;
                     entrants.push(Declared::Folder { path });
                 }
                 _ => {

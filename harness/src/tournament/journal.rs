@@ -62,7 +62,7 @@ impl Entry {
             scores: record.outcome.scores.clone(),
             game_scores: record.game_scores.clone(),
             termination: record.outcome.termination,
-            reason: record.outcome.reason.clone(),
+            reason: record.outcome.reason.chars().take(1000).collect(),
             moves: record.moves.len(),
             faults: record
                 .faults
@@ -95,6 +95,16 @@ impl Journal {
             .append(true)
             .open(&path)
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        // One writer per journal: a second `resume` of the same folder (say, a requeued job
+        // while the old one still runs) would play the same games twice.
+        rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).map_err(
+            |_| {
+                format!(
+                    "{}: another agon is running this tournament (the journal is locked)",
+                    path.display()
+                )
+            },
+        )?;
         Ok((Journal { file, path }, entries))
     }
 

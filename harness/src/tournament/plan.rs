@@ -5,14 +5,19 @@
 use super::config::{Config, Declared, ParamSet, Settings};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::game::Registry;
+use agon_engine::game::{GameRules, StartInfo};
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
 use agon_engine::host::HostKind;
+use agon_engine::host::{CallResult, Deadline};
 use agon_engine::loader::{Manifest, Plugin, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;
+use agon_engine::seating::{self, Hosting};
 use agon_games::params::RawParams;
+use agon_plugin_api::abi::FailureKind;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 pub const PLAN_FORMAT: u32 = 1;
 
@@ -93,6 +98,60 @@ fn manifest(
         HostKind::Thread | HostKind::Inline => Plugin::open(staged)
             .map(|p| p.manifest.clone())
             .map_err(|e| e.to_string()),
+    }
+}
+
+/// How the settings host seats.
+pub fn hosting(settings: &Settings) -> Result<Hosting, String> {
+    Ok(Hosting {
+        kind: settings.host,
+        process: match settings.host {
+            HostKind::Process => Some(ProcessHostConfig::locate(sandbox_config(settings))?),
+            _ => None,
+        },
+        cache: agon_engine::loader::cache_dir(),
+    })
+}
+
+/// What a trial start of an entrant's bot found.
+enum Trial {
+    Fine,
+    /// The bot cannot be run here (it crashed while being created, its file does not load, the
+    /// sandbox is incomplete in strict mode): the entrant is excluded.
+    Exclude(String),
+    /// The bot refused its parameters: a configuration error.
+    Refused(String),
+}
+
+/// Seats the entrant's bot once and delivers a start message, as its first game will.
+fn trial(spec: &BotSpec, game: &dyn GameRules, settings: &Settings, params: &RawParams) -> Trial {
+    let hosting = match hosting(settings) {
+        Ok(h) => h,
+        Err(e) => return Trial::Exclude(e),
+    };
+    let mut seat = match seating::seat_or_fail(spec, 0, game, &hosting) {
+        Ok(seat) => seat,
+        Err(e) => return Trial::Exclude(e.to_string()),
+    };
+    let Ok(session) = game.new_session(params) else {
+        return Trial::Fine; // the parameters were checked with the configuration
+    };
+    let info = StartInfo {
+        seed: 0,
+        start_budget_ms: settings.start_ms,
+        move_budget_ms: settings.move_ms,
+        bot_params: spec.params.clone(),
+    };
+    let budget = (settings.start_ms > 0).then(|| Duration::from_millis(settings.start_ms));
+    let call = seat
+        .host
+        .start(session.start_message(0, &info), Deadline::wall(budget));
+    match call.result {
+        CallResult::Failed(f) if f.kind == FailureKind::Refused => {
+            Trial::Refused(f.message.to_string())
+        }
+        // Anything else (even a panic at start) is the bot's to answer for in its games.
+        _ => Trial::Fine,
     }
 }
 
@@ -224,6 +283,44 @@ impl Plan {
                     .join("; "),
             });
         }
+        // Every bot once, with its parameters, before any game: a refused parameter is a
+        // configuration error, a bot that cannot start here excludes only its entrant.
+        let first_params = config
+            .param_sets
+            .first()
+            .map(|p| p.params.clone())
+            .unwrap_or_default();
+        let mut kept = Vec::new();
+        for e in entrants {
+            let spec: BotSpec = e.spec.parse().expect("specs were parsed");
+            match trial(&spec, game, settings, &first_params) {
+                Trial::Fine => kept.push(e),
+                Trial::Exclude(error) => excluded.push(Excluded {
+                    name: e.name.clone(),
+                    file: spec.file.clone(),
+                    error,
+                }),
+                Trial::Refused(message) => {
+                    return Err(PlanError::Config(format!(
+                        "{}: entrant `{}`: key `bot`: the bot refused its parameters: {message}",
+                        config.file.display(),
+                        e.name
+                    )))
+                }
+            }
+        }
+        let entrants = kept;
+        if entrants.len() < game.seats() {
+            return Err(PlanError::TooFewEntrants {
+                needed: game.seats(),
+                found: entrants.len(),
+                excluded: excluded
+                    .iter()
+                    .map(|e| format!("{} ({})", e.name, e.error))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            });
+        }
         let config_hash = hash(settings, &config.param_sets, &entrants);
         let games = schedule(
             game.seats(),
@@ -245,14 +342,17 @@ impl Plan {
         })
     }
 
+    /// Writes `tournament.json` durably: a temporary file, fsynced, renamed, the folder fsynced.
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
+        use std::io::Write;
         let path = dir.join("tournament.json");
         let temp = dir.join(".tournament.json.tmp");
-        std::fs::write(
-            &temp,
-            serde_json::to_string_pretty(self).expect("plans serialize") + "\n",
-        )?;
-        std::fs::rename(&temp, path)
+        let mut file = std::fs::File::create(&temp)?;
+        let text = serde_json::to_string_pretty(self).expect("plans serialize") + "\n";
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)?;
+        std::fs::File::open(dir)?.sync_all()
     }
 
     pub fn read(dir: &Path) -> Result<Plan, String> {
@@ -299,7 +399,22 @@ fn plugin_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// What decides results, and nothing else: entrants by name, plugin content, bot and bot
+/// parameters (not by path, so the same tournament started from another folder, or as shards
+/// started differently, has the same hash).
 fn hash(settings: &Settings, param_sets: &[ParamSet], entrants: &[Entrant]) -> String {
+    let entrants: Vec<serde_json::Value> = entrants
+        .iter()
+        .map(|e| {
+            let spec: Option<BotSpec> = e.spec.parse().ok();
+            serde_json::json!({
+                "name": e.name,
+                "sha256": e.sha256,
+                "bot": spec.as_ref().map(|s| s.bot.clone()),
+                "bot_params": spec.map(|s| s.params),
+            })
+        })
+        .collect();
     let canonical = serde_json::json!({
         "settings": settings,
         "param_sets": param_sets,

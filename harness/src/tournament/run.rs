@@ -2,11 +2,9 @@
 //! thread appends each finished game to the journal (fsync) and moves the progress bar.
 
 use super::journal::{Entry, Journal};
-use super::plan::{sandbox_config, GameSpec, Plan};
+use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
 use agon_engine::game::Registry;
-use agon_engine::host::{HostKind, ProcessHostConfig};
-use agon_engine::loader::cache_dir;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::seating::{self, Hosting};
@@ -146,14 +144,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
 }
 
 fn hosting(plan: &Plan) -> Result<Hosting, String> {
-    Ok(Hosting {
-        kind: plan.settings.host,
-        process: match plan.settings.host {
-            HostKind::Process => Some(ProcessHostConfig::locate(sandbox_config(&plan.settings))?),
-            _ => None,
-        },
-        cache: cache_dir(),
-    })
+    super::plan::hosting(&plan.settings)
 }
 
 /// Plays one game of the plan and writes its full record next to the journal.

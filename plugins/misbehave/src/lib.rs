@@ -2,10 +2,11 @@
 //! is exercised by a real plugin. Each plays Breakthrough and misbehaves when asked for a move
 //! (`panic-start`: in start); `malformed` also plays Flip.
 //!
-//! Faults: `panic`, `panic-start`, `segfault`, `abort`, `stack-overflow`, `loop`, `sleep`, `oom`,
+//! Faults: `panic`, `panic-start`, `panic-new`, `segfault`, `abort`, `stack-overflow`, `loop`, `sleep`, `oom`,
 //! `exit`, `malformed`, `huge`, `illegal`.
 //!
-//! Attempts: `fork`, `read-file`, `connect`, `stdout-garbage`, `thread-hog`. An attempting bot
+//! Attempts: `fork`, `read-file`, `connect`, `stdout-garbage`, `thread-hog`, `early-thread`,
+//! `setpgid`, `pdeathsig`, `prlimit-parent`. An attempting bot
 //! that succeeds at something forbidden panics with a message beginning `escaped:`; otherwise
 //! it gives up by answering an illegal move. So every bot here ends in a recorded fault, and an
 //! `escaped:` panic means a hole in the sandbox.
@@ -273,6 +274,110 @@ impl Bot for ThreadHog {
     }
 }
 
+/// Panics while being created (in `Default`), before any call.
+pub struct PanicNew;
+
+impl Default for PanicNew {
+    fn default() -> PanicNew {
+        panic!("misbehave: deliberate panic in the constructor");
+    }
+}
+
+impl Bot for PanicNew {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        Reply::new(illegal_move())
+    }
+}
+
+/// Starts a thread in its constructor (before any call), which then tries to read
+/// /etc/passwd: team code that runs before the sandbox would be applied after loading.
+pub struct EarlyThread;
+
+impl Default for EarlyThread {
+    fn default() -> EarlyThread {
+        let spawned = std::thread::Builder::new().spawn(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            if let Ok(bytes) = std::fs::read("/etc/passwd") {
+                panic!(
+                    "escaped: an early thread read {} bytes of /etc/passwd",
+                    bytes.len()
+                );
+            }
+        });
+        if spawned.is_ok() {
+            // On a host that allows threads the thread must still find no file to read.
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        EarlyThread
+    }
+}
+
+impl Bot for EarlyThread {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        Reply::new(illegal_move())
+    }
+}
+
+/// Joins the engine's process group, so that the watchdog's group kill would miss it.
+#[derive(Default)]
+pub struct JoinGroup;
+
+impl Bot for JoinGroup {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        // SAFETY: plain system calls on this process.
+        let moved = unsafe { libc::setpgid(0, libc::getpgid(libc::getppid())) };
+        if moved == 0 {
+            panic!("escaped: joined the engine's process group");
+        }
+        Reply::new(illegal_move())
+    }
+}
+
+/// Clears its death signal, so that it would outlive the engine.
+#[derive(Default)]
+pub struct Orphan;
+
+impl Bot for Orphan {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        // SAFETY: a plain system call on this process.
+        if unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, 0) } == 0 {
+            panic!("escaped: cleared the death signal");
+        }
+        Reply::new(illegal_move())
+    }
+}
+
+/// Lowers the engine's open-file limit to nothing.
+#[derive(Default)]
+pub struct LimitParent;
+
+impl Bot for LimitParent {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        let zero = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: reads `zero`; writes nothing.
+        let changed = unsafe {
+            libc::prlimit(
+                libc::getppid(),
+                libc::RLIMIT_NOFILE,
+                &zero,
+                std::ptr::null_mut(),
+            )
+        };
+        if changed == 0 {
+            panic!("escaped: set the engine's open-file limit");
+        }
+        Reply::new(illegal_move())
+    }
+}
+
 /// The same garbage for Flip: the bot name `malformed` plays two games.
 #[derive(Default)]
 pub struct MalformedFlip;
@@ -300,6 +405,7 @@ agon_plugin_api::export_plugin! {
     bots: {
         "panic" => Panic: "panics when asked for a move",
         "panic-start" => PanicStart: "panics in start",
+        "panic-new" => PanicNew: "panics while being created",
         "loop" => Loop: "spins forever when asked for a move",
         "sleep" => Sleep: "sleeps past its move budget",
         "illegal" => Illegal: "answers a move no rule allows",
@@ -313,6 +419,10 @@ agon_plugin_api::export_plugin! {
         "connect" => Connect: "tries to connect to 127.0.0.1 (port parameter, default 9)",
         "stdout-garbage" => StdoutGarbage: "floods stdout, then answers",
         "thread-hog" => ThreadHog: "tries to start a thread that spins forever",
+        "early-thread" => EarlyThread: "starts a thread in its constructor that tries to read /etc/passwd",
+        "setpgid" => JoinGroup: "tries to join the engine's process group",
+        "pdeathsig" => Orphan: "tries to clear its death signal",
+        "prlimit-parent" => LimitParent: "tries to lower the engine's open-file limit",
     },
     raw_bots: {
         "malformed" => Malformed: "answers bytes that do not decode",

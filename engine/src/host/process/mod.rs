@@ -45,6 +45,47 @@ pub struct Hello {
     pub inspect: bool,
 }
 
+/// Why a host could not serve, as it reports it in a `LOAD_FAILED` frame.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LoadFailure {
+    pub kind: LoadFailureKind,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadFailureKind {
+    /// The plugin file, its ABI, the bot or the game (the loader's errors).
+    Load,
+    /// The bot could not be created (it panicked or refused in its constructor).
+    Bot,
+    /// Strict mode and an incomplete sandbox.
+    Sandbox,
+    /// The engine and the host disagree (a bug, or mismatched builds).
+    Engine,
+}
+
+impl LoadFailure {
+    fn new(kind: LoadFailureKind, message: impl Into<String>) -> LoadFailure {
+        LoadFailure {
+            kind,
+            message: message.into(),
+        }
+    }
+    pub fn load(message: impl Into<String>) -> LoadFailure {
+        LoadFailure::new(LoadFailureKind::Load, message)
+    }
+    pub fn bot(message: impl Into<String>) -> LoadFailure {
+        LoadFailure::new(LoadFailureKind::Bot, message)
+    }
+    pub fn sandbox(message: impl Into<String>) -> LoadFailure {
+        LoadFailure::new(LoadFailureKind::Sandbox, message)
+    }
+    pub fn engine(message: impl Into<String>) -> LoadFailure {
+        LoadFailure::new(LoadFailureKind::Engine, message)
+    }
+}
+
 /// The host's answer to [`Hello`] once the bot is loaded and the sandbox applied.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Ready {
@@ -104,10 +145,22 @@ pub enum ProcessHostError {
         executable: PathBuf,
         source: std::io::Error,
     },
-    /// The host could not load the bot (the message is the loader's, naming the file) or could
-    /// not confine itself in strict mode.
+    /// The host could not load the plugin or the bot (the message is the loader's, naming the
+    /// file), or could not confine itself in strict mode.
     #[error("{0}")]
     Refused(String),
+    /// The bot itself failed while being created (panicked in its constructor).
+    #[error("{0}")]
+    BotFailed(String),
+    /// The host died while starting: team code (a library constructor, the bot's
+    /// constructor) crashed it or broke the sandbox.
+    #[error("agon-host for {plugin} died during start-up: {cause}: {detail}")]
+    DiedStarting {
+        plugin: String,
+        cause: FaultCause,
+        detail: String,
+    },
+    /// The host misbehaved while starting: the engine's build of agon-host does not match.
     #[error("agon-host for {plugin} failed during start-up: {detail}")]
     Startup { plugin: String, detail: String },
 }
@@ -244,23 +297,38 @@ impl ProcessHost {
             }
             Ok((frame::LOAD_FAILED, body)) => {
                 host.kill();
-                Err(ProcessHostError::Refused(
-                    String::from_utf8_lossy(&body).into_owned(),
-                ))
+                let failure: LoadFailure = serde_json::from_slice(&body).unwrap_or_else(|_| {
+                    LoadFailure::engine(String::from_utf8_lossy(&body).into_owned())
+                });
+                Err(match failure.kind {
+                    LoadFailureKind::Bot => ProcessHostError::BotFailed(failure.message),
+                    LoadFailureKind::Engine => startup(failure.message),
+                    LoadFailureKind::Load | LoadFailureKind::Sandbox => {
+                        ProcessHostError::Refused(failure.message)
+                    }
+                })
             }
             Ok((kind, _)) => {
                 host.kill();
                 Err(startup(format!("unexpected message kind {kind}")))
             }
             Err(error) => {
-                let (_, detail) = host.fault_for(error);
-                Err(startup(format!(
-                    "{detail}{}",
-                    host.stderr
-                        .text()
-                        .map(|t| format!("; its stderr: {}", t.trim()))
-                        .unwrap_or_default()
-                )))
+                let (cause, detail) = host.fault_for(error);
+                let stderr = host
+                    .stderr
+                    .text()
+                    .map(|t| {
+                        format!(
+                            "; its stderr: {}",
+                            t.trim().chars().take(2000).collect::<String>()
+                        )
+                    })
+                    .unwrap_or_default();
+                Err(ProcessHostError::DiedStarting {
+                    plugin: plugin.path.display().to_string(),
+                    cause,
+                    detail: format!("{detail}{stderr}"),
+                })
             }
         }
     }
@@ -371,9 +439,12 @@ impl ProcessHost {
     /// Kills the whole process group and reaps the host.
     fn kill(&mut self) -> Option<ExitStatus> {
         if self.status.is_none() {
+            // The group, and the host itself in case it left the group (the seccomp filter
+            // refuses that, but the host must never be waited for unkilled).
             if let Some(pid) = Pid::from_raw(self.child.id() as i32) {
                 let _ = kill_process_group(pid, Signal::KILL);
             }
+            let _ = self.child.kill();
             self.status = self.child.wait().ok();
         }
         self.status
