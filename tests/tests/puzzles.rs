@@ -200,23 +200,54 @@ fn start(rules: &dyn GameRules, params: &RawParams) -> Box<dyn agon_engine::game
 #[test]
 fn the_engine_rejects_wrong_answers_with_the_reason() {
     let instance = |text: &str| RawParams::from([("instance".to_string(), text.to_string())]);
-    // Lights Out: a wrong click set, a repeated click, a false claim of unsolvability.
+    // Lights Out: a wrong click set, a bitmap of the wrong size, a false claim of minimality,
+    // a false claim of unsolvability.
     let lights = instance(".#.\n###\n.#.\n");
     let answer = |a: lo::Answer| protocol::encode(&Reply::new(a));
+    let clicks = |cells: &[(usize, usize)], minimal: bool| lo::Answer::Clicks {
+        clicks: lo::pack(3, 3, |r, c| cells.contains(&(r, c))),
+        proven_minimal: minimal,
+    };
     let mut s = start(&LightsOutRules, &lights);
-    let wrong = answer(lo::Answer::Clicks {
-        clicks: vec![lo::Click { row: 0, col: 0 }],
-        proven_minimal: false,
-    });
-    match s.apply_answer(0, &wrong) {
+    match s.apply_answer(0, &answer(clicks(&[(0, 0)], false))) {
         Err(Rejection::Illegal(reason)) => assert!(reason.contains("still black"), "{reason}"),
         other => panic!("{other:?}"),
     }
-    let twice = answer(lo::Answer::Clicks {
-        clicks: vec![lo::Click { row: 1, col: 1 }, lo::Click { row: 1, col: 1 }],
+    let short = answer(lo::Answer::Clicks {
+        clicks: vec![],
         proven_minimal: false,
     });
-    assert!(matches!(s.apply_answer(0, &twice), Err(Rejection::Illegal(r)) if r.contains("twice")));
+    assert!(
+        matches!(s.apply_answer(0, &short), Err(Rejection::Malformed(r)) if r.contains("needs 2"))
+    );
+    // A false claim of minimality: on 4x4 (nullity 4) the board of one click at (0,0) is also
+    // cleared by that click plus a pattern that toggles nothing, which is longer.
+    use agon_games::lightsout::{Analysis, Board, Click};
+    let mut one = Board::new(4, 4);
+    one.click(Click { row: 0, col: 0 }).unwrap();
+    let z = Analysis::new(&one).null_pattern(0);
+    let longer: Vec<(usize, usize)> = (0..4)
+        .flat_map(|r| (0..4).map(move |c| (r, c)))
+        .filter(|&(r, c)| z.get(r, c) ^ (r == 0 && c == 0))
+        .collect();
+    assert!(longer.len() > 1);
+    let mut s4 = start(&LightsOutRules, &instance(&one.render()));
+    let claim = lo::Answer::Clicks {
+        clicks: lo::pack(4, 4, |r, c| longer.contains(&(r, c))),
+        proven_minimal: true,
+    };
+    match s4.apply_answer(0, &answer(claim)) {
+        Err(Rejection::Illegal(r)) => assert!(r.contains("but 1 clear the board"), "{r}"),
+        other => panic!("{other:?}"),
+    }
+    let honest = lo::Answer::Clicks {
+        clicks: lo::pack(4, 4, |r, c| longer.contains(&(r, c))),
+        proven_minimal: false,
+    };
+    assert!(
+        s4.apply_answer(0, &answer(honest)).is_ok(),
+        "a longer solution is still a solution"
+    );
     let lie = answer(lo::Answer::Unsolvable {
         reason: "trust me".into(),
     });
@@ -227,6 +258,7 @@ fn the_engine_rejects_wrong_answers_with_the_reason() {
         s.apply_answer(0, &[9, 9, 9]),
         Err(Rejection::Malformed(_))
     ));
+    assert!(s.apply_answer(0, &answer(clicks(&[(1, 1)], true))).is_ok());
     // Flow Free: the verifier's reason reaches the fault.
     let text = std::fs::read_to_string(puzzle("input55.txt")).unwrap();
     let mut s = start(&FlowFreeRules, &instance(&text));
@@ -376,4 +408,32 @@ fn a_puzzle_run_grades_every_solver_on_every_instance() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("puzzles: lightsout is a puzzle game"));
+}
+
+/// A large board through the default (process) host: the packed protocol carries it both ways,
+/// and the solver's search of a huge null space stays within its memory and time.
+#[test]
+fn a_large_board_is_solved_through_the_process_host() {
+    use agon_games::lightsout::{Board, Click};
+    use rand::{Rng, SeedableRng};
+    let n = 1500;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+    let mut board = Board::new(n, n);
+    for r in 0..n {
+        for c in 0..n {
+            if rng.random_bool(0.5) {
+                board
+                    .click(Click {
+                        row: r as u32,
+                        col: c as u32,
+                    })
+                    .unwrap();
+            }
+        }
+    }
+    let dir = scratch("lightsout-large");
+    let file = dir.join("large.txt");
+    std::fs::write(&file, board.render()).unwrap();
+    let v = solve("lightsout", &spec("lightsout-gf2", "gf2"), &file);
+    assert_eq!(v["solved"], true, "{}", v["reason"]);
 }

@@ -55,29 +55,33 @@ const CLICKS: &str = "clicks:";
 const MINIMAL: &str = "minimal clicks:";
 const UNSOLVABLE: &str = "unsolvable:";
 
+/// Click lists longer than this are recorded as a hexadecimal bitmap (`#` and hex digits).
+const LIST_LIMIT: usize = 10_000;
+
 impl LightsOutSession {
     fn judge(&mut self, answer: wire::Answer, nodes: Option<u64>) -> Result<Applied, Rejection> {
         if self.result.is_some() {
             return Err(Rejection::Illegal("the puzzle was already answered".into()));
         }
+        let (rows, cols) = (self.board.rows(), self.board.cols());
         let (outcome, clicks, notation) = match answer {
             wire::Answer::Clicks {
                 clicks,
                 proven_minimal,
             } => {
+                let cells = wire::unpack(rows, cols, &clicks).ok_or_else(|| {
+                    Rejection::Malformed(format!(
+                        "a click bitmap of {} bytes for a {rows} x {cols} board (it needs {})",
+                        clicks.len(),
+                        (rows * cols).div_ceil(8)
+                    ))
+                })?;
                 let mut board = self.board.clone();
-                let mut seen = std::collections::HashSet::new();
-                for c in &clicks {
-                    if !seen.insert((c.row, c.col)) {
-                        return Err(Rejection::Illegal(format!(
-                            "cell ({}, {}) is clicked twice (a solution is a set of cells)",
-                            c.row, c.col
-                        )));
-                    }
+                for &(r, c) in &cells {
                     board
                         .click(Click {
-                            row: c.row,
-                            col: c.col,
+                            row: r as u32,
+                            col: c as u32,
                         })
                         .map_err(Rejection::Illegal)?;
                 }
@@ -85,26 +89,49 @@ impl LightsOutSession {
                     return Err(Rejection::Illegal(format!(
                         "after the {} clicks {} cells are still black, the first at row {}, \
                          column {} (from 0)",
-                        clicks.len(),
+                        cells.len(),
                         board.black_cells(),
                         first.row,
                         first.col
                     )));
                 }
+                if proven_minimal {
+                    // A claim the engine can check cheaply, it checks.
+                    let analysis = Analysis::new(&self.board);
+                    if analysis.nullity() <= CHECKED_NULLITY {
+                        let fewest = analysis
+                            .fewest_clicks(CHECKED_NULLITY, &mut || false)
+                            .map(|(p, _, _)| p.black_cells());
+                        if let Some(fewest) = fewest.filter(|&f| f < cells.len()) {
+                            return Err(Rejection::Illegal(format!(
+                                "the answer claims its {} clicks are minimal, but {fewest} clear \
+                                 the board",
+                                cells.len()
+                            )));
+                        }
+                    }
+                }
                 let reason = format!(
                     "solved with {} clicks{}",
-                    clicks.len(),
+                    cells.len(),
                     if proven_minimal {
                         " (minimal, as the bot proved)"
                     } else {
-                        ""
+                        " (not proven minimal)"
                     }
                 );
                 let mut notation = String::from(if proven_minimal { MINIMAL } else { CLICKS });
-                for c in &clicks {
-                    notation.push_str(&format!(" {},{}", c.row, c.col));
+                if cells.len() > LIST_LIMIT {
+                    notation.push_str(" #");
+                    for byte in &clicks {
+                        notation.push_str(&format!("{byte:02x}"));
+                    }
+                } else {
+                    for (r, c) in &cells {
+                        notation.push_str(&format!(" {r},{c}"));
+                    }
                 }
-                (Outcome::puzzle(true, reason), clicks.len(), notation)
+                (Outcome::puzzle(true, reason), cells.len(), notation)
             }
             wire::Answer::Unsolvable { reason } => {
                 let reason = crate::host::bounded(&reason);
@@ -116,17 +143,11 @@ impl LightsOutSession {
                         solution.black_cells()
                     )));
                 }
+                let one_line = reason.replace('\n', " ");
                 let outcome = Outcome::puzzle(
                     true,
-                    format!(
-                        "correctly shown unsolvable (the rank test agrees): {}",
-                        reason.replace('\n', " ")
-                    ),
+                    format!("correctly shown unsolvable (the rank test agrees): {one_line}"),
                 );
-                let one_line: String = reason
-                    .chars()
-                    .map(|c| if c == '\n' { ' ' } else { c })
-                    .collect();
                 (outcome, 0, format!("{UNSOLVABLE} {one_line}"))
             }
         };
@@ -139,7 +160,10 @@ impl LightsOutSession {
     }
 }
 
-fn parse_clicks(notation: &str) -> Result<wire::Answer, Rejection> {
+/// Minimality claims are checked when the null space has at most `2^CHECKED_NULLITY` elements.
+const CHECKED_NULLITY: usize = 16;
+
+fn parse_clicks(notation: &str, rows: usize, cols: usize) -> Result<wire::Answer, Rejection> {
     if let Some(reason) = notation.strip_prefix(UNSOLVABLE) {
         return Ok(wire::Answer::Unsolvable {
             reason: reason.trim_start().to_string(),
@@ -158,22 +182,26 @@ fn parse_clicks(notation: &str) -> Result<wire::Answer, Rejection> {
             )))
         }
     };
-    let clicks = list
-        .split_whitespace()
-        .map(|pair| {
-            let (r, c) = pair
-                .split_once(',')
-                .ok_or_else(|| Rejection::Malformed(format!("`{pair}` is not row,col")))?;
-            Ok(wire::Click {
-                row: r
-                    .parse()
-                    .map_err(|_| Rejection::Malformed(format!("`{pair}`")))?,
-                col: c
-                    .parse()
-                    .map_err(|_| Rejection::Malformed(format!("`{pair}`")))?,
-            })
-        })
-        .collect::<Result<Vec<_>, Rejection>>()?;
+    let list = list.trim_start();
+    let clicks = if let Some(hex) = list.strip_prefix('#') {
+        (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2).unwrap_or("zz"), 16))
+            .collect::<Result<Vec<u8>, _>>()
+            .map_err(|_| Rejection::Malformed("a bad click bitmap".into()))?
+    } else {
+        let mut cells = Vec::new();
+        for pair in list.split_whitespace() {
+            let bad = || Rejection::Malformed(format!("`{pair}` is not row,col"));
+            let (r, c) = pair.split_once(',').ok_or_else(bad)?;
+            let (r, c): (usize, usize) =
+                (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
+            if r >= rows || c >= cols {
+                return Err(bad());
+            }
+            cells.push((r, c));
+        }
+        wire::pack(rows, cols, |r, c| cells.contains(&(r, c)))
+    };
     Ok(wire::Answer::Clicks {
         clicks,
         proven_minimal,
@@ -206,10 +234,7 @@ impl Session for LightsOutSession {
 
     fn observation(&self, _seat: usize) -> Vec<u8> {
         let (rows, cols) = (self.board.rows(), self.board.cols());
-        let black = (0..rows)
-            .flat_map(|r| (0..cols).map(move |c| (r, c)))
-            .map(|(r, c)| self.board.get(r, c))
-            .collect();
+        let black = wire::pack(rows, cols, |r, c| self.board.get(r, c));
         protocol::encode(&wire::Observation {
             rows: rows as u32,
             cols: cols as u32,
@@ -224,7 +249,7 @@ impl Session for LightsOutSession {
     }
 
     fn apply_notation(&mut self, _seat: usize, action: &str) -> Result<Applied, Rejection> {
-        let answer = parse_clicks(action)?;
+        let answer = parse_clicks(action, self.board.rows(), self.board.cols())?;
         self.judge(answer, None)
     }
 

@@ -121,10 +121,7 @@ pub fn lightsout_large(solver: &Path) -> anyhow::Result<Figure> {
             }
         }
     }
-    let black = (0..n)
-        .flat_map(|r| (0..n).map(move |c| (r, c)))
-        .map(|(r, c)| board.get(r, c))
-        .collect();
+    let black = lo::pack(n, n, |r, c| board.get(r, c));
     let observation = protocol::encode(&lo::Observation {
         rows: n as u32,
         cols: n as u32,
@@ -154,11 +151,12 @@ pub fn lightsout_large(solver: &Path) -> anyhow::Result<Figure> {
             return Err(anyhow!("gf2 called a solvable board unsolvable"));
         };
         let mut check = board.clone();
-        for c in clicks {
+        let cells = lo::unpack(n, n, &clicks).ok_or_else(|| anyhow!("a bad click bitmap"))?;
+        for (r, c) in cells {
             check
                 .click(Click {
-                    row: c.row,
-                    col: c.col,
+                    row: r as u32,
+                    col: c as u32,
                 })
                 .map_err(|e| anyhow!(e))?;
         }

@@ -1,12 +1,14 @@
-//! Lights Out (`shared/rules/puzzles.md`, "Lights Out"), protocol version 1. A single-seat
-//! puzzle: one observation (the board), one answer.
+//! Lights Out (`shared/rules/puzzles.md`, "Lights Out"), protocol version 2. A single-seat
+//! puzzle: one observation (the board), one answer. Boards and click sets travel as packed
+//! bitmaps (cell `i = row * cols + col` is bit `i % 8` of byte `i / 8`), so the largest board
+//! (4096 x 4096) fits a message both ways.
 
 use super::GameProtocol;
 use serde::{Deserialize, Serialize};
 
 pub struct LightsOut;
 
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 impl GameProtocol for LightsOut {
     const GAME: &'static str = "lightsout";
@@ -22,27 +24,56 @@ pub struct Setup {
     pub cols: u32,
 }
 
-/// The board: `rows * cols` cells row by row from the top left, `true` black.
+/// The board: the black cells as a packed bitmap (module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
     pub rows: u32,
     pub cols: u32,
-    pub black: Vec<bool>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Click {
-    pub row: u32,
-    pub col: u32,
+    pub black: Vec<u8>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Answer {
-    /// Cells to click (each once). `proven_minimal`: the bot searched every solution.
+    /// The cells to click, as a packed bitmap (module docs). `proven_minimal`: the bot
+    /// searched every solution (the engine checks the claim on small null spaces).
     Clicks {
-        clicks: Vec<Click>,
+        clicks: Vec<u8>,
         proven_minimal: bool,
     },
     /// No set of clicks clears the board; the engine checks this claim with its own rank test.
     Unsolvable { reason: String },
+}
+
+/// Packs `rows * cols` cells (`cell(row, col)`) into the protocol's bitmap.
+pub fn pack(rows: usize, cols: usize, cell: impl Fn(usize, usize) -> bool) -> Vec<u8> {
+    let mut bytes = vec![0u8; (rows * cols).div_ceil(8)];
+    for r in 0..rows {
+        for c in 0..cols {
+            if cell(r, c) {
+                let i = r * cols + c;
+                bytes[i / 8] |= 1 << (i % 8);
+            }
+        }
+    }
+    bytes
+}
+
+/// The set cells of a packed bitmap, as (row, col), or `None` when its length does not fit.
+pub fn unpack(rows: usize, cols: usize, bytes: &[u8]) -> Option<Vec<(usize, usize)>> {
+    if bytes.len() != (rows * cols).div_ceil(8) {
+        return None;
+    }
+    let mut cells = Vec::new();
+    for (b, &byte) in bytes.iter().enumerate() {
+        let mut bits = byte;
+        while bits != 0 {
+            let i = b * 8 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if i >= rows * cols {
+                return None;
+            }
+            cells.push((i / cols, i % cols));
+        }
+    }
+    Some(cells)
 }

@@ -11,7 +11,7 @@
 //! Parameter: `max_nullity` (default 24), the largest null space searched completely.
 
 use agon_plugin_api::games::lightsout::{Analysis, Board};
-use agon_plugin_api::protocol::lightsout::{Answer, Click, LightsOut, Observation, Setup};
+use agon_plugin_api::protocol::lightsout::{pack, unpack, Answer, LightsOut, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
 use agon_plugin_api::sdk::{Bot, ParamReader};
 use std::time::{Duration, Instant};
@@ -33,83 +33,21 @@ impl Default for Gf2 {
     }
 }
 
-/// A click pattern as one flat bit string (rows padded to whole words).
-fn flat(pattern: &Board) -> Vec<u64> {
-    (0..pattern.rows())
-        .flat_map(|r| pattern.row(r).words().to_vec())
-        .collect()
-}
-
 fn board(observation: &Observation) -> Result<Board, String> {
     let (rows, cols) = (observation.rows as usize, observation.cols as usize);
-    if rows == 0 || cols == 0 || observation.black.len() != rows * cols {
-        return Err(format!(
-            "{} cells for a {rows} x {cols} board",
-            observation.black.len()
-        ));
-    }
+    let cells = unpack(rows, cols, &observation.black)
+        .filter(|_| rows > 0 && cols > 0)
+        .ok_or_else(|| {
+            format!(
+                "{} bytes for a {rows} x {cols} board",
+                observation.black.len()
+            )
+        })?;
     let mut board = Board::new(rows, cols);
-    for (i, &black) in observation.black.iter().enumerate() {
-        if black {
-            board.set(i / cols, i % cols, true);
-        }
+    for (r, c) in cells {
+        board.set(r, c, true);
     }
     Ok(board)
-}
-
-impl Gf2 {
-    /// The fewest-click solution: exhaustive over the null space when it is small enough, else
-    /// the best within the time; `true` when proven minimal.
-    fn fewest_clicks(&self, analysis: &Analysis) -> (Board, bool) {
-        let first = analysis.solution().expect("solvable");
-        let basis = analysis.null_patterns();
-        if basis.is_empty() {
-            return (first, true);
-        }
-        let (rows, cols) = (first.rows(), first.cols());
-        let words_per_row = first.row(0).words().len();
-        let mut current = flat(&first);
-        let null: Vec<Vec<u64>> = basis.iter().map(flat).collect();
-        let count = |v: &[u64]| v.iter().map(|w| w.count_ones() as u64).sum::<u64>();
-        let (mut best, mut best_clicks) = (current.clone(), count(&current));
-        let exhaustive = basis.len() as u32 <= self.max_nullity;
-        let deadline = Instant::now() + self.search_time;
-        let steps: u64 = if exhaustive {
-            1 << basis.len()
-        } else {
-            u64::MAX
-        };
-        let mut proven = exhaustive;
-        for step in 1..steps {
-            // Gray code: step i flips the basis vector of its lowest set bit.
-            let flip = step.trailing_zeros() as usize;
-            if flip >= null.len() {
-                break;
-            }
-            for (a, b) in current.iter_mut().zip(&null[flip]) {
-                *a ^= b;
-            }
-            let clicks = count(&current);
-            if clicks < best_clicks {
-                best_clicks = clicks;
-                best.clone_from(&current);
-            }
-            if step % 4096 == 0 && Instant::now() > deadline {
-                proven = false;
-                break;
-            }
-        }
-        let mut pattern = Board::new(rows, cols);
-        for r in 0..rows {
-            for c in 0..cols {
-                let word = best[r * words_per_row + c / 64];
-                if word >> (c % 64) & 1 == 1 {
-                    pattern.set(r, c, true);
-                }
-            }
-        }
-        (pattern, proven)
-    }
 }
 
 impl Bot for Gf2 {
@@ -168,20 +106,16 @@ impl Bot for Gf2 {
             };
             return Reply::new(Answer::Unsolvable { reason });
         }
-        let (pattern, proven_minimal) = self.fewest_clicks(&analysis);
-        let clicks = pattern
-            .cells()
-            .into_iter()
-            .map(|c| Click {
-                row: c.row,
-                col: c.col,
-            })
-            .collect();
+        let deadline = Instant::now() + self.search_time;
+        let (pattern, proven_minimal, looked) = analysis
+            .fewest_clicks(self.max_nullity as usize, &mut || Instant::now() > deadline)
+            .expect("solvable");
+        let clicks = pack(pattern.rows(), pattern.cols(), |r, c| pattern.get(r, c));
         Reply::new(Answer::Clicks {
             clicks,
             proven_minimal,
         })
-        .with_nodes(1u64 << analysis.nullity().min(63))
+        .with_nodes(looked)
     }
 }
 

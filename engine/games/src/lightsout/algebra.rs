@@ -190,10 +190,12 @@ impl Analysis {
 
     /// The click patterns that toggle nothing, a basis of them.
     pub fn null_patterns(&self) -> Vec<Board> {
-        self.null_basis
-            .iter()
-            .map(|x| self.pattern(x, true))
-            .collect()
+        (0..self.nullity()).map(|i| self.null_pattern(i)).collect()
+    }
+
+    /// Basis pattern `i` of the null space (each is a whole board: build only those needed).
+    pub fn null_pattern(&self, i: usize) -> Board {
+        self.pattern(&self.null_basis[i], true)
     }
 
     /// For an unsolvable board: a pattern that toggles nothing yet covers an odd number of the
@@ -202,9 +204,71 @@ impl Analysis {
         if self.solvable() {
             return None;
         }
-        self.null_patterns().into_iter().find(|z| {
+        (0..self.nullity()).map(|i| self.null_pattern(i)).find(|z| {
             (0..board.rows()).fold(false, |odd, row| odd ^ z.row(row).dot(board.row(row)))
         })
+    }
+
+    /// The solution with the fewest clicks, walking the solutions in Gray-code order (one XOR
+    /// and a popcount each). Exhaustive, and so proven minimal, when the null space has at most
+    /// `2^max_nullity` elements; otherwise, and when `stop` says so (asked every 4096 steps),
+    /// the best found. `None` for an unsolvable board. Returns the pattern, whether it is
+    /// proven minimal, and how many solutions were looked at.
+    pub fn fewest_clicks(
+        &self,
+        max_nullity: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<(Board, bool, u64)> {
+        let first = self.solution()?;
+        let k = self.nullity();
+        if k == 0 {
+            return Some((first, true, 1));
+        }
+        let flat = |b: &Board| -> Vec<u64> {
+            (0..b.rows())
+                .flat_map(|r| b.row(r).words().to_vec())
+                .collect()
+        };
+        let count = |v: &[u64]| v.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+        let mut current = flat(&first);
+        let (mut best, mut best_count) = (current.clone(), count(&current));
+        // Patterns are built when the walk first needs them.
+        let mut patterns: Vec<Option<Vec<u64>>> = vec![None; k];
+        let exhaustive = k <= max_nullity;
+        let steps: u64 = if exhaustive { 1u64 << k } else { u64::MAX };
+        let mut proven = exhaustive;
+        let mut looked = 1u64;
+        for step in 1..steps {
+            let flip = step.trailing_zeros() as usize;
+            if flip >= k {
+                break;
+            }
+            let pattern = patterns[flip].get_or_insert_with(|| flat(&self.null_pattern(flip)));
+            for (a, b) in current.iter_mut().zip(pattern.iter()) {
+                *a ^= b;
+            }
+            looked += 1;
+            let c = count(&current);
+            if c < best_count {
+                best_count = c;
+                best.clone_from(&current);
+            }
+            if step % 4096 == 0 && stop() {
+                proven = false;
+                break;
+            }
+        }
+        let (rows, cols) = (first.rows(), first.cols());
+        let words = first.row(0).words().len();
+        let mut pattern = Board::new(rows, cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                if best[r * words + c / 64] >> (c % 64) & 1 == 1 {
+                    pattern.set(r, c, true);
+                }
+            }
+        }
+        Some((pattern, proven, looked))
     }
 }
 
