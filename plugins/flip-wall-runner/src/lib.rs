@@ -1,0 +1,57 @@
+//! `wall-runner`: the Flip seed team's player (COMS W4444 F19 seed report, sections 3 to 9),
+//! with the part the team could not finish completed.
+//!
+//! - n < 12 (section 8): no wall; race with the most advanced coins first (once home they stand
+//!   in front of the opponent's coins still at home), straight when possible, else, in order:
+//!   around our own coins, home coins forward out of the way, around opponent coins when two
+//!   moves are free or our centre-of-mass lead exceeds 1; a move is never wasted.
+//! - n >= 12 (sections 4 to 7): runners first (2 for n < 25, else 1), then an 11-coin wall just
+//!   behind our goal line, builders assigned by minimum-weight bipartite matching
+//!   (Kuhn-Munkres), built nearest the most advanced opponent first, with exact two-flip
+//!   placement within 4; a spot an opponent coin sits on waits for it to leave. Once the wall
+//!   stands, further runners are released over it, each replaced in the same turn by a coin
+//!   staged behind it (the part the seed team could not finish).
+//! - Parameter `runners`: how many runners go before the wall (default: the seed's 2 for
+//!   n < 25, else 1; `runners=0` builds the wall first, which serves better against opponents
+//!   that build no wall of their own).
+//! - Runners (section 6): straight to the middle, then toward the least dense part of the
+//!   opponent's side; within 5 of the goal line they crawl along whatever blocks them (1-degree
+//!   fan-out); the first runners are given up after 100 moves and the next one sent.
+
+pub mod geometry;
+mod strategy;
+
+use agon_plugin_api::protocol::flip::{Flip, FlipMove, Observation, Setup};
+use agon_plugin_api::protocol::{Reply, Start};
+use agon_plugin_api::sdk::{Bot, ParamReader};
+
+#[derive(Default)]
+pub struct WallRunner {
+    state: strategy::State,
+}
+
+impl Bot for WallRunner {
+    type Game = Flip;
+
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        let mut reader = ParamReader::new(&start.bot_params);
+        let runners: Option<usize> = reader
+            .get_optional("runners", "a number of runners sent before the wall")
+            .map_err(|e| e.to_string())?;
+        reader.finish().map_err(|e| e.to_string())?;
+        self.state = strategy::State::new(start.game.n);
+        if let Some(r) = runners {
+            self.state = std::mem::take(&mut self.state).with_initial_runners(r);
+        }
+        Ok(())
+    }
+
+    fn act(&mut self, observation: &Observation) -> Reply<Vec<FlipMove>> {
+        Reply::new(self.state.half_turn(observation))
+    }
+}
+
+agon_plugin_api::export_plugin! {
+    team: "COMS W4444 F19 seed (wall and runners)",
+    bots: { "wall-runner" => WallRunner: "runners first, an 11-coin wall, runners released over it" },
+}
