@@ -22,6 +22,7 @@ const PACKAGES: &[&str] = &[
     "flowfree-solver",
     "flip-random",
     "flip-greedy",
+    "flip-wall-runner",
 ];
 
 /// The course data beside the project (`../shared/data`), as CI places it.

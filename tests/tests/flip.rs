@@ -165,3 +165,41 @@ fn the_course_tournament_format_is_planned() {
     assert_eq!(games[0]["seats"], serde_json::json!([0, 1]));
     assert_eq!(games[1]["seats"], serde_json::json!([1, 0]));
 }
+
+/// The seed team's player: races below 12 coins, and above builds its 11-coin wall just
+/// behind its goal line (x = 21 for player 1) and releases runners over it; it never answers an
+/// invalid move.
+#[test]
+fn wall_runner_races_and_walls() {
+    let wall = spec("flip-wall-runner", "wall-runner");
+    let race = play(
+        [&wall, &spec("flip-random", "random")],
+        &[("n", "11"), ("turns", "400"), ("seed", "43")],
+        None,
+    );
+    assert_eq!(race.outcome.winner, Some(0), "{}", race.outcome.reason);
+    let walled = play(
+        [&format!("{wall}?runners=0"), &spec("flip-random", "random")],
+        &[("n", "20"), ("turns", "400"), ("seed", "44")],
+        None,
+    );
+    assert_eq!(walled.outcome.winner, Some(0), "{}", walled.outcome.reason);
+    let player1 = walled.final_board.lines().nth(1).unwrap();
+    assert!(
+        player1.matches("(21.000,").count() >= 11,
+        "the wall: {player1}"
+    );
+    assert!(
+        walled.game_scores[0] >= 2.0,
+        "runners released over the wall scored"
+    );
+    for record in [&race, &walled] {
+        assert!(record.faults.is_empty(), "{:?}", record.faults);
+        assert!(record
+            .moves
+            .iter()
+            .filter(|m| m.seat == 0)
+            .all(|m| !m.action.contains('!')));
+        replay::verify(record, &Registry::builtin()).unwrap();
+    }
+}

@@ -21,7 +21,13 @@ pub fn forward_heading(me: Player) -> f64 {
 
 /// The seed's `forceMove`: the valid flip closest to `heading`, fanning out 1 degree at a time
 /// up to `max_degrees` either way.
-pub fn fan_out(table: &Table, me: Player, id: u32, heading: f64, max_degrees: u32) -> Option<Point> {
+pub fn fan_out(
+    table: &Table,
+    me: Player,
+    id: u32,
+    heading: f64,
+    max_degrees: u32,
+) -> Option<Point> {
     let from = table.coins(me)[id as usize];
     for step in 0..=max_degrees {
         for sign in [1.0, -1.0] {
@@ -47,7 +53,10 @@ pub fn two_flip_middles(from: Point, target: Point) -> Option<[Point; 2]> {
     }
     let mean = dy.atan2(dx);
     let half = (d / (2.0 * STEP)).clamp(-1.0, 1.0).acos();
-    Some([flip_toward(from, mean + half), flip_toward(from, mean - half)])
+    Some([
+        flip_toward(from, mean + half),
+        flip_toward(from, mean - half),
+    ])
 }
 
 #[cfg(test)]

@@ -35,9 +35,14 @@ impl Bot for WallRunner {
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         let mut reader = ParamReader::new(&start.bot_params);
-        let runners: Option<usize> = reader
-            .get_optional("runners", "a number of runners sent before the wall")
+        let runners: usize = reader
+            .get(
+                "runners",
+                "a number of runners sent before the wall",
+                usize::MAX,
+            )
             .map_err(|e| e.to_string())?;
+        let runners = (runners != usize::MAX).then_some(runners);
         reader.finish().map_err(|e| e.to_string())?;
         self.state = strategy::State::new(start.game.n);
         if let Some(r) = runners {

@@ -8,8 +8,17 @@ use pathfinding::matrix::Matrix;
 /// The wall's y positions, spaced 2*sqrt(3) so no coin passes between them, the outer ones
 /// 1 + sqrt(3) from the edge (seed report, section 4.2).
 const WALL_Y: [f64; 11] = [
-    0.0, 3.464_101_6, -3.464_101_6, 6.928_203_2, -6.928_203_2, 10.392_304_8, -10.392_304_8,
-    13.856_406_5, -13.856_406_5, 17.320_508_1, -17.320_508_1,
+    0.0,
+    3.464_101_6,
+    -3.464_101_6,
+    6.928_203_2,
+    -6.928_203_2,
+    10.392_304_8,
+    -10.392_304_8,
+    13.856_406_5,
+    -13.856_406_5,
+    17.320_508_1,
+    -17.320_508_1,
 ];
 /// The first runners give up after this many moves (section 6.1).
 const RUNNER_PATIENCE: u32 = 100;
@@ -295,10 +304,12 @@ impl State {
             .collect();
         for id in spares {
             let from = plan.coin(id);
-            let free_spots = staged.iter().copied().filter(|s| {
-                (0..self.n).all(|other| plan.coin(other).distance(*s) >= PLACED)
-            });
-            let Some(target) = free_spots.min_by(|a, b| from.distance(*a).total_cmp(&from.distance(*b)))
+            let free_spots = staged
+                .iter()
+                .copied()
+                .filter(|s| (0..self.n).all(|other| plan.coin(other).distance(*s) >= PLACED));
+            let Some(target) =
+                free_spots.min_by(|a, b| from.distance(*a).total_cmp(&from.distance(*b)))
             else {
                 return false;
             };
@@ -343,11 +354,13 @@ fn reposition(plan: &Planner, id: u32, target: Point) -> Option<Point> {
         if (d - 2.0).abs() < 1e-9 && trial.validate(me, id, target).is_ok() {
             return Some(to);
         }
-        two_flip_middles(to, target)?.into_iter().find_map(|middle| {
-            let mut next = trial.clone();
-            next.move_coin(me, id, middle).ok()?;
-            next.validate(me, id, target).ok().map(|()| to)
-        })
+        two_flip_middles(to, target)?
+            .into_iter()
+            .find_map(|middle| {
+                let mut next = trial.clone();
+                next.move_coin(me, id, middle).ok()?;
+                next.validate(me, id, target).ok().map(|()| to)
+            })
     })
 }
 
@@ -365,7 +378,11 @@ impl Planner<'_> {
 
     fn try_move(&mut self, id: u32, to: Point) -> bool {
         if self.board.move_coin(self.me, id, to).is_ok() {
-            self.moves.push(FlipMove { id, x: to.x, y: to.y });
+            self.moves.push(FlipMove {
+                id,
+                x: to.x,
+                y: to.y,
+            });
             true
         } else {
             false
@@ -387,7 +404,10 @@ impl Planner<'_> {
     fn most_advanced(&self, allowed: impl Fn(u32) -> bool) -> Option<u32> {
         (0..self.board.coins(self.me).len() as u32)
             .filter(|&id| allowed(id) && !Table::in_target(self.me, self.coin(id)))
-            .min_by(|&a, &b| self.to_go(self.coin(a)).total_cmp(&self.to_go(self.coin(b))))
+            .min_by(|&a, &b| {
+                self.to_go(self.coin(a))
+                    .total_cmp(&self.to_go(self.coin(b)))
+            })
     }
 
     /// The y of the opponent coin closest to scoring.
@@ -439,7 +459,10 @@ fn race_move(plan: &mut Planner, left: usize) -> bool {
     let mut order: Vec<u32> = (0..n)
         .filter(|&id| !Table::in_target(me, plan.coin(id)))
         .collect();
-    order.sort_by(|&a, &b| plan.to_go(plan.coin(a)).total_cmp(&plan.to_go(plan.coin(b))));
+    order.sort_by(|&a, &b| {
+        plan.to_go(plan.coin(a))
+            .total_cmp(&plan.to_go(plan.coin(b)))
+    });
     let ahead = forward_heading(me);
     // Straight, most advanced first.
     for &id in &order {
@@ -476,7 +499,10 @@ fn race_move(plan: &mut Planner, left: usize) -> bool {
         }
     }
     // 2. Home coins that stand in the way of our own coins' entry step deeper.
-    let entering: Vec<Point> = order.iter().map(|&id| flip_toward(plan.coin(id), ahead)).collect();
+    let entering: Vec<Point> = order
+        .iter()
+        .map(|&id| flip_toward(plan.coin(id), ahead))
+        .collect();
     for id in 0..n {
         let p = plan.coin(id);
         if Table::in_target(me, p) && entering.iter().any(|e| e.distance(p) < 2.0) {
