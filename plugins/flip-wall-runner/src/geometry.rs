@@ -48,7 +48,7 @@ pub fn fan_out(
 pub fn two_flip_middles(from: Point, target: Point) -> Option<[Point; 2]> {
     let (dx, dy) = (target.x - from.x, target.y - from.y);
     let d = (dx * dx + dy * dy).sqrt();
-    if d > 2.0 * STEP || d < 1e-12 {
+    if !(1e-12..=2.0 * STEP).contains(&d) {
         return None;
     }
     let mean = dy.atan2(dx);
