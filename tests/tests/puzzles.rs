@@ -414,23 +414,11 @@ fn a_puzzle_run_grades_every_solver_on_every_instance() {
 /// and the solver's search of a huge null space stays within its memory and time.
 #[test]
 fn a_large_board_is_solved_through_the_process_host() {
-    use agon_games::lightsout::{Board, Click};
+    use agon_games::lightsout::Board;
     use rand::{Rng, SeedableRng};
     let n = 1500;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
-    let mut board = Board::new(n, n);
-    for r in 0..n {
-        for c in 0..n {
-            if rng.random_bool(0.5) {
-                board
-                    .click(Click {
-                        row: r as u32,
-                        col: c as u32,
-                    })
-                    .unwrap();
-            }
-        }
-    }
+    let board = Board::clicked(n, n, |_, _| rng.random_bool(0.5));
     let dir = scratch("lightsout-large");
     let file = dir.join("large.txt");
     std::fs::write(&file, board.render()).unwrap();

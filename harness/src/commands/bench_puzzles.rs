@@ -108,19 +108,7 @@ pub fn lightsout_large(solver: &Path) -> anyhow::Result<Figure> {
     let game = registry.get("lightsout")?;
     let n = 1000;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
-    let mut board = Board::new(n, n);
-    for r in 0..n {
-        for c in 0..n {
-            if rng.random_bool(0.5) {
-                board
-                    .click(Click {
-                        row: r as u32,
-                        col: c as u32,
-                    })
-                    .map_err(|e| anyhow!(e))?;
-            }
-        }
-    }
+    let board = Board::clicked(n, n, |_, _| rng.random_bool(0.5));
     let black = lo::pack(n, n, |r, c| board.get(r, c));
     let observation = protocol::encode(&lo::Observation {
         rows: n as u32,

@@ -4,7 +4,7 @@ use crate::cli::{
     TournamentCommand, TournamentDirArgs, TournamentMergeArgs, TournamentPlanArgs,
     TournamentResumeArgs, TournamentRunArgs,
 };
-use crate::grading::report::write_all;
+use crate::grading::report::{rating_text, write_all};
 use crate::grading::standings::{grade, unique_entries, Report};
 use crate::tournament::config::Config;
 use crate::tournament::journal::{self, Journal};
@@ -152,10 +152,7 @@ fn print_standings(report: &Report) {
             r.draws,
             r.losses,
             r.points,
-            match (r.rating, r.rating_low, r.rating_high) {
-                (Some(e), Some(lo), Some(hi)) => format!("{e:.0} ({lo:.0} to {hi:.0})"),
-                _ => "-".into(),
-            }
+            rating_text(r)
         );
     }
     for e in &t.excluded {

@@ -39,7 +39,8 @@ fn opt(x: Option<f64>) -> String {
     x.map_or(String::new(), |v| v.to_string())
 }
 
-fn rating_text(r: &Row) -> String {
+/// `1820 (1447 to 2193)`, or `-` without a rating (puzzles).
+pub fn rating_text(r: &Row) -> String {
     match (r.rating, r.rating_low, r.rating_high) {
         (Some(e), Some(lo), Some(hi)) => format!("{e:.0} ({lo:.0} to {hi:.0})"),
         _ => "-".into(),

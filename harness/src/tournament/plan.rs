@@ -271,18 +271,6 @@ impl Plan {
                 )));
             }
         }
-        let seats = game.seats();
-        if entrants.len() < seats {
-            return Err(PlanError::TooFewEntrants {
-                needed: seats,
-                found: entrants.len(),
-                excluded: excluded
-                    .iter()
-                    .map(|e| format!("{} ({})", e.name, e.error))
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            });
-        }
         // Every bot once, with its parameters, before any game: a refused parameter is a
         // configuration error, a bot that cannot start here excludes only its entrant.
         let first_params = config

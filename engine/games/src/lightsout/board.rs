@@ -40,6 +40,29 @@ impl Board {
         }
     }
 
+    /// The board that clicking every cell `clicked` chooses leaves (so it is solvable): how
+    /// tests and benchmarks make random solvable boards.
+    pub fn clicked(
+        rows: usize,
+        cols: usize,
+        mut clicked: impl FnMut(usize, usize) -> bool,
+    ) -> Board {
+        let mut board = Board::new(rows, cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                if clicked(r, c) {
+                    board
+                        .click(Click {
+                            row: r as u32,
+                            col: c as u32,
+                        })
+                        .expect("on the board");
+                }
+            }
+        }
+        board
+    }
+
     /// A board from rows of bits (all of length `cols`).
     pub fn from_rows(cols: usize, lights: Vec<Bits>) -> Board {
         assert!(
