@@ -1,11 +1,14 @@
 //! `wall-runner`: the Flip seed team's player (COMS W4444 F19 seed report, sections 3 to 9),
 //! with the part the team could not finish completed.
 //!
-//! - n < 12 (section 8): no wall; race with the most advanced coins first (once home they stand
-//!   in front of the opponent's coins still at home), straight when possible, else, in order:
-//!   around our own coins, home coins forward out of the way, around opponent coins when two
-//!   moves are free or our centre-of-mass lead exceeds 1; a move is never wasted.
-//! - n >= 12 (sections 4 to 7): runners first (2 for n < 25, else 1), then an 11-coin wall just
+//! - n < 12 (section 8): no wall of our own; race with the most advanced coins first, straight
+//!   when possible, else, in order: around our own coins, home coins forward out of the way,
+//!   around opponent coins when two moves are free or our centre-of-mass lead exceeds 1; a move
+//!   is never wasted. Our addition: each racer heads (assigned once by minimum-weight matching)
+//!   for a spot on the opponent's front line x = -+21, which already counts as home, so the
+//!   arrivals shut in the opponent's coins that have not left yet.
+//! - n >= 12 (sections 4 to 7): runners first (2 for n < 25, else 1) while no opponent coin has
+//!   crossed the middle (closer than 28 to scoring); then an 11-coin wall just
 //!   behind our goal line, builders assigned by minimum-weight bipartite matching
 //!   (Kuhn-Munkres), built nearest the most advanced opponent first, with exact two-flip
 //!   placement within 4; a spot an opponent coin sits on waits for it to leave. Once the wall

@@ -24,6 +24,8 @@ const WALL_Y: [f64; 11] = [
 const RUNNER_PATIENCE: u32 = 100;
 /// Runners released over a finished wall have no opponent to race: they keep trying.
 const RELEASED_PATIENCE: u32 = 100_000;
+/// An opponent coin this close to scoring (it has crossed the middle) stops the first runners.
+const THREAT: f64 = 28.0;
 /// A coin this close to its wall spot stands in it.
 const PLACED: f64 = 1e-6;
 
@@ -69,7 +71,7 @@ impl State {
             moves: &mut moves,
         };
         if self.n < 12 {
-            while left > 0 && race_move(&mut plan, left) {
+            while left > 0 && (self.home_wall_move(&mut plan, left) || race_move(&mut plan, left)) {
                 left -= 1;
             }
         } else {
@@ -83,8 +85,11 @@ impl State {
     }
 
     fn large(&mut self, plan: &mut Planner, left: &mut usize) {
-        // 1. Runners first, one at a time with both moves.
-        while *left > 0 && self.runners.len() <= self.initial_runners {
+        // 1. Runners first, one at a time with both moves, while the opponent is busy at home
+        // (section 7.1 sends them because a wall-building opponent stays back); an opponent coin
+        // past the middle calls for the wall at once.
+        let threatened = plan.opponent_nearest_to_go() < THREAT;
+        while *left > 0 && !threatened && self.runners.len() <= self.initial_runners {
             let active = self
                 .runners
                 .last()
@@ -140,6 +145,60 @@ impl State {
         while *left > 0 && self.stage(plan) {
             *left -= 1;
         }
+    }
+
+    /// Below 12 coins every coin heads for a spot of a wall on the opponent's front line
+    /// (x = -21 for player 1): a coin there is home, and together they shut in the opponent's
+    /// coins that have not left yet. Spots are assigned once, by minimum-weight matching.
+    fn home_wall_move(&mut self, plan: &mut Planner, left: usize) -> bool {
+        let me = plan.me;
+        let spot = |k: usize| Point::new(21.0 * me.forward(), WALL_Y[k]);
+        if self.wall.iter().all(Option::is_none) {
+            let n = self.n as usize;
+            let weights = Matrix::from_fn(n, 11, |(c, r)| {
+                (plan.coin(c as u32).distance(spot(r)) * 1000.0) as i64
+            });
+            let (_, assignment) = kuhn_munkres_min(&weights);
+            for (c, &k) in assignment.iter().enumerate() {
+                self.wall[k] = Some(c as u32);
+            }
+        }
+        // The assigned coins not yet on their spots, most advanced first.
+        let mut open: Vec<(usize, u32)> = (0..11)
+            .filter_map(|k| self.wall[k].map(|id| (k, id)))
+            .filter(|&(k, id)| plan.coin(id).distance(spot(k)) >= PLACED)
+            .collect();
+        open.sort_by(|a, b| {
+            plan.to_go(plan.coin(a.1))
+                .total_cmp(&plan.to_go(plan.coin(b.1)))
+        });
+        for (k, id) in open {
+            let (from, target) = (plan.coin(id), spot(k));
+            let d = from.distance(target);
+            if (d - 2.0).abs() < 1e-9 && plan.try_move(id, target) {
+                return true;
+            }
+            if d <= 4.0 {
+                if left >= 2 {
+                    for middle in two_flip_middles(from, target).into_iter().flatten() {
+                        let mut trial = plan.board.clone();
+                        if trial.move_coin(me, id, middle).is_ok()
+                            && trial.validate(me, id, target).is_ok()
+                        {
+                            return plan.try_move(id, middle);
+                        }
+                    }
+                }
+                continue;
+            }
+            let heading = (target.y - from.y).atan2(target.x - from.x);
+            if let Some(to) = fan_out(plan.board, me, id, heading, 60) {
+                if to.distance(target) < d - 1.0 {
+                    return plan.try_move(id, to);
+                }
+            }
+        }
+        false
     }
 
     fn wall_x(me: Player) -> f64 {
@@ -408,6 +467,17 @@ impl Planner<'_> {
                 self.to_go(self.coin(a))
                     .total_cmp(&self.to_go(self.coin(b)))
             })
+    }
+
+    /// How far the opponent coin closest to scoring still has to go.
+    fn opponent_nearest_to_go(&self) -> f64 {
+        let them = self.me.other();
+        self.board
+            .coins(them)
+            .iter()
+            .filter(|p| !Table::in_target(them, **p))
+            .map(|p| Planner::to_go_of(them, *p))
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// The y of the opponent coin closest to scoring.
