@@ -193,7 +193,21 @@ fn wall_runner_races_and_walls() {
         walled.game_scores[0] >= 2.0,
         "runners released over the wall scored"
     );
-    for record in [&race, &walled] {
+    // Against greedy's stream of coins: its coins pile up in front of the wall, and runners
+    // still find their way through (a stuck runner gives up; builders whose spot an opponent
+    // holds stage behind the wall instead).
+    let stream = play(
+        [&wall, &spec("flip-greedy", "greedy")],
+        &[("n", "20"), ("turns", "300"), ("seed", "52")],
+        None,
+    );
+    assert_eq!(stream.outcome.winner, Some(0), "{}", stream.outcome.reason);
+    assert!(
+        stream.game_scores[0] >= 8.0,
+        "runners got past the pile: {:?}",
+        stream.game_scores
+    );
+    for record in [&race, &walled, &stream] {
         assert!(record.faults.is_empty(), "{:?}", record.faults);
         assert!(record
             .moves

@@ -24,6 +24,10 @@ const WALL_Y: [f64; 11] = [
 const RUNNER_PATIENCE: u32 = 100;
 /// Runners released over a finished wall have no opponent to race: they keep trying.
 const RELEASED_PATIENCE: u32 = 100_000;
+/// A runner that has not come 0.5 closer to scoring in this many moves is stuck (typically in
+/// the opponent's coins piled up in front of our wall) and gives up, so its moves go to
+/// releasing and staging the next runners instead of shuffling it sideways for ever.
+const STALL: u32 = 24;
 /// An opponent coin this close to scoring (it has crossed the middle) stops the first runners.
 const THREAT: f64 = 28.0;
 /// A coin this close to its wall spot stands in it.
@@ -33,7 +37,7 @@ const PLACED: f64 = 1e-6;
 pub struct State {
     n: u32,
     /// Runners sent so far: coin, moves made, patience.
-    runners: Vec<(u32, u32, u32)>,
+    runners: Vec<Runner>,
     initial_runners: usize,
     /// Builder of each wall spot.
     wall: [Option<u32>; 11],
@@ -81,7 +85,7 @@ impl State {
     }
 
     fn is_runner(&self, id: u32) -> bool {
-        self.runners.iter().any(|r| r.0 == id)
+        self.runners.iter().any(|r| r.id == id)
     }
 
     fn large(&mut self, plan: &mut Planner, left: &mut usize) {
@@ -90,27 +94,24 @@ impl State {
         // past the middle calls for the wall at once.
         let threatened = plan.opponent_nearest_to_go() < THREAT;
         while *left > 0 && !threatened && self.runners.len() <= self.initial_runners {
-            let active = self
-                .runners
-                .last()
-                .filter(|&&(id, steps, patience)| {
-                    !Table::in_target(plan.me, plan.coin(id)) && steps < patience
-                })
-                .copied();
+            let active = self.runners.last().filter(|r| r.active(plan)).map(|r| r.id);
             match active {
-                Some((id, steps, patience)) => {
+                Some(id) => {
                     let moved = run(plan, id);
+                    let to_go = plan.to_go(plan.coin(id));
                     let last = self.runners.last_mut().expect("active");
-                    *last = (id, if moved { steps + 1 } else { patience }, patience);
                     if moved {
+                        last.moved(to_go);
                         *left -= 1;
+                    } else {
+                        last.give_up();
                     }
                 }
                 None if self.runners.len() < self.initial_runners => {
                     let Some(next) = plan.most_advanced(|id| !self.is_runner(id)) else {
                         break;
                     };
-                    self.runners.push((next, 0, RUNNER_PATIENCE));
+                    self.runners.push(Runner::new(next, RUNNER_PATIENCE));
                 }
                 None => break,
             }
@@ -128,16 +129,14 @@ impl State {
             self.release(plan, left);
         }
         // 4. Runners out there keep going.
-        let runners: Vec<(u32, u32, u32)> = self.runners.clone();
-        for (i, (id, _, _)) in runners.into_iter().enumerate().rev() {
-            while *left > 0 && {
-                let (_, steps, patience) = self.runners[i];
-                steps < patience && !Table::in_target(plan.me, plan.coin(id))
-            } {
+        for i in (0..self.runners.len()).rev() {
+            let id = self.runners[i].id;
+            while *left > 0 && self.runners[i].active(plan) {
                 if !run(plan, id) {
                     break;
                 }
-                self.runners[i].1 += 1;
+                let to_go = plan.to_go(plan.coin(id));
+                self.runners[i].moved(to_go);
                 *left -= 1;
             }
         }
@@ -342,7 +341,7 @@ impl State {
                         plan.try_move(builder, out);
                         plan.try_move(stager, spot);
                         self.wall[k] = Some(stager);
-                        self.runners.push((builder, 0, RELEASED_PATIENCE));
+                        self.runners.push(Runner::new(builder, RELEASED_PATIENCE));
                         *left -= 2;
                         return;
                     }
@@ -354,7 +353,11 @@ impl State {
     /// One move of a spare coin toward a free staging point behind the wall.
     fn stage(&mut self, plan: &mut Planner) -> bool {
         let me = plan.me;
-        let builders: Vec<u32> = self.wall.iter().flatten().copied().collect();
+        // A builder whose spot an opponent coin holds has nothing to build: it stages instead.
+        let builders: Vec<u32> = (0..11)
+            .filter(|&k| !State::occupied(plan, k))
+            .filter_map(|k| self.wall[k])
+            .collect();
         let staged: Vec<Point> = (0..11).map(|k| State::behind(me, k)).collect();
         let spares: Vec<u32> = (0..self.n)
             .filter(|&id| !self.is_runner(id) && !builders.contains(&id))
@@ -363,10 +366,12 @@ impl State {
             .collect();
         for id in spares {
             let from = plan.coin(id);
-            let free_spots = staged
-                .iter()
-                .copied()
-                .filter(|s| (0..self.n).all(|other| plan.coin(other).distance(*s) >= PLACED));
+            let free_spots = staged.iter().copied().filter(|s| {
+                [me, me.other()]
+                    .iter()
+                    .flat_map(|&p| plan.board.coins(p).iter())
+                    .all(|c| c.distance(from) < 1e-9 || c.distance(*s) >= 2.0 - 1e-6)
+            });
             let Some(target) =
                 free_spots.min_by(|a, b| from.distance(*a).total_cmp(&from.distance(*b)))
             else {
@@ -397,6 +402,49 @@ impl State {
             }
         }
         false
+    }
+}
+
+/// A coin sent to score.
+#[derive(Clone, Copy, Debug)]
+struct Runner {
+    id: u32,
+    steps: u32,
+    patience: u32,
+    /// The least distance to scoring it has reached, and the moves made since.
+    best_to_go: f64,
+    stalled: u32,
+}
+
+impl Runner {
+    fn new(id: u32, patience: u32) -> Runner {
+        Runner {
+            id,
+            steps: 0,
+            patience,
+            best_to_go: f64::INFINITY,
+            stalled: 0,
+        }
+    }
+
+    fn active(&self, plan: &Planner) -> bool {
+        self.steps < self.patience
+            && self.stalled < STALL
+            && !Table::in_target(plan.me, plan.coin(self.id))
+    }
+
+    fn moved(&mut self, to_go: f64) {
+        self.steps += 1;
+        if to_go < self.best_to_go - 0.5 {
+            self.best_to_go = to_go;
+            self.stalled = 0;
+        } else {
+            self.stalled += 1;
+        }
+    }
+
+    fn give_up(&mut self) {
+        self.steps = self.patience;
     }
 }
 
@@ -492,6 +540,33 @@ impl Planner<'_> {
     }
 
     /// The least crowded band of the opponent's side, as a y to aim at.
+    /// Where a runner past the middle aims: a free point just past the goal line, in the
+    /// least crowded band there (our own arrivals count too, or runners queue behind them),
+    /// then the nearest to `from`.
+    fn landing_point(&self, from: Point) -> Point {
+        let x = 22.0 * self.me.forward();
+        let coins: Vec<Point> = [self.me, self.me.other()]
+            .iter()
+            .flat_map(|&p| self.board.coins(p).iter().copied())
+            .filter(|c| c.distance(from) > 1e-9)
+            .collect();
+        let crowd = |y: f64| {
+            coins
+                .iter()
+                .filter(|p| (p.x - x).abs() < 6.0 && (p.y - y).abs() < 3.0)
+                .count()
+        };
+        (0..=76)
+            .map(|i| Point::new(x, -19.0 + 0.5 * i as f64))
+            .filter(|p| coins.iter().all(|c| c.distance(*p) >= 2.0 + 1e-6))
+            .min_by(|a, b| {
+                crowd(a.y)
+                    .cmp(&crowd(b.y))
+                    .then((a.y - from.y).abs().total_cmp(&(b.y - from.y).abs()))
+            })
+            .unwrap_or(Point::new(x, self.least_dense_y()))
+    }
+
     fn least_dense_y(&self) -> f64 {
         let opponents = self.board.coins(self.me.other());
         (0..9)
@@ -504,17 +579,33 @@ impl Planner<'_> {
     }
 }
 
-/// One runner move: straight until the middle, then toward the least dense band; near the goal
-/// line it crawls along whatever blocks it. False when it cannot move forward at all.
+/// One runner move: straight until the middle, then toward the least crowded free landing
+/// point just past the goal line, scoring at once when a flip can. False when it cannot move
+/// forward at all.
 fn run(plan: &mut Planner, id: u32) -> bool {
     let me = plan.me;
     let from = plan.coin(id);
-    let heading = if from.x * me.forward() >= 0.0 {
-        let goal = Point::new(22.0 * me.forward(), plan.least_dense_y());
-        (goal.y - from.y).atan2(goal.x - from.x)
-    } else {
-        forward_heading(me)
-    };
+    if from.x * me.forward() < 0.0 {
+        return match fan_out(plan.board, me, id, forward_heading(me), 80) {
+            Some(to) => plan.try_move(id, to),
+            None => false,
+        };
+    }
+    if plan.to_go(from) <= 2.0 {
+        for step in 0..=90u32 {
+            for sign in [1.0, -1.0] {
+                let to = flip_toward(
+                    from,
+                    forward_heading(me) + sign * (step as f64).to_radians(),
+                );
+                if Table::in_target(me, to) && plan.try_move(id, to) {
+                    return true;
+                }
+            }
+        }
+    }
+    let goal = plan.landing_point(from);
+    let heading = (goal.y - from.y).atan2(goal.x - from.x);
     let fan = if plan.to_go(from) <= 5.0 { 90 } else { 80 };
     match fan_out(plan.board, me, id, heading, fan) {
         Some(to) => plan.try_move(id, to),
