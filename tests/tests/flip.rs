@@ -153,8 +153,8 @@ fn the_course_tournament_format_is_planned() {
     let games = plan["games"].as_array().unwrap();
     assert_eq!(
         games.len(),
-        7 * 20,
-        "20 games per pair for each of 7 values of n"
+        3 * 7 * 20,
+        "20 games per pair (3 pairs) for each of 7 values of n"
     );
     let boards: Vec<i64> = games[..20]
         .iter()

@@ -8,18 +8,20 @@
 //!   for a spot on the opponent's front line x = -+21, which already counts as home, so the
 //!   arrivals shut in the opponent's coins that have not left yet.
 //! - n >= 12 (sections 4 to 7): runners first (2 for n < 25, else 1) while no opponent coin has
-//!   crossed the middle (closer than 28 to scoring); then an 11-coin wall just
-//!   behind our goal line, builders assigned by minimum-weight bipartite matching
-//!   (Kuhn-Munkres), built nearest the most advanced opponent first, with exact two-flip
-//!   placement within 4; a spot an opponent coin sits on waits for it to leave. Once the wall
-//!   stands, further runners are released over it, each replaced in the same turn by a coin
-//!   staged behind it (the part the seed team could not finish).
+//!   crossed the middle (closer than 28 to scoring); then an 11-coin wall just behind our goal
+//!   line, builders assigned by minimum-weight bipartite matching (Kuhn-Munkres), built nearest
+//!   the most advanced opponent first, with exact two-flip placement within 4; a spot an
+//!   opponent coin holds counts as walled and its builder stages instead. Once the wall stands,
+//!   further runners are released over it, each replaced in the same turn by a coin staged
+//!   behind it (the part the seed team could not finish).
 //! - Parameter `runners`: how many runners go before the wall (default: the seed's 2 for
-//!   n < 25, else 1; `runners=0` builds the wall first, which serves better against opponents
-//!   that build no wall of their own).
-//! - Runners (section 6): straight to the middle, then toward the least dense part of the
-//!   opponent's side; within 5 of the goal line they crawl along whatever blocks them (1-degree
-//!   fan-out); the first runners are given up after 100 moves and the next one sent.
+//!   n < 25, else 1; `runners=0` builds the wall first).
+//! - Runners (section 6): straight to the middle, then toward the least crowded free landing
+//!   point just past the goal line (our own arrivals count, so later runners do not queue
+//!   behind them), scoring at once when a flip can; 1-degree fan-out around whatever blocks.
+//!   The first runners are given up after 100 moves and the next one sent; any runner that has
+//!   not come 0.5 closer in 24 moves is stuck (in the opponent's pile in front of our wall) and
+//!   gives up, so its moves go to the next release.
 
 pub mod geometry;
 mod strategy;
