@@ -48,6 +48,29 @@ pub enum Command {
     /// Flip (the coin game): start boards
     #[command(subcommand)]
     Flip(FlipCommand),
+    /// ReversiXT (the multi-player Reversi): maps
+    #[command(subcommand)]
+    Reversixt(ReversixtCommand),
+}
+
+#[derive(Subcommand)]
+pub enum ReversixtCommand {
+    /// Check a map file and print a summary (players, size, stones, transitions, specials);
+    /// exits non-zero with the line, column and problem when the map is invalid
+    CheckMap(CheckMapArgs),
+}
+
+#[derive(Args)]
+pub struct CheckMapArgs {
+    /// The map file (the course format: header, board, transitions)
+    pub file: std::path::PathBuf,
+    /// Print the summary as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Refuse transition ends that face the board, as the rules file states (by default they
+    /// are accepted with a warning: they can never be used, and a course map has one)
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Subcommand)]

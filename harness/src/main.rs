@@ -22,6 +22,9 @@ fn main() {
         cli::Command::Solve(args) => commands::solve::run(args),
         cli::Command::Lightsout(command) => commands::lightsout::run(command),
         cli::Command::Flip(cli::FlipCommand::Board(args)) => commands::flip::board(args),
+        cli::Command::Reversixt(cli::ReversixtCommand::CheckMap(args)) => {
+            commands::reversixt::check_map(args)
+        }
     };
     if let Err(error) = result {
         eprintln!("agon: error: {error:#}");

@@ -10,3 +10,4 @@ pub mod flip;
 pub mod flowfree;
 pub mod lightsout;
 pub mod params;
+pub mod reversixt;

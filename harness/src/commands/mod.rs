@@ -8,5 +8,6 @@ pub mod lightsout;
 pub mod play;
 pub mod plugins;
 pub mod replay;
+pub mod reversixt;
 pub mod solve;
 pub mod tournament;

@@ -1,0 +1,344 @@
+use super::{Direction, Square};
+use std::collections::HashMap;
+
+/// The largest side a map may have (rules file, "Map file": at most 1000 x 1000).
+pub const MAX_SIDE: usize = 1000;
+
+/// Why a text is not a map: where, and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {problem}")]
+pub struct MapError {
+    pub line: usize,
+    pub column: usize,
+    pub problem: String,
+}
+
+/// A pair of joined ends: leaving `from` in `from_dir` enters `to` and continues in
+/// `to_dir.reverse()`, and symmetrically (rules file, "Map file").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Transition {
+    pub from: (usize, usize),
+    pub from_dir: Direction,
+    pub to: (usize, usize),
+    pub to_dir: Direction,
+    /// The map line it was written on.
+    pub line: usize,
+}
+
+/// A ReversiXT map: header, board and transitions, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Map {
+    pub players: u8,
+    pub overrides: u32,
+    pub bombs: u32,
+    pub bomb_strength: u32,
+    pub width: usize,
+    pub height: usize,
+    /// Row-major, `y * width + x`.
+    pub squares: Vec<Square>,
+    pub transitions: Vec<Transition>,
+    /// Where a step off an end leads: (square, direction) -> (square, direction to continue in).
+    links: HashMap<(usize, Direction), (usize, Direction)>,
+    /// Transition ends that face the board, so are never used (accepted unless strict).
+    pub inert_ends: Vec<MapError>,
+}
+
+struct Token<'a> {
+    text: &'a str,
+    line: usize,
+    column: usize,
+}
+
+fn fail<T>(line: usize, column: usize, problem: impl Into<String>) -> Result<T, MapError> {
+    Err(MapError {
+        line,
+        column,
+        problem: problem.into(),
+    })
+}
+
+/// Splits on spaces and tabs, keeping each token's 1-based line and column; `\r\n` and `\n`
+/// both end a line, and repeated or trailing blanks are accepted (rules file, "Map file").
+fn tokens(text: &str) -> Vec<Token<'_>> {
+    let mut out = Vec::new();
+    for (l, raw) in text.split('\n').enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let mut start = None;
+        for (i, ch) in line.char_indices().chain([(line.len(), ' ')]) {
+            let blank = ch == ' ' || ch == '\t';
+            match (start, blank) {
+                (None, false) => start = Some(i),
+                (Some(s), true) => {
+                    out.push(Token {
+                        text: &line[s..i],
+                        line: l + 1,
+                        column: line[..s].chars().count() + 1,
+                    });
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+impl Map {
+    /// Parses a map, accepting transition ends that face the board (they are listed in
+    /// `inert_ends`): the course's own maps have them.
+    pub fn parse(text: &str) -> Result<Map, MapError> {
+        Map::parse_with(text, false)
+    }
+
+    /// Parses a map as the rules file states it: a transition end that faces the board is an
+    /// error.
+    pub fn parse_strict(text: &str) -> Result<Map, MapError> {
+        Map::parse_with(text, true)
+    }
+
+    fn parse_with(text: &str, strict: bool) -> Result<Map, MapError> {
+        let tokens = tokens(text);
+        // Where a missing token would have been: just past the last one.
+        let end = tokens
+            .last()
+            .map(|t| (t.line, t.column + t.text.chars().count()))
+            .unwrap_or((1, 1));
+        let mut next = 0usize;
+        let mut header = |field: &str, min: u64, max: u64| -> Result<u64, MapError> {
+            let Some(t) = tokens.get(next) else {
+                return fail(end.0, end.1, format!("truncated header: expected {field}"));
+            };
+            next += 1;
+            let value: u64 = t.text.parse().map_err(|_| MapError {
+                line: t.line,
+                column: t.column,
+                problem: format!("expected {field} (a whole number), found `{}`", t.text),
+            })?;
+            if !(min..=max).contains(&value) {
+                return fail(
+                    t.line,
+                    t.column,
+                    format!("{field} must be {min} to {max}, found {value}"),
+                );
+            }
+            Ok(value)
+        };
+        let players = header("the number of players", 2, 8)? as u8;
+        let overrides = header("the override stones", 0, u32::MAX as u64)? as u32;
+        let bombs = header("the bombs", 0, u32::MAX as u64)? as u32;
+        let bomb_strength = header("the bomb strength", 0, u32::MAX as u64)? as u32;
+        let height = header("the height", 1, MAX_SIDE as u64)? as usize;
+        let width = header("the width", 1, MAX_SIDE as u64)? as usize;
+
+        let mut squares = Vec::with_capacity(width * height);
+        for y in 0..height {
+            for x in 0..width {
+                let Some(t) = tokens.get(next) else {
+                    return fail(
+                        end.0,
+                        end.1,
+                        format!("truncated board at ({x},{y}): {height} rows of {width} squares expected"),
+                    );
+                };
+                next += 1;
+                let square = match Square::from_token(t.text) {
+                    Some(Square::Stone(p)) if p > players => {
+                        return fail(
+                            t.line,
+                            t.column,
+                            format!("a stone of player {p} at ({x},{y}) on a {players}-player map"),
+                        )
+                    }
+                    Some(s) => s,
+                    None => {
+                        return fail(
+                            t.line,
+                            t.column,
+                            format!(
+                                "invalid square `{}` at ({x},{y}): expected 0-8, -, c, i, b or x",
+                                t.text
+                            ),
+                        )
+                    }
+                };
+                squares.push(square);
+            }
+        }
+
+        let mut map = Map {
+            players,
+            overrides,
+            bombs,
+            bomb_strength,
+            width,
+            height,
+            squares,
+            transitions: Vec::new(),
+            links: HashMap::new(),
+            inert_ends: Vec::new(),
+        };
+        let rest = &tokens[next..];
+        for group in rest.chunks(7) {
+            let first = &group[0];
+            if group.len() < 7 {
+                return fail(
+                    first.line,
+                    first.column,
+                    "truncated transition: expected `x1 y1 r1 <-> x2 y2 r2`",
+                );
+            }
+            if group[3].text != "<->" {
+                return fail(
+                    group[3].line,
+                    group[3].column,
+                    format!(
+                        "bad transition delimiter `{}`: expected `<->`",
+                        group[3].text
+                    ),
+                );
+            }
+            let from = map.transition_end(&group[0..3], strict)?;
+            let to = map.transition_end(&group[4..7], strict)?;
+            map.add_transition(Transition {
+                from: from.0,
+                from_dir: from.1,
+                to: to.0,
+                to_dir: to.1,
+                line: first.line,
+            })?;
+        }
+        Ok(map)
+    }
+
+    pub fn index(&self, x: usize, y: usize) -> usize {
+        y * self.width + x
+    }
+
+    pub fn square(&self, x: usize, y: usize) -> Square {
+        self.squares[self.index(x, y)]
+    }
+
+    /// The ordinary neighbour of (x, y) in `dir`, if it is on the board and not a hole.
+    pub fn plain_step(&self, x: usize, y: usize, dir: Direction) -> Option<(usize, usize)> {
+        let (dx, dy) = dir.offset();
+        let nx = x as i64 + dx;
+        let ny = y as i64 + dy;
+        if nx < 0 || ny < 0 || nx >= self.width as i64 || ny >= self.height as i64 {
+            return None;
+        }
+        let (nx, ny) = (nx as usize, ny as usize);
+        (self.square(nx, ny) != Square::Hole).then_some((nx, ny))
+    }
+
+    /// One step of a walk: the ordinary neighbour, else through a transition when one starts
+    /// here in `dir` (rules file: a transition is used only where the ordinary step would leave
+    /// the board or hit a hole). Returns the square reached and the direction to go on in.
+    pub fn step(&self, x: usize, y: usize, dir: Direction) -> Option<((usize, usize), Direction)> {
+        if let Some(next) = self.plain_step(x, y, dir) {
+            return Some((next, dir));
+        }
+        let &(to, on) = self.links.get(&(self.index(x, y), dir))?;
+        Some(((to % self.width, to / self.width), on))
+    }
+
+    /// Stones per player (index 0 is player 1).
+    pub fn stones(&self) -> Vec<usize> {
+        (1..=self.players)
+            .map(|p| {
+                self.squares
+                    .iter()
+                    .filter(|&&s| s == Square::Stone(p))
+                    .count()
+            })
+            .collect()
+    }
+
+    pub fn count(&self, square: Square) -> usize {
+        self.squares.iter().filter(|&&s| s == square).count()
+    }
+
+    fn transition_end(
+        &mut self,
+        t: &[Token],
+        strict: bool,
+    ) -> Result<((usize, usize), Direction), MapError> {
+        let number = |tok: &Token, what: &str, below: usize| -> Result<usize, MapError> {
+            match tok.text.parse::<usize>() {
+                Ok(v) if v < below => Ok(v),
+                _ => fail(
+                    tok.line,
+                    tok.column,
+                    format!(
+                        "bad transition coordinates: {what} must be 0 to {}, found `{}`",
+                        below - 1,
+                        tok.text
+                    ),
+                ),
+            }
+        };
+        let x = number(&t[0], "x", self.width)?;
+        let y = number(&t[1], "y", self.height)?;
+        let r = number(&t[2], "the direction", 8)?;
+        let dir = Direction::new(r as u8).expect("checked above");
+        if self.square(x, y) == Square::Hole {
+            return fail(
+                t[0].line,
+                t[0].column,
+                format!("transition end ({x},{y}) is a hole"),
+            );
+        }
+        if let Some((nx, ny)) = self.plain_step(x, y, dir) {
+            let problem = format!(
+                "transition end ({x},{y}) direction {dir} leads onto the board at ({nx},{ny}); an end must face the edge or a hole"
+            );
+            if strict {
+                return fail(t[0].line, t[0].column, problem);
+            }
+            // The course's own initialMaps/scope.map has such an end: since a transition is
+            // only used where the ordinary step leaves the board or hits a hole (rules file,
+            // "Map file"), it can never be entered from there; keep the map, say so.
+            self.inert_ends.push(MapError {
+                line: t[0].line,
+                column: t[0].column,
+                problem: problem.replace(
+                    "an end must face",
+                    "never used from there: an end should face",
+                ),
+            });
+        }
+        Ok(((x, y), dir))
+    }
+
+    fn add_transition(&mut self, t: Transition) -> Result<(), MapError> {
+        let a = (self.index(t.from.0, t.from.1), t.from_dir);
+        let b = (self.index(t.to.0, t.to.1), t.to_dir);
+        for end in [a, b] {
+            if self.links.contains_key(&end) {
+                let earlier = self
+                    .transitions
+                    .iter()
+                    .find(|e| {
+                        let ea = (self.index(e.from.0, e.from.1), e.from_dir);
+                        let eb = (self.index(e.to.0, e.to.1), e.to_dir);
+                        ea == end || eb == end
+                    })
+                    .map(|e| e.line)
+                    .unwrap_or(0);
+                return fail(
+                    t.line,
+                    1,
+                    format!(
+                        "transition end ({},{}) direction {} is already used by the transition on line {earlier}",
+                        end.0 % self.width,
+                        end.0 / self.width,
+                        end.1
+                    ),
+                );
+            }
+        }
+        self.links.insert(a, (b.0, b.1.reverse()));
+        self.links.insert(b, (a.0, a.1.reverse()));
+        self.transitions.push(t);
+        Ok(())
+    }
+}

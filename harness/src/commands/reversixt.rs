@@ -1,0 +1,79 @@
+//! `agon reversixt check-map`: is a map valid, and what is on it.
+
+use crate::cli::CheckMapArgs;
+use agon_games::reversixt::{Map, Square};
+use anyhow::{anyhow, Context};
+
+pub fn check_map(args: CheckMapArgs) -> anyhow::Result<()> {
+    let bytes = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow!(
+            "{}: not a text file (invalid UTF-8 at byte {})",
+            args.file.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let parsed = if args.strict {
+        Map::parse_strict(&text)
+    } else {
+        Map::parse(&text)
+    };
+    let map = parsed.map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
+    for inert in &map.inert_ends {
+        eprintln!("warning: {}: {inert}", args.file.display());
+    }
+    let stones = map.stones();
+    let holes = map.count(Square::Hole);
+    let specials = [
+        ("choice", map.count(Square::Choice)),
+        ("inversion", map.count(Square::Inversion)),
+        ("bonus", map.count(Square::Bonus)),
+        ("expansion", map.count(Square::Expansion)),
+    ];
+    if args.json {
+        let out = serde_json::json!({
+            "file": args.file.display().to_string(),
+            "players": map.players,
+            "width": map.width,
+            "height": map.height,
+            "overrides": map.overrides,
+            "bombs": map.bombs,
+            "bomb_strength": map.bomb_strength,
+            "stones": stones,
+            "squares": map.width * map.height - holes,
+            "holes": holes,
+            "transitions": map.transitions.len(),
+            "inert_transition_ends": map.inert_ends.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            "choice": specials[0].1,
+            "inversion": specials[1].1,
+            "bonus": specials[2].1,
+            "expansion": specials[3].1,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("{}: a valid map", args.file.display());
+    println!("players      {}", map.players);
+    println!(
+        "size         {} x {} (width x height), {} squares, {} holes",
+        map.width,
+        map.height,
+        map.width * map.height - holes,
+        holes
+    );
+    println!(
+        "per player   {} override stones, {} bombs of strength {}",
+        map.overrides, map.bombs, map.bomb_strength
+    );
+    let per: Vec<String> = stones
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!("{}: {n}", i + 1))
+        .collect();
+    println!("stones       {}", per.join(", "));
+    println!("transitions  {}", map.transitions.len());
+    let sp: Vec<String> = specials.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    println!("specials     {}", sp.join(", "));
+    Ok(())
+}

@@ -1,0 +1,169 @@
+//! ReversiXT maps through the CLI: every shared course map loads with the summary its file
+//! states, and a bad map is refused with its file, line and column.
+
+use agon_tests::{agon, scratch, shared_data};
+use serde_json::Value;
+
+/// Every map the courses shipped: file, players, width, height, transitions, transition ends
+/// facing the board (read off the files: the header gives players and height x width, each
+/// `<->` line is a transition).
+const MAPS: &[(&str, u64, u64, u64, u64, u64)] = &[
+    ("boeseMaps/boeseMap01.map", 2, 10, 2, 1, 0),
+    ("boeseMaps/boeseMap02.map", 2, 10, 2, 1, 0),
+    ("boeseMaps/boeseMap03.map", 2, 3, 4, 2, 0),
+    ("boeseMaps/boeseMap04.map", 2, 3, 4, 3, 0),
+    ("boeseMaps/boeseMap05.map", 2, 3, 4, 3, 0),
+    ("boeseMaps/boeseMap06.map", 2, 9, 8, 2, 0),
+    ("boeseMaps/boeseMap07.map", 2, 11, 8, 1, 0),
+    ("boeseMaps/boeseMap08.map", 2, 11, 8, 1, 0),
+    ("boeseMaps/boeseMap09.map", 2, 8, 8, 0, 0),
+    ("boeseMaps/boeseMap10.map", 3, 8, 8, 0, 0),
+    ("boeseMaps/boeseMap11.map", 2, 4, 9, 1, 0),
+    ("communities.map", 8, 34, 34, 0, 0),
+    ("comp2019_04_8p.map", 8, 46, 28, 8, 0),
+    ("example.map", 3, 15, 15, 2, 0),
+    ("exampleIntTest.map", 3, 15, 15, 2, 0),
+    ("example_br0.map", 3, 15, 15, 2, 0),
+    ("initialMaps/checkerboard.map", 8, 19, 19, 4, 0),
+    ("initialMaps/crown.map", 4, 15, 8, 2, 0),
+    ("initialMaps/diamond.map", 3, 27, 15, 2, 0),
+    ("initialMaps/heart.map", 3, 15, 14, 2, 0),
+    ("initialMaps/heartExercise3.map", 2, 15, 14, 2, 0),
+    ("initialMaps/infinity.map", 2, 10, 6, 10, 0),
+    ("initialMaps/scope.map", 4, 15, 13, 2, 1),
+    ("initialMaps/window.map", 4, 17, 17, 20, 0),
+    ("testMaps/example.map", 3, 15, 15, 2, 0),
+    ("testMaps/globalWar.map", 4, 49, 13, 8, 0),
+    ("testMaps/inversions.map", 2, 32, 20, 0, 0),
+    ("testMaps/isles.map", 4, 20, 20, 0, 0),
+    ("testMaps/med.map", 3, 20, 15, 4, 0),
+    ("testMaps/random.map", 2, 25, 25, 260, 0),
+];
+
+fn check(path: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    agon()
+        .args(["reversixt", "check-map"])
+        .args(extra)
+        .arg(path)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn every_shared_map_loads() {
+    let dir = shared_data().join("reversixt/maps");
+    for &(file, players, width, height, transitions, inert) in MAPS {
+        let out = check(&dir.join(file), &["--json"]);
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let got = (
+            v["players"].as_u64().unwrap(),
+            v["width"].as_u64().unwrap(),
+            v["height"].as_u64().unwrap(),
+            v["transitions"].as_u64().unwrap(),
+            v["inert_transition_ends"].as_array().unwrap().len() as u64,
+        );
+        assert_eq!(got, (players, width, height, transitions, inert), "{file}");
+        let stones = v["stones"].as_array().unwrap();
+        assert_eq!(stones.len() as u64, players, "{file}");
+    }
+    // Every map file shipped is in the table.
+    let mut found = 0;
+    for sub in ["", "boeseMaps", "initialMaps", "testMaps"] {
+        for entry in std::fs::read_dir(dir.join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            found += usize::from(path.extension().is_some_and(|e| e == "map"));
+        }
+    }
+    assert_eq!(found, MAPS.len());
+}
+
+#[test]
+fn the_summary_names_what_is_on_the_map() {
+    let out = check(
+        &shared_data().join("reversixt/maps/comp2019_04_8p.map"),
+        &[],
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "players      8",
+        "size         46 x 28 (width x height), 746 squares, 542 holes",
+        "per player   4 override stones, 2 bombs of strength 3",
+        "stones       1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2",
+        "transitions  8",
+        "specials     choice 2, inversion 4, bonus 8, expansion 4",
+    ] {
+        assert!(text.contains(line), "missing `{line}` in\n{text}");
+    }
+}
+
+#[test]
+fn a_transition_end_facing_the_board_warns_or_is_refused_when_strict() {
+    let scope = shared_data().join("reversixt/maps/initialMaps/scope.map");
+    let lenient = check(&scope, &[]);
+    assert!(lenient.status.success());
+    let warning = String::from_utf8_lossy(&lenient.stderr);
+    assert!(
+        warning.contains("warning:") && warning.contains("line 19, column 1"),
+        "{warning}"
+    );
+    let strict = check(&scope, &["--strict"]);
+    assert!(!strict.status.success());
+    assert!(String::from_utf8_lossy(&strict.stderr).contains("an end must face the edge or a hole"));
+}
+
+#[test]
+fn a_bad_map_is_refused_with_its_place() {
+    let dir = scratch("reversixt-maps");
+    let cases = [
+        (
+            "players.map",
+            "9\n0\n0 0\n1 1\n0\n",
+            "line 1, column 1: the number of players",
+        ),
+        (
+            "square.map",
+            "2\n0\n0 0\n2 2\n0 1\n2 q\n",
+            "line 6, column 3: invalid square `q`",
+        ),
+        (
+            "truncated.map",
+            "2\n0\n0 0\n2 2\n0 1\n",
+            "truncated board at (0,1)",
+        ),
+        (
+            "delimiter.map",
+            "2\n0\n0 0\n1 2\n1 2\n0 0 6 <> 1 0 2\n",
+            "line 6, column 7: bad transition delimiter",
+        ),
+        (
+            "huge.map",
+            "2\n0\n0 0\n5 1001\n",
+            "line 4, column 3: the width must be 1 to 1000",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = check(&path, &[]);
+        assert!(!out.status.success(), "{name} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(name) && err.contains(expected),
+            "{name}: {err}"
+        );
+    }
+    let binary = dir.join("binary.map");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00]).unwrap();
+    let out = check(&binary, &[]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a text file"));
+    let out = check(&dir.join("missing.map"), &[]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+}
