@@ -318,6 +318,13 @@ pub struct BenchArgs {
     /// The course's Flow Free puzzles (for `--suite puzzles`)
     #[arg(long, default_value = "../shared/data/flowfree", value_name = "DIR")]
     pub flowfree: PathBuf,
+    /// The ReversiXT map for `--suite reversixt` (legal-move generation)
+    #[arg(
+        long,
+        default_value = "../shared/data/reversixt/maps/comp2019_04_8p.map",
+        value_name = "FILE"
+    )]
+    pub reversixt_map: PathBuf,
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,

@@ -167,3 +167,37 @@ fn a_bad_map_is_refused_with_its_place() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 }
+
+#[test]
+fn the_benchmark_generates_legal_moves_on_a_course_map() {
+    let map = shared_data().join("reversixt/maps/comp2019_04_8p.map");
+    let out = agon()
+        .args([
+            "bench",
+            "--suite",
+            "reversixt",
+            "--seconds",
+            "0.2",
+            "--json",
+        ])
+        .arg("--reversixt-map")
+        .arg(&map)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let figures: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let figure = &figures[0];
+    assert!(figure["name"].as_str().unwrap().contains("ReversiXT"));
+    assert!(figure["median"].as_f64().unwrap() > 0.0);
+    let bad = agon()
+        .args(["bench", "--suite", "reversixt", "--seconds", "0.2"])
+        .args(["--reversixt-map", "no-such.map"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no-such.map"));
+}

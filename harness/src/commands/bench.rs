@@ -56,8 +56,20 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let mut figures = Vec::new();
 
     let suite = args.suite.as_str();
-    if !["all", "hosts", "rules", "tournament", "puzzles", "flip"].contains(&suite) {
-        anyhow::bail!("--suite `{suite}`: expected all, hosts, rules, tournament, puzzles or flip");
+    if ![
+        "all",
+        "hosts",
+        "rules",
+        "tournament",
+        "puzzles",
+        "flip",
+        "reversixt",
+    ]
+    .contains(&suite)
+    {
+        anyhow::bail!(
+            "--suite `{suite}`: expected all, hosts, rules, tournament, puzzles, flip or reversixt"
+        );
     }
     let wants = |part: &str| suite == "all" || suite == part;
 
@@ -105,6 +117,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             &noop,
             "libflip_greedy.so",
         )?)?);
+    }
+    if wants("reversixt") {
+        figures.push(super::bench_reversixt::legal_moves(
+            &args.reversixt_map,
+            per_sample,
+        )?);
     }
     if wants("puzzles") {
         figures.extend(super::bench_puzzles::flowfree(
@@ -194,7 +212,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-const SAMPLES: usize = 9;
+pub const SAMPLES: usize = 9;
 
 /// Another plugin in the folder of `plugin`.
 fn sibling(plugin: &std::path::Path, name: &str) -> anyhow::Result<PathBuf> {

@@ -1,6 +1,7 @@
 pub mod bench;
 mod bench_flip;
 mod bench_puzzles;
+mod bench_reversixt;
 mod bench_tournament;
 pub mod flip;
 pub mod games;

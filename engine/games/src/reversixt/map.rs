@@ -241,6 +241,27 @@ impl Map {
         Some(((to % self.width, to / self.width), on))
     }
 
+    /// `step` on square indices.
+    pub fn step_index(&self, index: usize, dir: Direction) -> Option<(usize, Direction)> {
+        let ((x, y), on) = self.step(index % self.width, index / self.width, dir)?;
+        Some((self.index(x, y), on))
+    }
+
+    /// A bomb's work on one square: it becomes a hole and its transitions vanish with it
+    /// (rules file, "Phase 2").
+    pub fn make_hole(&mut self, index: usize) {
+        self.squares[index] = Square::Hole;
+        let gone: Vec<(usize, Direction)> = self
+            .links
+            .iter()
+            .filter(|(from, to)| from.0 == index || to.0 == index)
+            .map(|(from, _)| *from)
+            .collect();
+        for end in gone {
+            self.links.remove(&end);
+        }
+    }
+
     /// Stones per player (index 0 is player 1).
     pub fn stones(&self) -> Vec<usize> {
         (1..=self.players)

@@ -1,14 +1,17 @@
 //! ReversiXT: the multi-player Reversi of the RWTH Softwarepraktikum (`shared/rules/reversixt.md`).
 //!
-//! So far: maps (parsing with positioned errors, squares, directions, transitions). The move
-//! rules, phases and the course's TCP protocol build on these types.
+//! So far: maps (parsing with positioned errors, squares, directions, transitions) and the
+//! rules of both phases on a `Position`. The engine session, the bots and the course's TCP
+//! protocol are still to come.
 
 mod direction;
 mod map;
+mod position;
 mod square;
 #[cfg(test)]
 mod tests;
 
 pub use direction::Direction;
 pub use map::{Map, MapError, Transition, MAX_SIDE};
+pub use position::{IllegalMove, Move, Phase, Position, BONUS_BOMB, BONUS_OVERRIDE};
 pub use square::Square;

@@ -135,3 +135,310 @@ fn an_end_facing_the_board_is_inert_unless_strict() {
         "{e}"
     );
 }
+
+/// A course map from `../shared/data/reversixt/maps` (beside the project, as in CI).
+fn course_map(name: &str) -> Map {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/reversixt/maps")
+        .join(name);
+    Map::parse(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+fn targets(position: &Position) -> Vec<(usize, usize, u8)> {
+    position
+        .legal_moves()
+        .iter()
+        .map(|m| (m.x, m.y, m.special))
+        .collect()
+}
+
+fn at(position: &Position, x: usize, y: usize) -> Square {
+    position.map.square(x, y)
+}
+
+/// boeseMap01: row 0 is a ring of player 2's stones through the transition (0,0)-left <->
+/// (9,0)-right, with one empty square (3,0). Walking from (3,0) either way goes round the
+/// ring and comes back to (3,0), which captures nothing; player 1's only move is (7,1), taking
+/// (6,1). Then player 2 has no move, player 1 none either: phase 1 ends, nobody has a bomb,
+/// the game is over and player 2 (9 stones) ranks before player 1 (3).
+#[test]
+fn boese_01_a_ring_through_a_transition_captures_nothing() {
+    let mut position = Position::new(course_map("boeseMaps/boeseMap01.map"));
+    assert_eq!(position.to_move, 1);
+    assert_eq!(targets(&position), vec![(7, 1, 0)]);
+    position
+        .play(
+            1,
+            Move {
+                x: 7,
+                y: 1,
+                special: 0,
+            },
+        )
+        .unwrap();
+    assert_eq!(at(&position, 6, 1), Square::Stone(1));
+    assert_eq!(position.phase, Phase::Over);
+    assert_eq!(position.map.stones(), vec![3, 9]);
+    assert_eq!(position.ranks(), vec![2, 1]);
+}
+
+/// boeseMap02: from (4,0) the walk to the right passes (5..9,0), crosses the transition to
+/// (0,0) and passes (0..2,0) before reaching player 1's stone at (3,0): eight stones turn.
+#[test]
+fn boese_02_a_capture_line_runs_through_a_transition() {
+    let mut position = Position::new(course_map("boeseMaps/boeseMap02.map"));
+    assert_eq!(targets(&position), vec![(4, 0, 0), (7, 1, 0)]);
+    position
+        .play(
+            1,
+            Move {
+                x: 4,
+                y: 0,
+                special: 0,
+            },
+        )
+        .unwrap();
+    for x in 0..10 {
+        assert_eq!(at(&position, x, 0), Square::Stone(1), "({x},0)");
+    }
+    assert_eq!(position.map.stones(), vec![11, 1]);
+}
+
+/// boeseMap03: (2,0) looking down passes (2,1), (2,2), (2,3); (2,3)'s self-transition turns
+/// the walk left through (2,3) again, (1,3), (0,3); (0,3)'s transition leads up-right into
+/// (0,2), player 1's stone. Down-left from (2,0), (1,1) is taken too. No other square of
+/// player 1 captures.
+#[test]
+fn boese_03_a_self_transition_and_a_second_transition_in_one_line() {
+    let mut position = Position::new(course_map("boeseMaps/boeseMap03.map"));
+    assert_eq!(targets(&position), vec![(2, 0, 0)]);
+    let target = position.map.index(2, 0);
+    let captured: Vec<(usize, usize)> = position
+        .captures(1, target)
+        .iter()
+        .map(|&i| (i % 3, i / 3))
+        .collect();
+    assert_eq!(
+        captured,
+        vec![(1, 1), (2, 1), (2, 2), (0, 3), (1, 3), (2, 3)]
+    );
+    position
+        .play(
+            1,
+            Move {
+                x: 2,
+                y: 0,
+                special: 0,
+            },
+        )
+        .unwrap();
+    assert_eq!(position.map.stones(), vec![8, 0]);
+}
+
+/// boeseMap11: a column of player 2's stones under a square joined to itself upward. Player 1
+/// has no regular move, only overrides (it has one stone): on (3,1) it turns (3,2) and (3,3);
+/// on (3,2) it turns (3,3); on (3,3) the walk up goes through the self-transition, back down
+/// and returns to (3,3), so nothing turns and the override is illegal.
+#[test]
+fn boese_11_overrides_through_a_self_transition() {
+    let position = Position::new(course_map("boeseMaps/boeseMap11.map"));
+    assert_eq!(targets(&position), vec![(3, 1, 0), (3, 2, 0)]);
+    let mut refused = position.clone();
+    assert_eq!(
+        refused.play(
+            1,
+            Move {
+                x: 3,
+                y: 3,
+                special: 0
+            }
+        ),
+        Err(IllegalMove::NoCapture(3, 3))
+    );
+    let mut played = position.clone();
+    played
+        .play(
+            1,
+            Move {
+                x: 3,
+                y: 1,
+                special: 0,
+            },
+        )
+        .unwrap();
+    assert_eq!(played.overrides, vec![0, 1]);
+    assert_eq!(played.map.stones(), vec![4, 0]);
+    // Player 2 has no stone left, so no move; player 1 no override: nobody builds, nobody
+    // has a bomb.
+    assert_eq!(played.phase, Phase::Over);
+}
+
+fn position(text: &str) -> Position {
+    Position::new(Map::parse(text).unwrap())
+}
+
+fn mv(x: usize, y: usize, special: u8) -> Move {
+    Move { x, y, special }
+}
+
+#[test]
+fn choice_swaps_all_stones_with_the_named_player() {
+    let start = position("2\n0\n0 0\n1 5\n1 2 c 2 1\n");
+    assert_eq!(targets(&start), vec![(2, 0, 1), (2, 0, 2)]);
+    for bad in [0, 3, 20] {
+        assert!(matches!(
+            start.clone().play(1, mv(2, 0, bad)),
+            Err(IllegalMove::Special { .. })
+        ));
+    }
+    let mut keep = start.clone();
+    keep.play(1, mv(2, 0, 1)).unwrap();
+    assert_eq!(keep.map.stones(), vec![5, 0]);
+    let mut swap = start;
+    swap.play(1, mv(2, 0, 2)).unwrap();
+    assert_eq!(swap.map.stones(), vec![0, 5]);
+}
+
+#[test]
+fn inversion_passes_every_stone_to_the_next_player() {
+    let mut p = position("3\n0\n0 0\n1 5\n1 2 i 3 x\n");
+    p.play(1, mv(2, 0, 0)).unwrap();
+    // 1 1 1 3 x becomes 2 2 2 1 x: k -> k mod 3 + 1, expansion stones untouched.
+    assert_eq!(p.map.stones(), vec![1, 3, 0]);
+    assert_eq!(p.map.square(4, 0), Square::Expansion);
+}
+
+#[test]
+fn bonus_gives_a_bomb_or_an_override_stone() {
+    let start = position("2\n0\n0 0\n1 3\n1 2 b\n");
+    assert_eq!(targets(&start), vec![(2, 0, 20), (2, 0, 21)]);
+    assert!(start.clone().play(1, mv(2, 0, 0)).is_err());
+    let mut bomb = start.clone();
+    bomb.play(1, mv(2, 0, BONUS_BOMB)).unwrap();
+    assert_eq!(
+        (bomb.bombs.clone(), bomb.overrides.clone()),
+        (vec![1, 0], vec![0, 0])
+    );
+    let mut stone = start;
+    stone.play(1, mv(2, 0, BONUS_OVERRIDE)).unwrap();
+    assert_eq!(
+        (stone.bombs.clone(), stone.overrides.clone()),
+        (vec![0, 0], vec![1, 0])
+    );
+}
+
+#[test]
+fn an_expansion_stone_may_be_overridden_even_when_nothing_turns() {
+    let start = position("2\n1\n0 0\n1 4\n1 0 x 2\n");
+    // (1,0) captures nothing (an empty square breaks nothing: x then the edge); overriding
+    // (2,0) turns nothing but is legal; overriding its own (0,0) is not.
+    assert_eq!(targets(&start), vec![(2, 0, 0)]);
+    let mut p = start.clone();
+    p.play(1, mv(2, 0, 0)).unwrap();
+    assert_eq!(p.map.square(2, 0), Square::Stone(1));
+    assert_eq!(p.overrides, vec![0, 1]);
+    assert_eq!(
+        start.clone().play(1, mv(0, 0, 0)),
+        Err(IllegalMove::NoCapture(0, 0))
+    );
+    // Without override stones player 1 has no move and is skipped; player 2 takes the
+    // expansion stone by a line from (1,0).
+    let mut none = position("2\n0\n0 0\n1 4\n1 0 x 2\n");
+    assert_eq!(none.to_move, 2);
+    assert_eq!(targets(&none), vec![(1, 0, 0)]);
+    assert_eq!(none.play(1, mv(2, 0, 0)), Err(IllegalMove::NotYourTurn(2)));
+    assert_eq!(
+        none.play(2, mv(2, 0, 0)),
+        Err(IllegalMove::NoOverride(2, 0, 2))
+    );
+}
+
+/// `1 - 0 0 0 - 2` with (0,0)-left <-> (4,0)-right: nobody can capture, so bombing starts at
+/// once with player 1. A bomb of strength 1 on (4,0) takes (3,0), and through the transition
+/// (0,0), and the transition vanishes; one on (2,0) cannot pass the hole at (1,0).
+#[test]
+fn bombs_reach_through_transitions_never_through_holes() {
+    let start = position("2\n0\n1 1\n1 7\n1 - 0 0 0 - 2\n0 0 6 <-> 4 0 2\n");
+    assert_eq!((start.phase, start.to_move), (Phase::Bombing, 1));
+    let mut p = start.clone();
+    p.play(1, mv(4, 0, 0)).unwrap();
+    for x in [0, 3, 4] {
+        assert_eq!(p.map.square(x, 0), Square::Hole, "({x},0)");
+    }
+    assert_eq!(p.map.square(2, 0), Square::Empty);
+    assert_eq!(p.map.step(4, 0, Direction::new(2).unwrap()), None);
+    assert_eq!(
+        (p.phase, p.to_move, p.bombs.clone()),
+        (Phase::Bombing, 2, vec![0, 1])
+    );
+    p.play(2, mv(2, 0, 0)).unwrap();
+    assert_eq!(p.phase, Phase::Over);
+    assert_eq!(p.ranks(), vec![2, 1]);
+    let mut q = start;
+    q.play(1, mv(2, 0, 0)).unwrap();
+    assert_eq!(q.map.square(0, 0), Square::Stone(1));
+    assert_eq!(q.map.square(3, 0), Square::Hole);
+    assert_eq!(q.map.square(4, 0), Square::Empty);
+    assert!(q.play(1, mv(4, 0, 0)).is_err(), "player 2's turn");
+}
+
+#[test]
+fn ranks_share_ties_and_put_the_disqualified_last() {
+    let mut p = position("3\n0\n0 0\n1 5\n1 2 3 - 1\n");
+    assert_eq!(p.phase, Phase::Over);
+    assert_eq!(p.ranks(), vec![1, 2, 2]);
+    p.disqualify(1);
+    assert_eq!(p.ranks(), vec![3, 1, 1]);
+    let mut two = position("2\n0\n0 0\n1 3\n1 2 0\n");
+    assert_eq!((two.phase, two.to_move), (Phase::Building, 1));
+    two.disqualify(2);
+    assert_eq!(two.phase, Phase::Over);
+    assert_eq!(two.ranks(), vec![1, 2]);
+}
+
+/// On every shared map, every legal first move: it turns at least one stone or overrides an
+/// expansion stone, and stones plus expansion stones grow by one (a stone placed on a free
+/// square) or stay (an override).
+#[test]
+fn first_moves_on_every_shared_map_conserve_stones() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/reversixt/maps");
+    let mut checked = 0;
+    for sub in ["", "boeseMaps", "initialMaps", "testMaps"] {
+        for entry in std::fs::read_dir(root.join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "map") {
+                continue;
+            }
+            let start =
+                Position::new(Map::parse(&std::fs::read_to_string(&path).unwrap()).unwrap());
+            let total = |p: &Position| {
+                p.map.stones().iter().sum::<usize>() + p.map.count(Square::Expansion)
+            };
+            for m in start.legal_moves() {
+                let square = start.map.square(m.x, m.y);
+                let target = start.map.index(m.x, m.y);
+                let turned = start.captures(start.to_move, target).len();
+                assert!(
+                    turned > 0 || square == Square::Expansion,
+                    "{}: {m:?}",
+                    path.display()
+                );
+                let mut after = start.clone();
+                after.play(start.to_move, m).unwrap();
+                let grew = matches!(
+                    square,
+                    Square::Empty | Square::Choice | Square::Inversion | Square::Bonus
+                );
+                assert_eq!(
+                    total(&after),
+                    total(&start) + usize::from(grew),
+                    "{}: {m:?}",
+                    path.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} moves");
+}
