@@ -442,3 +442,117 @@ fn first_moves_on_every_shared_map_conserve_stones() {
     }
     assert!(checked > 100, "{checked} moves");
 }
+
+fn captured_squares(position: &Position, player: u8, x: usize, y: usize) -> Vec<(usize, usize)> {
+    let w = position.map.width;
+    position
+        .captures(player, position.map.index(x, y))
+        .iter()
+        .map(|&i| (i % w, i / w))
+        .collect()
+}
+
+/// boeseMap04: from (0,2) the walk left crosses to (0,0) heading right and ends at player 1's
+/// (2,0); down-left crosses to (0,3) heading right, through (2,3)'s self-transition turning up,
+/// and ends at (2,0) too; up-right takes (1,1). All eight of player 2's stones turn.
+#[test]
+fn boese_04_three_transitions_feed_one_move() {
+    let mut position = Position::new(course_map("boeseMaps/boeseMap04.map"));
+    assert_eq!(targets(&position), vec![(0, 2, 0)]);
+    assert_eq!(
+        captured_squares(&position, 1, 0, 2),
+        vec![
+            (0, 0),
+            (1, 0),
+            (1, 1),
+            (2, 1),
+            (2, 2),
+            (0, 3),
+            (1, 3),
+            (2, 3)
+        ]
+    );
+    position.play(1, mv(0, 2, 0)).unwrap();
+    assert_eq!(position.map.stones(), vec![10, 0]);
+}
+
+/// boeseMap05: the same transitions, but player 1's (2,3) ends the down-left line early, so
+/// (2,1) and (2,2) stay player 2's.
+#[test]
+fn boese_05_a_line_ends_at_the_first_own_stone() {
+    let mut position = Position::new(course_map("boeseMaps/boeseMap05.map"));
+    assert_eq!(targets(&position), vec![(0, 2, 0)]);
+    assert_eq!(
+        captured_squares(&position, 1, 0, 2),
+        vec![(0, 0), (1, 0), (1, 1), (0, 3), (1, 3)]
+    );
+    position.play(1, mv(0, 2, 0)).unwrap();
+    assert_eq!(position.map.stones(), vec![8, 2]);
+}
+
+/// boeseMap06: from (4,2) right runs through (7,2)'s transition down column 2 to player 1's
+/// (2,6); left runs through (1,2)'s transition down column 6 to (6,6). The two lines share
+/// (2,2) and (6,2); all 14 of player 2's stones turn once.
+#[test]
+fn boese_06_two_lines_cross_through_transitions() {
+    let mut position = Position::new(course_map("boeseMaps/boeseMap06.map"));
+    assert_eq!(targets(&position), vec![(4, 2, 0)]);
+    assert_eq!(captured_squares(&position, 1, 4, 2).len(), 14);
+    position.play(1, mv(4, 2, 0)).unwrap();
+    assert_eq!(position.map.stones(), vec![17, 0]);
+}
+
+/// boeseMap07: from (6,0) down column 6, through (6,7)'s transition into (1,2) heading right,
+/// along row 2 (passing (6,2) a second time) to player 1's (8,2): all 13 stones turn.
+#[test]
+fn boese_07_a_line_crosses_itself() {
+    let mut position = Position::new(course_map("boeseMaps/boeseMap07.map"));
+    assert_eq!(targets(&position), vec![(6, 0, 0)]);
+    position.play(1, mv(6, 0, 0)).unwrap();
+    assert_eq!(position.map.stones(), vec![15, 0]);
+}
+
+/// boeseMap08: player 1 has no free square to take, only its override stone; overriding its
+/// own (6,0) or (8,2) turns all 13 of player 2's stones, its own (9,2) turns nothing.
+#[test]
+fn boese_08_overriding_ones_own_stone() {
+    let position = Position::new(course_map("boeseMaps/boeseMap08.map"));
+    let moves = targets(&position);
+    assert!(
+        moves.contains(&(6, 0, 0)) && moves.contains(&(8, 2, 0)),
+        "{moves:?}"
+    );
+    assert!(!moves.contains(&(9, 2, 0)) && !moves.contains(&(10, 2, 0)));
+    for (x, y) in [(6, 0), (8, 2)] {
+        let mut p = position.clone();
+        p.play(1, mv(x, y, 0)).unwrap();
+        assert_eq!(p.map.stones(), vec![16, 0], "({x},{y})");
+        assert_eq!(p.overrides, vec![0, 1]);
+    }
+}
+
+/// boeseMap09: the choice square (4,4) turns two stones in each of the eight directions, all
+/// 16 of player 2's; naming player 2 then hands player 2 all 25 stones.
+#[test]
+fn boese_09_choice_after_capturing_everything() {
+    let position = Position::new(course_map("boeseMaps/boeseMap09.map"));
+    let moves = targets(&position);
+    assert!(moves.contains(&(4, 4, 1)) && moves.contains(&(4, 4, 2)));
+    assert_eq!(captured_squares(&position, 1, 4, 4).len(), 16);
+    let mut keep = position.clone();
+    keep.play(1, mv(4, 4, 1)).unwrap();
+    assert_eq!(keep.map.stones(), vec![25, 0]);
+    let mut swap = position;
+    swap.play(1, mv(4, 4, 2)).unwrap();
+    assert_eq!(swap.map.stones(), vec![0, 25]);
+}
+
+/// boeseMap10: three players; the inversion square (4,4) turns the ring of player 3 and the
+/// ring of player 2 (16 stones), then every stone passes on: player 1's 25 go to player 2.
+#[test]
+fn boese_10_inversion_after_capturing_two_players() {
+    let mut position = Position::new(course_map("boeseMaps/boeseMap10.map"));
+    assert_eq!(captured_squares(&position, 1, 4, 4).len(), 16);
+    position.play(1, mv(4, 4, 0)).unwrap();
+    assert_eq!(position.map.stones(), vec![0, 25, 0]);
+}
