@@ -328,23 +328,13 @@ impl Position {
             self.phase = Phase::Bombing;
             // Bombing starts with the next player after the last builder (player 1 if none).
             self.to_move = self.last_building_mover.unwrap_or(n);
-            if let Some(p) = (1..=n)
-                .map(|k| after(self.to_move, k))
-                .find(|&p| self.active(p) && self.bombs[p as usize - 1] > 0)
-            {
-                self.to_move = p;
-            } else {
-                self.phase = Phase::Over;
-            }
-            return;
         }
-        if let Some(p) = (1..=n)
+        match (1..=n)
             .map(|k| after(self.to_move, k))
             .find(|&p| self.active(p) && self.bombs[p as usize - 1] > 0)
         {
-            self.to_move = p;
-        } else {
-            self.phase = Phase::Over;
+            Some(p) => self.to_move = p,
+            None => self.phase = Phase::Over,
         }
     }
 
