@@ -8,6 +8,7 @@
 //! - [`record`] and [`replay`]: the JSON match record and its verification by the rules.
 
 pub mod bot_spec;
+pub mod course_net;
 pub mod fault;
 pub mod game;
 pub mod host;
