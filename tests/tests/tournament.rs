@@ -22,6 +22,18 @@ fn ok(args: &[&str]) -> String {
 }
 
 /// A configuration over the built plugins, with `extra` lines before the entrants.
+/// `agon tournament run CFG --out OUT --quiet`, which must succeed; its stdout.
+fn run_quietly(cfg: &impl AsRef<Path>, out: &Path) -> String {
+    ok(&[
+        "tournament",
+        "run",
+        cfg.as_ref().to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ])
+}
+
 fn config(dir: &Path, extra: &str, entrants: &[(&str, String)]) -> PathBuf {
     let mut text = format!("game = \"breakthrough\"\nseed = 5\n{extra}\n");
     for (name, bot) in entrants {
@@ -88,14 +100,7 @@ fn a_killed_run_resumes_to_identical_standings() {
         &three_entrants(),
     );
     let whole = dir.join("whole");
-    ok(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        whole.to_str().unwrap(),
-        "--quiet",
-    ]);
+    run_quietly(&cfg, &whole);
     assert_eq!(journal_ids(&whole).len(), 36);
 
     let cut = dir.join("cut");
@@ -159,14 +164,7 @@ fn three_shards_merged_equal_one_run() {
     let cfg = config(&dir, "games_per_pairing = 6\nhost = \"thread\"\n[[sweep]]\nname = \"first\"\nvalues = [\"white\", \"black\"]", &entrants);
     let cfg = cfg.to_str().unwrap();
     let whole = dir.join("whole");
-    ok(&[
-        "tournament",
-        "run",
-        cfg,
-        "--out",
-        whole.to_str().unwrap(),
-        "--quiet",
-    ]);
+    run_quietly(&cfg, &whole);
     let plan = ok(&["tournament", "plan", cfg]);
     assert_eq!(plan.lines().count(), 36);
     let shard = |i: u32| dir.join(format!("shard{i}"));
@@ -241,14 +239,7 @@ fn three_shards_merged_equal_one_run() {
         &entrants,
     );
     let other_out = other_dir.join("run");
-    ok(&[
-        "tournament",
-        "run",
-        other.to_str().unwrap(),
-        "--out",
-        other_out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    run_quietly(&other, &other_out);
     let out = run(&[
         "tournament",
         "merge",
@@ -331,14 +322,7 @@ fn a_bot_that_cannot_start_is_excluded() {
     for host in ["process", "thread"] {
         let cfg = config(&dir, &format!("host = \"{host}\""), &entrants);
         let out = dir.join(format!("out-{host}"));
-        let text = ok(&[
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-        ]);
+        let text = run_quietly(&cfg, &out);
         assert!(text.contains("excluded: broken"), "{host}: {text}");
         let s = standings(&out);
         assert_eq!(s["standings"].as_array().unwrap().len(), 2);
@@ -370,14 +354,7 @@ fn a_broken_plugin_excludes_only_itself() {
     )
     .unwrap();
     let out = dir.join("out");
-    let text = ok(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let text = run_quietly(&cfg, &out);
     assert!(text.contains("excluded: libteam_c.so"), "{text}");
     let s = standings(&out);
     let names: Vec<&str> = s["standings"]
@@ -413,14 +390,7 @@ fn the_report_has_every_output_and_well_formed_charts() {
     let dir = scratch("tournament-report");
     let cfg = config(&dir, "games_per_pairing = 2\nhost = \"thread\"\n[[sweep]]\nname = \"workers_to_base\"\nvalues = [1, 2]", &three_entrants());
     let out = dir.join("out");
-    let text = ok(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let text = run_quietly(&cfg, &out);
     assert!(text.contains("report: "), "{text}");
     let s = standings(&out);
     assert_eq!(s["standings"].as_array().unwrap().len(), 3);
@@ -539,13 +509,6 @@ fn the_slurm_example_runs_shards_that_merge() {
     args.extend(["--out", merged.to_str().unwrap()]);
     ok(&args);
     let whole = dir.join("whole");
-    ok(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        whole.to_str().unwrap(),
-        "--quiet",
-    ]);
+    run_quietly(&cfg, &whole);
     assert_eq!(standings(&merged), standings(&whole));
 }

@@ -11,3 +11,4 @@ pub mod flowfree;
 pub mod lightsout;
 pub mod params;
 pub mod reversixt;
+pub mod text_error;

@@ -14,13 +14,7 @@ pub struct Puzzle {
 }
 
 /// Why a text is not a puzzle: where, and what was expected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {problem}")]
-pub struct ParseError {
-    pub line: usize,
-    pub column: usize,
-    pub problem: String,
-}
+pub type ParseError = crate::text_error::TextError;
 
 impl Puzzle {
     /// Parses the course format: one line per row, CRLF or LF, the last line with or without

@@ -22,13 +22,7 @@ pub struct Click {
 }
 
 /// Why a text is not a board: where, and what was expected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {problem}")]
-pub struct ParseError {
-    pub line: usize,
-    pub column: usize,
-    pub problem: String,
-}
+pub type ParseError = crate::text_error::TextError;
 
 impl Board {
     /// An all-white board.

@@ -5,13 +5,7 @@ use std::collections::HashMap;
 pub const MAX_SIDE: usize = 1000;
 
 /// Why a text is not a map: where, and what was expected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {problem}")]
-pub struct MapError {
-    pub line: usize,
-    pub column: usize,
-    pub problem: String,
-}
+pub type MapError = crate::text_error::TextError;
 
 /// A pair of joined ends: leaving `from` in `from_dir` enters `to` and continues in
 /// `to_dir.reverse()`, and symmetrically (rules file, "Map file").
