@@ -254,6 +254,31 @@ impl Map {
         for end in gone {
             self.links.remove(&end);
         }
+        let (x, y) = (index % self.width, index / self.width);
+        self.transitions
+            .retain(|t| t.from != (x, y) && t.to != (x, y));
+    }
+
+    /// The map in the map-file format (rules file, "Map file"): the header as loaded, the
+    /// squares and transitions as they are now. `Map::parse` reads it back to an equal map, so
+    /// bots receive positions as text every course tool can read.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "{}\n{}\n{} {}\n{} {}\n",
+            self.players, self.overrides, self.bombs, self.bomb_strength, self.height, self.width
+        );
+        for row in self.squares.chunks(self.width) {
+            let tokens: Vec<String> = row.iter().map(|s| s.token().to_string()).collect();
+            out.push_str(&tokens.join(" "));
+            out.push('\n');
+        }
+        for t in &self.transitions {
+            out.push_str(&format!(
+                "{} {} {} <-> {} {} {}\n",
+                t.from.0, t.from.1, t.from_dir, t.to.0, t.to.1, t.to_dir
+            ));
+        }
+        out
     }
 
     /// Stones per player (index 0 is player 1).

@@ -1,12 +1,14 @@
 //! ReversiXT: the multi-player Reversi of the RWTH Softwarepraktikum (`shared/rules/reversixt.md`).
 //!
-//! So far: maps (parsing with positioned errors, squares, directions, transitions) and the
-//! rules of both phases on a `Position`. The engine session, the bots and the course's TCP
-//! protocol are still to come.
+//! Maps (parsing with positioned errors, squares, directions, transitions) and the rules of
+//! both phases on a `Position`. The engine session and the course's TCP protocol live in
+//! `agon-engine`, the bots in `plugins/reversixt-*`.
 
 mod direction;
 mod map;
 mod position;
+#[cfg(test)]
+mod properties;
 mod square;
 #[cfg(test)]
 mod tests;

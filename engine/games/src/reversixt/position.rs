@@ -74,6 +74,28 @@ impl Position {
         position
     }
 
+    /// A position as an observer reports it (a bot rebuilding the engine's state): `to_move`
+    /// must be active and able to move in `phase`. Who built last is unknown, which only matters
+    /// for who bombs first, and a player to move in phase 1 builds before that is decided.
+    pub fn resume(
+        map: Map,
+        overrides: Vec<u32>,
+        bombs: Vec<u32>,
+        disqualified: Vec<bool>,
+        phase: Phase,
+        to_move: u8,
+    ) -> Position {
+        Position {
+            map,
+            overrides,
+            bombs,
+            disqualified,
+            phase,
+            to_move,
+            last_building_mover: None,
+        }
+    }
+
     pub fn players(&self) -> u8 {
         self.map.players
     }
