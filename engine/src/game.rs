@@ -12,8 +12,18 @@ pub trait GameRules: Send + Sync {
     fn name(&self) -> &'static str;
     /// The version of this game's protocol the engine speaks.
     fn protocol_version(&self) -> u32;
-    /// How many seats a match has.
+    /// How many seats a match has under default parameters (the fewest, when the parameters
+    /// decide; see [`GameRules::seats_for`]).
     fn seats(&self) -> usize;
+    /// How many seats a match under `params` has (ReversiXT: the map's players).
+    fn seats_for(&self, params: &RawParams) -> Result<usize, ParamError> {
+        let _ = params;
+        Ok(self.seats())
+    }
+    /// The seat count in words, for `agon games`.
+    fn seats_text(&self) -> String {
+        self.seats().to_string()
+    }
     /// One line per parameter, for `--help` and error messages.
     fn parameter_help(&self) -> &'static str;
     /// The original course's fault policy.
@@ -57,6 +67,24 @@ pub trait Session: Send {
     /// Each seat's score in the game's own terms, for grading's "mean score per game" (e.g.
     /// Breakthrough: the opponent's workers captured).
     fn game_scores(&self) -> Vec<f64>;
+    /// The time `seat` may take for the request about to be sent, when the game keeps its own
+    /// clock (ReversiXT's time account); called once per request, before `observation`.
+    /// `None`: the match's move budget applies.
+    fn request_budget(&mut self, seat: usize) -> Option<std::time::Duration> {
+        let _ = seat;
+        None
+    }
+    /// `seat` took `spent` over its request: the game's own clock, if it keeps one, is charged.
+    fn charge(&mut self, seat: usize, spent: std::time::Duration) {
+        let _ = (seat, spent);
+    }
+    /// Takes `seat` out after a fault under the `disqualify` policy, when the rules let the
+    /// others play on (ReversiXT: its stones stay, it ranks last). `false`: the game cannot go
+    /// on without it, and the match ends.
+    fn disqualify(&mut self, seat: usize) -> bool {
+        let _ = seat;
+        false
+    }
 }
 
 /// An applied action.
@@ -90,6 +118,9 @@ pub struct Outcome {
     pub termination: Termination,
     /// In words, e.g. "white reached the opponent's home row".
     pub reason: String,
+    /// Games of more than two seats: each seat's rank, 1 best, ties sharing the better rank.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,6 +151,35 @@ impl Outcome {
             scores,
             termination: Termination::Rules,
             reason,
+            ranks: Vec::new(),
+        }
+    }
+
+    /// A result by ranks (1 best, ties sharing the better rank): each seat scores the share of
+    /// the other seats it beat, a tie counting half, so two seats score 1 / 0.5 / 0 as in
+    /// [`Outcome::by_rules`] and the scores of a game always sum to half the pairs.
+    pub fn ranked(ranks: Vec<usize>, reason: String) -> Outcome {
+        let others = ranks.len().saturating_sub(1).max(1) as f64;
+        let scores = ranks
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| {
+                let beaten = ranks.iter().filter(|&&q| q > r).count() as f64;
+                let tied = ranks
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, &q)| j != i && q == r)
+                    .count() as f64;
+                (beaten + 0.5 * tied) / others
+            })
+            .collect();
+        let firsts: Vec<usize> = (0..ranks.len()).filter(|&i| ranks[i] == 1).collect();
+        Outcome {
+            winner: (firsts.len() == 1).then(|| firsts[0]),
+            scores,
+            termination: Termination::Rules,
+            reason,
+            ranks,
         }
     }
 
@@ -137,6 +197,15 @@ impl Outcome {
                 scores: vec![0.0],
                 termination,
                 reason,
+                ranks: Vec::new(),
+            };
+        }
+        if seats > 2 {
+            // The others share the first rank; the loser is last.
+            let ranks = (0..seats).map(|s| if s == loser { seats } else { 1 }).collect();
+            return Outcome {
+                termination,
+                ..Outcome::ranked(ranks, reason)
             };
         }
         let winner = (0..seats).find(|&s| s != loser);
@@ -153,6 +222,7 @@ impl Outcome {
             scores: vec![if solved { 1.0 } else { 0.0 }],
             termination: Termination::Rules,
             reason,
+            ranks: Vec::new(),
         }
     }
 
@@ -163,6 +233,7 @@ impl Outcome {
             scores: vec![0.0; seats],
             termination: Termination::Stalled,
             reason,
+            ranks: Vec::new(),
         }
     }
 }
@@ -181,6 +252,7 @@ impl Registry {
                 Box::new(crate::sessions::flip::FlipRules),
                 Box::new(crate::sessions::lightsout::LightsOutRules),
                 Box::new(crate::sessions::flowfree::FlowFreeRules),
+                Box::new(crate::sessions::reversixt::ReversiXtRules),
             ],
         }
     }

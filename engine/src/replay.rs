@@ -3,7 +3,7 @@
 //! policy imposed answers a recorded fault.
 
 use crate::fault::{tolerated_errors, Fault, FaultPolicy, Phase};
-use crate::game::{Outcome, Registry, Termination};
+use crate::game::{Outcome, Registry, Session, Termination};
 use crate::record::{Forced, MatchRecord, SeatMetrics};
 
 /// What a verified replay established.
@@ -26,7 +26,9 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
     let mut session = game
         .new_session(&record.params)
         .map_err(|e| ReplayMismatch(format!("recorded parameters: {e}")))?;
-    let seats = game.seats();
+    let seats = game
+        .seats_for(&record.params)
+        .map_err(|e| ReplayMismatch(format!("recorded parameters: {e}")))?;
     if record.seats.len() != seats {
         return fail(format!(
             "{} seats recorded, {} has {seats}",
@@ -49,6 +51,7 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
     }
     let mut fault_used = vec![false; record.faults.len()];
     for (i, m) in record.moves.iter().enumerate() {
+        disqualify_at(record, i, session.as_mut(), &mut fault_used);
         if m.ply as usize != i {
             return fail(format!("move {i} is numbered ply {}", m.ply));
         }
@@ -102,6 +105,12 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
             ));
         }
     }
+    disqualify_at(
+        record,
+        record.moves.len(),
+        session.as_mut(),
+        &mut fault_used,
+    );
     // Faults that no forced action answers: at start (under a policy that plays on), or the
     // one that ended the match.
     let unanswered: Vec<&Fault> = record
@@ -186,6 +195,24 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
         moves: record.moves.len(),
         outcome: expected,
     })
+}
+
+/// Under `disqualify`, a game whose rules play on takes the offender out where the fault
+/// happened: before the move of the same ply.
+fn disqualify_at(
+    record: &MatchRecord,
+    ply: usize,
+    session: &mut dyn Session,
+    fault_used: &mut [bool],
+) {
+    if record.fault_policy != FaultPolicy::Disqualify {
+        return;
+    }
+    for (k, f) in record.faults.iter().enumerate() {
+        if f.ply as usize == ply && !fault_used[k] && session.disqualify(f.seat) {
+            fault_used[k] = true;
+        }
+    }
 }
 
 /// The outcome the policy gives for the fault that ended an unfinished game.

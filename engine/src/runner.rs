@@ -68,20 +68,20 @@ pub fn run_match(
     settings: &MatchSettings,
     mut seats: Vec<Seat>,
 ) -> Result<MatchRecord, MatchError> {
-    if seats.len() != game.seats() {
+    let params_error = |source| MatchError::Params {
+        game: game.name().into(),
+        help: game.parameter_help().into(),
+        source,
+    };
+    let expected = game.seats_for(&settings.params).map_err(params_error)?;
+    if seats.len() != expected {
         return Err(MatchError::SeatCount {
             game: game.name().into(),
-            expected: game.seats(),
+            expected,
             got: seats.len(),
         });
     }
-    let mut session = game
-        .new_session(&settings.params)
-        .map_err(|source| MatchError::Params {
-            game: game.name().into(),
-            help: game.parameter_help().into(),
-            source,
-        })?;
+    let mut session = game.new_session(&settings.params).map_err(params_error)?;
     let mut referee = Referee {
         settings,
         policy: settings
@@ -164,9 +164,16 @@ impl Referee<'_> {
             };
             let ply = self.moves.len() as u32;
             self.turns[index] += 1;
+            let deadline = match session.request_budget(index) {
+                Some(budget) => Deadline {
+                    budget: Some(budget),
+                    clock: self.settings.budgets.clock,
+                },
+                None => self.deadline(self.settings.budgets.move_ms),
+            };
             let message = session.observation(index);
-            let deadline = self.deadline(self.settings.budgets.move_ms);
             let call = seats[index].host.act(message, deadline);
+            session.charge(index, spent(&call, &deadline));
             let applied =
                 judge(index, Phase::Move, ply, call, &deadline).and_then(|(answer, wall, cpu)| {
                     match session.apply_answer(index, &answer) {
@@ -235,6 +242,10 @@ impl Referee<'_> {
                     Termination::Forfeit,
                     format!("{reason}; forfeits"),
                 ))
+            }
+            FaultPolicy::Disqualify if session.disqualify(seat) => {
+                log::info!("{reason}; disqualified, the game goes on");
+                return None;
             }
             FaultPolicy::Disqualify => {
                 return Some(Outcome::forfeit(
@@ -355,6 +366,14 @@ fn rejected(seat: usize, ply: u32, rejection: Rejection, wall: Duration) -> Faul
         cause,
         detail,
         wall_us: micros(wall),
+    }
+}
+
+/// The time a call cost on the clock the budget counts (wall time when the CPU time is unknown).
+fn spent<T>(call: &Call<T>, deadline: &Deadline) -> Duration {
+    match (deadline.clock, call.cpu) {
+        (crate::host::Clock::Cpu, Some(cpu)) => cpu,
+        _ => call.wall,
     }
 }
 

@@ -23,6 +23,9 @@ const PACKAGES: &[&str] = &[
     "flip-random",
     "flip-greedy",
     "flip-wall-runner",
+    "reversixt-random",
+    "reversixt-greedy",
+
 ];
 
 /// The course data beside the project (`../shared/data`), as CI places it.

@@ -6,3 +6,4 @@ pub mod flip;
 pub mod flowfree;
 mod instance;
 pub mod lightsout;
+pub mod reversixt;

@@ -78,6 +78,7 @@ pub fn journal_append() -> anyhow::Result<Figure> {
         sha256: vec!["0".repeat(64), "1".repeat(64)],
         winner: Some(0),
         scores: vec![1.0, 0.0],
+        ranks: Vec::new(),
         game_scores: vec![3.0, 1.0],
         termination: Termination::Rules,
         reason: "white wins: reached the opponent's home row".into(),

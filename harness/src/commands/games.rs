@@ -11,7 +11,7 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
             .map(|g| {
                 serde_json::json!({
                     "name": g.name(),
-                    "seats": g.seats(),
+                    "seats": g.seats_text(),
                     "protocol_version": g.protocol_version(),
                     "parameters": g.parameter_help(),
                     "fault_policy": g.default_fault_policy(),
@@ -25,7 +25,7 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
         println!(
             "{} ({} seats, protocol v{}, faults: {:?})",
             g.name(),
-            g.seats(),
+            g.seats_text(),
             g.protocol_version(),
             g.default_fault_policy()
         );

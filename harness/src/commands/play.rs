@@ -52,11 +52,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| s.parse::<BotSpec>())
         .collect::<Result<Vec<_>, _>>()?;
-    if specs.len() != game.seats() {
+    let needed = game
+        .seats_for(&params)
+        .map_err(|e| anyhow!("{}: {e} (parameters: {})", game.name(), game.parameter_help()))?;
+    if specs.len() != needed {
         bail!(
-            "{} needs {} bots (one --bot per seat), got {}",
+            "{} needs {needed} bots (one --bot per seat), got {}",
             game.name(),
-            game.seats(),
             specs.len()
         );
     }

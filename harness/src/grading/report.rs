@@ -169,7 +169,7 @@ fn markdown(plan: &Plan, report: &Report) -> String {
     if let Some(c) = &report.crosstable {
         out.push_str(&markdown_crosstable(c));
     }
-    if report.crosstable.is_none() {
+    if plan.games.iter().all(|g| g.seats.len() == 1) {
         out.push_str("\n## Times\n\n| puzzle | solver | games | solved | mean ms | mean nodes |\n|---|---|---|---|---|---|\n");
         for t in &report.timing {
             let _ = writeln!(
@@ -223,14 +223,24 @@ fn markdown_crosstable(c: &CrossTable) -> String {
 }
 
 fn markdown_table(rows: &[Row]) -> String {
-    let mut out = String::from(
+    // Many-seat games add the mean rank after the points.
+    let ranked = rows.iter().any(|r| r.mean_rank.is_some());
+    let mut out = String::from(if ranked {
+        "| # | entrant | games | W | D | L | points | mean rank | score % | mean game score | rating (95% CI) | faults |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    } else {
         "| # | entrant | games | W | D | L | points | score % | mean game score | rating (95% CI) | faults |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
+         |---|---|---|---|---|---|---|---|---|---|---|\n"
+    });
     for r in rows {
+        let rank = match (ranked, r.mean_rank) {
+            (false, _) => String::new(),
+            (true, Some(m)) => format!(" {m:.2} |"),
+            (true, None) => " - |".into(),
+        };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.2} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |{rank} {:.1} | {:.2} | {} | {} |",
             r.rank,
             r.name,
             r.games,

@@ -62,6 +62,9 @@ pub struct Row {
     pub win_pct: f64,
     /// The game's own score per game (Breakthrough: workers captured).
     pub mean_game_score: f64,
+    /// Games of more than two seats: the mean rank (1 best, ties sharing the better rank).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_rank: Option<f64>,
     /// Bradley-Terry rating (Elo scale) with its 95% confidence interval (two-seat games).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating: Option<f64>,
@@ -126,7 +129,7 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
         score_pct: 0.0,
     };
     let mut first_points = 0.0;
-    for e in &games {
+    for e in games.iter().filter(|e| e.seats.len() == 2) {
         if let (Some(&a), Some(&b)) = (e.seats.first(), e.seats.get(1)) {
             let (pa, pb) = (score(e, 0), score(e, 1));
             points[a][b] += pa;
@@ -243,6 +246,39 @@ fn outcome(points: f64) -> Outcome {
     }
 }
 
+/// Many seats: the sole first wins, a shared first draws, any other rank loses.
+fn ranked_outcome(ranks: &[usize], seat: usize) -> Outcome {
+    match (ranks[seat], ranks.iter().filter(|&&r| r == 1).count()) {
+        (1, 1) => Outcome::Win,
+        (1, _) => Outcome::Draw,
+        _ => Outcome::Loss,
+    }
+}
+
+/// The head-to-head results a game contains, as (seat, seat, points, points): the two seats of
+/// a duel; every pair of seats of a ranked game (the better rank wins the pair, equal ranks
+/// draw), which lets Bradley-Terry rate many-seat games too.
+fn pairwise(e: &Entry) -> Vec<(usize, usize, f64, f64)> {
+    if e.ranks.len() == e.seats.len() && e.seats.len() > 2 {
+        let mut pairs = Vec::new();
+        for a in 0..e.ranks.len() {
+            for b in a + 1..e.ranks.len() {
+                let pa = match e.ranks[a].cmp(&e.ranks[b]) {
+                    std::cmp::Ordering::Less => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Greater => 0.0,
+                };
+                pairs.push((a, b, pa, 1.0 - pa));
+            }
+        }
+        return pairs;
+    }
+    if e.seats.len() == 2 {
+        return vec![(0, 1, score(e, 0), score(e, 1))];
+    }
+    Vec::new()
+}
+
 fn score(e: &Entry, seat: usize) -> f64 {
     e.scores.get(seat).copied().unwrap_or(0.0)
 }
@@ -274,6 +310,7 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
             score_pct: 0.0,
             win_pct: 0.0,
             mean_game_score: 0.0,
+            mean_rank: None,
             rating: None,
             rating_low: None,
             rating_high: None,
@@ -281,13 +318,22 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
         })
         .collect();
     let mut game_score = vec![0.0; n];
+    let mut rank_sum = vec![(0.0, 0u32); n];
     for e in games {
         for (seat, &entrant) in e.seats.iter().enumerate() {
             let row = &mut rows[entrant];
             let p = score(e, seat);
             row.games += 1;
             row.points += p;
-            match outcome(p) {
+            let result = match e.ranks.get(seat) {
+                Some(&rank) => {
+                    rank_sum[entrant].0 += rank as f64;
+                    rank_sum[entrant].1 += 1;
+                    ranked_outcome(&e.ranks, seat)
+                }
+                None => outcome(p),
+            };
+            match result {
                 Outcome::Win => row.wins += 1,
                 Outcome::Draw => row.draws += 1,
                 Outcome::Loss => row.losses += 1,
@@ -299,10 +345,11 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
                 *rows[entrant].faults.entry(f.cause.to_string()).or_default() += 1;
             }
         }
-        if let (Some(&a), Some(&b)) = (e.seats.first(), e.seats.get(1)) {
-            let (pa, pb) = (score(e, 0), score(e, 1));
-            // A game nobody scored in (stalled) says nothing about relative strength.
-            if pa + pb > 0.0 {
+        for (sa, sb, pa, pb) in pairwise(e) {
+            let (a, b) = (e.seats[sa], e.seats[sb]);
+            // A game nobody scored in (stalled) says nothing about relative strength, nor
+            // does an entrant meeting itself in a many-seat game.
+            if pa + pb > 0.0 && a != b {
                 wins_against[a][b] += pa / (pa + pb);
                 wins_against[b][a] += pb / (pa + pb);
                 games_against[a][b] += 1.0;
@@ -310,7 +357,10 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
             }
         }
     }
-    let duel = games.iter().any(|e| e.seats.len() == 2);
+    for (row, &(sum, count)) in rows.iter_mut().zip(&rank_sum) {
+        row.mean_rank = (count > 0).then(|| (sum / count as f64 * 100.0).round() / 100.0);
+    }
+    let duel = games.iter().any(|e| e.seats.len() >= 2);
     let ratings = bradley_terry(&wins_against, &games_against);
     for (i, row) in rows.iter_mut().enumerate() {
         row.score_pct = percent(row.points, row.games);

@@ -21,6 +21,9 @@ pub struct Entry {
     pub sha256: Vec<String>,
     pub winner: Option<usize>,
     pub scores: Vec<f64>,
+    /// Games of more than two seats: each seat's rank (1 best).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<usize>,
     pub game_scores: Vec<f64>,
     pub termination: Termination,
     pub reason: String,
@@ -60,6 +63,7 @@ impl Entry {
             sha256: record.seats.iter().map(|s| s.sha256.clone()).collect(),
             winner: record.outcome.winner,
             scores: record.outcome.scores.clone(),
+            ranks: record.outcome.ranks.clone(),
             game_scores: record.game_scores.clone(),
             termination: record.outcome.termination,
             reason: record.outcome.reason.chars().take(1000).collect(),
@@ -180,6 +184,7 @@ mod tests {
             sha256: vec!["x".into(), "y".into()],
             winner: Some(0),
             scores: vec![1.0, 0.0],
+            ranks: Vec::new(),
             game_scores: vec![2.0, 1.0],
             termination: Termination::Rules,
             reason: "r".into(),

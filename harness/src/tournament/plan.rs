@@ -298,9 +298,11 @@ impl Plan {
             }
         }
         let entrants = kept;
-        if entrants.len() < game.seats() {
+        // Many-seat games fill their seats from at least two entrants (see `schedule`).
+        let needed = game.seats().min(2);
+        if entrants.len() < needed {
             return Err(PlanError::TooFewEntrants {
-                needed: game.seats(),
+                needed,
                 found: entrants.len(),
                 excluded: excluded
                     .iter()
@@ -310,13 +312,13 @@ impl Plan {
             });
         }
         let config_hash = hash(settings, &config.param_sets, &entrants);
-        let games = schedule(
-            game.seats(),
-            &config_hash,
-            settings,
-            config.param_sets.len(),
-            entrants.len(),
-        );
+        let seats = config
+            .param_sets
+            .iter()
+            .map(|p| game.seats_for(&p.params))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| PlanError::Config(format!("{}: {e}", config.file.display())))?;
+        let games = schedule(&seats, &config_hash, settings, entrants.len());
         Ok(Plan {
             format: PLAN_FORMAT,
             config_hash,
@@ -421,15 +423,16 @@ fn mix(mut z: u64) -> u64 {
 
 /// Every pairing of entrants (each unordered pair once), for every parameter set, `N` games:
 /// even games seat the pair in order, odd games swapped, and both games of a pair share a seed.
+/// The games of a tournament; `seats[set]` is the number of seats under parameter set `set`.
 fn schedule(
-    seats: usize,
+    seats: &[usize],
     config_hash: &str,
     settings: &Settings,
-    param_sets: usize,
     entrants: usize,
 ) -> Vec<GameSpec> {
     let mut games = Vec::new();
-    if seats == 1 {
+    let param_sets = seats.len();
+    if seats.iter().all(|&k| k == 1) {
         // Puzzles: every entrant on every instance.
         for set in 0..param_sets {
             for e in 0..entrants {
@@ -448,7 +451,11 @@ fn schedule(
         }
         return games;
     }
-    for set in 0..param_sets {
+    for (set, &k) in seats.iter().enumerate() {
+        if k > 2 {
+            games.extend(rotations(k, config_hash, settings, set, entrants));
+            continue;
+        }
         for a in 0..entrants {
             for b in a + 1..entrants {
                 for i in 0..settings.games_per_pairing {
@@ -476,6 +483,33 @@ fn schedule(
     games
 }
 
+/// Games of `k > 2` seats: rotation `r` (one per entrant) seats entrant `(r + s) mod n` in
+/// seat `s`, so over the rotations every entrant sits in every seat equally often; with fewer
+/// entrants than seats an entrant fills several seats (each seat is graded on its own).
+/// `games_per_pairing` games per rotation; game `i` of every rotation has the same seed, so the
+/// rotations differ only in who sits where.
+fn rotations(
+    k: usize,
+    config_hash: &str,
+    settings: &Settings,
+    set: usize,
+    entrants: usize,
+) -> Vec<GameSpec> {
+    let mut games = Vec::new();
+    for r in 0..entrants {
+        for i in 0..settings.games_per_pairing {
+            games.push(GameSpec {
+                id: format!("{config_hash}-s{set:02}-r{r:02}-g{i:03}"),
+                param_set: set,
+                seats: (0..k).map(|s| (r + s) % entrants).collect(),
+                seed: mix(settings.seed ^ mix((set as u64) << 48 ^ 0xfeed << 16 ^ i as u64)),
+                params: RawParams::new(),
+            });
+        }
+    }
+    games
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -495,7 +529,7 @@ mod tests {
             sandbox: Default::default(),
             game_seed: None,
         };
-        let games = schedule(2, "abcd", &settings, 2, 3);
+        let games = schedule(&[2, 2], "abcd", &settings, 3);
         assert_eq!(games.len(), 2 * 3 * 4);
         assert_eq!(games[0].seats, [0, 1]);
         assert_eq!(games[1].seats, [1, 0]);
@@ -506,8 +540,8 @@ mod tests {
         ids.sort();
         ids.dedup();
         assert_eq!(ids.len(), games.len(), "ids are unique");
-        assert_eq!(schedule(2, "abcd", &settings, 2, 3), games, "stable");
-        let puzzles = schedule(1, "abcd", &settings, 3, 2);
+        assert_eq!(schedule(&[2, 2], "abcd", &settings, 3), games, "stable");
+        let puzzles = schedule(&[1, 1, 1], "abcd", &settings, 2);
         assert_eq!(puzzles.len(), 3 * 2 * 4);
         assert!(puzzles.iter().all(|g| g.seats.len() == 1));
         // The Flip course's boards: 42 + floor(r / 2) for game r = 1..20.
@@ -516,11 +550,30 @@ mod tests {
             game_seed: Some(("seed".into(), 42)),
             ..settings
         };
-        let games = schedule(2, "abcd", &course, 1, 2);
+        let games = schedule(&[2], "abcd", &course, 2);
         let boards: Vec<&str> = games.iter().map(|g| g.params["seed"].as_str()).collect();
         assert_eq!(boards[0], "42");
         assert_eq!(boards[1], boards[2]);
         assert_eq!(boards[1], "43");
         assert_eq!(boards[19], "52");
+        // Eight seats, three entrants: a rotation per entrant; every entrant sits in every
+        // seat once per game index; rotations share their seeds.
+        let many = schedule(&[8, 2], "abcd", &settings, 3);
+        let eight: Vec<&GameSpec> = many.iter().filter(|g| g.param_set == 0).collect();
+        assert_eq!(eight.len(), 3 * 4);
+        assert_eq!(eight[0].seats, [0, 1, 2, 0, 1, 2, 0, 1]);
+        assert_eq!(eight[4].seats, [1, 2, 0, 1, 2, 0, 1, 2]);
+        assert_eq!(eight[0].seed, eight[4].seed);
+        assert_ne!(eight[0].seed, eight[1].seed);
+        for seat in 0..8 {
+            let mut sitters: Vec<usize> = eight
+                .iter()
+                .filter(|g| g.id.ends_with("g000"))
+                .map(|g| g.seats[seat])
+                .collect();
+            sitters.sort();
+            assert_eq!(sitters, [0, 1, 2], "seat {seat}");
+        }
+        assert_eq!(many.len() - eight.len(), 3 * 4, "the two-seat set pairs as usual");
     }
 }

@@ -8,6 +8,7 @@ pub mod breakthrough;
 pub mod flip;
 pub mod flowfree;
 pub mod lightsout;
+pub mod reversixt;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -4,6 +4,7 @@
 
 pub mod breakthrough;
 pub mod flip;
+pub mod reversixt;
 
 use crate::abi::{
     BotBox, BotFailure, BotObject, BotObject_TO, FailureKind, Manifest, PluginModule,

@@ -1,6 +1,6 @@
 //! Bots that misbehave on purpose, one bad thing each, so that every fault path of the engine
 //! is exercised by a real plugin. Each plays Breakthrough and misbehaves when asked for a move
-//! (`panic-start`: in start); `malformed` also plays Flip.
+//! (`panic-start`: in start); `malformed` also plays Flip; `illegal` and `spend` play ReversiXT.
 //!
 //! Faults: `panic`, `panic-start`, `panic-new`, `segfault`, `abort`, `stack-overflow`, `loop`, `sleep`, `oom`,
 //! `exit`, `malformed`, `huge`, `illegal`.
@@ -400,6 +400,57 @@ impl RawBot for Malformed {
     }
 }
 
+/// ReversiXT: a square off every map (sides are at most 1000, rules file "Map file").
+#[derive(Default)]
+pub struct IllegalReversiXt;
+
+impl Bot for IllegalReversiXt {
+    type Game = agon_plugin_api::protocol::reversixt::ReversiXt;
+    fn act(
+        &mut self,
+        _: &agon_plugin_api::protocol::reversixt::Observation,
+    ) -> Reply<agon_plugin_api::protocol::reversixt::Move> {
+        Reply::new(agon_plugin_api::protocol::reversixt::Move {
+            x: 4000,
+            y: 4000,
+            special: 0,
+        })
+    }
+}
+
+/// ReversiXT: sleeps the milliseconds its `ms` parameter lists, one entry per move (the last
+/// repeats), then plays its first legal move: a clock a test can spend exactly.
+#[derive(Default)]
+pub struct Spend {
+    sleeps: Vec<u64>,
+    moves: usize,
+}
+
+impl Bot for Spend {
+    type Game = agon_plugin_api::protocol::reversixt::ReversiXt;
+    fn start(
+        &mut self,
+        start: &Start<agon_plugin_api::protocol::reversixt::Setup>,
+    ) -> Result<(), String> {
+        let list = start.bot_params.get("ms").map_or("0", String::as_str);
+        self.sleeps = list
+            .split(',')
+            .map(|v| v.trim().parse().map_err(|_| format!("ms: `{v}` is not a number")))
+            .collect::<Result<_, _>>()?;
+        Ok(())
+    }
+    fn act(
+        &mut self,
+        observation: &agon_plugin_api::protocol::reversixt::Observation,
+    ) -> Reply<agon_plugin_api::protocol::reversixt::Move> {
+        let ms = self.sleeps[self.moves.min(self.sleeps.len() - 1)];
+        self.moves += 1;
+        std::thread::sleep(Duration::from_millis(ms));
+        let position = agon_plugin_api::sdk::reversixt::position(observation).expect("a board");
+        Reply::new(position.legal_moves()[0].into())
+    }
+}
+
 agon_plugin_api::export_plugin! {
     team: "Agon staff",
     bots: {
@@ -409,6 +460,8 @@ agon_plugin_api::export_plugin! {
         "loop" => Loop: "spins forever when asked for a move",
         "sleep" => Sleep: "sleeps past its move budget",
         "illegal" => Illegal: "answers a move no rule allows",
+        "illegal" => IllegalReversiXt: "answers a move no rule allows (ReversiXT)",
+        "spend" => Spend: "sleeps the ms its `ms=A,B,..` parameter lists per move, then plays (ReversiXT)",
         "segfault" => Segfault: "writes to address 0",
         "abort" => Abort: "calls abort()",
         "stack-overflow" => StackOverflow: "recurses without bound",

@@ -1,0 +1,46 @@
+//! `greedy`: the move after which it holds the most stones; ties go to the move that leaves the
+//! others the fewest stones, then to the first in board order. In the bombing phase the same
+//! rule picks the bomb that costs it least and the rivals most.
+
+use agon_plugin_api::games::reversixt::{Move as RulesMove, Position};
+use agon_plugin_api::protocol::reversixt::{Move, Observation, ReversiXt};
+use agon_plugin_api::protocol::Reply;
+use agon_plugin_api::sdk::{reversixt::position, Bot};
+
+#[derive(Default)]
+pub struct Greedy;
+
+/// The greedy choice for the player to move; `None` when it has no move.
+fn greedy_move(position: &Position) -> Option<RulesMove> {
+    let me = position.to_move;
+    let mut best: Option<((usize, std::cmp::Reverse<usize>), RulesMove)> = None;
+    for m in position.legal_moves() {
+        let mut after = position.clone();
+        if after.play(me, m).is_err() {
+            continue;
+        }
+        let stones = after.map.stones();
+        let own = stones[me as usize - 1];
+        let others: usize = stones.iter().sum::<usize>() - own;
+        let key = (own, std::cmp::Reverse(others));
+        if best.as_ref().is_none_or(|(k, _)| key > *k) {
+            best = Some((key, m));
+        }
+    }
+    best.map(|(_, m)| m)
+}
+
+impl Bot for Greedy {
+    type Game = ReversiXt;
+
+    fn act(&mut self, observation: &Observation) -> Reply<Move> {
+        let position = position(observation).expect("the engine sends valid boards");
+        let m = greedy_move(&position).expect("a player is only asked when it has a move");
+        Reply::new(m.into())
+    }
+}
+
+agon_plugin_api::export_plugin! {
+    team: "Agon staff",
+    bots: { "greedy" => Greedy: "the move after which it holds the most stones" },
+}
