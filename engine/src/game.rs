@@ -202,7 +202,9 @@ impl Outcome {
         }
         if seats > 2 {
             // The others share the first rank; the loser is last.
-            let ranks = (0..seats).map(|s| if s == loser { seats } else { 1 }).collect();
+            let ranks = (0..seats)
+                .map(|s| if s == loser { seats } else { 1 })
+                .collect();
             return Outcome {
                 termination,
                 ..Outcome::ranked(ranks, reason)

@@ -25,7 +25,6 @@ const PACKAGES: &[&str] = &[
     "flip-wall-runner",
     "reversixt-random",
     "reversixt-greedy",
-
 ];
 
 /// The course data beside the project (`../shared/data`), as CI places it.

@@ -73,10 +73,7 @@ fn greedy() -> String {
 #[test]
 fn the_map_decides_the_number_of_seats() {
     let error = try_play("example.map", &[], &[random(), random()], 1).unwrap_err();
-    assert!(
-        error.to_string().contains("needs 3 bots, got 2"),
-        "{error}"
-    );
+    assert!(error.to_string().contains("needs 3 bots, got 2"), "{error}");
 }
 
 #[test]
@@ -130,8 +127,14 @@ fn an_illegal_move_disqualifies_and_the_others_play_on() {
         record.moves.iter().filter(|m| m.ply > fault.ply).count() > 10,
         "the others went on playing"
     );
-    assert!(record.moves.iter().all(|m| m.seat != 1), "no move of seat 1");
-    assert_eq!(record.outcome.ranks[1], 3, "the disqualified player ranks last");
+    assert!(
+        record.moves.iter().all(|m| m.seat != 1),
+        "no move of seat 1"
+    );
+    assert_eq!(
+        record.outcome.ranks[1], 3,
+        "the disqualified player ranks last"
+    );
     assert!(record.outcome.reason.contains("disqualified: player 2"));
     replay::verify(&record, &Registry::builtin()).expect("the record replays");
     // Tampering: without the fault the replay has seat 1 to move where seat 2 played.
@@ -178,7 +181,6 @@ fn unused_time_carries_over_and_an_empty_account_disqualifies() {
 fn bad_parameters_are_refused_with_the_key() {
     let error = try_play("nowhere.map", &[], &[random(), random()], 1).unwrap_err();
     assert!(error.to_string().contains("readable map file"), "{error}");
-    let error = try_play("example.map", &[("time", "soon")], &[random(), random()], 1)
-        .unwrap_err();
+    let error = try_play("example.map", &[("time", "soon")], &[random(), random()], 1).unwrap_err();
     assert!(error.to_string().contains("`time`"), "{error}");
 }

@@ -61,7 +61,11 @@ impl Setup {
         };
         let map = Map::parse(&text).map_err(|e| ParamError::Invalid {
             key: "map".into(),
-            value: if path.is_empty() { "(the instance)".into() } else { path },
+            value: if path.is_empty() {
+                "(the instance)".into()
+            } else {
+                path
+            },
             expected: format!("a valid map: {e}"),
         })?;
         Ok(Setup {
@@ -333,4 +337,3 @@ impl Session for ReversiXtSession {
         true
     }
 }
-

@@ -52,9 +52,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| s.parse::<BotSpec>())
         .collect::<Result<Vec<_>, _>>()?;
-    let needed = game
-        .seats_for(&params)
-        .map_err(|e| anyhow!("{}: {e} (parameters: {})", game.name(), game.parameter_help()))?;
+    let needed = game.seats_for(&params).map_err(|e| {
+        anyhow!(
+            "{}: {e} (parameters: {})",
+            game.name(),
+            game.parameter_help()
+        )
+    })?;
     if specs.len() != needed {
         bail!(
             "{} needs {needed} bots (one --bot per seat), got {}",

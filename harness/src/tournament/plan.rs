@@ -548,7 +548,7 @@ mod tests {
         let course = Settings {
             games_per_pairing: 20,
             game_seed: Some(("seed".into(), 42)),
-            ..settings
+            ..settings.clone()
         };
         let games = schedule(&[2], "abcd", &course, 2);
         let boards: Vec<&str> = games.iter().map(|g| g.params["seed"].as_str()).collect();
@@ -574,6 +574,10 @@ mod tests {
             sitters.sort();
             assert_eq!(sitters, [0, 1, 2], "seat {seat}");
         }
-        assert_eq!(many.len() - eight.len(), 3 * 4, "the two-seat set pairs as usual");
+        assert_eq!(
+            many.len() - eight.len(),
+            3 * 4,
+            "the two-seat set pairs as usual"
+        );
     }
 }

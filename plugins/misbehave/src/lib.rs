@@ -435,7 +435,11 @@ impl Bot for Spend {
         let list = start.bot_params.get("ms").map_or("0", String::as_str);
         self.sleeps = list
             .split(',')
-            .map(|v| v.trim().parse().map_err(|_| format!("ms: `{v}` is not a number")))
+            .map(|v| {
+                v.trim()
+                    .parse()
+                    .map_err(|_| format!("ms: `{v}` is not a number"))
+            })
             .collect::<Result<_, _>>()?;
         Ok(())
     }
