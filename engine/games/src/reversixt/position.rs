@@ -351,9 +351,12 @@ impl Position {
             // Bombing starts with the next player after the last builder (player 1 if none).
             self.to_move = self.last_building_mover.unwrap_or(n);
         }
+        // A bomb needs a non-hole square to fall on (rules file, "Phase 2"): once the board is
+        // all holes, nobody can throw one.
+        let target_left = self.map.squares.iter().any(|&s| s != Square::Hole);
         match (1..=n)
             .map(|k| after(self.to_move, k))
-            .find(|&p| self.active(p) && self.bombs[p as usize - 1] > 0)
+            .find(|&p| target_left && self.active(p) && self.bombs[p as usize - 1] > 0)
         {
             Some(p) => self.to_move = p,
             None => self.phase = Phase::Over,

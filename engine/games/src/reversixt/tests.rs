@@ -556,3 +556,18 @@ fn boese_10_inversion_after_capturing_two_players() {
     position.play(1, mv(4, 4, 0)).unwrap();
     assert_eq!(position.map.stones(), vec![0, 25, 0]);
 }
+
+/// A board bombed down to holes ends the game even while bombs are left: a bomb needs a
+/// non-hole square (rules file, "Phase 2"). Here one bomb of strength 1 clears the 2 x 2 board
+/// and player 2 still holds a bomb.
+#[test]
+fn the_game_ends_when_no_square_is_left_to_bomb() {
+    let mut p = position("2\n0\n1 1\n2 2\n1 2\n2 1\n");
+    assert_eq!(p.phase, Phase::Bombing, "nobody can build");
+    assert_eq!(p.to_move, 1);
+    p.play(1, mv(0, 0, 0)).unwrap();
+    assert_eq!(p.map.count(Square::Hole), 4);
+    assert_eq!(p.bombs, [0, 1]);
+    assert_eq!(p.phase, Phase::Over);
+    assert!(p.legal_moves().is_empty());
+}
