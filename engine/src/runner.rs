@@ -48,7 +48,8 @@ pub enum MatchError {
 const STALL_ROUNDS: usize = 2;
 
 /// The state of one match besides the game: what was played, what went wrong.
-struct Referee<'a> {
+struct Referee<'a, 'o> {
+    observer: &'o mut dyn MatchObserver,
     settings: &'a MatchSettings,
     policy: FaultPolicy,
     moves: Vec<MoveRecord>,
@@ -60,13 +61,45 @@ struct Referee<'a> {
     faulty_streak: usize,
 }
 
+/// Hears what happens in a match as it happens (the course server announces every move to
+/// every client).
+pub trait MatchObserver {
+    /// `seat`'s action was applied; `notation` as the record writes it.
+    fn moved(&mut self, seat: usize, notation: &str) {
+        let _ = (seat, notation);
+    }
+    /// `seat` was disqualified and the game goes on without it.
+    fn disqualified(&mut self, seat: usize) {
+        let _ = seat;
+    }
+    /// The match is over.
+    fn ended(&mut self, outcome: &Outcome) {
+        let _ = outcome;
+    }
+}
+
+/// The observer of a match nobody watches.
+pub struct Unobserved;
+
+impl MatchObserver for Unobserved {}
+
 /// Plays one match to its end. Every fault is recorded with its cause; the fault policy decides
 /// what it costs. Under `forfeit` the first fault ends the match, so a seat that never answers
 /// costs at most one watchdog period.
 pub fn run_match(
     game: &dyn GameRules,
     settings: &MatchSettings,
+    seats: Vec<Seat>,
+) -> Result<MatchRecord, MatchError> {
+    run_observed_match(game, settings, seats, &mut Unobserved)
+}
+
+/// [`run_match`], telling `observer` of every move, disqualification and the end.
+pub fn run_observed_match(
+    game: &dyn GameRules,
+    settings: &MatchSettings,
     mut seats: Vec<Seat>,
+    observer: &mut dyn MatchObserver,
 ) -> Result<MatchRecord, MatchError> {
     let params_error = |source| MatchError::Params {
         game: game.name().into(),
@@ -92,8 +125,10 @@ pub fn run_match(
         turns: vec![0; seats.len()],
         errors: vec![0; seats.len()],
         faulty_streak: 0,
+        observer,
     };
     let outcome = referee.play(session.as_mut(), &mut seats);
+    referee.observer.ended(&outcome);
     for fault in &referee.faults {
         log::info!(
             "seat {} fault at ply {}: {} ({})",
@@ -131,7 +166,7 @@ pub fn run_match(
     })
 }
 
-impl Referee<'_> {
+impl Referee<'_, '_> {
     fn deadline(&self, ms: Option<u64>) -> Deadline {
         Deadline {
             budget: ms.map(Duration::from_millis),
@@ -206,6 +241,7 @@ impl Referee<'_> {
         cpu_us: Option<u64>,
         forced: Option<Forced>,
     ) {
+        self.observer.moved(seat, &applied.notation);
         self.moves.push(MoveRecord {
             ply,
             seat,
@@ -245,6 +281,7 @@ impl Referee<'_> {
             }
             FaultPolicy::Disqualify if session.disqualify(seat) => {
                 log::info!("{reason}; disqualified, the game goes on");
+                self.observer.disqualified(seat);
                 return None;
             }
             FaultPolicy::Disqualify => {

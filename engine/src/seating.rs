@@ -44,6 +44,8 @@ pub enum SeatError {
     Process(#[from] ProcessHostError),
     #[error("the process host is not configured")]
     NoProcessHost,
+    #[error("a remote seat holds a course client, not a plugin (see `agon reversixt serve`)")]
+    NotAPlugin,
 }
 
 /// Seats `spec`'s bot at `seat`. In-process hosts load the plugin here; the process host only
@@ -114,6 +116,7 @@ pub fn seat_or_fail(
             let config = hosting.process.as_ref().ok_or(SeatError::NoProcessHost)?;
             process_seat(spec, seat, game, config, &hosting.cache).map(|(seat, _)| seat)
         }
+        HostKind::Remote => Err(SeatError::NotAPlugin),
     }
 }
 
@@ -166,6 +169,7 @@ pub fn seat_from_plugin(
                 .map_err(|source| SeatError::Thread { seat, source })?,
         ),
         HostKind::Process => return Err(SeatError::NoProcessHost),
+        HostKind::Remote => return Err(SeatError::NotAPlugin),
     };
     Ok(Seat {
         record: SeatRecord {

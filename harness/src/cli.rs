@@ -48,7 +48,7 @@ pub enum Command {
     /// Flip (the coin game): start boards
     #[command(subcommand)]
     Flip(FlipCommand),
-    /// ReversiXT (the multi-player Reversi): maps
+    /// ReversiXT (the multi-player Reversi): maps, the course server and client
     #[command(subcommand)]
     Reversixt(ReversixtCommand),
 }
@@ -58,6 +58,83 @@ pub enum ReversixtCommand {
     /// Check a map file and print a summary (players, size, stones, transitions, specials);
     /// exits non-zero with the line, column and problem when the map is invalid
     CheckMap(CheckMapArgs),
+    /// Be the course server: course clients (`remote` seats) and plugin bots play one game on
+    /// a map; every move is checked by Agon's rules, a malformed or late message disqualifies
+    /// that client; the result is written like `agon match`
+    Serve(ServeArgs),
+    /// Play a plugin bot on a course server (the course's TCP protocol), keeping a copy of
+    /// the game from the server's messages
+    Connect(ConnectArgs),
+}
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The map file
+    #[arg(long, value_name = "FILE")]
+    pub map: PathBuf,
+    /// Who plays each player, in player order: `remote` (a course client that connects) or a
+    /// plugin bot as FILE:BOT[?key=value&...]; one per player of the map
+    #[arg(long = "seat", value_name = "SPEC|remote", required = true)]
+    pub seats: Vec<String>,
+    /// The TCP port to listen on (0: any free port, printed on standard error)
+    #[arg(long, default_value_t = 7777)]
+    pub port: u16,
+    /// The address to listen on
+    #[arg(long, default_value = "0.0.0.0", value_name = "ADDRESS")]
+    pub bind: String,
+    /// Seconds added to each player's time account before each move request; unused time
+    /// carries over (the course server's -t; 0: no time limit, --move-ms guards each move)
+    #[arg(long, default_value_t = 0.0, value_name = "SECONDS")]
+    pub time: f64,
+    /// Depth limit in plies sent with each request (0: none)
+    #[arg(long, default_value_t = 0, value_name = "PLIES")]
+    pub depth: u32,
+    /// Without --time: the most any move may take in milliseconds
+    #[arg(long, default_value_t = 60_000, value_name = "MS")]
+    pub move_ms: u64,
+    /// How long to wait for the course clients to join, in seconds
+    #[arg(long, default_value_t = 300, value_name = "SECONDS")]
+    pub wait: u64,
+    /// The match seed (the plugin bots' randomness); random if not given, and printed
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Where the plugin seats run: process (default), thread or inline
+    #[arg(long, default_value = "process", value_name = "HOST")]
+    pub host: String,
+    /// Process host: `report` or `strict` confinement (see `agon match --help`)
+    #[arg(long, default_value = "report", value_name = "MODE")]
+    pub sandbox: String,
+    /// Write the match record (JSON) to this file
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Print the match record as JSON on stdout instead of the human summary
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct ConnectArgs {
+    /// The course server, HOST:PORT
+    #[arg(value_name = "HOST:PORT")]
+    pub server: String,
+    /// The bot, as FILE:BOT or FILE:BOT?key=value&key=value
+    #[arg(long, value_name = "SPEC")]
+    pub bot: String,
+    /// The group number sent when joining
+    #[arg(long, default_value_t = 1)]
+    pub group: u8,
+    /// Where the bot runs: process (default), thread or inline
+    #[arg(long, default_value = "process", value_name = "HOST")]
+    pub host: String,
+    /// Process host: `report` or `strict` confinement (see `agon match --help`)
+    #[arg(long, default_value = "report", value_name = "MODE")]
+    pub sandbox: String,
+    /// The bot's seed
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print the result as JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]

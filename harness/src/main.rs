@@ -25,6 +25,12 @@ fn main() {
         cli::Command::Reversixt(cli::ReversixtCommand::CheckMap(args)) => {
             commands::reversixt::check_map(args)
         }
+        cli::Command::Reversixt(cli::ReversixtCommand::Serve(args)) => {
+            commands::course_server::serve(args)
+        }
+        cli::Command::Reversixt(cli::ReversixtCommand::Connect(args)) => {
+            commands::course_server::connect(args)
+        }
     };
     if let Err(error) = result {
         eprintln!("agon: error: {error:#}");

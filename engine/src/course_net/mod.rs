@@ -1,4 +1,9 @@
 //! The course servers' TCP protocols, spoken byte for byte so a course's own clients and
-//! servers can meet Agon's. So far: ReversiXT's message framing.
+//! servers can meet Agon's: ReversiXT's framing, the seats and announcements of `agon
+//! reversixt serve`, and the client of `agon reversixt connect`.
 
+pub mod announcer;
+pub mod client;
+pub mod lobby;
+pub mod remote_seat;
 pub mod reversixt;

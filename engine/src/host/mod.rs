@@ -35,6 +35,8 @@ pub enum HostKind {
     Inline,
     Thread,
     Process,
+    /// A course client over TCP (`agon reversixt serve`); never chosen with `--host`.
+    Remote,
 }
 
 impl fmt::Display for HostKind {
@@ -43,6 +45,7 @@ impl fmt::Display for HostKind {
             HostKind::Inline => "inline",
             HostKind::Thread => "thread",
             HostKind::Process => "process",
+            HostKind::Remote => "remote",
         })
     }
 }

@@ -3,6 +3,7 @@ mod bench_flip;
 mod bench_puzzles;
 mod bench_reversixt;
 mod bench_tournament;
+pub mod course_server;
 pub mod flip;
 pub mod games;
 pub mod lightsout;

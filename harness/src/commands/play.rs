@@ -26,27 +26,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .map(str::parse::<FaultPolicy>)
         .transpose()
         .map_err(|e| anyhow!("--on-fault: {e}"))?;
-    let strict = match args.sandbox.as_str() {
-        "strict" => true,
-        "report" => false,
-        other => bail!("--sandbox `{other}`: expected `report` or `strict`"),
-    };
-    let hosting = Hosting {
-        kind: host,
-        process: match host {
-            HostKind::Process => Some(
-                ProcessHostConfig::locate(SandboxConfig {
-                    memory_bytes: args.memory_mb.saturating_mul(1 << 20),
-                    threads: args.threads,
-                    strict,
-                    ..SandboxConfig::default()
-                })
-                .map_err(|e| anyhow!(e))?,
-            ),
-            _ => None,
-        },
-        cache: agon_engine::loader::cache_dir(),
-    };
+    let hosting = hosting(host, &args.sandbox, args.memory_mb, args.threads)?;
     let specs = args
         .bots
         .iter()
@@ -100,8 +80,39 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// How seats are hosted, from the command line's `--host`, `--sandbox`, `--memory-mb` and
+/// `--threads`.
+pub fn hosting(
+    host: HostKind,
+    sandbox: &str,
+    memory_mb: u64,
+    threads: u32,
+) -> anyhow::Result<Hosting> {
+    let strict = match sandbox {
+        "strict" => true,
+        "report" => false,
+        other => bail!("--sandbox `{other}`: expected `report` or `strict`"),
+    };
+    Ok(Hosting {
+        kind: host,
+        process: match host {
+            HostKind::Process => Some(
+                ProcessHostConfig::locate(SandboxConfig {
+                    memory_bytes: memory_mb.saturating_mul(1 << 20),
+                    threads,
+                    strict,
+                    ..SandboxConfig::default()
+                })
+                .map_err(|e| anyhow!(e))?,
+            ),
+            _ => None,
+        },
+        cache: agon_engine::loader::cache_dir(),
+    })
+}
+
 /// `--param KEY=VALUE` flags as a map; a key given twice is an error.
-fn parse_params(flags: &[String]) -> anyhow::Result<RawParams> {
+pub fn parse_params(flags: &[String]) -> anyhow::Result<RawParams> {
     let mut params = RawParams::new();
     for flag in flags {
         let (key, value) = flag
@@ -120,10 +131,14 @@ fn parse_params(flags: &[String]) -> anyhow::Result<RawParams> {
 /// The human-readable report of a match.
 pub fn summary(record: &MatchRecord) -> String {
     let mut out = String::new();
+    // Multi-line values (a whole map or puzzle) are summarised.
     let params: Vec<String> = record
         .params
         .iter()
-        .map(|(k, v)| format!("{k}={v}"))
+        .map(|(k, v)| match v.lines().count() {
+            0 | 1 => format!("{k}={v}"),
+            n => format!("{k}=({n} lines)"),
+        })
         .collect();
     let _ = writeln!(
         out,
@@ -164,9 +179,13 @@ pub fn summary(record: &MatchRecord) -> String {
     out.push('\n');
     out.push_str(&record.final_board);
     out.push('\n');
-    let result = match record.outcome.winner {
-        Some(w) => format!("seat {w} ({}) wins", record.seats[w].bot),
-        None => "draw".to_string(),
+    let result = match (record.outcome.winner, record.outcome.ranks.is_empty()) {
+        (_, false) => {
+            let ranks: Vec<String> = record.outcome.ranks.iter().map(|r| r.to_string()).collect();
+            format!("ranks by seat {}", ranks.join(","))
+        }
+        (Some(w), true) => format!("seat {w} ({}) wins", record.seats[w].bot),
+        (None, true) => "draw".to_string(),
     };
     let scores: Vec<String> = record
         .outcome

@@ -98,6 +98,9 @@ fn manifest(
         HostKind::Thread | HostKind::Inline => Plugin::open(staged)
             .map(|p| p.manifest.clone())
             .map_err(|e| e.to_string()),
+        HostKind::Remote => Err(
+            "tournaments seat plugins; remote seats exist only in `agon reversixt serve`".into(),
+        ),
     }
 }
 

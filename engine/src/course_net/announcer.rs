@@ -1,0 +1,88 @@
+//! The course server's announcements (rules file, "Network protocol"): after every valid move a
+//! type-6 message to every client, type 7 when a player is disqualified (the offender too),
+//! type 8 when phase 1 ends, type 9 at the end. The announcer follows the game on its own
+//! position to know when phase 1 ends.
+
+use super::reversixt::Message;
+use crate::game::Outcome;
+use crate::runner::MatchObserver;
+use agon_games::reversixt::{Map, Move, Phase, Position};
+use std::net::TcpStream;
+
+pub struct Announcer {
+    clients: Vec<TcpStream>,
+    position: Position,
+}
+
+impl Announcer {
+    /// `clients`: write handles of every connected client.
+    pub fn new(map: Map, clients: Vec<TcpStream>) -> Announcer {
+        Announcer {
+            clients,
+            position: Position::new(map),
+        }
+    }
+
+    fn send(&mut self, message: &Message) {
+        let bytes = message.encode();
+        for client in &mut self.clients {
+            // A client that stopped reading faults at its own next request; the others must
+            // still hear of the game.
+            if let Err(e) = std::io::Write::write_all(client, &bytes) {
+                log::info!("announcement to {:?} failed: {e}", client.peer_addr());
+            }
+        }
+    }
+
+    fn after_change(&mut self, was: Phase) {
+        if was == Phase::Building && self.position.phase == Phase::Bombing {
+            self.send(&Message::EndOfPhase1);
+        }
+    }
+}
+
+/// The move a record's notation (`x,y` or `x,y:special`) names.
+fn parse(notation: &str) -> Option<Move> {
+    let (xy, special) = match notation.split_once(':') {
+        Some((xy, s)) => (xy, s.parse().ok()?),
+        None => (notation, 0),
+    };
+    let (x, y) = xy.split_once(',')?;
+    Some(Move {
+        x: x.parse().ok()?,
+        y: y.parse().ok()?,
+        special,
+    })
+}
+
+impl MatchObserver for Announcer {
+    fn moved(&mut self, seat: usize, notation: &str) {
+        let player = seat as u8 + 1;
+        let Some(m) = parse(notation) else {
+            log::error!("announcer: `{notation}` is no ReversiXT move");
+            return;
+        };
+        let was = self.position.phase;
+        if let Err(e) = self.position.play(player, m) {
+            log::error!("announcer: the engine applied {notation} but the rules say {e}");
+        }
+        self.send(&Message::MoveAnnouncement {
+            x: m.x as u16,
+            y: m.y as u16,
+            special: m.special,
+            player,
+        });
+        self.after_change(was);
+    }
+
+    fn disqualified(&mut self, seat: usize) {
+        let was = self.position.phase;
+        self.position.disqualify(seat as u8 + 1);
+        self.send(&Message::Disqualified(seat as u8 + 1));
+        self.after_change(was);
+    }
+
+    fn ended(&mut self, _outcome: &Outcome) {
+        self.send(&Message::EndOfGame);
+    }
+}

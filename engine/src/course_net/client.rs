@@ -1,0 +1,260 @@
+//! A plugin bot playing on a course server (rules file, "Network protocol"): the client keeps
+//! its own copy of the game from the server's messages, asks the bot on each move request with
+//! the server's time account (less a safety margin), and sends the bot's move. If the bot fails
+//! or answers a move the rules refuse, the client sends its first legal move instead, so one bad
+//! answer does not cost the team the game; each such stand-in is counted and logged.
+
+use super::reversixt::{Message, WireError};
+use crate::game::GameRules;
+use crate::host::{CallResult, Deadline, SeatHost};
+use agon_games::params::RawParams;
+use agon_games::reversixt::{Map, MapError, Move, Phase, Position};
+use agon_plugin_api::protocol::{self, reversixt as wire, Reply, Start};
+use agon_plugin_api::sdk::reversixt as convert;
+use std::net::TcpStream;
+use std::time::Duration;
+
+/// What the client saw of a finished game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientReport {
+    pub player: u8,
+    /// Per player (index 0 is player 1).
+    pub ranks: Vec<usize>,
+    pub stones: Vec<usize>,
+    pub disqualified: Vec<bool>,
+    /// Moves this client sent, and how many of them were stand-ins for a failed bot.
+    pub moves_sent: u32,
+    pub stand_ins: u32,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("the connection failed: {0}")]
+    Wire(#[from] WireError),
+    #[error("the server's map is invalid: {0}")]
+    Map(MapError),
+    #[error("the server sent type {kind} {when}")]
+    Unexpected { kind: u8, when: &'static str },
+    #[error("the server gave player number {player} on a {players}-player map")]
+    PlayerNumber { player: u8, players: u8 },
+    #[error("the server announced player {player}'s move {x},{y} special {special}, which the rules refuse: {why}")]
+    Diverged {
+        player: u8,
+        x: u16,
+        y: u16,
+        special: u8,
+        why: String,
+    },
+    #[error("the server asked for a move, but by the rules player {player} has none")]
+    NoMove { player: u8 },
+    #[error("the bot did not start: {0}")]
+    Start(String),
+}
+
+/// Where the bot is and what it starts with.
+pub struct ClientBot {
+    pub host: Box<dyn SeatHost>,
+    pub seed: u64,
+    pub bot_params: RawParams,
+    pub start_budget: Option<Duration>,
+}
+
+/// Time kept back from the server's account for the network and this client: a fifth, at most
+/// 200 ms.
+fn margin(time_ms: u32) -> Duration {
+    Duration::from_millis((time_ms as u64 / 5).min(200))
+}
+
+/// Joins the game on `stream` as `group` and plays it to the end.
+pub fn play(
+    stream: TcpStream,
+    group: u8,
+    mut bot: ClientBot,
+    game: &dyn GameRules,
+) -> Result<ClientReport, ClientError> {
+    let _ = stream.set_nodelay(true);
+    Message::Group(group)
+        .write_to(&mut &stream)
+        .map_err(|e| ClientError::Wire(WireError::Io(e)))?;
+    let map_bytes = match Message::read_from(&mut &stream)? {
+        Message::Map(bytes) => bytes,
+        other => {
+            return Err(ClientError::Unexpected {
+                kind: other.kind(),
+                when: "where the map (type 2) belongs",
+            })
+        }
+    };
+    let text = String::from_utf8_lossy(&map_bytes).into_owned();
+    let map = Map::parse(&text).map_err(ClientError::Map)?;
+    let players = map.players;
+    let player = match Message::read_from(&mut &stream)? {
+        Message::PlayerNumber(p) if (1..=players).contains(&p) => p,
+        Message::PlayerNumber(p) => return Err(ClientError::PlayerNumber { player: p, players }),
+        other => {
+            return Err(ClientError::Unexpected {
+                kind: other.kind(),
+                when: "where the player number (type 3) belongs",
+            })
+        }
+    };
+    log::info!("playing {} as player {player} of {players}", game.name());
+    let start = Start {
+        seat: player as u32 - 1,
+        seats: players as u32,
+        seed: bot.seed,
+        start_budget_ms: bot.start_budget.map_or(0, |d| d.as_millis() as u64),
+        move_budget_ms: 0,
+        bot_params: bot.bot_params.clone(),
+        game: wire::Setup {
+            you: player,
+            players,
+            map: text,
+            time_ms: 0,
+            depth: 0,
+        },
+    };
+    let call = bot
+        .host
+        .start(protocol::encode(&start), Deadline::wall(bot.start_budget));
+    match call.result {
+        CallResult::Answer(()) => {}
+        CallResult::Failed(f) => return Err(ClientError::Start(crate::host::describe_failure(&f))),
+        CallResult::TimedOut => return Err(ClientError::Start("it timed out".into())),
+        CallResult::Fault { cause, detail } => {
+            return Err(ClientError::Start(format!("{cause}: {detail}")))
+        }
+    }
+    let mut position = Position::new(map);
+    let mut report = ClientReport {
+        player,
+        ranks: Vec::new(),
+        stones: Vec::new(),
+        disqualified: Vec::new(),
+        moves_sent: 0,
+        stand_ins: 0,
+    };
+    let mut ply = 0u32;
+    loop {
+        match Message::read_from(&mut &stream)? {
+            Message::MoveRequest { time_ms, depth } => {
+                let m = choose(
+                    &mut bot,
+                    &position,
+                    player,
+                    ply,
+                    time_ms,
+                    depth,
+                    &mut report,
+                )?;
+                Message::MoveReply {
+                    x: m.x as u16,
+                    y: m.y as u16,
+                    special: m.special,
+                }
+                .write_to(&mut &stream)
+                .map_err(|e| ClientError::Wire(WireError::Io(e)))?;
+                report.moves_sent += 1;
+            }
+            Message::MoveAnnouncement {
+                x,
+                y,
+                special,
+                player: mover,
+            } => {
+                let m = Move {
+                    x: x as usize,
+                    y: y as usize,
+                    special,
+                };
+                position.play(mover, m).map_err(|e| ClientError::Diverged {
+                    player: mover,
+                    x,
+                    y,
+                    special,
+                    why: e.to_string(),
+                })?;
+                ply += 1;
+            }
+            Message::Disqualified(p) if (1..=players).contains(&p) => {
+                log::warn!(
+                    "player {p} is disqualified{}",
+                    if p == player { " (us)" } else { "" }
+                );
+                position.disqualify(p);
+            }
+            Message::EndOfPhase1 => {
+                if position.phase == Phase::Building {
+                    log::warn!("the server ended phase 1 where the rules still have moves");
+                }
+            }
+            Message::EndOfGame => break,
+            other => {
+                return Err(ClientError::Unexpected {
+                    kind: other.kind(),
+                    when: "during the game",
+                })
+            }
+        }
+    }
+    report.ranks = position.ranks();
+    report.stones = position.map.stones();
+    report.disqualified = position.disqualified.clone();
+    Ok(report)
+}
+
+/// The bot's move for this request, or the first legal move when the bot fails.
+fn choose(
+    bot: &mut ClientBot,
+    position: &Position,
+    player: u8,
+    ply: u32,
+    time_ms: u32,
+    depth: u8,
+    report: &mut ClientReport,
+) -> Result<Move, ClientError> {
+    // The server asks the player it considers to move; the rules agree unless it skipped
+    // differently, which the next announcement would show.
+    let mut asked = position.clone();
+    asked.to_move = player;
+    if asked.phase == Phase::Over {
+        asked.phase = Phase::Bombing;
+    }
+    let legal = asked.legal_moves();
+    let Some(&fallback) = legal.first() else {
+        return Err(ClientError::NoMove { player });
+    };
+    let observation = convert::observation(&asked, player, ply, time_ms as u64, depth as u32)
+        .expect("the phase is not over");
+    let budget = (time_ms > 0)
+        .then(|| Duration::from_millis(time_ms as u64).saturating_sub(margin(time_ms)));
+    let call = bot
+        .host
+        .act(protocol::encode(&observation), Deadline::wall(budget));
+    let answer = match call.result {
+        CallResult::Answer(bytes) => match protocol::decode::<Reply<wire::Move>>(&bytes) {
+            Ok(reply) => Ok(Move::from(reply.action)),
+            Err(e) => Err(format!("its answer does not decode: {e}")),
+        },
+        CallResult::Failed(f) => Err(crate::host::describe_failure(&f)),
+        CallResult::TimedOut => Err(format!("no answer within {budget:?}")),
+        CallResult::Fault { cause, detail } => Err(format!("{cause}: {detail}")),
+    };
+    let checked = answer.and_then(|m| {
+        let mut trial = asked.clone();
+        trial.play(player, m).map(|_| m).map_err(|e| {
+            format!(
+                "it answered {},{}:{}, which the rules refuse: {e}",
+                m.x, m.y, m.special
+            )
+        })
+    });
+    match checked {
+        Ok(m) => Ok(m),
+        Err(why) => {
+            log::warn!("the bot failed at ply {ply} ({why}); sending the first legal move");
+            report.stand_ins += 1;
+            Ok(fallback)
+        }
+    }
+}

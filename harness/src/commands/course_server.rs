@@ -1,0 +1,190 @@
+//! `agon reversixt serve` and `agon reversixt connect`: Agon as the course's ReversiXT server,
+//! and a plugin bot as a client of any course server (rules file, "Network protocol").
+
+use super::play::{hosting, summary};
+use crate::cli::{ConnectArgs, ServeArgs};
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::course_net::announcer::Announcer;
+use agon_engine::course_net::client::{self, ClientBot};
+use agon_engine::course_net::lobby;
+use agon_engine::course_net::remote_seat::RemoteSeat;
+use agon_engine::game::GameRules;
+use agon_engine::host::HostKind;
+use agon_engine::record::{Budgets, SeatRecord};
+use agon_engine::runner::{run_observed_match, MatchSettings, Seat};
+use agon_engine::seating;
+use agon_engine::sessions::reversixt::ReversiXtRules;
+use agon_games::params::RawParams;
+use agon_games::reversixt::Map;
+use anyhow::{anyhow, bail, Context};
+use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::time::Duration;
+
+/// A seat of `--seat`: a course client or a plugin bot.
+enum SeatSpec {
+    Remote,
+    Plugin(BotSpec),
+}
+
+pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let game: &dyn GameRules = &ReversiXtRules;
+    let text = std::fs::read_to_string(&args.map)
+        .with_context(|| format!("cannot read the map {}", args.map.display()))?;
+    let map = Map::parse(&text).map_err(|e| anyhow!("{}: {e}", args.map.display()))?;
+    if !(0.0..=86_400.0).contains(&args.time) {
+        bail!("--time {}: expected 0 to 86400 seconds", args.time);
+    }
+    let params = RawParams::from([
+        ("map".to_string(), args.map.display().to_string()),
+        ("time".to_string(), args.time.to_string()),
+        ("depth".to_string(), args.depth.to_string()),
+    ]);
+    let specs = args
+        .seats
+        .iter()
+        .map(|s| match s.as_str() {
+            "remote" => Ok(SeatSpec::Remote),
+            spec => spec.parse().map(SeatSpec::Plugin),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if specs.len() != map.players as usize {
+        bail!(
+            "{} has {} players: give one --seat per player (remote or a bot), got {}",
+            args.map.display(),
+            map.players,
+            specs.len()
+        );
+    }
+    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
+    let hosting = hosting(host, &args.sandbox, 1024, 0)?;
+    let listener = TcpListener::bind((args.bind.as_str(), args.port))
+        .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
+    let remote: Vec<usize> = (0..specs.len())
+        .filter(|&i| matches!(specs[i], SeatSpec::Remote))
+        .collect();
+    eprintln!(
+        "agon: serving {} ({} players) on {}; waiting for {} course client(s)",
+        args.map.display(),
+        map.players,
+        listener.local_addr()?,
+        remote.len()
+    );
+    let joined = lobby::gather(&listener, remote.len(), Duration::from_secs(args.wait))?;
+    let numbers: Vec<u8> = remote.iter().map(|&i| i as u8 + 1).collect();
+    lobby::deal(&joined, &numbers, text.as_bytes());
+    let mut writers = Vec::new();
+    let mut clients = joined.into_iter();
+    let mut seats = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        seats.push(match spec {
+            SeatSpec::Plugin(spec) => seating::seat(spec, i, game, &hosting)
+                .with_context(|| format!("seat {i} ({})", spec.file.display()))?,
+            SeatSpec::Remote => {
+                let client = clients.next().expect("one client per remote seat");
+                let writer = client.stream.try_clone()?;
+                writer.set_write_timeout(Some(Duration::from_secs(5)))?;
+                writers.push(writer);
+                eprintln!(
+                    "agon: player {} is group {} at {}",
+                    i + 1,
+                    client.group,
+                    client.peer
+                );
+                Seat {
+                    record: SeatRecord {
+                        seat: i,
+                        bot: "remote".into(),
+                        bot_params: RawParams::new(),
+                        plugin: "course client".into(),
+                        plugin_version: "-".into(),
+                        team: format!("group {}", client.group),
+                        file: client.peer.to_string(),
+                        sha256: String::new(),
+                        sandbox: None,
+                        stderr: None,
+                    },
+                    host: Box::new(RemoteSeat::new(client.stream)),
+                }
+            }
+        });
+    }
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let settings = MatchSettings {
+        params,
+        seed,
+        budgets: Budgets {
+            start_ms: Some(10_000),
+            move_ms: (args.move_ms > 0).then_some(args.move_ms),
+            clock: Default::default(),
+        },
+        fault_policy: None,
+    };
+    let mut announcer = Announcer::new(map, writers);
+    let record = run_observed_match(game, &settings, seats, &mut announcer)?;
+    if let Some(path) = &args.record {
+        record
+            .write(path)
+            .with_context(|| format!("cannot write the record to {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", record.to_json());
+    } else {
+        print!("{}", summary(&record));
+    }
+    Ok(())
+}
+
+pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
+    let game: &dyn GameRules = &ReversiXtRules;
+    let spec: BotSpec = args.bot.parse()?;
+    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
+    let hosting = hosting(host, &args.sandbox, 1024, 0)?;
+    let address = args
+        .server
+        .to_socket_addrs()
+        .with_context(|| format!("`{}` is not HOST:PORT", args.server))?
+        .next()
+        .ok_or_else(|| anyhow!("`{}` names no address", args.server))?;
+    let stream = TcpStream::connect_timeout(&address, Duration::from_secs(10))
+        .with_context(|| format!("cannot connect to {address}"))?;
+    let seat = seating::seat(&spec, 0, game, &hosting)?;
+    let bot = ClientBot {
+        host: seat.host,
+        seed: args.seed,
+        bot_params: spec.params.clone(),
+        start_budget: Some(Duration::from_secs(10)),
+    };
+    let report = client::play(stream, args.group, bot, game)
+        .with_context(|| format!("playing on {address}"))?;
+    let me = report.player as usize - 1;
+    if args.json {
+        let out = serde_json::json!({
+            "player": report.player,
+            "rank": report.ranks[me],
+            "ranks": report.ranks,
+            "stones": report.stones,
+            "disqualified": report.disqualified,
+            "moves_sent": report.moves_sent,
+            "stand_ins": report.stand_ins,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!(
+        "player {} of {}: rank {}{} with {} stones (stones by player: {:?}); {} moves sent, {} \
+         of them stand-ins for a failed bot",
+        report.player,
+        report.ranks.len(),
+        report.ranks[me],
+        if report.disqualified[me] {
+            " (disqualified)"
+        } else {
+            ""
+        },
+        report.stones[me],
+        report.stones,
+        report.moves_sent,
+        report.stand_ins
+    );
+    Ok(())
+}

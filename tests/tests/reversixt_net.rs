@@ -1,0 +1,253 @@
+//! The course TCP protocol over loopback (rules file, "Network protocol"): `agon reversixt
+//! serve` against `agon reversixt connect`, and against raw clients written here byte by byte
+//! (type, big-endian length, payload) that misbehave: a wrong greeting, a wrong length, a move
+//! the rules refuse, silence, a closed connection. Each costs only that client, with the reason.
+
+use agon_tests::{agon, scratch, shared_data, spec};
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+fn heart() -> PathBuf {
+    shared_data().join("reversixt/maps/initialMaps/heartExercise3.map")
+}
+
+/// A running `agon reversixt serve` and the port it listens on.
+struct Server {
+    child: Child,
+    port: u16,
+    record: PathBuf,
+}
+
+fn serve(name: &str, seats: &[&str], time: &str) -> Server {
+    let record = scratch(name).join("record.json");
+    let mut command = agon();
+    command.args(["reversixt", "serve", "--port", "0", "--bind", "127.0.0.1"]);
+    command.arg("--map").arg(heart());
+    for s in seats {
+        command.args(["--seat", s]);
+    }
+    command.args([
+        "--time", time, "--host", "thread", "--seed", "5", "--wait", "30",
+    ]);
+    command.arg("--record").arg(&record);
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let port = first
+        .rsplit_once("127.0.0.1:")
+        .and_then(|(_, rest)| rest.split(';').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in `{first}`"));
+    // Keep draining the server's log so it never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    Server {
+        child,
+        port,
+        record,
+    }
+}
+
+impl Server {
+    /// Waits for the server to finish; its record.
+    fn finish(mut self) -> Value {
+        let status = self.child.wait().unwrap();
+        let mut out = String::new();
+        self.child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        assert!(status.success(), "serve failed: {out}");
+        serde_json::from_str(&std::fs::read_to_string(&self.record).unwrap()).unwrap()
+    }
+
+    fn client(&self) -> TcpStream {
+        let s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s
+    }
+}
+
+fn send(s: &mut TcpStream, kind: u8, payload: &[u8]) {
+    let mut frame = vec![kind];
+    frame.extend((payload.len() as u32).to_be_bytes());
+    frame.extend(payload);
+    s.write_all(&frame).unwrap();
+}
+
+fn receive(s: &mut TcpStream) -> (u8, Vec<u8>) {
+    let mut header = [0u8; 5];
+    s.read_exact(&mut header).unwrap();
+    let len = u32::from_be_bytes([header[1], header[2], header[3], header[4]]) as usize;
+    let mut payload = vec![0u8; len];
+    s.read_exact(&mut payload).unwrap();
+    (header[0], payload)
+}
+
+/// Joins as `group`: the map arrives byte for byte as the file, then the player number.
+fn join(s: &mut TcpStream, group: u8) -> u8 {
+    send(s, 1, &[group]);
+    let (kind, map) = receive(s);
+    assert_eq!(kind, 2);
+    assert_eq!(map, std::fs::read(heart()).unwrap());
+    let (kind, number) = receive(s);
+    assert_eq!((kind, number.len()), (3, 1));
+    number[0]
+}
+
+/// Reads announcements until the move request; returns its time (ms) and depth.
+fn until_request(s: &mut TcpStream) -> (u32, u8) {
+    loop {
+        let (kind, p) = receive(s);
+        match kind {
+            4 => return (u32::from_be_bytes([p[0], p[1], p[2], p[3]]), p[4]),
+            6 => assert_eq!(p.len(), 6),
+            other => panic!("type {other} before the move request"),
+        }
+    }
+}
+
+/// After a fault: the disqualification of `player` (to the offender too), then the end.
+fn expect_disqualified_then_end(s: &mut TcpStream, player: u8) {
+    assert_eq!(receive(s), (7, vec![player]));
+    // Player 2 alone is left: the game is over at once.
+    assert_eq!(receive(s), (9, vec![]));
+}
+
+fn only_fault(record: &Value) -> (String, u64, String) {
+    let faults = record["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    (
+        faults[0]["cause"].as_str().unwrap().to_string(),
+        faults[0]["seat"].as_u64().unwrap(),
+        faults[0]["detail"].as_str().unwrap().to_string(),
+    )
+}
+
+fn greedy() -> String {
+    spec("reversixt-greedy", "greedy")
+}
+
+#[test]
+fn serve_and_connect_play_a_game_over_loopback() {
+    let server = serve("net-loopback", &["remote", &greedy()], "1");
+    let output = agon()
+        .args([
+            "reversixt",
+            "connect",
+            &format!("127.0.0.1:{}", server.port),
+        ])
+        .args(["--bot", &spec("reversixt-random", "random"), "--group", "7"])
+        .args(["--host", "thread", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let client: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let record_file = server.record.clone();
+    let record = server.finish();
+    assert_eq!(record["faults"].as_array().unwrap().len(), 0);
+    assert_eq!(record["seats"][0]["bot"], "remote");
+    assert_eq!(record["seats"][0]["team"], "group 7");
+    assert_eq!(client["player"], 1);
+    assert_eq!(client["stand_ins"], 0);
+    // The client's own copy of the game ends where the server's does.
+    assert_eq!(client["ranks"], record["ranks"]);
+    let stones: Vec<u64> = record["game_scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as u64)
+        .collect();
+    assert_eq!(client["stones"], serde_json::json!(stones));
+    let moves_by_client = record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["seat"] == 0)
+        .count();
+    assert_eq!(client["moves_sent"], moves_by_client);
+    let verify = agon()
+        .args(["replay", "verify"])
+        .arg(&record_file)
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+}
+
+#[test]
+fn a_bad_greeting_is_turned_away_and_a_wrong_length_disqualifies() {
+    let server = serve("net-length", &["remote", &greedy()], "0.5");
+    let mut stranger = server.client();
+    send(&mut stranger, 5, &[0, 1, 0, 1, 0]);
+    let mut rest = Vec::new();
+    assert_eq!(stranger.read_to_end(&mut rest).unwrap(), 0, "closed on us");
+
+    let mut client = server.client();
+    assert_eq!(join(&mut client, 3), 1);
+    let (time, depth) = until_request(&mut client);
+    assert_eq!(
+        (time, depth),
+        (500, 0),
+        "the account: 0.5 s before the first move"
+    );
+    send(&mut client, 5, &[0, 1, 0, 1]);
+    expect_disqualified_then_end(&mut client, 1);
+    let record = server.finish();
+    let (cause, seat, detail) = only_fault(&record);
+    assert_eq!((cause.as_str(), seat), ("malformed", 0));
+    assert!(detail.contains("5-byte payload"), "{detail}");
+    assert_eq!(record["ranks"], serde_json::json!([2, 1]));
+}
+
+#[test]
+fn a_move_the_rules_refuse_disqualifies_with_the_reason() {
+    let server = serve("net-illegal", &["remote", &greedy()], "0.5");
+    let mut client = server.client();
+    join(&mut client, 1);
+    until_request(&mut client);
+    // (0,0) is a hole on this map.
+    send(&mut client, 5, &[0, 0, 0, 0, 0]);
+    expect_disqualified_then_end(&mut client, 1);
+    let (cause, _, detail) = only_fault(&server.finish());
+    assert_eq!(cause, "illegal");
+    assert!(detail.contains("(0,0) is a hole"), "{detail}");
+}
+
+#[test]
+fn a_silent_client_is_disqualified_when_its_account_runs_out() {
+    let server = serve("net-silent", &["remote", &greedy()], "0.2");
+    let mut client = server.client();
+    join(&mut client, 1);
+    until_request(&mut client);
+    // Say nothing: after 200 ms the seat is out.
+    expect_disqualified_then_end(&mut client, 1);
+    let (cause, _, _) = only_fault(&server.finish());
+    assert_eq!(cause, "timeout");
+}
+
+#[test]
+fn a_client_that_hangs_up_is_disqualified() {
+    let server = serve("net-hangup", &["remote", &greedy()], "0.5");
+    let mut client = server.client();
+    join(&mut client, 1);
+    drop(client);
+    let (cause, seat, detail) = only_fault(&server.finish());
+    assert_eq!((cause.as_str(), seat), ("exited", 0), "{detail}");
+}
