@@ -123,6 +123,10 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             &args.reversixt_map,
             per_sample,
         )?);
+        figures.push(super::bench_reversixt::greedy_games(
+            &sibling(&noop, "libreversixt_greedy.so")?,
+            per_sample,
+        )?);
     }
     if wants("puzzles") {
         figures.extend(super::bench_puzzles::flowfree(

@@ -1,7 +1,17 @@
 //! `agon bench --suite reversixt`: legal-move generation on a course map, over the positions
-//! of a seeded random game (phase 1), as positions per second.
+//! of a seeded random game (phase 1), as positions per second; whole two-player games on an
+//! 8 x 8 board between greedy bots through the engine, as games per second.
 
 use super::bench::{summarize, Figure, SAMPLES};
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::game::GameRules;
+use agon_engine::host::HostKind;
+use agon_engine::loader::Plugin;
+use agon_engine::record::Budgets;
+use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::seating::seat_from_plugin;
+use agon_engine::sessions::reversixt::ReversiXtRules;
+use agon_games::params::RawParams;
 use agon_games::reversixt::{Map, Phase, Position};
 use anyhow::{anyhow, Context};
 use rand::rngs::SmallRng;
@@ -40,6 +50,55 @@ pub fn legal_moves(map_file: &Path, per_sample: Duration) -> anyhow::Result<Figu
     }
     Ok(summarize(
         "ReversiXT legal-move generation (positions of a random game)",
+        samples,
+        "/s",
+    ))
+}
+
+/// The classic Othello start in the course's map format: two players, no overrides, no bombs,
+/// 8 x 8, the four centre stones.
+const OTHELLO: &str = "2\n0\n0 0\n8 8\n\
+0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0\n0 0 0 1 2 0 0 0\n\
+0 0 0 2 1 0 0 0\n0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0\n";
+
+/// Whole games, greedy against greedy on the inline host (the rules, the protocol encoding and
+/// the bots' own search all count), as games per second.
+pub fn greedy_games(greedy: &Path, per_sample: Duration) -> anyhow::Result<Figure> {
+    let rules: &dyn GameRules = &ReversiXtRules;
+    let plugin = Plugin::load(greedy)?;
+    let spec: BotSpec = format!("{}:greedy", greedy.display()).parse()?;
+    let settings = MatchSettings {
+        params: RawParams::from([("instance".to_string(), OTHELLO.to_string())]),
+        seed: 1,
+        budgets: Budgets {
+            start_ms: None,
+            move_ms: None,
+            clock: Default::default(),
+        },
+        fault_policy: None,
+    };
+    let mut samples = Vec::with_capacity(SAMPLES);
+    for _ in 0..SAMPLES {
+        let t0 = Instant::now();
+        let mut games = 0u64;
+        while t0.elapsed() < per_sample {
+            let seats = (0..2)
+                .map(|i| seat_from_plugin(&plugin, &spec, i, rules, HostKind::Inline))
+                .collect::<Result<Vec<_>, _>>()?;
+            let record = run_match(rules, &settings, seats)?;
+            if !record.faults.is_empty() || record.moves.len() < 50 {
+                return Err(anyhow!(
+                    "the benchmark game went wrong: {} moves, faults {:?}",
+                    record.moves.len(),
+                    record.faults
+                ));
+            }
+            games += 1;
+        }
+        samples.push(games as f64 / t0.elapsed().as_secs_f64());
+    }
+    Ok(summarize(
+        "ReversiXT 8x8 greedy vs greedy, whole games, inline host",
         samples,
         "/s",
     ))
