@@ -20,6 +20,11 @@ pub trait GameRules: Send + Sync {
         let _ = params;
         Ok(self.seats())
     }
+    /// Parameters that name files (tournament configurations resolve them against their own
+    /// folder).
+    fn file_params(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// The seat count in words, for `agon games`.
     fn seats_text(&self) -> String {
         self.seats().to_string()

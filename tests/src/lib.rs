@@ -25,6 +25,7 @@ const PACKAGES: &[&str] = &[
     "flip-wall-runner",
     "reversixt-random",
     "reversixt-greedy",
+    "reversixt-seed",
 ];
 
 /// The course data beside the project (`../shared/data`), as CI places it.

@@ -95,6 +95,10 @@ impl GameRules for ReversiXtRules {
         Ok(Setup::from_params(params)?.map.players as usize)
     }
 
+    fn file_params(&self) -> &'static [&'static str] {
+        &["map"]
+    }
+
     fn seats_text(&self) -> String {
         "2-8 (the map's players)".into()
     }

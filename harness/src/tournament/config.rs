@@ -217,7 +217,7 @@ impl Config {
                 ),
             ));
         } else {
-            param_sets(&raw, game).map_err(|(key, problem)| fail(&key, problem))?
+            param_sets(&raw, game, base).map_err(|(key, problem)| fail(&key, problem))?
         };
         let mut entrants = Vec::new();
         let mut names = Vec::new();
@@ -353,7 +353,11 @@ fn scalar(value: &toml::Value) -> Option<String> {
 }
 
 /// Every combination of sweep values over the fixed parameters, each checked by the game.
-fn param_sets(raw: &ConfigFile, game: &dyn GameRules) -> Result<Vec<ParamSet>, (String, String)> {
+fn param_sets(
+    raw: &ConfigFile,
+    game: &dyn GameRules,
+    base: &Path,
+) -> Result<Vec<ParamSet>, (String, String)> {
     let mut fixed = RawParams::new();
     for (key, value) in &raw.params {
         let text = scalar(value).ok_or_else(|| {
@@ -392,7 +396,14 @@ fn param_sets(raw: &ConfigFile, game: &dyn GameRules) -> Result<Vec<ParamSet>, (
         sets = next;
     }
     sets.into_iter()
-        .map(|(swept, params)| {
+        .map(|(swept, mut params)| {
+            // File parameters (a ReversiXT map) are relative to the configuration's folder,
+            // like the entrants' plugin files.
+            for key in game.file_params() {
+                if let Some(value) = params.get_mut(*key) {
+                    *value = base.join(&*value).display().to_string();
+                }
+            }
             game.new_session(&params).map_err(|e| {
                 let key = if swept.is_empty() {
                     "params".to_string()

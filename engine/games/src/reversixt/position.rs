@@ -131,6 +131,35 @@ impl Position {
         Vec::new()
     }
 
+    /// Whether the walk of [`Position::line`] turns anything, without collecting the squares.
+    fn line_turns_any(&self, player: u8, target: usize, dir: Direction) -> bool {
+        let (mut at, mut heading) = (target, dir);
+        let mut passed = false;
+        for _ in 0..=self.map.squares.len() * 8 {
+            let Some((next, on)) = self.map.step_index(at, heading) else {
+                return false;
+            };
+            if next == target {
+                return false;
+            }
+            match self.map.squares[next] {
+                Square::Stone(q) if q == player => return passed,
+                Square::Stone(_) | Square::Expansion => passed = true,
+                _ => return false,
+            }
+            at = next;
+            heading = on;
+        }
+        false
+    }
+
+    /// Whether a phase-1 stone of `player` on `target` turns at least one square.
+    pub fn turns_any(&self, player: u8, target: usize) -> bool {
+        Direction::ALL
+            .iter()
+            .any(|&d| self.line_turns_any(player, target, d))
+    }
+
     /// Every square a phase-1 stone of `player` on `target` turns (the target excluded).
     pub fn captures(&self, player: u8, target: usize) -> Vec<usize> {
         let mut all: Vec<usize> = Direction::ALL
@@ -147,13 +176,13 @@ impl Position {
         match self.map.squares[target] {
             Square::Hole => false,
             Square::Empty | Square::Choice | Square::Inversion | Square::Bonus => {
-                !self.captures(player, target).is_empty()
+                self.turns_any(player, target)
             }
             // Override moves (rules file, "Phase 1"): an expansion stone may be taken even
             // when nothing turns.
             Square::Expansion => self.overrides[player as usize - 1] > 0,
             Square::Stone(_) => {
-                self.overrides[player as usize - 1] > 0 && !self.captures(player, target).is_empty()
+                self.overrides[player as usize - 1] > 0 && self.turns_any(player, target)
             }
         }
     }

@@ -1,0 +1,106 @@
+//! The bot `seed` as the engine (or `agon reversixt connect`) runs it: how much of the time
+//! account each move may spend, the depth limit, the search mode.
+//!
+//! Bot parameters: `mode=paranoid|maxn` (default paranoid), `ms=N` (spend at most N ms a move),
+//! `depth=N` (search at most N plies).
+
+use crate::search::{choose, Limits, Mode};
+use agon_plugin_api::protocol::reversixt::{Move, Observation, ReversiXt, Setup};
+use agon_plugin_api::protocol::{Reply, Start};
+use agon_plugin_api::sdk::{reversixt::position, Bot, ParamReader};
+use std::time::{Duration, Instant};
+
+pub struct Seed {
+    mode: Mode,
+    cap_ms: Option<u64>,
+    depth: Option<u32>,
+    /// Per-move allowance of the game's time account (0: no time limit).
+    allowance_ms: u64,
+    /// The engine's plain per-move budget, used when the game keeps no account.
+    move_budget_ms: u64,
+}
+
+impl Default for Seed {
+    fn default() -> Seed {
+        Seed {
+            mode: Mode::Paranoid,
+            cap_ms: None,
+            depth: None,
+            allowance_ms: 0,
+            move_budget_ms: 0,
+        }
+    }
+}
+
+/// Kept back from every budget for encoding, the host's round trip and the network.
+const SAFETY: Duration = Duration::from_millis(15);
+
+impl Seed {
+    /// The time this move may take. With a time account (rules file, "Time and depth
+    /// limits"): about the allowance, plus a tenth of what earlier moves saved, never more
+    /// than half the account. Without one: under half the engine's per-move budget.
+    fn budget(&self, account_ms: u64) -> Option<Duration> {
+        let ms = if account_ms > 0 {
+            let saved = account_ms.saturating_sub(self.allowance_ms);
+            let wanted = self.allowance_ms * 9 / 10 + saved / 10;
+            Some(wanted.min(account_ms / 2))
+        } else if self.move_budget_ms > 0 {
+            Some(self.move_budget_ms * 45 / 100)
+        } else {
+            None
+        };
+        let ms = match (ms, self.cap_ms) {
+            (Some(a), Some(c)) => Some(a.min(c)),
+            (a, c) => a.or(c),
+        }?;
+        Some(Duration::from_millis(ms).saturating_sub(SAFETY))
+    }
+}
+
+impl Bot for Seed {
+    type Game = ReversiXt;
+
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        let mut params = ParamReader::new(&start.bot_params);
+        let mode: String = params
+            .get("mode", "paranoid or maxn", "paranoid".to_string())
+            .map_err(|e| e.to_string())?;
+        let cap: u64 = params
+            .get("ms", "milliseconds per move (0: as the clock allows)", 0)
+            .map_err(|e| e.to_string())?;
+        let depth: u32 = params
+            .get("depth", "a depth limit in plies (0: none)", 0)
+            .map_err(|e| e.to_string())?;
+        params.finish().map_err(|e| e.to_string())?;
+        self.mode = match mode.as_str() {
+            "paranoid" => Mode::Paranoid,
+            "maxn" => Mode::MaxN,
+            other => return Err(format!("mode `{other}`: expected paranoid or maxn")),
+        };
+        self.cap_ms = (cap > 0).then_some(cap);
+        self.depth = (depth > 0).then_some(depth);
+        self.allowance_ms = start.game.time_ms;
+        self.move_budget_ms = start.move_budget_ms;
+        Ok(())
+    }
+
+    fn act(&mut self, observation: &Observation) -> Reply<Move> {
+        let started = Instant::now();
+        let position = position(observation).expect("the engine sends valid boards");
+        // The game's depth limit and the bot's own, whichever is lower.
+        let max_depth = match (self.depth, observation.depth) {
+            (Some(d), 0) => Some(d),
+            (Some(d), g) => Some(d.min(g)),
+            (None, 0) => None,
+            (None, g) => Some(g),
+        };
+        let limits = Limits {
+            deadline: self
+                .budget(observation.time_account_ms)
+                .map(|b| started + b),
+            max_depth,
+        };
+        let result = choose(&position, self.mode, &limits);
+        Reply::new(result.best.into()).with_nodes(result.nodes)
+    }
+}
