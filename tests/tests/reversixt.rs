@@ -169,7 +169,7 @@ fn a_bad_map_is_refused_with_its_place() {
 }
 
 #[test]
-fn the_benchmark_generates_legal_moves_on_a_course_map() {
+fn the_benchmark_measures_move_generation_games_and_search_on_course_maps() {
     let map = shared_data().join("reversixt/maps/comp2019_04_8p.map");
     let out = agon()
         .args([
@@ -190,9 +190,19 @@ fn the_benchmark_generates_legal_moves_on_a_course_map() {
         String::from_utf8_lossy(&out.stderr)
     );
     let figures: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let figure = &figures[0];
-    assert!(figure["name"].as_str().unwrap().contains("ReversiXT"));
-    assert!(figure["median"].as_f64().unwrap() > 0.0);
+    let names: Vec<&str> = figures
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names[0].contains("legal-move generation"));
+    assert!(names[1].contains("greedy vs greedy"));
+    assert!(names[2].contains("seed search"));
+    for figure in figures.as_array().unwrap() {
+        assert!(figure["median"].as_f64().unwrap() > 0.0, "{figure}");
+    }
     let bad = agon()
         .args(["bench", "--suite", "reversixt", "--seconds", "0.2"])
         .args(["--reversixt-map", "no-such.map"])

@@ -6,7 +6,8 @@
 use super::reversixt::Message;
 use crate::game::Outcome;
 use crate::runner::MatchObserver;
-use agon_games::reversixt::{Map, Move, Phase, Position};
+use crate::sessions::reversixt::parse_notation;
+use agon_games::reversixt::{Map, Phase, Position};
 use std::net::TcpStream;
 
 pub struct Announcer {
@@ -41,24 +42,10 @@ impl Announcer {
     }
 }
 
-/// The move a record's notation (`x,y` or `x,y:special`) names.
-fn parse(notation: &str) -> Option<Move> {
-    let (xy, special) = match notation.split_once(':') {
-        Some((xy, s)) => (xy, s.parse().ok()?),
-        None => (notation, 0),
-    };
-    let (x, y) = xy.split_once(',')?;
-    Some(Move {
-        x: x.parse().ok()?,
-        y: y.parse().ok()?,
-        special,
-    })
-}
-
 impl MatchObserver for Announcer {
     fn moved(&mut self, seat: usize, notation: &str) {
         let player = seat as u8 + 1;
-        let Some(m) = parse(notation) else {
+        let Some(m) = parse_notation(notation) else {
             log::error!("announcer: `{notation}` is no ReversiXT move");
             return;
         };

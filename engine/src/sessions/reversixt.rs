@@ -143,18 +143,23 @@ fn notation(m: Move) -> String {
     }
 }
 
-fn parse(text: &str) -> Result<Move, Rejection> {
-    let bad = || Rejection::Malformed(format!("`{text}` is not x,y or x,y:special"));
+/// The move a record's notation names.
+pub fn parse_notation(text: &str) -> Option<Move> {
     let (xy, special) = match text.split_once(':') {
-        Some((xy, s)) => (xy, s.parse().map_err(|_| bad())?),
+        Some((xy, s)) => (xy, s.parse().ok()?),
         None => (text, 0),
     };
-    let (x, y) = xy.split_once(',').ok_or_else(bad)?;
-    Ok(Move {
-        x: x.parse().map_err(|_| bad())?,
-        y: y.parse().map_err(|_| bad())?,
+    let (x, y) = xy.split_once(',')?;
+    Some(Move {
+        x: x.parse().ok()?,
+        y: y.parse().ok()?,
         special,
     })
+}
+
+fn parse(text: &str) -> Result<Move, Rejection> {
+    parse_notation(text)
+        .ok_or_else(|| Rejection::Malformed(format!("`{text}` is not x,y or x,y:special")))
 }
 
 impl ReversiXtSession {

@@ -123,8 +123,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             &args.reversixt_map,
             per_sample,
         )?);
-        figures.push(super::bench_reversixt::greedy_games(
-            &sibling(&noop, "libreversixt_greedy.so")?,
+        let greedy = sibling(&noop, "libreversixt_greedy.so")?;
+        figures.push(super::bench_reversixt::greedy_games(&greedy, per_sample)?);
+        figures.push(super::bench_reversixt::seed_nodes(
+            &sibling(&noop, "libreversixt_seed.so")?,
+            &greedy,
+            &args.reversixt_map,
             per_sample,
         )?);
     }

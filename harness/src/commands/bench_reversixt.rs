@@ -1,6 +1,7 @@
 //! `agon bench --suite reversixt`: legal-move generation on a course map, over the positions
 //! of a seeded random game (phase 1), as positions per second; whole two-player games on an
-//! 8 x 8 board between greedy bots through the engine, as games per second.
+//! 8 x 8 board between greedy bots through the engine, as games per second; the seed player's
+//! search speed (nodes per second of its moves in a game on the eight-player map).
 
 use super::bench::{summarize, Figure, SAMPLES};
 use agon_engine::bot_spec::BotSpec;
@@ -60,6 +61,63 @@ pub fn legal_moves(map_file: &Path, per_sample: Duration) -> anyhow::Result<Figu
 const OTHELLO: &str = "2\n0\n0 0\n8 8\n\
 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0\n0 0 0 1 2 0 0 0\n\
 0 0 0 2 1 0 0 0\n0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0\n";
+
+/// The seed player's nodes per second, one sample per move it searched (moves it answered
+/// without a search report no nodes): seats 0 and 4 of the eight-player map, 100 ms a move
+/// (less for short `--seconds`: the sample time, at least 10 ms), the other seats greedy;
+/// inline host.
+pub fn seed_nodes(
+    seed: &Path,
+    greedy: &Path,
+    map_file: &Path,
+    per_sample: Duration,
+) -> anyhow::Result<Figure> {
+    let ms = per_sample.as_millis().clamp(10, 100);
+    let rules: &dyn GameRules = &ReversiXtRules;
+    let seed_plugin = Plugin::load(seed)?;
+    let greedy_plugin = Plugin::load(greedy)?;
+    let seed_spec: BotSpec = format!("{}:seed?ms={ms}", seed.display()).parse()?;
+    let greedy_spec: BotSpec = format!("{}:greedy", greedy.display()).parse()?;
+    let params = RawParams::from([("map".to_string(), map_file.display().to_string())]);
+    let players = rules.seats_for(&params)?;
+    let seats = (0..players)
+        .map(|i| {
+            if i % 4 == 0 {
+                seat_from_plugin(&seed_plugin, &seed_spec, i, rules, HostKind::Inline)
+            } else {
+                seat_from_plugin(&greedy_plugin, &greedy_spec, i, rules, HostKind::Inline)
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let settings = MatchSettings {
+        params,
+        seed: 1,
+        budgets: Budgets {
+            start_ms: None,
+            move_ms: Some(1000),
+            clock: Default::default(),
+        },
+        fault_policy: None,
+    };
+    let record = run_match(rules, &settings, seats)?;
+    if !record.faults.is_empty() {
+        return Err(anyhow!("the benchmark game faulted: {:?}", record.faults));
+    }
+    let samples: Vec<f64> = record
+        .moves
+        .iter()
+        .filter(|m| m.seat % 4 == 0 && m.wall_us >= 1000)
+        .filter_map(|m| m.nodes.map(|n| n as f64 / (m.wall_us as f64 / 1e6)))
+        .collect();
+    if samples.is_empty() {
+        return Err(anyhow!("the seed player searched no move"));
+    }
+    Ok(summarize(
+        "ReversiXT seed search, 8-player map, nodes per second of a move",
+        samples,
+        "/s",
+    ))
+}
 
 /// Whole games, greedy against greedy on the inline host (the rules, the protocol encoding and
 /// the bots' own search all count), as games per second.

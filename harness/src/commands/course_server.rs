@@ -1,7 +1,7 @@
 //! `agon reversixt serve` and `agon reversixt connect`: Agon as the course's ReversiXT server,
 //! and a plugin bot as a client of any course server (rules file, "Network protocol").
 
-use super::play::{hosting, summary};
+use super::play::{hosting, publish};
 use crate::cli::{ConnectArgs, ServeArgs};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::course_net::announcer::Announcer;
@@ -121,17 +121,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     };
     let mut announcer = Announcer::new(map, writers);
     let record = run_observed_match(game, &settings, seats, &mut announcer)?;
-    if let Some(path) = &args.record {
-        record
-            .write(path)
-            .with_context(|| format!("cannot write the record to {}", path.display()))?;
-    }
-    if args.json {
-        println!("{}", record.to_json());
-    } else {
-        print!("{}", summary(&record));
-    }
-    Ok(())
+    publish(&record, args.record.as_deref(), args.json)
 }
 
 pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {

@@ -13,6 +13,7 @@ use agon_engine::seating::Hosting;
 use agon_games::params::RawParams;
 use anyhow::{anyhow, bail, Context};
 use std::fmt::Write as _;
+use std::path::Path;
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let registry = Registry::builtin();
@@ -64,16 +65,21 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         fault_policy,
     };
     let record = run_match(game, &settings, seats)?;
-    if let Some(path) = &args.record {
+    publish(&record, args.record.as_deref(), args.json)
+}
+
+/// Writes the record to `path` if given, and prints it: as JSON, or the human summary.
+pub fn publish(record: &MatchRecord, path: Option<&Path>, json: bool) -> anyhow::Result<()> {
+    if let Some(path) = path {
         record
             .write(path)
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
     }
-    if args.json {
+    if json {
         println!("{}", record.to_json());
     } else {
-        print!("{}", summary(&record));
-        if let Some(path) = &args.record {
+        print!("{}", summary(record));
+        if let Some(path) = path {
             println!("record: {}", path.display());
         }
     }
