@@ -512,3 +512,61 @@ fn the_slurm_example_runs_shards_that_merge() {
     run_quietly(&cfg, &whole);
     assert_eq!(standings(&merged), standings(&whole));
 }
+
+/// A three-player map beside the configuration (its path relative to the file) and a
+/// two-player one in the same run: rotations for three seats, pairings for two; ranks,
+/// mean ranks and ratings in the standings; every record replays.
+#[test]
+fn many_seat_games_rotate_entrants_and_grade_by_rank() {
+    let dir = scratch("tournament-ranks");
+    // Three players on a 4 x 4 board: each holds a line through the middle (rules file, "Map
+    // file").
+    std::fs::write(
+        dir.join("three.map"),
+        "3\n1\n0 0\n4 4\n0 0 0 0\n1 2 3 0\n3 1 2 0\n0 0 0 0\n",
+    )
+    .unwrap();
+    let duel = agon_tests::shared_data().join("reversixt/maps/initialMaps/heartExercise3.map");
+    let text = format!(
+        "game = \"reversixt\"\nseed = 3\ngames_per_pairing = 2\nhost = \"thread\"\n\
+         [[sweep]]\nname = \"map\"\nvalues = [\"three.map\", \"{}\"]\n\
+         [[entrant]]\nname = \"random\"\nbot = \"{}\"\n\
+         [[entrant]]\nname = \"greedy\"\nbot = \"{}\"\n",
+        duel.display(),
+        bot("reversixt-random", "random"),
+        bot("reversixt-greedy", "greedy"),
+    );
+    let cfg = dir.join("tournament.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out = dir.join("out");
+    run_quietly(&cfg, &out);
+    let ids = journal_ids(&out);
+    // Three seats: 2 rotations x 2 games; two seats: 1 pair x 2 games.
+    assert_eq!(ids.len(), 6, "{ids:?}");
+    assert_eq!(ids.iter().filter(|id| id.contains("-s00-r")).count(), 4);
+    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    for line in journal.lines() {
+        let entry: Value = serde_json::from_str(line).unwrap();
+        let seats = entry["seats"].as_array().unwrap().len();
+        assert_eq!(entry["ranks"].as_array().unwrap().len(), seats, "{line}");
+        let total: f64 = entry["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_f64().unwrap())
+            .sum();
+        // Each seat scores the share of the others it beat: half the pairs in all.
+        assert!((total - seats as f64 / 2.0).abs() < 1e-9, "{line}");
+    }
+    let standings = standings(&out);
+    for row in standings["standings"].as_array().unwrap() {
+        let mean = row["mean_rank"].as_f64().unwrap();
+        assert!((1.0..=3.0).contains(&mean), "{row}");
+        assert!(row["rating"].as_f64().is_some(), "{row}");
+        // 2 + 2 three-seat games (two seats each in one rotation) and 2 duels.
+        assert_eq!(row["games"], 4 + 2 + 2, "{row}");
+    }
+    for entry in std::fs::read_dir(out.join("records")).unwrap() {
+        ok(&["replay", "verify", entry.unwrap().path().to_str().unwrap()]);
+    }
+}

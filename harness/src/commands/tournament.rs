@@ -153,6 +153,8 @@ fn print_standings(report: &Report) {
             r.losses,
             r.points,
             rating_text(r)
+                + &r.mean_rank
+                    .map_or(String::new(), |m| format!("  mean rank {m:.2}"))
         );
     }
     for e in &t.excluded {

@@ -364,6 +364,8 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
     let ratings = bradley_terry(&wins_against, &games_against);
     for (i, row) in rows.iter_mut().enumerate() {
         row.score_pct = percent(row.points, row.games);
+        // Many-seat games score sevenths and the like: three decimals keep reports readable.
+        row.points = (row.points * 1000.0).round() / 1000.0;
         row.win_pct = percent(row.wins as f64, row.games);
         row.mean_game_score = if row.games == 0 {
             0.0
