@@ -180,8 +180,9 @@ fn bad_input_is_refused_with_a_clear_message() {
     }
     let out = run(&["match", "--game", "go", "--bot", &random, "--bot", &random]);
     assert!(
-        stderr(&out)
-            .contains("unknown game `go` (known games: breakthrough, flip, lightsout, flowfree)"),
+        stderr(&out).contains(
+            "unknown game `go` (known games: breakthrough, flip, lightsout, flowfree, reversixt)"
+        ),
         "{}",
         stderr(&out)
     );
