@@ -543,7 +543,7 @@ fn many_seat_games_rotate_entrants_and_grade_by_rank() {
     let ids = journal_ids(&out);
     // Three seats: 2 rotations x 2 games; two seats: 1 pair x 2 games.
     assert_eq!(ids.len(), 6, "{ids:?}");
-    assert_eq!(ids.iter().filter(|id| id.contains("-s00-r")).count(), 4);
+    assert_eq!(ids.iter().filter(|id| id.contains("-s00-c")).count(), 4);
     let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
     for line in journal.lines() {
         let entry: Value = serde_json::from_str(line).unwrap();

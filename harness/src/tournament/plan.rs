@@ -486,11 +486,15 @@ fn schedule(
     games
 }
 
-/// Games of `k > 2` seats: rotation `r` (one per entrant) seats entrant `(r + s) mod n` in
-/// seat `s`, so over the rotations every entrant sits in every seat equally often; with fewer
-/// entrants than seats an entrant fills several seats (each seat is graded on its own).
-/// `games_per_pairing` games per rotation; game `i` of every rotation has the same seed, so the
-/// rotations differ only in who sits where.
+/// Games of `k > 2` seats (DESIGN.md, "Tournaments": every k-subset, seats rotated).
+/// - At least `k` entrants: every subset of `k` entrants meets, once per rotation `r` of its
+///   seats (its `j`-th member in seat `(j + r) mod k`), so each member sits in every seat.
+/// - Fewer entrants than seats: rotation `r` (one per entrant) seats entrant `(r + s) mod n`
+///   in seat `s`; an entrant fills several seats, each graded on its own, and over the
+///   rotations every entrant sits in every seat equally often.
+///
+/// `games_per_pairing` games per rotation; game `i` of every rotation of a group has the same
+/// seed, so the rotations differ only in who sits where.
 fn rotations(
     k: usize,
     config_hash: &str,
@@ -498,19 +502,51 @@ fn rotations(
     set: usize,
     entrants: usize,
 ) -> Vec<GameSpec> {
+    let enough = entrants >= k;
+    let groups: Vec<Vec<usize>> = if enough {
+        subsets(entrants, k)
+    } else {
+        vec![Vec::new()]
+    };
+    let turns = if enough { k } else { entrants };
     let mut games = Vec::new();
-    for r in 0..entrants {
-        for i in 0..settings.games_per_pairing {
-            games.push(GameSpec {
-                id: format!("{config_hash}-s{set:02}-r{r:02}-g{i:03}"),
-                param_set: set,
-                seats: (0..k).map(|s| (r + s) % entrants).collect(),
-                seed: mix(settings.seed ^ mix((set as u64) << 48 ^ 0xfeed << 16 ^ i as u64)),
-                params: RawParams::new(),
-            });
+    for (c, group) in groups.iter().enumerate() {
+        for r in 0..turns {
+            let seats: Vec<usize> = if enough {
+                (0..k).map(|s| group[(s + k - r) % k]).collect()
+            } else {
+                (0..k).map(|s| (r + s) % entrants).collect()
+            };
+            for i in 0..settings.games_per_pairing {
+                games.push(GameSpec {
+                    id: format!("{config_hash}-s{set:02}-c{c:04}-r{r:02}-g{i:03}"),
+                    param_set: set,
+                    seats: seats.clone(),
+                    seed: mix(settings.seed
+                        ^ mix((set as u64) << 48 ^ (c as u64) << 20 ^ 0xfeed << 12 ^ i as u64)),
+                    params: RawParams::new(),
+                });
+            }
         }
     }
     games
+}
+
+/// Every `k`-subset of `0..n`, in lexicographic order.
+fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut pick: Vec<usize> = (0..k).collect();
+    loop {
+        out.push(pick.clone());
+        // The rightmost position that can still move right.
+        let Some(i) = (0..k).rev().find(|&i| pick[i] < n - k + i) else {
+            return out;
+        };
+        pick[i] += 1;
+        for j in i + 1..k {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -582,5 +618,34 @@ mod tests {
             3 * 4,
             "the two-seat set pairs as usual"
         );
+        // Three seats, five entrants: all ten 3-subsets, each in its three rotations.
+        let subset_games = schedule(&[3], "abcd", &settings, 5);
+        assert_eq!(subset_games.len(), 10 * 3 * 4);
+        let mut groups: Vec<Vec<usize>> = subset_games
+            .iter()
+            .map(|g| {
+                let mut members = g.seats.clone();
+                members.sort();
+                members
+            })
+            .collect();
+        groups.dedup();
+        assert_eq!(groups, subsets(5, 3));
+        assert_eq!(subset_games[0].seats, [0, 1, 2]);
+        assert_eq!(subset_games[4].seats, [2, 0, 1]);
+        assert_eq!(
+            subset_games[0].seed, subset_games[4].seed,
+            "rotations share seeds"
+        );
+        for seat in 0..3 {
+            let in_seat = subset_games
+                .iter()
+                .filter(|g| g.seats[seat] == 4 && g.id.ends_with("g000"))
+                .count();
+            assert_eq!(
+                in_seat, 6,
+                "entrant 4 is in 6 of the subsets, once per seat each"
+            );
+        }
     }
 }
