@@ -38,9 +38,13 @@ const SAFETY: Duration = Duration::from_millis(15);
 impl Seed {
     /// The time this move may take. With a time account (rules file, "Time and depth
     /// limits"): about the allowance, plus a tenth of what earlier moves saved, never more
-    /// than half the account. Without one: under half the engine's per-move budget.
+    /// than half the account; when the allowance is unknown (a course server only sends the
+    /// account), 45% of the account, which settles where each move spends about the
+    /// allowance. Without an account: under half the engine's per-move budget.
     fn budget(&self, account_ms: u64) -> Option<Duration> {
-        let ms = if account_ms > 0 {
+        let ms = if account_ms > 0 && self.allowance_ms == 0 {
+            Some(account_ms * 45 / 100)
+        } else if account_ms > 0 {
             let saved = account_ms.saturating_sub(self.allowance_ms);
             let wanted = self.allowance_ms * 9 / 10 + saved / 10;
             Some(wanted.min(account_ms / 2))
@@ -102,5 +106,39 @@ impl Bot for Seed {
         };
         let result = choose(&position, self.mode, &limits);
         Reply::new(result.best.into()).with_nodes(result.nodes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed(allowance_ms: u64, move_budget_ms: u64, cap_ms: Option<u64>) -> Seed {
+        Seed {
+            allowance_ms,
+            move_budget_ms,
+            cap_ms,
+            ..Seed::default()
+        }
+    }
+
+    fn ms(d: Option<Duration>) -> Option<u128> {
+        d.map(|d| d.as_millis())
+    }
+
+    #[test]
+    fn the_budget_follows_the_account_and_never_spends_half_of_it() {
+        // First move: the account holds one allowance, so half of it.
+        assert_eq!(ms(seed(200, 0, None).budget(200)), Some(100 - 15));
+        // 800 ms saved: the allowance less a tenth, plus a tenth of the savings.
+        assert_eq!(ms(seed(200, 0, None).budget(1000)), Some(180 + 80 - 15));
+        // A course server sends the account alone.
+        assert_eq!(ms(seed(0, 0, None).budget(1000)), Some(450 - 15));
+        // No account: the engine's per-move budget; none at all: no deadline.
+        assert_eq!(ms(seed(0, 1000, None).budget(0)), Some(450 - 15));
+        assert_eq!(ms(seed(0, 0, None).budget(0)), None);
+        // The bot's own cap wins when lower, and alone when nothing else limits.
+        assert_eq!(ms(seed(200, 0, Some(50)).budget(1000)), Some(50 - 15));
+        assert_eq!(ms(seed(0, 0, Some(50)).budget(0)), Some(50 - 15));
     }
 }
