@@ -104,3 +104,22 @@ pub fn agon() -> Command {
     command.env("AGON_CACHE_DIR", cache_dir());
     command
 }
+
+/// Seats each bot of `specs` (`FILE:BOT[?params]`, in seat order) behind an in-process `host`
+/// for `game`, loading plugins through the test cache.
+pub fn seats<S: AsRef<str>>(
+    specs: &[S],
+    game: &dyn agon_engine::game::GameRules,
+    host: agon_engine::host::HostKind,
+) -> Vec<agon_engine::runner::Seat> {
+    specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let spec: agon_engine::bot_spec::BotSpec = s.as_ref().parse().unwrap();
+            let plugin =
+                agon_engine::loader::Plugin::load_with_cache(&spec.file, &cache_dir()).unwrap();
+            agon_engine::seating::seat_from_plugin(&plugin, &spec, i, game, host).unwrap()
+        })
+        .collect()
+}

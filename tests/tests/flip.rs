@@ -1,17 +1,14 @@
 //! Flip through the engine: seeded games between the baselines replay exactly, invalid moves
 //! are recorded as skips, faults skip the half-turn, the start board matches the rules file.
 
-use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::{FaultCause, FaultPolicy};
 use agon_engine::game::{GameRules, Registry};
 use agon_engine::host::HostKind;
-use agon_engine::loader::Plugin;
 use agon_engine::record::{Budgets, Forced, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings};
-use agon_engine::seating::seat_from_plugin;
 use agon_games::params::RawParams;
-use agon_tests::{agon, cache_dir, spec};
+use agon_tests::{agon, seats, spec};
 use serde_json::Value;
 
 fn flip() -> &'static dyn GameRules {
@@ -19,15 +16,7 @@ fn flip() -> &'static dyn GameRules {
 }
 
 fn play(specs: [&str; 2], params: &[(&str, &str)], policy: Option<FaultPolicy>) -> MatchRecord {
-    let seats = specs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let spec: BotSpec = s.parse().unwrap();
-            let plugin = Plugin::load_with_cache(&spec.file, &cache_dir()).unwrap();
-            seat_from_plugin(&plugin, &spec, i, flip(), HostKind::Thread).unwrap()
-        })
-        .collect();
+    let seats = seats(&specs, flip(), HostKind::Thread);
     let settings = MatchSettings {
         params: params
             .iter()

@@ -1,18 +1,15 @@
 //! Whole matches in-process, over built plugins: forfeits for every fault the thread and inline
 //! hosts can contain, determinism, metrics, and replay verification of real records.
 
-use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::{FaultCause, FaultPolicy, Phase};
 use agon_engine::game::{GameRules, Registry, Termination};
 use agon_engine::host::HostKind;
-use agon_engine::loader::Plugin;
 use agon_engine::record::Forced;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings};
-use agon_engine::seating::seat_from_plugin;
 use agon_games::params::RawParams;
-use agon_tests::{cache_dir, spec};
+use agon_tests::{seats, spec};
 use std::time::{Duration, Instant};
 
 fn breakthrough() -> &'static dyn GameRules {
@@ -37,15 +34,7 @@ fn play_under(
     move_ms: Option<u64>,
     fault_policy: Option<FaultPolicy>,
 ) -> MatchRecord {
-    let seats = specs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let spec: BotSpec = s.parse().unwrap();
-            let plugin = Plugin::load_with_cache(&spec.file, &cache_dir()).unwrap();
-            seat_from_plugin(&plugin, &spec, i, breakthrough(), host).unwrap()
-        })
-        .collect();
+    let seats = seats(&specs, breakthrough(), host);
     let settings = MatchSettings {
         params,
         seed,

@@ -2,17 +2,14 @@
 //! that lets the others play on (rules file, "Faults"), the time account with carry-over (rules
 //! file, "Time and depth limits"), ranks as results, and replay verification of the records.
 
-use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultCause;
 use agon_engine::game::{GameRules, Registry, Termination};
 use agon_engine::host::HostKind;
-use agon_engine::loader::Plugin;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
-use agon_engine::seating::seat_from_plugin;
 use agon_games::params::RawParams;
-use agon_tests::{cache_dir, shared_data, spec};
+use agon_tests::{seats, shared_data, spec};
 
 fn reversixt() -> &'static dyn GameRules {
     &agon_engine::sessions::reversixt::ReversiXtRules
@@ -40,15 +37,7 @@ fn try_play(
     for (k, v) in extra {
         params.insert(k.to_string(), v.to_string());
     }
-    let seats = specs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let spec: BotSpec = s.parse().unwrap();
-            let plugin = Plugin::load_with_cache(&spec.file, &cache_dir()).unwrap();
-            seat_from_plugin(&plugin, &spec, i, reversixt(), HostKind::Thread).unwrap()
-        })
-        .collect();
+    let seats = seats(specs, reversixt(), HostKind::Thread);
     let settings = MatchSettings {
         params,
         seed,

@@ -86,15 +86,22 @@ pub fn blast_area(strength: u32) -> f64 {
     (2.0 * f64::from(strength) + 1.0).powi(2)
 }
 
-/// The report's bombing-phase rivalry factors (5.2) for `player` throwing: its own stones
-/// weigh -1, an active rival j weighs r'_j = m (2r+1)^2 / ((p-1)(|N_j - N|+1)) with m our
-/// bombs, N the stone counts and p the active players; disqualified players weigh 0 (they rank
-/// last whatever happens to their stones, rules file "Result"). Index p is player p.
+/// The report's bombing-phase rivalry factors (5.2) for `player` throwing: as the building
+/// phase's ([`rivalry_weights`]), but every rival weighed with our own bomb count m instead of
+/// its own ("we're taking the initiative this time"). Index p is player p.
 pub fn target_weights(position: &Position, player: u8) -> [f64; 9] {
+    let m = f64::from(position.bombs[player as usize - 1]);
+    rivalry_weights(position, player, |_| m)
+}
+
+/// The report's rivalry factors (5.1.6, 5.2): `player`'s own stones weigh -1, an active rival
+/// j weighs r_j = m_j (2r+1)^2 / ((p-1)(|N_j - N|+1)) with `bombs(j)` as m_j, N the stone
+/// counts and p the active players; disqualified players weigh 0 (they rank last whatever
+/// happens to their stones, rules file "Result"). Index p is player p.
+pub fn rivalry_weights(position: &Position, player: u8, bombs: impl Fn(u8) -> f64) -> [f64; 9] {
     let stones = stone_counts(&position.map);
     let active = position.disqualified.iter().filter(|&&d| !d).count().max(2);
     let mine = stones[player as usize - 1] as f64;
-    let m = f64::from(position.bombs[player as usize - 1]);
     let area = blast_area(position.map.bomb_strength);
     let mut w = [0.0; 9];
     for j in 1..=position.players() {
@@ -104,7 +111,7 @@ pub fn target_weights(position: &Position, player: u8) -> [f64; 9] {
         } else if position.disqualified[idx] {
             0.0
         } else {
-            m * area / ((active - 1) as f64 * ((stones[idx] as f64 - mine).abs() + 1.0))
+            bombs(j) * area / ((active - 1) as f64 * ((stones[idx] as f64 - mine).abs() + 1.0))
         };
     }
     w

@@ -10,7 +10,7 @@
 //! | bombing | 4 N + 4 sum_j g(N - N_j) + b_bomb (our reading of 5.2, see [`bombing_value`]) |
 //! | over | by rank: +[`WIN`] first, -[`WIN`] last, plus the stone margin |
 
-use crate::bombing::{blast_area, prefix_sums, window};
+use crate::bombing::{blast_area, prefix_sums, rivalry_weights, window};
 use crate::moves::{is_free, mobility, stone_counts};
 use crate::stability::Stability;
 use crate::topology::Topology;
@@ -151,7 +151,6 @@ impl Evaluator {
 ///   would penalise our own clusters for a danger that does not exist).
 pub fn clustering(position: &Position, player: u8) -> f64 {
     let map = &position.map;
-    let stones = stone_counts(map);
     let n = position.players();
     let rivals_armed = (1..=n).any(|j| {
         j != player && !position.disqualified[j as usize - 1] && position.bombs[j as usize - 1] > 0
@@ -159,21 +158,9 @@ pub fn clustering(position: &Position, player: u8) -> f64 {
     if !rivals_armed {
         return 0.0;
     }
-    let active = position.disqualified.iter().filter(|&&d| !d).count().max(2);
-    let area = blast_area(map.bomb_strength);
-    let mine = stones[player as usize - 1] as f64;
-    let mut weight = [0.0f64; 9];
-    for j in 1..=n {
-        let idx = j as usize - 1;
-        weight[j as usize] = if j == player {
-            -1.0
-        } else if position.disqualified[idx] {
-            0.0
-        } else {
-            f64::from(position.bombs[idx]) * area
-                / ((active - 1) as f64 * ((stones[idx] as f64 - mine).abs() + 1.0))
-        };
-    }
+    let weight = rivalry_weights(position, player, |j| {
+        f64::from(position.bombs[j as usize - 1])
+    });
     let value = |t: usize| match map.squares[t] {
         Square::Stone(p) => weight[p as usize],
         _ => 0.0,
