@@ -251,3 +251,16 @@ fn a_client_that_hangs_up_is_disqualified() {
     let (cause, seat, detail) = only_fault(&server.finish());
     assert_eq!((cause.as_str(), seat), ("exited", 0), "{detail}");
 }
+
+#[test]
+fn an_unknown_message_type_disqualifies() {
+    let server = serve("net-unknown", &["remote", &greedy()], "0.5");
+    let mut client = server.client();
+    join(&mut client, 2);
+    until_request(&mut client);
+    send(&mut client, 42, &[1, 2, 3]);
+    expect_disqualified_then_end(&mut client, 1);
+    let (cause, _, detail) = only_fault(&server.finish());
+    assert_eq!(cause, "malformed");
+    assert!(detail.contains("unknown message type 42"), "{detail}");
+}
