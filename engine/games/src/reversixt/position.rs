@@ -104,47 +104,31 @@ impl Position {
         !self.disqualified[p as usize - 1]
     }
 
-    /// The squares a stone of `player` on `target` would turn, in direction `dir`: the walk
-    /// passes one or more other players' stones or expansion stones and then reaches one of the
-    /// mover's own. It breaks at an empty or special square, at an edge or hole with no
-    /// transition, and on returning to the target (rules file, "Phase 1").
-    fn line(&self, player: u8, target: usize, dir: Direction) -> Vec<usize> {
-        let mut passed = Vec::new();
+    /// Walks from `target` in direction `dir` for a stone of `player`, handing each square
+    /// passed (another player's stone or an expansion stone) to `passed`; true when the walk
+    /// then reaches one of the mover's own stones, so those squares turn. It breaks at an empty
+    /// or special square, at an edge or hole with no transition, and on returning to the target
+    /// (rules file, "Phase 1").
+    fn walk(
+        &self,
+        player: u8,
+        target: usize,
+        dir: Direction,
+        mut passed: impl FnMut(usize),
+    ) -> bool {
         let (mut at, mut heading) = (target, dir);
         // Walks are reversible, so every loop returns to the target; the bound only guards
         // against a map this reasoning missed.
         for _ in 0..=self.map.squares.len() * 8 {
             let Some((next, on)) = self.map.step_index(at, heading) else {
-                return Vec::new();
-            };
-            if next == target {
-                return Vec::new();
-            }
-            match self.map.squares[next] {
-                Square::Stone(q) if q == player => return passed,
-                Square::Stone(_) | Square::Expansion => passed.push(next),
-                _ => return Vec::new(),
-            }
-            at = next;
-            heading = on;
-        }
-        Vec::new()
-    }
-
-    /// Whether the walk of [`Position::line`] turns anything, without collecting the squares.
-    fn line_turns_any(&self, player: u8, target: usize, dir: Direction) -> bool {
-        let (mut at, mut heading) = (target, dir);
-        let mut passed = false;
-        for _ in 0..=self.map.squares.len() * 8 {
-            let Some((next, on)) = self.map.step_index(at, heading) else {
                 return false;
             };
             if next == target {
                 return false;
             }
             match self.map.squares[next] {
-                Square::Stone(q) if q == player => return passed,
-                Square::Stone(_) | Square::Expansion => passed = true,
+                Square::Stone(q) if q == player => return true,
+                Square::Stone(_) | Square::Expansion => passed(next),
                 _ => return false,
             }
             at = next;
@@ -153,11 +137,20 @@ impl Position {
         false
     }
 
-    /// Whether a phase-1 stone of `player` on `target` turns at least one square.
-    pub fn turns_any(&self, player: u8, target: usize) -> bool {
-        Direction::ALL
-            .iter()
-            .any(|&d| self.line_turns_any(player, target, d))
+    /// The squares a stone of `player` on `target` would turn in direction `dir`.
+    fn line(&self, player: u8, target: usize, dir: Direction) -> Vec<usize> {
+        let mut passed = Vec::new();
+        if self.walk(player, target, dir, |t| passed.push(t)) {
+            passed
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Whether the line in direction `dir` turns anything, without collecting the squares.
+    fn line_turns_any(&self, player: u8, target: usize, dir: Direction) -> bool {
+        let mut any = false;
+        self.walk(player, target, dir, |_| any = true) && any
     }
 
     /// Every square a phase-1 stone of `player` on `target` turns (the target excluded).
@@ -169,6 +162,13 @@ impl Position {
         all.sort_unstable();
         all.dedup();
         all
+    }
+
+    /// Whether a phase-1 stone of `player` on `target` turns at least one square.
+    pub fn turns_any(&self, player: u8, target: usize) -> bool {
+        Direction::ALL
+            .iter()
+            .any(|&d| self.line_turns_any(player, target, d))
     }
 
     /// Whether `player` may put a stone on `target` in phase 1, regardless of the special value.
