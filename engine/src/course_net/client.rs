@@ -214,12 +214,10 @@ fn choose(
     report: &mut ClientReport,
 ) -> Result<Move, ClientError> {
     // The server asks the player it considers to move; the rules agree unless it skipped
-    // differently, which the next announcement would show.
+    // differently, which the next announcement would show. A game our rules call over has
+    // no legal move, and that divergence is an error below.
     let mut asked = position.clone();
     asked.to_move = player;
-    if asked.phase == Phase::Over {
-        asked.phase = Phase::Bombing;
-    }
     let legal = asked.legal_moves();
     let Some(&fallback) = legal.first() else {
         return Err(ClientError::NoMove { player });
