@@ -6,13 +6,16 @@
 //! - [`host`]: how a seat runs: inline on the match thread, or on its own worker thread.
 //! - [`runner`]: one match: seats, clocks, the fault policy -> a [`record::MatchRecord`].
 //! - [`record`] and [`replay`]: the JSON match record and its verification by the rules.
+//! - [`input_file`] and [`output_file`]: reading outside files safely, replacing outputs whole.
 
 pub mod bot_spec;
 pub mod course_net;
 pub mod fault;
 pub mod game;
 pub mod host;
+pub mod input_file;
 pub mod loader;
+pub mod output_file;
 pub mod record;
 pub mod replay;
 pub mod runner;

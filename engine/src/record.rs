@@ -4,6 +4,7 @@
 use crate::fault::{Fault, FaultPolicy};
 use crate::game::Outcome;
 use crate::host::{Clock, HostKind};
+use crate::input_file::{limits, Input};
 use crate::sandbox::SandboxReport;
 use agon_games::params::RawParams;
 use serde::{Deserialize, Serialize};
@@ -150,11 +151,8 @@ impl SeatMetrics {
 
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
-    #[error("{path}: cannot read: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot read the record: {0}")]
+    Read(#[from] crate::input_file::InputError),
     #[error("{path}: not a match record: {source}")]
     Parse {
         path: String,
@@ -169,19 +167,14 @@ impl MatchRecord {
         serde_json::to_string_pretty(self).expect("records serialize")
     }
 
-    /// Writes the record to a temporary file and renames it, so a reader never sees half.
+    /// Writes the record whole or not at all (see [`crate::output_file`]).
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let temp = path.with_extension(format!("tmp.{}", std::process::id()));
-        std::fs::write(&temp, self.to_json() + "\n")?;
-        std::fs::rename(&temp, path)
+        crate::output_file::replace(path, (self.to_json() + "\n").as_bytes())
     }
 
     pub fn read(path: &Path) -> Result<MatchRecord, RecordError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| RecordError::Read {
-            path: name.clone(),
-            source,
-        })?;
+        let text = Input::new("match record", limits::RECORD).read_text(path)?;
         let value: serde_json::Value =
             serde_json::from_str(&text).map_err(|source| RecordError::Parse {
                 path: name.clone(),

@@ -234,6 +234,8 @@ pub enum TournamentCommand {
     Plan(TournamentPlanArgs),
     /// Merge the folders of a sharded tournament into one and report on it
     Merge(TournamentMergeArgs),
+    /// Move damaged journal lines to journal.rejected, so that `resume` plays those games again
+    Repair(TournamentDirArgs),
 }
 
 #[derive(Args)]
@@ -291,9 +293,13 @@ pub struct TournamentMergeArgs {
     /// The shard folders
     #[arg(value_name = "DIR", required = true)]
     pub dirs: Vec<PathBuf>,
-    /// The merged folder (created)
+    /// The merged folder (created; it must not exist or be empty). It appears whole, or not at
+    /// all when the merge fails or is killed
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Merge even when planned games are in no shard (by default that is an error naming them)
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 #[derive(Args)]

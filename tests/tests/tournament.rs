@@ -195,19 +195,51 @@ fn three_shards_merged_equal_one_run() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("in shard 1/3"));
     let merged = dir.join("merged");
-    // Two of three shards: the merge reports what is missing.
+    // Two of three shards: the merge refuses, naming what is missing, and writes nothing.
     let partial = dir.join("partial");
-    let out = run(&[
-        "tournament",
-        "merge",
-        shard(0).to_str().unwrap(),
-        shard(1).to_str().unwrap(),
-        "--out",
-        partial.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
+    let (shard0, shard1) = (shard(0), shard(1));
+    let two_shards = |extra: &[&str]| {
+        let mut args = vec![
+            "tournament",
+            "merge",
+            shard0.to_str().unwrap(),
+            shard1.to_str().unwrap(),
+            "--out",
+            partial.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        run(&args)
+    };
+    let out = two_shards(&[]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("12 planned games are in no shard folder"),
+        "{stderr}"
+    );
+    let first_missing = &journal_ids(&whole)
+        .into_iter()
+        .filter(|id| !journal_ids(&shard(0)).contains(id) && !journal_ids(&shard(1)).contains(id))
+        .min()
+        .unwrap();
+    assert!(stderr.contains(first_missing.as_str()), "{stderr}");
+    assert!(!partial.exists());
+    // A merge killed earlier left its staging folder: it does not block the next merge.
+    let stale = dir.join(".partial.merging.99999999");
+    std::fs::create_dir_all(stale.join("records")).unwrap();
+    let out = two_shards(&["--allow-missing"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("12 planned games are in no shard"));
     assert_eq!(standings(&partial)["tournament"]["games_missing"], 12);
+    assert!(!stale.exists());
+    // Into a folder that holds something: refused.
+    let out = two_shards(&["--allow-missing"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not empty"));
     ok(&[
         "tournament",
         "run",
@@ -231,6 +263,41 @@ fn three_shards_merged_equal_one_run() {
         merged.to_str().unwrap(),
     ]);
     assert_eq!(standings(&merged), standings(&whole));
+    // A game recorded twice with different results (a shard run twice with different builds,
+    // or a tampered journal): the merge names it and refuses.
+    let journal0 = std::fs::read_to_string(shard(0).join("journal.jsonl")).unwrap();
+    let mut entry: Value = serde_json::from_str(journal0.lines().next().unwrap()).unwrap();
+    let id = entry["id"].as_str().unwrap().to_string();
+    let scores: Vec<f64> = serde_json::from_value(entry["scores"].clone()).unwrap();
+    entry["scores"] = serde_json::json!([scores[1], scores[0]]);
+    entry["winner"] = match entry["winner"].as_u64() {
+        Some(w) => serde_json::json!(1 - w),
+        None => serde_json::json!(0),
+    };
+    let conflicting = dir.join("conflicting");
+    std::fs::create_dir_all(&conflicting).unwrap();
+    for file in ["tournament.json", "journal.jsonl"] {
+        std::fs::copy(shard(1).join(file), conflicting.join(file)).unwrap();
+    }
+    let mut lines = std::fs::read_to_string(conflicting.join("journal.jsonl")).unwrap();
+    lines.push_str(&format!("{entry}\n"));
+    std::fs::write(conflicting.join("journal.jsonl"), lines).unwrap();
+    let out = run(&[
+        "tournament",
+        "merge",
+        shard(0).to_str().unwrap(),
+        conflicting.to_str().unwrap(),
+        shard(2).to_str().unwrap(),
+        "--out",
+        dir.join("never").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("different results") && stderr.contains(&id),
+        "{stderr}"
+    );
+    assert!(!dir.join("never").exists());
     // A shard of another configuration is refused.
     let other_dir = scratch("tournament-other");
     let other = config(

@@ -9,6 +9,9 @@ pub enum LoadError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// Not a regular file, too large, or unreadable (the message names the file).
+    #[error("{detail}")]
+    Unreadable { path: PathBuf, detail: String },
     #[error("{}: not a shared library ({detail})", path.display())]
     NotSharedLibrary { path: PathBuf, detail: String },
     #[error("{}: a shared library, but not an Agon plugin (it exports no Agon root module; \
@@ -64,6 +67,7 @@ impl LoadError {
     pub fn path(&self) -> &std::path::Path {
         match self {
             LoadError::Io { path, .. }
+            | LoadError::Unreadable { path, .. }
             | LoadError::NotSharedLibrary { path, .. }
             | LoadError::NoRootModule { path }
             | LoadError::ApiVersion { path, .. }

@@ -14,6 +14,7 @@ pub use cache::{cache_dir, content_addressed_copy};
 pub use errors::LoadError;
 
 use crate::game::GameRules;
+use crate::input_file::{limits, Input};
 use abi_stable::library::{lib_header_from_path, LibraryError, RootModule};
 use agon_plugin_api::abi::{BotBox, PluginModuleRef};
 use serde::Serialize;
@@ -120,7 +121,12 @@ impl StagedPlugin {
             path: path.to_path_buf(),
             source,
         };
-        let bytes = std::fs::read(path).map_err(io)?;
+        let bytes = Input::new("plugin file", limits::PLUGIN)
+            .read(path)
+            .map_err(|e| LoadError::Unreadable {
+                path: path.to_path_buf(),
+                detail: e.to_string(),
+            })?;
         if !bytes.starts_with(b"\x7fELF") {
             return Err(LoadError::NotSharedLibrary {
                 path: path.to_path_buf(),

@@ -1,6 +1,7 @@
 //! The instance of a puzzle game, from its parameters: `puzzle=FILE` (read here) or
 //! `instance=TEXT`. Records keep the text itself, so they replay without the file.
 
+use crate::input_file::{limits, Input};
 use agon_games::params::{ParamError, RawParams};
 
 /// The instance text the parameters name.
@@ -14,11 +15,13 @@ pub fn instance_text(params: &RawParams) -> Result<String, ParamError> {
         }
     }
     match (params.get("puzzle"), params.get("instance")) {
-        (Some(path), None) => std::fs::read_to_string(path).map_err(|e| ParamError::Invalid {
-            key: "puzzle".into(),
-            value: path.clone(),
-            expected: format!("a readable puzzle file ({e})"),
-        }),
+        (Some(path), None) => Input::new("puzzle", limits::INSTANCE)
+            .read_text(std::path::Path::new(path))
+            .map_err(|e| ParamError::Invalid {
+                key: "puzzle".into(),
+                value: path.clone(),
+                expected: format!("a readable puzzle file ({e})"),
+            }),
         (None, Some(text)) => Ok(text.clone()),
         (Some(_), Some(_)) => Err(ParamError::Inconsistent {
             detail: "`puzzle` and `instance` are both given; give one".into(),

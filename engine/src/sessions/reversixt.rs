@@ -5,6 +5,7 @@
 
 use crate::fault::FaultPolicy;
 use crate::game::{Applied, GameRules, Outcome, Rejection, Session, StartInfo};
+use crate::input_file::{limits, Input};
 use agon_games::params::{ParamError, ParamReader, RawParams};
 use agon_games::reversixt::{Map, Move, Phase, Position};
 use agon_plugin_api::protocol::{self, reversixt as wire, Reply, Start};
@@ -42,11 +43,13 @@ impl Setup {
             });
         }
         let text = match (path.is_empty(), inline.is_empty()) {
-            (false, true) => std::fs::read_to_string(&path).map_err(|e| ParamError::Invalid {
-                key: "map".into(),
-                value: path.clone(),
-                expected: format!("a readable map file ({e})"),
-            })?,
+            (false, true) => Input::new("map", limits::INSTANCE)
+                .read_text(std::path::Path::new(&path))
+                .map_err(|e| ParamError::Invalid {
+                    key: "map".into(),
+                    value: path.clone(),
+                    expected: format!("a readable map file ({e})"),
+                })?,
             (true, false) => inline,
             (false, false) => {
                 return Err(ParamError::Inconsistent {

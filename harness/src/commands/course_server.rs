@@ -10,6 +10,7 @@ use agon_engine::course_net::lobby;
 use agon_engine::course_net::remote_seat::RemoteSeat;
 use agon_engine::game::GameRules;
 use agon_engine::host::HostKind;
+use agon_engine::input_file::{limits, Input};
 use agon_engine::record::{Budgets, SeatRecord};
 use agon_engine::runner::{run_observed_match, MatchSettings, Seat};
 use agon_engine::seating;
@@ -28,8 +29,7 @@ enum SeatSpec {
 
 pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let game: &dyn GameRules = &ReversiXtRules;
-    let text = std::fs::read_to_string(&args.map)
-        .with_context(|| format!("cannot read the map {}", args.map.display()))?;
+    let text = Input::new("map", limits::INSTANCE).read_text(&args.map)?;
     let map = Map::parse(&text).map_err(|e| anyhow!("{}: {e}", args.map.display()))?;
     if !(0.0..=86_400.0).contains(&args.time) {
         bail!("--time {}: expected 0 to 86400 seconds", args.time);

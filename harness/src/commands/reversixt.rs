@@ -1,19 +1,12 @@
 //! `agon reversixt check-map`: is a map valid, and what is on it.
 
 use crate::cli::CheckMapArgs;
+use agon_engine::input_file::{limits, Input};
 use agon_games::reversixt::{Map, Square};
-use anyhow::{anyhow, Context};
+use anyhow::anyhow;
 
 pub fn check_map(args: CheckMapArgs) -> anyhow::Result<()> {
-    let bytes = std::fs::read(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        anyhow!(
-            "{}: not a text file (invalid UTF-8 at byte {})",
-            args.file.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
+    let text = Input::new("map", limits::INSTANCE).read_text(&args.file)?;
     let parsed = if args.strict {
         Map::parse_strict(&text)
     } else {

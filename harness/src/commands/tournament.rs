@@ -5,16 +5,17 @@ use crate::cli::{
     TournamentResumeArgs, TournamentRunArgs,
 };
 use crate::grading::report::{rating_text, write_all};
-use crate::grading::standings::{grade, unique_entries, Report};
+use crate::grading::standings::{grade, Report};
 use crate::tournament::config::Config;
-use crate::tournament::journal::{self, Journal};
+use crate::tournament::folder_lock::{self, FolderLock};
+use crate::tournament::journal::{self, Entry, Journal};
 use crate::tournament::plan::Plan;
 use crate::tournament::run::{execute, RunOptions};
 use crate::tournament::shard::Shard;
 use agon_engine::game::Registry;
 use agon_engine::loader::cache_dir;
 use anyhow::{anyhow, bail, Context};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 pub fn run(command: TournamentCommand) -> anyhow::Result<()> {
@@ -24,6 +25,7 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<()> {
         TournamentCommand::Report(args) => report(args),
         TournamentCommand::Plan(args) => plan(args),
         TournamentCommand::Merge(args) => merge(args),
+        TournamentCommand::Repair(args) => repair(args),
     }
 }
 
@@ -36,6 +38,10 @@ fn make_plan(config: &Path) -> anyhow::Result<(Config, Plan)> {
     }
     Ok((config, plan))
 }
+
+/// More games at once than any machine runs usefully; beyond it threads and host processes
+/// would only exhaust the machine.
+const MAX_CONCURRENCY: usize = 1024;
 
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -97,8 +103,12 @@ fn play_and_report(
     quiet: bool,
     shard: Option<Shard>,
 ) -> anyhow::Result<()> {
-    if concurrency == 0 {
-        bail!("--concurrency must be at least 1");
+    if !(1..=MAX_CONCURRENCY).contains(&concurrency) {
+        bail!(
+            "--concurrency {concurrency}: expected 1 to {MAX_CONCURRENCY} games at once (each \
+             game runs its bots in processes of their own; this machine has {} cores)",
+            cores()
+        );
     }
     let options = RunOptions {
         concurrency,
@@ -121,7 +131,10 @@ fn play_and_report(
 }
 
 fn write_report(plan: &Plan, dir: &Path) -> anyhow::Result<()> {
-    let entries = journal::read(&dir.join("journal.jsonl"), false).map_err(|e| anyhow!(e))?;
+    // Reports written at once (two graders, or a run finishing) take turns: each writes every
+    // file from one reading of the journal.
+    let _lock = FolderLock::acquire(dir, folder_lock::REPORT).map_err(|e| anyhow!(e))?;
+    let entries = journal::read(dir, &plan.entry_check()).map_err(|e| anyhow!(e))?;
     let report = grade(plan, &entries);
     write_all(dir, plan, &report).map_err(|e| anyhow!(e))?;
     print_standings(&report);
@@ -179,6 +192,39 @@ fn plan(args: TournamentPlanArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
+    let plan = Plan::read(&args.dir).map_err(|e| anyhow!(e))?;
+    let repair = journal::repair(&args.dir, &plan.entry_check()).map_err(|e| anyhow!(e))?;
+    if repair.rejected.is_empty() {
+        println!(
+            "{}: the journal is sound ({} games); nothing to repair",
+            args.dir.display(),
+            repair.kept
+        );
+        return Ok(());
+    }
+    for d in &repair.rejected {
+        println!(
+            "line {}{}: {}",
+            d.line,
+            d.game
+                .as_deref()
+                .map(|g| format!(" (game {g})"))
+                .unwrap_or_default(),
+            d.problem
+        );
+    }
+    println!(
+        "moved {} damaged lines to {}; kept {} games; `agon tournament resume {}` plays the \
+         rest",
+        repair.rejected.len(),
+        args.dir.join(journal::REJECTED).display(),
+        repair.kept,
+        args.dir.display()
+    );
+    Ok(())
+}
+
 fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
     let mut plans = Vec::new();
     for dir in &args.dirs {
@@ -197,81 +243,163 @@ fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
             );
         }
     }
-    if Plan::read(&args.out).is_ok() {
-        bail!(
-            "{} already holds a tournament; choose an empty --out folder",
-            args.out.display()
-        );
-    }
-    let mut all = Vec::new();
-    let mut sources: HashMap<String, Vec<&Path>> = HashMap::new();
-    for dir in &args.dirs {
-        let entries = journal::read(&dir.join("journal.jsonl"), false).map_err(|e| anyhow!(e))?;
-        for e in &entries {
-            sources.entry(e.id.clone()).or_default().push(dir);
-        }
-        all.extend(entries);
-    }
     let mut merged_plan = first.clone();
     merged_plan.shard = None;
-    let unique: Vec<_> = unique_entries(&merged_plan, &all)
-        .into_iter()
-        .cloned()
+    let check = merged_plan.entry_check();
+    // Every shard's entries, with the folder each came from.
+    let mut found: Vec<(Entry, &Path)> = Vec::new();
+    for dir in &args.dirs {
+        let entries = journal::read(dir, &check).map_err(|e| anyhow!(e))?;
+        found.extend(entries.into_iter().map(|e| (e, dir.as_path())));
+    }
+    let mut by_id: BTreeMap<&str, Vec<&(Entry, &Path)>> = BTreeMap::new();
+    for item in &found {
+        by_id.entry(item.0.id.as_str()).or_default().push(item);
+    }
+    let conflicts: Vec<String> = by_id
+        .iter()
+        .filter(|(_, copies)| copies.windows(2).any(|w| !same_result(&w[0].0, &w[1].0)))
+        .map(|(id, copies)| {
+            format!(
+                "{id} ({})",
+                copies
+                    .iter()
+                    .map(|(e, dir)| format!("{}: {}", dir.display(), e.reason))
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            )
+        })
         .collect();
-    let mut duplicates: Vec<(&String, &Vec<&Path>)> =
-        sources.iter().filter(|(_, dirs)| dirs.len() > 1).collect();
-    duplicates.sort();
-    for (id, dirs) in &duplicates {
-        let versions: Vec<_> = all.iter().filter(|e| &&e.id == id).collect();
-        let same = versions
-            .windows(2)
-            .all(|w| w[0].scores == w[1].scores && w[0].winner == w[1].winner);
-        eprintln!(
-            "agon: warning: game {id} appears in {} ({}); the first is kept",
-            dirs.iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            if same {
-                "same result"
-            } else {
-                "DIFFERENT results"
-            }
+    if !conflicts.is_empty() {
+        bail!(
+            "{} games have different results in different shards; nothing was merged:\n  {}",
+            conflicts.len(),
+            conflicts.join("\n  ")
         );
     }
+    let duplicates = by_id.values().filter(|copies| copies.len() > 1).count();
     let missing: Vec<&str> = merged_plan
         .games
         .iter()
-        .filter(|g| !sources.contains_key(&g.id))
+        .filter(|g| !by_id.contains_key(g.id.as_str()))
         .map(|g| g.id.as_str())
         .collect();
     if !missing.is_empty() {
+        let list = missing
+            .iter()
+            .take(20)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = if missing.len() > 20 { ", ..." } else { "" };
+        if !args.allow_missing {
+            bail!(
+                "{} planned games are in no shard folder ({list}{more}); run the missing \
+                 shards and merge again, or pass --allow-missing for a partial merge; nothing \
+                 was merged",
+                missing.len()
+            );
+        }
         eprintln!(
-            "agon: warning: {} planned games are in no shard (first: {}); run the missing shards and merge again",
-            missing.len(),
-            missing[0]
+            "agon: warning: {} planned games are in no shard ({list}{more}); merging without them",
+            missing.len()
         );
     }
-    std::fs::create_dir_all(args.out.join("records"))
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
-    merged_plan.write(&args.out)?;
-    let (mut journal, _) = Journal::open(&args.out).map_err(|e| anyhow!(e))?;
-    for e in &unique {
-        journal.append(e).map_err(|e| anyhow!(e))?;
-        let from = sources[&e.id][0]
-            .join("records")
-            .join(format!("{}.json", e.id));
-        let _ = std::fs::copy(
-            &from,
-            args.out.join("records").join(format!("{}.json", e.id)),
-        );
-    }
+    let staging = staging_folder(&args.out)?;
+    let written = (|| -> anyhow::Result<usize> {
+        std::fs::create_dir_all(staging.join("records"))
+            .with_context(|| format!("cannot create {}", staging.display()))?;
+        merged_plan.write(&staging)?;
+        let (mut journal, _) = Journal::open(&staging, &check).map_err(|e| anyhow!(e))?;
+        for copies in by_id.values() {
+            let (entry, dir) = copies[0];
+            let name = format!("{}.json", entry.id);
+            let from = dir.join("records").join(&name);
+            // The record first: a journal line always has its record.
+            if from.is_file() {
+                std::fs::copy(&from, staging.join("records").join(&name))
+                    .with_context(|| format!("cannot copy {}", from.display()))?;
+            } else {
+                eprintln!(
+                    "agon: warning: {} is missing; the game is merged without its record",
+                    from.display()
+                );
+            }
+            journal.append(entry).map_err(|e| anyhow!(e))?;
+        }
+        Ok(by_id.len())
+    })();
+    let games = match written {
+        Ok(n) => n,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    };
+    // An empty --out folder is replaced; rename(2) refuses a non-empty one.
+    std::fs::rename(&staging, &args.out).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&staging);
+        anyhow!(
+            "cannot move the merged tournament to {}: {e}",
+            args.out.display()
+        )
+    })?;
     println!(
-        "merged {} shard folders: {} games, {} duplicates, {} missing",
+        "merged {} shard folders: {games} games, {duplicates} duplicates, {} missing",
         args.dirs.len(),
-        unique.len(),
-        duplicates.len(),
         missing.len()
     );
     write_report(&merged_plan, &args.out)
+}
+
+/// Whether two entries of one game agree on what the game decided.
+fn same_result(a: &Entry, b: &Entry) -> bool {
+    a.scores == b.scores
+        && a.winner == b.winner
+        && a.ranks == b.ranks
+        && a.termination == b.termination
+        && a.moves == b.moves
+        && a.game_scores == b.game_scores
+}
+
+/// A fresh folder beside `out` to build the merge in (so it appears whole, or not at all), after
+/// checking `out` can receive it and removing what earlier killed merges left.
+fn staging_folder(out: &Path) -> anyhow::Result<std::path::PathBuf> {
+    if let Ok(mut entries) = std::fs::read_dir(out) {
+        if entries.next().is_some() {
+            bail!(
+                "{} exists and is not empty; choose a new or empty --out folder",
+                out.display()
+            );
+        }
+    } else if out.exists() {
+        bail!("{} exists and is not a folder", out.display());
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = out
+        .file_name()
+        .ok_or_else(|| anyhow!("{}: not a folder name", out.display()))?
+        .to_string_lossy()
+        .into_owned();
+    let prefix = format!(".{name}.merging.");
+    if let Ok(entries) = std::fs::read_dir(&parent) {
+        for entry in entries.flatten() {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            let pid = file
+                .strip_prefix(&prefix)
+                .and_then(|p| p.parse::<i32>().ok());
+            if pid.is_some_and(|pid| !process_alive(pid)) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    Ok(parent.join(format!("{prefix}{}", std::process::id())))
+}
+
+fn process_alive(pid: i32) -> bool {
+    rustix::process::Pid::from_raw(pid)
+        .is_some_and(|p| rustix::process::test_kill_process(p).is_ok())
 }

@@ -26,9 +26,7 @@ pub fn write_all(dir: &Path, plan: &Plan, report: &Report) -> Result<Vec<PathBuf
     let mut written = Vec::new();
     for (name, text) in files {
         let path = dir.join(name);
-        let temp = dir.join(format!(".{name}.tmp"));
-        std::fs::write(&temp, text)
-            .and_then(|()| std::fs::rename(&temp, &path))
+        agon_engine::output_file::replace(&path, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         written.push(path);
     }

@@ -5,6 +5,7 @@ use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultPolicy;
 use agon_engine::game::{GameRules, Registry};
 use agon_engine::host::{Clock, HostKind};
+use agon_engine::input_file::{limits, Input};
 use agon_games::params::RawParams;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -153,7 +154,9 @@ impl Config {
             key: key.to_string(),
             problem,
         };
-        let text = std::fs::read_to_string(path).map_err(|e| fail("(file)", e.to_string()))?;
+        let text = Input::new("tournament configuration", limits::INSTANCE)
+            .read_text(path)
+            .map_err(|e| fail("(file)", e.to_string()))?;
         let raw: ConfigFile = toml::from_str(&text).map_err(|e| {
             // toml names the key and the line; keep its message whole.
             fail("(syntax)", e.to_string().trim().replace('\n', " "))
@@ -323,8 +326,9 @@ fn puzzle_sets(
         .map(|(i, file)| {
             let key = format!("puzzles[{i}]");
             let path = base.join(file);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| (key.clone(), format!("{}: {e}", path.display())))?;
+            let text = Input::new("puzzle", limits::INSTANCE)
+                .read_text(&path)
+                .map_err(|e| (key.clone(), e.to_string()))?;
             let params = RawParams::from([("instance".to_string(), text)]);
             game.new_session(&params)
                 .map_err(|e| (key.clone(), format!("{}: {e}", path.display())))?;

@@ -1,13 +1,18 @@
 //! The journal: one JSON line per finished game, appended and flushed to disk (fsync) before
-//! the game counts. A resumed run reads it back; a torn last line (power lost mid-write) is cut
-//! off, a damaged line elsewhere is an error.
+//! the game counts. A resumed run reads it back under the folder's writer lock; a torn last line
+//! (power lost mid-write) is cut off, blank lines are skipped, and a damaged line elsewhere is an
+//! error that names it and its game until `agon tournament repair` moves it aside.
 
+use super::folder_lock::{self, FolderLock};
 use agon_engine::fault::FaultCause;
 use agon_engine::game::Termination;
+use agon_engine::input_file::{limits, Input};
+use agon_engine::output_file;
 use agon_engine::record::MatchRecord;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,32 +89,116 @@ impl Entry {
     }
 }
 
+/// Checks an entry against what the tournament planned (see `Plan::check_entry`): an entry
+/// that parses but names a seat, entrant or game the plan does not have is damage too.
+pub type EntryCheck<'a> = &'a dyn Fn(&Entry) -> Result<(), String>;
+
+/// Accepts every well-formed entry (benchmarks, tests).
+pub fn any_entry(_: &Entry) -> Result<(), String> {
+    Ok(())
+}
+
+pub const FILE: &str = "journal.jsonl";
+/// Where `agon tournament repair` moves damaged lines.
+pub const REJECTED: &str = "journal.rejected";
+
+/// The journal of a folder, open for appending, with the folder's writer lock held.
 pub struct Journal {
     file: File,
     path: PathBuf,
+    _lock: FolderLock,
+}
+
+/// A complete line that is not an entry of this tournament.
+#[derive(Debug, Clone)]
+pub struct Damaged {
+    /// 1-based.
+    pub line: usize,
+    /// The game id, when the line still shows one.
+    pub game: Option<String>,
+    pub problem: String,
+    pub bytes: Vec<u8>,
+}
+
+/// What a journal file holds.
+struct Scan {
+    entries: Vec<Entry>,
+    /// The complete lines of the good entries, in file order.
+    good_lines: Vec<Vec<u8>>,
+    damaged: Vec<Damaged>,
+    /// Bytes up to the end of the last complete line, when an unterminated last line follows.
+    torn_at: Option<u64>,
 }
 
 impl Journal {
-    /// Opens `dir/journal.jsonl` for appending and returns the games already in it.
-    pub fn open(dir: &Path) -> Result<(Journal, Vec<Entry>), String> {
-        let path = dir.join("journal.jsonl");
-        let entries = read(&path, true)?;
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        // One writer per journal: a second `resume` of the same folder (say, a requeued job
-        // while the old one still runs) would play the same games twice.
-        rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).map_err(
-            |_| {
+    /// Takes the folder's writer lock, then opens `dir/journal.jsonl` for appending, cuts a
+    /// torn last line and removes temporary files that a dead writer left in the folder.
+    /// Returns the games already in it. A damaged line is an error that names the line and its
+    /// game and offers `agon tournament repair`.
+    pub fn open(dir: &Path, check: EntryCheck) -> Result<(Journal, Vec<Entry>), String> {
+        let (journal, scan) = Journal::open_scanned(dir, check)?;
+        if let Some(first) = scan.damaged.first() {
+            return Err(damage_message(
+                &journal.path,
+                dir,
+                first,
+                scan.damaged.len(),
+            ));
+        }
+        Ok((journal, scan.entries))
+    }
+
+    fn open_scanned(dir: &Path, check: EntryCheck) -> Result<(Journal, Scan), String> {
+        let lock = FolderLock::try_acquire(dir, folder_lock::WRITER).map_err(|e| {
+            e.unwrap_or_else(|| {
                 format!(
-                    "{}: another agon is running this tournament (the journal is locked)",
-                    path.display()
+                    "{}: another agon is running this tournament (its journal is locked)",
+                    dir.display()
                 )
+            })
+        })?;
+        let path = dir.join(FILE);
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(&path)
+            .map_err(|e| open_error(&path, e))?;
+        let (file, scan) = {
+            let len = regular_len(&file, &path)?;
+            let copy = file
+                .try_clone()
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let bytes = journal_input()
+                .read_from(copy, len, &path)
+                .map_err(|e| e.to_string())?;
+            (file, scan(&bytes, check))
+        };
+        if let Some(offset) = scan.torn_at {
+            log::warn!("{}: cutting a torn last line", path.display());
+            file.set_len(offset)
+                .and_then(|()| file.sync_all())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        for folder in [dir.to_path_buf(), dir.join("records")] {
+            match output_file::remove_leftovers(&folder) {
+                Ok(0) => {}
+                Ok(n) => log::info!(
+                    "{}: removed {n} unfinished temporary files",
+                    folder.display()
+                ),
+                Err(e) => return Err(format!("{}: {e}", folder.display())),
+            }
+        }
+        Ok((
+            Journal {
+                file,
+                path,
+                _lock: lock,
             },
-        )?;
-        Ok((Journal { file, path }, entries))
+            scan,
+        ))
     }
 
     /// Appends one game and forces it to disk.
@@ -123,51 +212,171 @@ impl Journal {
     }
 }
 
-/// The entries of a journal. With `repair`, a torn last line is cut off the file.
-pub fn read(path: &Path, repair: bool) -> Result<Vec<Entry>, String> {
-    let text = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
-    let mut entries = Vec::new();
-    let mut offset = 0usize;
-    for (number, line) in text.split_inclusive(|&b| b == b'\n').enumerate() {
-        let complete = line.ends_with(b"\n");
-        let parsed = std::str::from_utf8(line)
-            .ok()
-            .and_then(|l| serde_json::from_str::<Entry>(l.trim_end()).ok());
-        match (parsed, complete) {
-            (Some(entry), true) => entries.push(entry),
-            // The last line, cut short by a crash: the game did not count.
-            (_, false) => {
-                log::warn!(
-                    "{}: dropping a torn last line ({} bytes)",
-                    path.display(),
-                    line.len()
-                );
-                if repair {
-                    let file = OpenOptions::new()
-                        .write(true)
-                        .open(path)
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
-                    file.set_len(offset as u64)
-                        .and_then(|()| file.sync_all())
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
-                }
-                break;
-            }
-            (None, true) => {
-                return Err(format!(
-                    "{}: line {} is not a journal entry; the journal is damaged",
-                    path.display(),
-                    number + 1
-                ))
-            }
-        }
-        offset += line.len();
+/// What `repair` did.
+#[derive(Debug)]
+pub struct Repair {
+    pub kept: usize,
+    pub rejected: Vec<Damaged>,
+}
+
+/// Moves the damaged lines of `dir`'s journal to `journal.rejected` (appended, so earlier
+/// repairs stay) and keeps the rest; their games are played again by `resume`.
+pub fn repair(dir: &Path, check: EntryCheck) -> Result<Repair, String> {
+    let (journal, scan) = Journal::open_scanned(dir, check)?;
+    if scan.damaged.is_empty() {
+        return Ok(Repair {
+            kept: scan.entries.len(),
+            rejected: Vec::new(),
+        });
     }
-    Ok(entries)
+    let rejected_path = dir.join(REJECTED);
+    let mut rejected = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&rejected_path)
+        .map_err(|e| open_error(&rejected_path, e))?;
+    regular_len(&rejected, &rejected_path)?;
+    for d in &scan.damaged {
+        rejected
+            .write_all(&d.bytes)
+            .map_err(|e| format!("{}: {e}", rejected_path.display()))?;
+        if !d.bytes.ends_with(b"\n") {
+            let _ = rejected.write_all(b"\n");
+        }
+    }
+    rejected
+        .sync_all()
+        .map_err(|e| format!("{}: {e}", rejected_path.display()))?;
+    // The rejected lines are safe in their file before the journal loses them.
+    output_file::replace(&journal.path, &scan.good_lines.concat())
+        .map_err(|e| format!("{}: {e}", journal.path.display()))?;
+    Ok(Repair {
+        kept: scan.entries.len(),
+        rejected: scan.damaged,
+    })
+}
+
+/// The entries of `dir`'s journal, for reading only (a report, a merge): a torn last line is
+/// left alone (the writer may be in the middle of it), a damaged line is an error.
+pub fn read(dir: &Path, check: EntryCheck) -> Result<Vec<Entry>, String> {
+    let path = dir.join(FILE);
+    let bytes = match journal_input().no_follow().read(&path) {
+        Ok(bytes) => bytes,
+        Err(agon_engine::input_file::InputError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            return Ok(Vec::new())
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    let scan = scan(&bytes, check);
+    match scan.damaged.first() {
+        Some(first) => Err(damage_message(&path, dir, first, scan.damaged.len())),
+        None => Ok(scan.entries),
+    }
+}
+
+fn journal_input() -> Input {
+    Input::new("journal", limits::JOURNAL)
+}
+
+fn open_error(path: &Path, e: std::io::Error) -> String {
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        format!(
+            "{}: a symbolic link; a journal must be a regular file in the tournament folder",
+            path.display()
+        )
+    } else {
+        format!("{}: {e}", path.display())
+    }
+}
+
+fn regular_len(file: &File, path: &Path) -> Result<u64, String> {
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!(
+            "{}: {}, not a regular file",
+            path.display(),
+            agon_engine::input_file::describe(&meta.file_type())
+        ));
+    }
+    Ok(meta.len())
+}
+
+fn damage_message(path: &Path, dir: &Path, first: &Damaged, count: usize) -> String {
+    format!(
+        "{}: line {}{} is not a journal entry of this tournament ({}){}; \
+         `agon tournament repair {}` moves damaged lines to {REJECTED}, and `resume` plays \
+         those games again",
+        path.display(),
+        first.line,
+        first
+            .game
+            .as_deref()
+            .map(|g| format!(" (game {g})"))
+            .unwrap_or_default(),
+        first.problem,
+        if count > 1 {
+            format!(", and {} more lines are damaged", count - 1)
+        } else {
+            String::new()
+        },
+        dir.display()
+    )
+}
+
+fn scan(bytes: &[u8], check: EntryCheck) -> Scan {
+    let mut result = Scan {
+        entries: Vec::new(),
+        good_lines: Vec::new(),
+        damaged: Vec::new(),
+        torn_at: None,
+    };
+    let mut offset = 0u64;
+    for (index, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        if !line.ends_with(b"\n") {
+            // The last line, cut short by a crash: the game did not count.
+            result.torn_at = Some(offset);
+            break;
+        }
+        offset += line.len() as u64;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let parsed = std::str::from_utf8(line)
+            .map_err(|_| "not UTF-8 text".to_string())
+            .and_then(|l| serde_json::from_str::<Entry>(l.trim_end()).map_err(|e| e.to_string()))
+            .and_then(|entry| check(&entry).map(|()| entry));
+        match parsed {
+            Ok(entry) => {
+                result.entries.push(entry);
+                result.good_lines.push(line.to_vec());
+            }
+            Err(problem) => result.damaged.push(Damaged {
+                line: index + 1,
+                game: game_id(line),
+                problem,
+                bytes: line.to_vec(),
+            }),
+        }
+    }
+    result
+}
+
+/// The game id a damaged line still shows (`"id":"..."`), if any.
+fn game_id(line: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(line);
+    let start = text.find("\"id\":\"")? + 6;
+    let rest = &text[start..];
+    let id: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(80)
+        .collect();
+    (!id.is_empty()).then_some(id)
 }
 
 #[cfg(test)]
@@ -196,36 +405,149 @@ mod tests {
         }
     }
 
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("agon-journal-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("records")).unwrap();
+        dir
+    }
+
+    fn ids(entries: &[Entry]) -> Vec<&str> {
+        entries.iter().map(|e| e.id.as_str()).collect()
+    }
+
+    fn append_raw(dir: &Path, bytes: &[u8]) {
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.join(FILE))
+            .unwrap();
+        f.write_all(bytes).unwrap();
+    }
+
     #[test]
     fn appends_survive_and_a_torn_line_is_cut() {
-        let dir = std::env::temp_dir().join(format!("agon-journal-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let (mut journal, old) = Journal::open(&dir).unwrap();
+        let dir = scratch("torn");
+        let (mut journal, old) = Journal::open(&dir, &any_entry).unwrap();
         assert!(old.is_empty());
         journal.append(&entry("g1")).unwrap();
         journal.append(&entry("g2")).unwrap();
         drop(journal);
         // A crash in the middle of the third line.
-        let path = dir.join("journal.jsonl");
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"{\"id\":\"g3\",\"par").unwrap();
-        drop(f);
-        let (mut journal, entries) = Journal::open(&dir).unwrap();
-        assert_eq!(
-            entries.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
-            ["g1", "g2"]
-        );
+        append_raw(&dir, b"{\"id\":\"g3\",\"par");
+        let (mut journal, entries) = Journal::open(&dir, &any_entry).unwrap();
+        assert_eq!(ids(&entries), ["g1", "g2"]);
         journal.append(&entry("g3")).unwrap();
-        let entries = read(&path, false).unwrap();
+        let entries = read(&dir, &any_entry).unwrap();
         assert_eq!(entries.len(), 3);
         assert_eq!(entries[2], entry("g3"));
-        // Damage in the middle is not silently dropped.
-        let text = std::fs::read_to_string(&path)
-            .unwrap()
-            .replacen("\"g2\"", "\"g2", 1);
-        std::fs::write(&path, text).unwrap();
-        assert!(read(&path, false).unwrap_err().contains("line 2"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_refused_second_writer_leaves_the_first_writers_line_alone() {
+        let dir = scratch("second-writer");
+        let (mut journal, _) = Journal::open(&dir, &any_entry).unwrap();
+        journal.append(&entry("g1")).unwrap();
+        // The running writer is in the middle of its next line (a slow disk).
+        append_raw(&dir, b"{\"id\":\"g2\",");
+        let before = std::fs::read(dir.join(FILE)).unwrap();
+        let err = Journal::open(&dir, &any_entry).err().unwrap();
+        assert!(err.contains("another agon is running"), "{err}");
+        assert_eq!(std::fs::read(dir.join(FILE)).unwrap(), before);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn blank_lines_are_skipped_and_a_damaged_line_names_its_game_until_repaired() {
+        let dir = scratch("damaged");
+        let (mut journal, _) = Journal::open(&dir, &any_entry).unwrap();
+        for id in ["g1", "g2", "g3"] {
+            journal.append(&entry(id)).unwrap();
+        }
+        append_raw(&dir, b"\n  \n");
+        drop(journal);
+        assert_eq!(read(&dir, &any_entry).unwrap().len(), 3);
+        let text = std::fs::read_to_string(dir.join(FILE)).unwrap().replacen(
+            "\"seed\":1",
+            "\"seed\":x",
+            2,
+        );
+        std::fs::write(dir.join(FILE), text).unwrap();
+        for err in [
+            read(&dir, &any_entry).unwrap_err(),
+            Journal::open(&dir, &any_entry).err().unwrap(),
+        ] {
+            assert!(err.contains("line 1 (game g1)"), "{err}");
+            assert!(err.contains("1 more lines are damaged"), "{err}");
+            assert!(err.contains("agon tournament repair"), "{err}");
+        }
+        let repair = repair(&dir, &any_entry).unwrap();
+        assert_eq!(repair.kept, 1);
+        assert_eq!(repair.rejected.len(), 2);
+        assert_eq!(ids(&read(&dir, &any_entry).unwrap()), ["g3"]);
+        let rejected = std::fs::read_to_string(dir.join(REJECTED)).unwrap();
+        assert_eq!(rejected.lines().count(), 2);
+        assert!(rejected.contains("\"id\":\"g2\""));
+        // The games come back on resume: the journal opens and takes them again.
+        let (mut journal, entries) = Journal::open(&dir, &any_entry).unwrap();
+        assert_eq!(ids(&entries), ["g3"]);
+        journal.append(&entry("g1")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn entries_the_plan_does_not_have_are_damage() {
+        let dir = scratch("check");
+        let (mut journal, _) = Journal::open(&dir, &any_entry).unwrap();
+        journal.append(&entry("g1")).unwrap();
+        drop(journal);
+        let only_g2 = |e: &Entry| {
+            if e.id == "g2" {
+                Ok(())
+            } else {
+                Err(format!("game {} is not planned", e.id))
+            }
+        };
+        let err = read(&dir, &only_g2).unwrap_err();
+        assert!(err.contains("game g1 is not planned"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn links_and_special_files_are_refused_as_journals() {
+        let dir = scratch("links");
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, b"precious, no newline at the end").unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join(FILE)).unwrap();
+        let err = Journal::open(&dir, &any_entry).err().unwrap();
+        assert!(err.contains("symbolic link"), "{err}");
+        assert!(read(&dir, &any_entry)
+            .unwrap_err()
+            .contains("symbolic link"));
+        assert_eq!(
+            std::fs::read(&victim).unwrap(),
+            b"precious, no newline at the end"
+        );
+        std::fs::remove_file(dir.join(FILE)).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.join(FILE)).unwrap();
+        assert!(read(&dir, &any_entry).is_err());
+        assert!(Journal::open(&dir, &any_entry).is_err());
+        std::fs::remove_file(dir.join(FILE)).unwrap();
+        std::os::unix::fs::symlink(dir.join("nowhere"), dir.join(FILE)).unwrap();
+        assert!(Journal::open(&dir, &any_entry).is_err());
+        assert!(!dir.join("nowhere").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn opening_removes_what_dead_writers_left() {
+        let dir = scratch("leftovers");
+        std::fs::write(dir.join("records").join("g1.tmp.4242"), b"{").unwrap();
+        std::fs::write(dir.join("records").join(".g2.json.tmp.4242.0"), b"{").unwrap();
+        std::fs::write(dir.join("records").join("g3.json"), b"{}").unwrap();
+        let _journal = Journal::open(&dir, &any_entry).unwrap();
+        let left: Vec<_> = std::fs::read_dir(dir.join("records")).unwrap().collect();
+        assert_eq!(left.len(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -2,6 +2,7 @@
 //! every finished game to a journal, resumption, shards and their merge.
 
 pub mod config;
+pub mod folder_lock;
 pub mod journal;
 pub mod plan;
 pub mod run;

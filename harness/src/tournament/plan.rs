@@ -3,12 +3,14 @@
 //! or sharded run plays exactly the planned games.
 
 use super::config::{Config, Declared, ParamSet, Settings};
+use super::journal::Entry;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::game::Registry;
 use agon_engine::game::{GameRules, StartInfo};
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
 use agon_engine::host::HostKind;
 use agon_engine::host::{CallResult, Deadline};
+use agon_engine::input_file::{limits, Input};
 use agon_engine::loader::{Manifest, Plugin, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::{self, Hosting};
@@ -16,6 +18,7 @@ use agon_games::params::RawParams;
 use agon_plugin_api::abi::FailureKind;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -335,28 +338,20 @@ impl Plan {
         })
     }
 
-    /// Writes `tournament.json` durably: a temporary file, fsynced, renamed, the folder fsynced.
+    /// Writes `tournament.json` durably (see `agon_engine::output_file`).
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
-        use std::io::Write;
-        let path = dir.join("tournament.json");
-        let temp = dir.join(".tournament.json.tmp");
-        let mut file = std::fs::File::create(&temp)?;
         let text = serde_json::to_string_pretty(self).expect("plans serialize") + "\n";
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)?;
-        std::fs::File::open(dir)?.sync_all()
+        agon_engine::output_file::replace(&dir.join("tournament.json"), text.as_bytes())
     }
 
+    /// Reads and checks `dir/tournament.json`: a plan that names a seat, entrant or parameter
+    /// set it does not have, or a bot spec that does not parse, is refused here rather than
+    /// failing in the middle of a run or a report.
     pub fn read(dir: &Path) -> Result<Plan, String> {
         let path = dir.join("tournament.json");
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            format!(
-                "{}: {e} (is {} a tournament folder?)",
-                path.display(),
-                dir.display()
-            )
-        })?;
+        let text = Input::new("tournament plan", limits::PLAN)
+            .read_text(&path)
+            .map_err(|e| format!("{e} (is {} a tournament folder?)", dir.display()))?;
         let plan: Plan =
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         if plan.format != PLAN_FORMAT {
@@ -366,7 +361,84 @@ impl Plan {
                 plan.format
             ));
         }
+        plan.check()
+            .map_err(|e| format!("{}: {e}; the plan is damaged", path.display()))?;
         Ok(plan)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        for (i, e) in self.entrants.iter().enumerate() {
+            e.spec
+                .parse::<BotSpec>()
+                .map_err(|err| format!("entrant {i} (`{}`): bad bot spec: {err}", e.name))?;
+        }
+        let mut ids = std::collections::HashSet::new();
+        for g in &self.games {
+            if !ids.insert(g.id.as_str()) {
+                return Err(format!("game {} is planned twice", g.id));
+            }
+            if g.param_set >= self.param_sets.len() {
+                return Err(format!(
+                    "game {} uses parameter set {}, the plan has {}",
+                    g.id,
+                    g.param_set,
+                    self.param_sets.len()
+                ));
+            }
+            if g.seats.is_empty() {
+                return Err(format!("game {} has no seats", g.id));
+            }
+            if let Some(&e) = g.seats.iter().find(|&&e| e >= self.entrants.len()) {
+                return Err(format!(
+                    "game {} seats entrant {e}, the plan has {}",
+                    g.id,
+                    self.entrants.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a journal entry is a result of one of this plan's games, as planned: an entry
+    /// that does not fit would make grading index past its tables.
+    pub fn entry_check(&self) -> impl Fn(&Entry) -> Result<(), String> + '_ {
+        let games: HashMap<&str, &GameSpec> =
+            self.games.iter().map(|g| (g.id.as_str(), g)).collect();
+        move |e: &Entry| {
+            let game = games
+                .get(e.id.as_str())
+                .ok_or_else(|| format!("game {} is not in the plan", e.id))?;
+            let seats = game.seats.len();
+            if e.seats != game.seats || e.param_set != game.param_set {
+                return Err(format!(
+                    "game {} was planned with entrants {:?} in parameter set {}, the entry says \
+                     {:?} in {}",
+                    e.id, game.seats, game.param_set, e.seats, e.param_set
+                ));
+            }
+            let lengths_fit = e.scores.len() == seats
+                && e.names.len() == seats
+                && e.game_scores.len() == seats
+                && (e.ranks.is_empty() || e.ranks.len() == seats);
+            if !lengths_fit {
+                return Err(format!(
+                    "game {}: per-seat lists do not have {seats} seats",
+                    e.id
+                ));
+            }
+            if e.winner.is_some_and(|w| w >= seats) || e.faults.iter().any(|f| f.seat >= seats) {
+                return Err(format!("game {}: a seat beyond its {seats} seats", e.id));
+            }
+            if e.scores
+                .iter()
+                .chain(&e.game_scores)
+                .any(|x| !x.is_finite())
+                || e.ranks.iter().any(|&r| r == 0 || r > seats)
+            {
+                return Err(format!("game {}: a score or rank out of range", e.id));
+            }
+            Ok(())
+        }
     }
 
     /// The entrant's bot spec.

@@ -41,7 +41,7 @@ enum Done {
 }
 
 pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSummary, String> {
-    let (mut journal, entries) = Journal::open(dir)?;
+    let (mut journal, entries) = Journal::open(dir, &plan.entry_check())?;
     let share: Vec<&GameSpec> = match &options.shard {
         Some(shard) => shard.select(&plan.games).iter().collect(),
         None => plan.games.iter().collect(),
@@ -75,12 +75,14 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     bar.set_message(leader(plan, &points));
 
     let started = Instant::now();
-    let (jobs_tx, jobs_rx) = bounded::<GameSpec>(options.concurrency * 2);
+    // No more workers than games: idle threads (and their hosts) help no one.
+    let workers = options.concurrency.clamp(1, todo.len().max(1));
+    let (jobs_tx, jobs_rx) = bounded::<GameSpec>(workers * 2);
     let (done_tx, done_rx) = unbounded::<Done>();
     let mut played = 0usize;
     let mut failure = None;
     std::thread::scope(|scope| {
-        for worker in 0..options.concurrency {
+        for worker in 0..workers {
             let jobs = jobs_rx.clone();
             let done = done_tx.clone();
             let hosting = &hosting;

@@ -1,0 +1,225 @@
+//! A tournament folder under misuse: reports written at once, a tampered journal or plan, a
+//! journal that is a link, leftovers of a full disk, absurd concurrency. None may panic, lose or
+//! damage work, or pass silently.
+
+use agon_tests::{agon, scratch, spec};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn run(args: &[&str]) -> Output {
+    agon().args(args).output().expect("agon runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn refused(args: &[&str]) -> String {
+    let out = run(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "{args:?} succeeded: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    stderr
+}
+
+/// A small finished tournament (6 Breakthrough games between random bots on threads).
+fn finished(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let random = spec("breakthrough-random", "random");
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"breakthrough\"\nseed = 3\ngames_per_pairing = 2\nhost = \"thread\"\n\
+             [[entrant]]\nname = \"a\"\nbot = \"{random}\"\n\
+             [[entrant]]\nname = \"b\"\nbot = \"{random}\"\n\
+             [[entrant]]\nname = \"c\"\nbot = \"{random}\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    ok(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    (dir, out)
+}
+
+fn standings(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("standings.json")).unwrap()).unwrap()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn reports_written_at_once_all_succeed() {
+    let (_dir, out) = finished("folder-reports");
+    let expected = standings(&out);
+    for _ in 0..10 {
+        let children: Vec<_> = (0..3)
+            .map(|_| {
+                agon()
+                    .args(["tournament", "report", s(&out)])
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let done = child.wait_with_output().unwrap();
+            assert!(
+                done.status.success(),
+                "{}",
+                String::from_utf8_lossy(&done.stderr)
+            );
+        }
+    }
+    assert_eq!(standings(&out), expected);
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp."))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn a_tampered_journal_is_named_repaired_and_its_games_replayed() {
+    let (_dir, out) = finished("folder-tampered");
+    let expected = standings(&out);
+    let journal = out.join("journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    // Line 3: a seat index the plan does not have (this made `report` panic). Line 5: cut in
+    // the middle. And blank lines, which are no damage at all.
+    let mut third: Value = serde_json::from_str(&lines[2]).unwrap();
+    let tampered_id = third["id"].as_str().unwrap().to_string();
+    third["seats"] = serde_json::json!([0, 7]);
+    lines[2] = third.to_string();
+    let cut_id = serde_json::from_str::<Value>(&lines[4]).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    lines[4].truncate(40);
+    lines.push(String::new());
+    std::fs::write(&journal, lines.join("\n") + "\n\n").unwrap();
+    for command in ["report", "resume"] {
+        let stderr = refused(&["tournament", command, s(&out)]);
+        assert!(
+            stderr.contains(&format!("line 3 (game {tampered_id})")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("agon tournament repair"), "{stderr}");
+    }
+    let repaired = ok(&["tournament", "repair", s(&out)]);
+    assert!(repaired.contains("moved 2 damaged lines"), "{repaired}");
+    let rejected = std::fs::read_to_string(out.join("journal.rejected")).unwrap();
+    assert!(rejected.contains(&tampered_id) && rejected.contains(&cut_id[..20]));
+    let resumed = ok(&["tournament", "resume", s(&out), "--quiet"]);
+    assert!(resumed.contains("2 played"), "{resumed}");
+    assert_eq!(
+        standings(&out),
+        expected,
+        "the replayed games decide as before"
+    );
+    let again = ok(&["tournament", "repair", s(&out)]);
+    assert!(again.contains("nothing to repair"), "{again}");
+}
+
+#[test]
+fn a_tampered_plan_is_refused_not_a_panic() {
+    let (_dir, out) = finished("folder-plan");
+    let plan_path = out.join("tournament.json");
+    let original = std::fs::read_to_string(&plan_path).unwrap();
+    let plan: Value = serde_json::from_str(&original).unwrap();
+    type Tamper = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Tamper)> = vec![
+        (
+            "seats entrant 9",
+            Box::new(|p| p["games"][0]["seats"] = serde_json::json!([0, 9])),
+        ),
+        (
+            "parameter set 4",
+            Box::new(|p| p["games"][0]["param_set"] = serde_json::json!(4)),
+        ),
+        (
+            "bad bot spec",
+            Box::new(|p| p["entrants"][1]["spec"] = serde_json::json!("no-colon-here")),
+        ),
+    ];
+    for (expected, tamper) in cases {
+        let mut bad = plan.clone();
+        tamper(&mut bad);
+        std::fs::write(&plan_path, bad.to_string()).unwrap();
+        for command in ["report", "resume"] {
+            let stderr = refused(&["tournament", command, s(&out)]);
+            assert!(stderr.contains(expected), "{command}: {stderr}");
+            assert!(stderr.contains("the plan is damaged"), "{stderr}");
+        }
+    }
+    std::fs::write(&plan_path, original).unwrap();
+    ok(&["tournament", "report", s(&out)]);
+}
+
+#[test]
+fn a_journal_link_is_refused_and_its_target_untouched() {
+    let (dir, out) = finished("folder-link");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "a file the grader can write, no newline").unwrap();
+    std::fs::remove_file(out.join("journal.jsonl")).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("journal.jsonl")).unwrap();
+    for command in ["resume", "report"] {
+        let stderr = refused(&["tournament", command, s(&out)]);
+        assert!(stderr.contains("symbolic link"), "{stderr}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "a file the grader can write, no newline"
+    );
+    std::fs::remove_file(out.join("journal.jsonl")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", out.join("journal.jsonl")).unwrap();
+    refused(&["tournament", "report", s(&out)]);
+}
+
+#[test]
+fn resume_removes_what_a_full_disk_left_in_records() {
+    let (_dir, out) = finished("folder-leftovers");
+    let records = out.join("records");
+    std::fs::write(records.join("x-g001.tmp.31337"), "{\"half").unwrap();
+    std::fs::write(records.join(".x-g002.json.tmp.31337.4"), "{").unwrap();
+    ok(&["tournament", "resume", s(&out), "--quiet"]);
+    let names: Vec<String> = std::fs::read_dir(&records)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 6, "{names:?}");
+    assert!(names
+        .iter()
+        .all(|n| n.ends_with(".json") && !n.contains("tmp")));
+}
+
+#[test]
+fn absurd_concurrency_is_refused_with_a_message() {
+    let (_dir, out) = finished("folder-concurrency");
+    for n in ["0", "100000", "1000000", &u64::MAX.to_string()] {
+        let stderr = refused(&["tournament", "resume", s(&out), "--concurrency", n]);
+        assert!(
+            stderr.contains("expected 1 to 1024 games at once"),
+            "{n}: {stderr}"
+        );
+    }
+}
