@@ -39,7 +39,7 @@ pub fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Refuses a target that exists and is not a regular file (a symbolic link is replaced itself,
 /// never followed, by the rename).
-fn check_target(path: &Path) -> std::io::Result<()> {
+pub fn check_target(path: &Path) -> std::io::Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.is_file() || meta.file_type().is_symlink() => Ok(()),
         Ok(meta) => Err(std::io::Error::other(format!(

@@ -3,15 +3,19 @@
 
 use crate::bot_spec::BotSpec;
 use crate::fault::FaultCause;
-use crate::game::GameRules;
+use crate::game::{GameRules, StartInfo};
 use crate::host::process::ProcessHostError;
+use crate::host::{CallResult, Deadline};
 use crate::host::{
     HostKind, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost, UnavailableHost,
 };
 use crate::loader::{cache_dir, LoadError, Plugin, StagedPlugin};
 use crate::record::SeatRecord;
 use crate::runner::Seat;
+use agon_games::params::RawParams;
+use agon_plugin_api::abi::FailureKind;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// How seats are hosted.
 #[derive(Debug, Clone)]
@@ -186,4 +190,52 @@ pub fn seat_from_plugin(
         },
         host,
     })
+}
+
+/// What a trial start of a bot found.
+#[derive(Debug)]
+pub enum Trial {
+    Fine,
+    /// The bot cannot be run here (it crashed while being created, its file does not load, the
+    /// sandbox is incomplete in strict mode).
+    Exclude(String),
+    /// The bot refused its parameters (`?key=value`): a mistake of whoever wrote the spec, to
+    /// be refused before any game.
+    Refused(String),
+}
+
+/// Seats `spec`'s bot once and delivers the start message of a game with `params`, as its first
+/// game will; the host is ended afterwards.
+pub fn trial_start(
+    spec: &BotSpec,
+    game: &dyn GameRules,
+    hosting: &Hosting,
+    params: &RawParams,
+    start_ms: u64,
+    move_ms: u64,
+) -> Trial {
+    let mut seat = match seat_or_fail(spec, 0, game, hosting) {
+        Ok(seat) => seat,
+        Err(e) => return Trial::Exclude(e.to_string()),
+    };
+    let Ok(session) = game.new_session(params) else {
+        return Trial::Fine; // parameter errors are reported by whoever checks the parameters
+    };
+    let info = StartInfo {
+        seed: 0,
+        start_budget_ms: start_ms,
+        move_budget_ms: move_ms,
+        bot_params: spec.params.clone(),
+    };
+    let budget = (start_ms > 0).then(|| Duration::from_millis(start_ms));
+    let call = seat
+        .host
+        .start(session.start_message(0, &info), Deadline::wall(budget));
+    match call.result {
+        CallResult::Failed(f) if f.kind == FailureKind::Refused => {
+            Trial::Refused(f.message.to_string())
+        }
+        // Anything else (even a panic at start) is the bot's to answer for in its games.
+        _ => Trial::Fine,
+    }
 }

@@ -2,6 +2,8 @@
 
 mod cli;
 mod commands;
+mod console;
+mod exit_guard;
 mod grading;
 mod tournament;
 
@@ -12,6 +14,7 @@ fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .format_timestamp_millis()
         .init();
+    exit_guard::arm();
     let result = match cli.command {
         cli::Command::Plugins(args) => commands::plugins::run(args),
         cli::Command::Games(args) => commands::games::run(args),
@@ -34,6 +37,7 @@ fn main() {
     };
     if let Err(error) = result {
         eprintln!("agon: error: {error:#}");
-        std::process::exit(1);
+        exit_guard::exit(1);
     }
+    exit_guard::disarm();
 }

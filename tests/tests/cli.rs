@@ -232,3 +232,120 @@ fn help_is_there_for_every_command() {
     let games = run(&["games"]);
     assert!(stdout(&games).contains("workers_to_base"));
 }
+
+/// A mistyped bot parameter is the caller's mistake: refused before the match, exit non-zero
+/// (it used to play, forfeit at ply 0 and exit 0).
+#[test]
+fn match_refuses_a_bad_bot_parameter_before_playing() {
+    let dir = scratch("cli-bad-bot-param");
+    let record = dir.join("never.json");
+    let typo = format!("{}?dept=3", spec("breakthrough-alphabeta", "alphabeta"));
+    let random = spec("breakthrough-random", "random");
+    for host in ["process", "thread"] {
+        let out = run(&[
+            "match",
+            "--game",
+            "breakthrough",
+            "--bot",
+            &random,
+            "--bot",
+            &typo,
+            "--host",
+            host,
+            "--record",
+            record.to_str().unwrap(),
+        ]);
+        assert!(!out.status.success(), "{host}: {}", stdout(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("seat 1")
+                && err.contains("refused its parameters")
+                && err.contains("dept"),
+            "{host}: {err}"
+        );
+        assert!(!record.exists(), "no match was played");
+    }
+}
+
+/// A bot on the thread host that calls exit(0) ends agon's own process: that must not look
+/// like success.
+#[test]
+fn an_in_process_bot_calling_exit_does_not_end_agon_with_success() {
+    let out = run(&[
+        "match",
+        "--game",
+        "breakthrough",
+        "--bot",
+        &spec("misbehave", "exit"),
+        "--bot",
+        &spec("breakthrough-random", "random"),
+        "--host",
+        "thread",
+    ]);
+    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(70), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("exiting before agon finished"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `agon games | head`: a closed standard output ends agon quietly with the shell's status
+/// for SIGPIPE, without a panic.
+#[test]
+fn a_closed_standard_output_is_no_panic() {
+    let map = agon_tests::shared_data().join("reversixt/maps/example.map");
+    let map = map.to_str().unwrap().to_string();
+    for args in [vec!["games"], vec!["reversixt", "check-map", &map]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader); // the reader is gone before agon writes its first line
+        let out = agon()
+            .args(&args)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
+    }
+}
+
+/// `--record` onto a device or a folder is refused; the device stays what it was.
+#[test]
+fn match_records_only_replace_regular_files() {
+    let dir = scratch("cli-record-target");
+    let random = spec("breakthrough-random", "random");
+    for target in ["/dev/full".to_string(), dir.display().to_string()] {
+        let out = run(&[
+            "match",
+            "--game",
+            "breakthrough",
+            "--bot",
+            &random,
+            "--bot",
+            &random,
+            "--seed",
+            "1",
+            "--record",
+            &target,
+        ]);
+        assert!(!out.status.success(), "{target}");
+        assert!(
+            stderr(&out).contains("not a regular file"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata("/dev/full")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "no temporary file left"
+    );
+}

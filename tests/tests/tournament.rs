@@ -356,6 +356,26 @@ fn bad_configurations_are_refused_naming_the_key() {
             ],
             "entrant `b`: key `bot`",
         ),
+        (
+            "games_per_pairing = 4294967295".into(),
+            good.clone(),
+            "games_per_pairing: expected 1 to 100000",
+        ),
+        (
+            format!(
+                "[[sweep]]\nname = \"first\"\nvalues = [{}]\n[[sweep]]\nname = \"move_limit\"\nvalues = [{}]\n[[sweep]]\nname = \"workers_to_base\"\nvalues = [{}]",
+                vec!["\"white\""; 100].join(","),
+                (1..=100).map(|i| i.to_string()).collect::<Vec<_>>().join(","),
+                (1..=100).map(|i| i.to_string()).collect::<Vec<_>>().join(","),
+            ),
+            good.clone(),
+            "the sweeps make more than 10000 parameter sets",
+        ),
+        (
+            "games_per_pairing = 100000\n[[sweep]]\nname = \"move_limit\"\nvalues = [10,20,30,40,50,60]".into(),
+            good.clone(),
+            "plans 3600000 games; at most 1000000",
+        ),
     ];
     for (extra, entrants, message) in cases {
         let cfg = config(&dir, &extra, &entrants);
@@ -405,6 +425,21 @@ fn a_bot_that_cannot_start_is_excluded() {
 
 /// A folder entrant brings every bot of every plugin in it; a file that fails to load excludes
 /// only itself, and the standings say so.
+#[test]
+fn a_named_entrant_that_is_no_library_excludes_only_itself() {
+    let dir = scratch("tournament-not-a-library");
+    let text_file = dir.join("libnotes.so");
+    std::fs::write(&text_file, "a team uploaded its report instead").unwrap();
+    let mut entrants = three_entrants();
+    entrants.push(("notes", format!("{}:random", text_file.display())));
+    let cfg = config(&dir, "games_per_pairing = 1\nhost = \"thread\"", &entrants);
+    let out = dir.join("out");
+    let text = run_quietly(&cfg, &out);
+    assert!(text.contains("excluded: notes"), "{text}");
+    assert!(text.contains("not a shared library"), "{text}");
+    assert_eq!(standings(&out)["standings"].as_array().unwrap().len(), 3);
+}
+
 #[test]
 fn a_broken_plugin_excludes_only_itself() {
     let dir = scratch("tournament-folder");

@@ -2,6 +2,7 @@
 //! mechanism it adds to, and the rules' random-playout rate on one core.
 
 use crate::cli::BenchArgs;
+use crate::console::outln;
 use agon_engine::game::Registry;
 use agon_engine::host::{
     Deadline, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost,
@@ -152,14 +153,18 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
 
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&figures)?);
+        outln!("{}", serde_json::to_string_pretty(&figures)?);
         return Ok(());
     }
-    println!("{:<44} {:>14} {:>14}", "measure", "median", "best");
+    outln!("{:<44} {:>14} {:>14}", "measure", "median", "best");
     for f in &figures {
-        println!(
+        outln!(
             "{:<44} {:>11.1} {:<2} {:>11.1} {:<2}",
-            f.name, f.median, f.unit, f.best, f.unit
+            f.name,
+            f.median,
+            f.unit,
+            f.best,
+            f.unit
         );
     }
     let get = |name: &str| {
@@ -173,7 +178,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         get("process host,"),
         get("process host start-up"),
     ) {
-        println!(
+        outln!(
             "process host / bare pipe round trip: {:.2}x (target <= 1.5x); start-up median \
              {:.2} ms (target <= 3 ms)",
             process / pipe,
@@ -181,7 +186,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         );
     }
     if let (Some(p50), Some(p99)) = (get("deadline overshoot p50"), get("deadline overshoot p99")) {
-        println!(
+        outln!(
             "kill past the deadline, both cores busy: p50 {:.2} ms, p99 {:.2} ms (target p99 < \
              20 ms)",
             p50 / 1000.0,
@@ -195,23 +200,23 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         get("thread"),
         get("Breakthrough"),
     ) {
-        println!();
-        println!(
+        outln!();
+        outln!(
             "inline overhead over a plain call: {:.0} ns per move (target <= 1000 ns)",
             inline - plain
         );
-        println!(
+        outln!(
             "thread host / bare round trip: {:.2}x (target <= 3x)",
             thread / bare
         );
-        println!("random playouts: {games:.0} games/s on one core (target >= 100000)");
+        outln!("random playouts: {games:.0} games/s on one core (target >= 100000)");
     }
     if let (Some(one), Some(two), Some(append)) = (
         get("tournament, concurrency 1"),
         get("tournament, concurrency 2"),
         get("journal append"),
     ) {
-        println!(
+        outln!(
             "tournament throughput: {one:.1} games/s at concurrency 1, {two:.1} at 2: {:.2}x \
              (target >= 1.8x); journal append with fsync {append:.0} us per game",
             two / one

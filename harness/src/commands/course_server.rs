@@ -3,6 +3,7 @@
 
 use super::play::{hosting, publish};
 use crate::cli::{ConnectArgs, ServeArgs};
+use crate::console::outln;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::course_net::announcer::Announcer;
 use agon_engine::course_net::client::{self, ClientBot};
@@ -157,10 +158,10 @@ pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
             "moves_sent": report.moves_sent,
             "stand_ins": report.stand_ins,
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    println!(
+    outln!(
         "player {} of {}: rank {}{} with {} stones (stones by player: {:?}); {} moves sent, {} \
          of them stand-ins for a failed bot",
         report.player,

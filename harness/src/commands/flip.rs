@@ -1,6 +1,7 @@
 //! `agon flip board`: the course simulator's start board, bit for bit.
 
 use crate::cli::FlipBoardArgs;
+use crate::console::outln;
 use agon_games::flip::{place, Config};
 use agon_games::params::RawParams;
 use anyhow::anyhow;
@@ -21,21 +22,27 @@ pub fn board(args: FlipBoardArgs) -> anyhow::Result<()> {
             "player1": list(&one),
             "player2": list(&two),
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    println!(
+    outln!(
         "n = {}, seed = {} (player 1 right, player 2 left)",
-        args.n, args.seed
+        args.n,
+        args.seed
     );
-    println!(
+    outln!(
         "{:>4}  {:>22}  {:>22}",
-        "id", "player 1 (x, y)", "player 2 (x, y)"
+        "id",
+        "player 1 (x, y)",
+        "player 2 (x, y)"
     );
     for (id, (a, b)) in one.iter().zip(&two).enumerate() {
-        println!(
+        outln!(
             "{id:>4}  ({:>9.4}, {:>9.4})  ({:>9.4}, {:>9.4})",
-            a.x, a.y, b.x, b.y
+            a.x,
+            a.y,
+            b.x,
+            b.y
         );
     }
     Ok(())

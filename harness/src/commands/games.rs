@@ -1,6 +1,7 @@
 //! `agon games`
 
 use crate::cli::GamesArgs;
+use crate::console::outln;
 use agon_engine::game::Registry;
 
 pub fn run(args: GamesArgs) -> anyhow::Result<()> {
@@ -18,18 +19,18 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&games)?);
+        outln!("{}", serde_json::to_string_pretty(&games)?);
         return Ok(());
     }
     for g in registry.games() {
-        println!(
+        outln!(
             "{} ({} seats, protocol v{}, faults: {:?})",
             g.name(),
             g.seats_text(),
             g.protocol_version(),
             g.default_fault_policy()
         );
-        println!("  parameters: {}", g.parameter_help());
+        outln!("  parameters: {}", g.parameter_help());
     }
     Ok(())
 }

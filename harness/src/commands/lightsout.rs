@@ -1,6 +1,7 @@
 //! `agon lightsout table | conjecture`: exact results by rank over GF(2), never enumeration.
 
 use crate::cli::{LightsoutCommand, LightsoutConjectureArgs, LightsoutTableArgs};
+use crate::console::{out, outln};
 use agon_games::lightsout::nullity;
 use anyhow::{anyhow, bail};
 
@@ -48,26 +49,26 @@ fn table(args: LightsoutTableArgs) -> anyhow::Result<()> {
             "nullities": nullities,
             "fractions": fractions,
         });
-        println!("{}", serde_json::to_string(&out)?);
+        outln!("{}", serde_json::to_string(&out)?);
         return Ok(());
     }
-    println!("Fraction of solvable boards (rows down, columns across): 1 = every board, 1/2^k = one in 2^k");
-    print!("{:>5}", "");
+    outln!("Fraction of solvable boards (rows down, columns across): 1 = every board, 1/2^k = one in 2^k");
+    out!("{:>5}", "");
     for c in cols.clone() {
-        print!(" {c:>7}");
+        out!(" {c:>7}");
     }
-    println!();
+    outln!();
     for (r, row) in rows.zip(&nullities) {
-        print!("{r:>5}");
+        out!("{r:>5}");
         for &k in row {
             let cell = if k == 0 {
                 "1".to_string()
             } else {
                 format!("1/{}", 1u64 << k.min(62))
             };
-            print!(" {cell:>7}");
+            out!(" {cell:>7}");
         }
-        println!();
+        outln!();
     }
     Ok(())
 }
@@ -82,15 +83,15 @@ fn conjecture(args: LightsoutConjectureArgs) -> anyhow::Result<()> {
         let expected = usize::from(n % 3 == 2);
         let found = nullity(1, n);
         if found != expected {
-            println!(
+            outln!(
                 "counterexample: 1 x {n} has nullity {found} (a fraction 1/{} of boards solvable), the conjecture says {}",
                 1u64 << found.min(62),
                 if expected == 0 { "all" } else { "half" }
             );
-            std::process::exit(1);
+            crate::exit_guard::exit(1);
         }
     }
-    println!(
+    outln!(
         "the conjecture holds for every n <= {}: 1 x n boards are all solvable when n mod 3 is 0 or 1, and exactly half are when n mod 3 is 2",
         args.max_n
     );

@@ -1,6 +1,7 @@
 //! `agon match`: one match between bots.
 
 use crate::cli::MatchArgs;
+use crate::console::{out, outln};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultPolicy;
 use agon_engine::game::Registry;
@@ -9,7 +10,7 @@ use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating;
-use agon_engine::seating::Hosting;
+use agon_engine::seating::{Hosting, Trial};
 use agon_games::params::RawParams;
 use anyhow::{anyhow, bail, Context};
 use std::fmt::Write as _;
@@ -27,6 +28,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .map(str::parse::<FaultPolicy>)
         .transpose()
         .map_err(|e| anyhow!("--on-fault: {e}"))?;
+    if let Some(path) = &args.record {
+        agon_engine::output_file::check_target(path)
+            .with_context(|| format!("--record {}", path.display()))?;
+    }
     let hosting = hosting(host, &args.sandbox, args.memory_mb, args.threads)?;
     let specs = args
         .bots
@@ -46,6 +51,22 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             game.name(),
             specs.len()
         );
+    }
+    // A bot that refuses its `?key=value` parameters is the spec writer's mistake, refused
+    // before the match as a tournament configuration would be (not a forfeit at ply 0).
+    for (i, spec) in specs
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.params.is_empty())
+    {
+        let trial =
+            seating::trial_start(spec, game, &hosting, &params, args.start_ms, args.move_ms);
+        if let Trial::Refused(message) = trial {
+            bail!(
+                "--bot {} (seat {i}): the bot refused its parameters: {message}",
+                spec
+            );
+        }
     }
     let seats = specs
         .iter()
@@ -76,11 +97,11 @@ pub fn publish(record: &MatchRecord, path: Option<&Path>, json: bool) -> anyhow:
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
     }
     if json {
-        println!("{}", record.to_json());
+        outln!("{}", record.to_json());
     } else {
-        print!("{}", summary(record));
+        out!("{}", summary(record));
         if let Some(path) = path {
-            println!("record: {}", path.display());
+            outln!("record: {}", path.display());
         }
     }
     Ok(())

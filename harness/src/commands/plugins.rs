@@ -1,6 +1,7 @@
 //! `agon plugins FILE...`
 
 use crate::cli::PluginsArgs;
+use crate::console::outln;
 use agon_engine::loader::Plugin;
 use anyhow::bail;
 
@@ -25,17 +26,20 @@ pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
             })
             .collect();
         let out = serde_json::json!({ "plugins": plugins, "errors": failures });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         for p in &listed {
             let m = &p.manifest;
-            println!("{}", p.path.display());
-            println!("  plugin  {} {} (team: {})", m.plugin, m.version, m.team);
-            println!("  sha256  {}", p.sha256);
+            outln!("{}", p.path.display());
+            outln!("  plugin  {} {} (team: {})", m.plugin, m.version, m.team);
+            outln!("  sha256  {}", p.sha256);
             for b in &m.bots {
-                println!(
+                outln!(
                     "  bot     {:<14} {} (protocol v{})  {}",
-                    b.name, b.game, b.protocol_version, b.description
+                    b.name,
+                    b.game,
+                    b.protocol_version,
+                    b.description
                 );
             }
         }

@@ -1,6 +1,7 @@
 //! `agon replay verify FILE`
 
 use crate::cli::VerifyArgs;
+use crate::console::outln;
 use agon_engine::game::Registry;
 use agon_engine::record::MatchRecord;
 use agon_engine::replay;
@@ -14,7 +15,7 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<()> {
             args.file.display()
         )
     })?;
-    println!(
+    outln!(
         "{}: ok: {} moves replayed; {}",
         args.file.display(),
         verified.moves,

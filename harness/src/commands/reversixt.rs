@@ -1,6 +1,7 @@
 //! `agon reversixt check-map`: is a map valid, and what is on it.
 
 use crate::cli::CheckMapArgs;
+use crate::console::outln;
 use agon_engine::input_file::{limits, Input};
 use agon_games::reversixt::{Map, Square};
 use anyhow::anyhow;
@@ -43,30 +44,32 @@ pub fn check_map(args: CheckMapArgs) -> anyhow::Result<()> {
             "bonus": specials[2].1,
             "expansion": specials[3].1,
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    println!("{}: a valid map", args.file.display());
-    println!("players      {}", map.players);
-    println!(
+    outln!("{}: a valid map", args.file.display());
+    outln!("players      {}", map.players);
+    outln!(
         "size         {} x {} (width x height), {} squares, {} holes",
         map.width,
         map.height,
         map.width * map.height - holes,
         holes
     );
-    println!(
+    outln!(
         "per player   {} override stones, {} bombs of strength {}",
-        map.overrides, map.bombs, map.bomb_strength
+        map.overrides,
+        map.bombs,
+        map.bomb_strength
     );
     let per: Vec<String> = stones
         .iter()
         .enumerate()
         .map(|(i, n)| format!("{}: {n}", i + 1))
         .collect();
-    println!("stones       {}", per.join(", "));
-    println!("transitions  {}", map.transitions.len());
+    outln!("stones       {}", per.join(", "));
+    outln!("transitions  {}", map.transitions.len());
     let sp: Vec<String> = specials.iter().map(|(k, n)| format!("{k} {n}")).collect();
-    println!("specials     {}", sp.join(", "));
+    outln!("specials     {}", sp.join(", "));
     Ok(())
 }

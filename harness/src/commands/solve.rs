@@ -1,6 +1,7 @@
 //! `agon solve`: one puzzle, one solver, the engine's verdict.
 
 use crate::cli::SolveArgs;
+use crate::console::{out, outln};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::game::Registry;
 use agon_engine::host::{HostKind, ProcessHostConfig};
@@ -85,9 +86,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         if !solved {
             out["reason"] = serde_json::Value::from(record.outcome.reason.clone());
         }
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        println!(
+        outln!(
             "{}: {} by {} in {time_ms:.1} ms{}",
             args.puzzle.display(),
             if solved { "solved" } else { "NOT solved" },
@@ -97,11 +98,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
                 _ => format!(", {a} attempted assignments"),
             })
         );
-        println!("{}", record.outcome.reason);
+        outln!("{}", record.outcome.reason);
         if let Some(solution) = solution {
-            print!("{}", solution.replace("\r\n", "\n"));
+            out!("{}", solution.replace("\r\n", "\n"));
             if !solution.ends_with('\n') {
-                println!();
+                outln!();
             }
         }
     }

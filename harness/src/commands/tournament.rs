@@ -4,6 +4,7 @@ use crate::cli::{
     TournamentCommand, TournamentDirArgs, TournamentMergeArgs, TournamentPlanArgs,
     TournamentResumeArgs, TournamentRunArgs,
 };
+use crate::console::outln;
 use crate::grading::report::{rating_text, write_all};
 use crate::grading::standings::{grade, Report};
 use crate::tournament::config::Config;
@@ -116,7 +117,7 @@ fn play_and_report(
         shard,
     };
     let summary = execute(plan, dir, &options).map_err(|e| anyhow!(e))?;
-    println!(
+    outln!(
         "{}: {} games{} ({} already done), {} played in {:.1} s ({:.1} games/s) at concurrency {}",
         dir.display(),
         summary.planned,
@@ -138,13 +139,13 @@ fn write_report(plan: &Plan, dir: &Path) -> anyhow::Result<()> {
     let report = grade(plan, &entries);
     write_all(dir, plan, &report).map_err(|e| anyhow!(e))?;
     print_standings(&report);
-    println!("report: {}", dir.join("report.html").display());
+    outln!("report: {}", dir.join("report.html").display());
     Ok(())
 }
 
 fn print_standings(report: &Report) {
     let t = &report.tournament;
-    println!(
+    outln!(
         "{} of {} games played{}",
         t.games_played,
         t.games_planned,
@@ -154,9 +155,9 @@ fn print_standings(report: &Report) {
             String::new()
         }
     );
-    println!("  #  entrant                      games     W     D     L   points  rating (95% CI)");
+    outln!("  #  entrant                      games     W     D     L   points  rating (95% CI)");
     for r in &report.standings {
-        println!(
+        outln!(
             "{:>3}  {:<26} {:>7} {:>5} {:>5} {:>5} {:>8}  {}",
             r.rank,
             r.name,
@@ -171,7 +172,7 @@ fn print_standings(report: &Report) {
         );
     }
     for e in &t.excluded {
-        println!("excluded: {} ({})", e.name, e.error);
+        outln!("excluded: {} ({})", e.name, e.error);
     }
 }
 
@@ -183,10 +184,10 @@ fn report(args: TournamentDirArgs) -> anyhow::Result<()> {
 fn plan(args: TournamentPlanArgs) -> anyhow::Result<()> {
     let (_, plan) = make_plan(&args.config)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&plan)?);
+        outln!("{}", serde_json::to_string_pretty(&plan)?);
     } else {
         for g in &plan.games {
-            println!("{}", g.id);
+            outln!("{}", g.id);
         }
     }
     Ok(())
@@ -196,7 +197,7 @@ fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
     let plan = Plan::read(&args.dir).map_err(|e| anyhow!(e))?;
     let repair = journal::repair(&args.dir, &plan.entry_check()).map_err(|e| anyhow!(e))?;
     if repair.rejected.is_empty() {
-        println!(
+        outln!(
             "{}: the journal is sound ({} games); nothing to repair",
             args.dir.display(),
             repair.kept
@@ -204,7 +205,7 @@ fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     for d in &repair.rejected {
-        println!(
+        outln!(
             "line {}{}: {}",
             d.line,
             d.game
@@ -214,7 +215,7 @@ fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
             d.problem
         );
     }
-    println!(
+    outln!(
         "moved {} damaged lines to {}; kept {} games; `agon tournament resume {}` plays the \
          rest",
         repair.rejected.len(),
@@ -344,7 +345,7 @@ fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
             args.out.display()
         )
     })?;
-    println!(
+    outln!(
         "merged {} shard folders: {games} games, {duplicates} duplicates, {} missing",
         args.dirs.len(),
         missing.len()

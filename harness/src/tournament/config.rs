@@ -168,8 +168,11 @@ impl Config {
         let games_per_pairing =
             raw.games_per_pairing
                 .unwrap_or(if game.seats() == 1 { 1 } else { 2 });
-        if games_per_pairing == 0 {
-            return Err(fail("games_per_pairing", "must be at least 1".into()));
+        if !(1..=MAX_GAMES_PER_PAIRING).contains(&games_per_pairing) {
+            return Err(fail(
+                "games_per_pairing",
+                format!("expected 1 to {MAX_GAMES_PER_PAIRING}"),
+            ));
         }
         if raw.concurrency == Some(0) {
             return Err(fail("concurrency", "must be at least 1".into()));
@@ -356,6 +359,11 @@ fn scalar(value: &toml::Value) -> Option<String> {
     }
 }
 
+/// Beyond these a configuration is a mistake (a typo of a digit), refused before anything is
+/// allocated for it.
+pub const MAX_GAMES_PER_PAIRING: u32 = 100_000;
+pub const MAX_PARAM_SETS: usize = 10_000;
+
 /// Every combination of sweep values over the fixed parameters, each checked by the game.
 fn param_sets(
     raw: &ConfigFile,
@@ -371,6 +379,18 @@ fn param_sets(
             )
         })?;
         fixed.insert(key.clone(), text);
+    }
+    // Counted before the product is built: a few long sweeps multiply beyond memory.
+    let product = raw
+        .sweep
+        .iter()
+        .try_fold(1usize, |n, s| n.checked_mul(s.values.len()))
+        .filter(|&n| n <= MAX_PARAM_SETS);
+    if product.is_none() {
+        return Err((
+            "sweep".into(),
+            format!("the sweeps make more than {MAX_PARAM_SETS} parameter sets"),
+        ));
     }
     let mut sets = vec![(BTreeMap::<String, String>::new(), fixed)];
     for (i, sweep) in raw.sweep.iter().enumerate() {

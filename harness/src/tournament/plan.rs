@@ -5,22 +5,19 @@
 use super::config::{Config, Declared, ParamSet, Settings};
 use super::journal::Entry;
 use agon_engine::bot_spec::BotSpec;
+use agon_engine::game::GameRules;
 use agon_engine::game::Registry;
-use agon_engine::game::{GameRules, StartInfo};
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
 use agon_engine::host::HostKind;
-use agon_engine::host::{CallResult, Deadline};
 use agon_engine::input_file::{limits, Input};
 use agon_engine::loader::{Manifest, Plugin, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;
-use agon_engine::seating::{self, Hosting};
+use agon_engine::seating::{self, Hosting, Trial};
 use agon_games::params::RawParams;
-use agon_plugin_api::abi::FailureKind;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 pub const PLAN_FORMAT: u32 = 1;
 
@@ -119,45 +116,18 @@ pub fn hosting(settings: &Settings) -> Result<Hosting, String> {
     })
 }
 
-/// What a trial start of an entrant's bot found.
-enum Trial {
-    Fine,
-    /// The bot cannot be run here (it crashed while being created, its file does not load, the
-    /// sandbox is incomplete in strict mode): the entrant is excluded.
-    Exclude(String),
-    /// The bot refused its parameters: a configuration error.
-    Refused(String),
-}
-
 /// Seats the entrant's bot once and delivers a start message, as its first game will.
 fn trial(spec: &BotSpec, game: &dyn GameRules, settings: &Settings, params: &RawParams) -> Trial {
-    let hosting = match hosting(settings) {
-        Ok(h) => h,
-        Err(e) => return Trial::Exclude(e),
-    };
-    let mut seat = match seating::seat_or_fail(spec, 0, game, &hosting) {
-        Ok(seat) => seat,
-        Err(e) => return Trial::Exclude(e.to_string()),
-    };
-    let Ok(session) = game.new_session(params) else {
-        return Trial::Fine; // the parameters were checked with the configuration
-    };
-    let info = StartInfo {
-        seed: 0,
-        start_budget_ms: settings.start_ms,
-        move_budget_ms: settings.move_ms,
-        bot_params: spec.params.clone(),
-    };
-    let budget = (settings.start_ms > 0).then(|| Duration::from_millis(settings.start_ms));
-    let call = seat
-        .host
-        .start(session.start_message(0, &info), Deadline::wall(budget));
-    match call.result {
-        CallResult::Failed(f) if f.kind == FailureKind::Refused => {
-            Trial::Refused(f.message.to_string())
-        }
-        // Anything else (even a panic at start) is the bot's to answer for in its games.
-        _ => Trial::Fine,
+    match hosting(settings) {
+        Ok(hosting) => seating::trial_start(
+            spec,
+            game,
+            &hosting,
+            params,
+            settings.start_ms,
+            settings.move_ms,
+        ),
+        Err(e) => Trial::Exclude(e),
     }
 }
 
@@ -197,8 +167,19 @@ impl Plan {
         for declared in &config.entrants {
             match declared {
                 Declared::Bot { name, spec } => {
-                    let staged = StagedPlugin::stage(&spec.file, cache)
-                        .map_err(|e| PlanError::Config(format!("entrant `{name}`: {e}")))?;
+                    // A file that is no plugin (a team uploaded the wrong file) excludes only
+                    // that entrant, like a plugin that fails to load.
+                    let staged = match StagedPlugin::stage(&spec.file, cache) {
+                        Ok(staged) => staged,
+                        Err(e) => {
+                            excluded.push(Excluded {
+                                name: name.clone(),
+                                file: spec.file.clone(),
+                                error: e.to_string(),
+                            });
+                            continue;
+                        }
+                    };
                     match manifest(&staged, settings, &sandbox) {
                         Err(error) => excluded.push(Excluded {
                             name: name.clone(),
@@ -324,6 +305,15 @@ impl Plan {
             .map(|p| game.seats_for(&p.params))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| PlanError::Config(format!("{}: {e}", config.file.display())))?;
+        let count = planned_games(&seats, settings.games_per_pairing, entrants.len());
+        if count > MAX_GAMES as u128 {
+            return Err(PlanError::Config(format!(
+                "{}: the configuration plans {count} games; at most {MAX_GAMES} are allowed \
+                 (fewer games per pairing, sweep values or entrants, or shards of several \
+                 tournaments)",
+                config.file.display()
+            )));
+        }
         let games = schedule(&seats, &config_hash, settings, entrants.len());
         Ok(Plan {
             format: PLAN_FORMAT,
@@ -499,6 +489,31 @@ fn mix(mut z: u64) -> u64 {
 /// Every pairing of entrants (each unordered pair once), for every parameter set, `N` games:
 /// even games seat the pair in order, odd games swapped, and both games of a pair share a seed.
 /// The games of a tournament; `seats[set]` is the number of seats under parameter set `set`.
+/// The most games one plan may hold (its `tournament.json` is about 200 bytes a game).
+pub const MAX_GAMES: usize = 1_000_000;
+
+/// How many games [`schedule`] lays out, counted without laying them out.
+fn planned_games(seats: &[usize], games_per_pairing: u32, entrants: usize) -> u128 {
+    let n = entrants as u128;
+    seats
+        .iter()
+        .map(|&k| {
+            let k = k as u128;
+            let meetings = match k {
+                1 => n,
+                // Every k-subset in each of its k rotations; fewer entrants than seats: cyclic.
+                _ if n >= k => binomial(n, k).saturating_mul(k),
+                _ => k,
+            };
+            meetings.saturating_mul(games_per_pairing as u128)
+        })
+        .fold(0u128, u128::saturating_add)
+}
+
+fn binomial(n: u128, k: u128) -> u128 {
+    (0..k.min(n - k)).fold(1u128, |acc, i| acc.saturating_mul(n - i) / (i + 1))
+}
+
 fn schedule(
     seats: &[usize],
     config_hash: &str,
