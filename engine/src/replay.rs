@@ -73,8 +73,10 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
         if let Some(forced) = m.forced {
             let policy_allows = matches!(
                 (forced, record.fault_policy),
-                (Forced::Skip, FaultPolicy::Skip)
-                    | (Forced::RandomLegal, FaultPolicy::RandomLegal { .. })
+                (
+                    Forced::Skip,
+                    FaultPolicy::Skip | FaultPolicy::SkipStall { .. }
+                ) | (Forced::RandomLegal, FaultPolicy::RandomLegal { .. })
             );
             if !policy_allows {
                 return fail(format!(
@@ -261,6 +263,23 @@ fn ending(record: &MatchRecord, fault: &Fault) -> Result<Outcome, ReplayMismatch
                 reason,
             ))
         }
-        FaultPolicy::Skip => Ok(Outcome::stalled(seats, reason)),
+        FaultPolicy::Skip | FaultPolicy::SkipStall { .. } => {
+            // The stalling fault is not a move; the faulted turns before it are forced skips.
+            let streak = 1 + record
+                .moves
+                .iter()
+                .rev()
+                .take_while(|m| m.forced.is_some())
+                .count();
+            let needed = record.fault_policy.stall_turns() as usize;
+            if streak != needed {
+                return Err(ReplayMismatch(format!(
+                    "the game is recorded as stalled after {streak} faulted turns in a row; the \
+                     {} policy stalls after {needed}",
+                    record.fault_policy
+                )));
+            }
+            Ok(Outcome::stalled(seats, reason))
+        }
     }
 }

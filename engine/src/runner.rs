@@ -44,9 +44,6 @@ pub enum MatchError {
     },
 }
 
-/// Turns without a single real action after which a game under `skip` is stalled, per seat.
-const STALL_ROUNDS: usize = 2;
-
 /// The state of one match besides the game: what was played, what went wrong.
 struct Referee<'a, 'o> {
     observer: &'o mut dyn MatchObserver,
@@ -307,12 +304,12 @@ impl Referee<'_, '_> {
                 }
                 Forced::RandomLegal
             }
-            FaultPolicy::Skip => Forced::Skip,
+            FaultPolicy::Skip | FaultPolicy::SkipStall { .. } => Forced::Skip,
         };
         if phase == Phase::Start {
             return None; // the bot may still play; its turns come later
         }
-        if self.faulty_streak >= STALL_ROUNDS * seats.len() {
+        if self.faulty_streak >= self.policy.stall_turns() as usize {
             return Some(Outcome::stalled(
                 seats.len(),
                 format!(

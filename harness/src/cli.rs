@@ -348,7 +348,7 @@ pub struct MatchArgs {
     /// machine; a wall-clock watchdog at 3x the budget still bounds every call)
     #[arg(long, default_value = "wall", value_name = "CLOCK")]
     pub clock: String,
-    /// What a fault costs: forfeit, disqualify, skip, random-legal[:RATE] (default: the game's
+    /// What a fault costs: forfeit, disqualify, skip, skip-stall[:TURNS], random-legal[:RATE] (default: the game's
     /// course rule, see `agon games`)
     #[arg(long, value_name = "POLICY")]
     pub on_fault: Option<String>,

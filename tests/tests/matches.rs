@@ -410,19 +410,57 @@ fn the_skip_policy_passes_faulty_turns() {
     );
 }
 
-/// Two seats that never answer under `skip`: the game stalls and nobody scores.
+/// Two seats that never answer under `skip-stall` (opt-in): the game stalls after the given
+/// number of faulted turns in a row and nobody scores; a record that claims the stall earlier
+/// does not replay.
 #[test]
-fn a_game_where_no_seat_acts_stalls() {
-    let record = under(
-        "skip",
+fn under_skip_stall_a_game_where_no_seat_acts_stalls() {
+    let faulty = [
+        &spec("misbehave", "illegal") as &str,
+        &spec("misbehave", "malformed"),
+    ];
+    let record = under("skip-stall", faulty);
+    assert_eq!(record.outcome.termination, Termination::Stalled);
+    assert_eq!(record.outcome.scores, [0.0, 0.0]);
+    assert_eq!(record.outcome.winner, None);
+    assert_eq!(record.faults.len(), 4, "four faulted turns in a row");
+    let six = under("skip-stall:6", faulty);
+    assert_eq!(six.faults.len(), 6);
+    let mut early = six.clone();
+    early.fault_policy = "skip-stall:7".parse().unwrap();
+    let err = replay::verify(&early, &Registry::builtin()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("stalled after 6 faulted turns in a row; the skip-stall:7"),
+        "{err}"
+    );
+}
+
+/// Under `skip` (the course's rule) faults never end a game: two seats that never answer play
+/// on to the game's own move limit, which decides (a draw here), as the Flip course did.
+#[test]
+fn under_skip_faults_never_end_a_game() {
+    let record = play_under(
+        HostKind::Thread,
         [
             &spec("misbehave", "illegal"),
             &spec("misbehave", "malformed"),
         ],
+        8,
+        RawParams::from([("move_limit".to_string(), "30".to_string())]),
+        Some(1000),
+        Some("skip".parse().unwrap()),
     );
-    assert_eq!(record.outcome.termination, Termination::Stalled);
-    assert_eq!(record.outcome.scores, [0.0, 0.0]);
+    replay::verify(&record, &Registry::builtin()).unwrap();
+    assert_eq!(
+        record.outcome.termination,
+        Termination::Rules,
+        "{}",
+        record.outcome.reason
+    );
     assert_eq!(record.outcome.winner, None);
+    assert_eq!(record.faults.len(), 30);
+    assert_eq!(record.moves.len(), 30);
 }
 
 /// Under `random-legal` the engine plays for a faulty seat until its error rate is exceeded.

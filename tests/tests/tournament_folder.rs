@@ -64,6 +64,21 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// Tournaments judge budgets on the bots' CPU clock by default, and the report says so.
+#[test]
+fn tournaments_default_to_the_cpu_clock_and_say_so() {
+    let (_dir, out) = finished("folder-clock");
+    assert_eq!(standings(&out)["tournament"]["clock"], "cpu");
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("on the cpu budget clock"), "{md}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("on the cpu budget clock"));
+    let plan: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
+            .unwrap();
+    assert_eq!(plan["settings"]["clock"], "cpu");
+}
+
 #[test]
 fn reports_written_at_once_all_succeed() {
     let (_dir, out) = finished("folder-reports");

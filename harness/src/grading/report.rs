@@ -148,11 +148,12 @@ fn markdown(plan: &Plan, report: &Report) -> String {
     }
     let _ = writeln!(
         out,
-        "; {} games per pairing, seed {}, {} host, {} ms per move.\n",
+        "; {} games per pairing, seed {}, {} host, {} ms per move on the {} budget clock.\n",
         plan.settings.games_per_pairing,
         plan.settings.seed,
         plan.settings.host,
-        plan.settings.move_ms
+        plan.settings.move_ms,
+        t.clock
     );
     out.push_str("## Standings\n\n");
     out.push_str(&markdown_table(&report.standings));
@@ -321,8 +322,8 @@ fn html(plan: &Plan, report: &Report) -> String {
     );
     let _ = write!(
         out,
-        "<p>{} of {} planned games played; {} games per pairing, seed {}, {} host, {} ms per move.</p>",
-        t.games_played, t.games_planned, plan.settings.games_per_pairing, plan.settings.seed, plan.settings.host, plan.settings.move_ms
+        "<p>{} of {} planned games played; {} games per pairing, seed {}, {} host, {} ms per move on the {} budget clock.</p>",
+        t.games_played, t.games_planned, plan.settings.games_per_pairing, plan.settings.seed, plan.settings.host, plan.settings.move_ms, t.clock
     );
     if t.games_missing > 0 {
         let _ = write!(

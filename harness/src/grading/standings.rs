@@ -43,6 +43,8 @@ pub struct Summary {
     pub config_hash: String,
     pub games_planned: usize,
     pub games_played: usize,
+    /// Which clock judged the budgets: `cpu` (the bot's own CPU time) or `wall`.
+    pub clock: String,
     /// Planned games with no result (an unfinished run, or missing shards).
     pub games_missing: usize,
     pub excluded: Vec<Excluded>,
@@ -176,6 +178,10 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
             config_hash: plan.config_hash.clone(),
             games_planned: plan.games.len(),
             games_played: games.len(),
+            clock: match plan.settings.clock {
+                agon_engine::host::Clock::Cpu => "cpu".into(),
+                agon_engine::host::Clock::Wall => "wall".into(),
+            },
             games_missing: plan.games.len() - games.len(),
             excluded: plan.excluded.clone(),
         },
