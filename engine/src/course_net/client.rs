@@ -235,7 +235,10 @@ fn choose(
             Err(e) => Err(format!("its answer does not decode: {e}")),
         },
         CallResult::Failed(f) => Err(crate::host::describe_failure(&f)),
-        CallResult::TimedOut => Err(format!("no answer within {budget:?}")),
+        CallResult::TimedOut => Err(match budget {
+            Some(b) => format!("no answer within {:.3} s", b.as_secs_f64()),
+            None => "no answer before the watchdog".to_string(),
+        }),
         CallResult::Fault { cause, detail } => Err(format!("{cause}: {detail}")),
     };
     let checked = answer.and_then(|m| {

@@ -187,6 +187,16 @@ impl Config {
         let game_seed = match &raw.game_seed_param {
             None => None,
             Some(name) => {
+                // The course's seed is a Java int (`../shared/rules/flip.md`).
+                if i32::try_from(raw.game_seed_base).is_err() {
+                    return Err(fail(
+                        "game_seed_base",
+                        format!(
+                            "expected a 32-bit integer (the course's Java int), got {}",
+                            raw.game_seed_base
+                        ),
+                    ));
+                }
                 // The parameter must exist for the game: check it with the base value.
                 let mut probe: RawParams = raw
                     .params

@@ -489,6 +489,14 @@ fn mix(mut z: u64) -> u64 {
 /// Every pairing of entrants (each unordered pair once), for every parameter set, `N` games:
 /// even games seat the pair in order, odd games swapped, and both games of a pair share a seed.
 /// The games of a tournament; `seats[set]` is the number of seats under parameter set `set`.
+/// The board seed of game `i` (from 0) of a pairing in the Flip course's format: game r = i + 1
+/// is on board `base + floor(r / 2)` (`../shared/rules/flip.md`, "The course tournament format"),
+/// computed as the course's Java code does, in 32-bit `int` arithmetic that wraps at 2^31.
+pub fn course_board_seed(base: i64, i: u32) -> i64 {
+    let round = (i as i64 + 1) / 2;
+    (base as i32).wrapping_add(round as i32) as i64
+}
+
 /// The most games one plan may hold (its `tournament.json` is about 200 bytes a game).
 pub const MAX_GAMES: usize = 1_000_000;
 
@@ -553,11 +561,10 @@ fn schedule(
                     let seed = mix(settings.seed
                         ^ mix((set as u64) << 48 ^ (a as u64) << 32 ^ (b as u64) << 16 ^ pair));
                     let seats = if i % 2 == 0 { vec![a, b] } else { vec![b, a] };
-                    // Flip's course formula: game r = i + 1 is on board base + floor(r / 2).
                     let params = settings
                         .game_seed
                         .iter()
-                        .map(|(name, base)| (name.clone(), (base + (i as i64 + 1) / 2).to_string()))
+                        .map(|(name, base)| (name.clone(), course_board_seed(*base, i).to_string()))
                         .collect();
                     games.push(GameSpec {
                         id: format!("{config_hash}-s{set:02}-e{a:02}e{b:02}-g{i:03}"),
@@ -639,6 +646,20 @@ fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn course_board_seeds_wrap_like_java_ints() {
+        assert_eq!(course_board_seed(42, 0), 42);
+        assert_eq!(course_board_seed(42, 1), 43);
+        assert_eq!(course_board_seed(42, 2), 43);
+        assert_eq!(course_board_seed(42, 19), 52);
+        // Java: Integer.MAX_VALUE + 1 == Integer.MIN_VALUE.
+        assert_eq!(course_board_seed(i32::MAX as i64, 1), i32::MIN as i64);
+        assert_eq!(
+            course_board_seed(i32::MAX as i64 - 1, 5),
+            i32::MIN as i64 + 1
+        );
+    }
     use agon_engine::host::Clock;
 
     #[test]

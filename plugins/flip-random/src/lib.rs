@@ -1,6 +1,9 @@
-//! `random`: the course's sample player (COMS W4444 F19): for each allowed move, a random coin
-//! flipped at an angle uniform in [-pi/2, pi/2) around the direction of attack, checked for
-//! validity before answering (on a copy of the table, so the second move sees the first).
+//! `random`: for each allowed move, a random coin flipped at an angle uniform in [-pi/2, pi/2)
+//! around the direction of attack, checked for validity before answering (on a copy of the
+//! table, so the second move sees the first). Modelled on the course's sample player (COMS W4444
+//! F19) but not a port of it: that player draws from its own fixed-seed generator, tries 30
+//! times per request in all and checks both moves against the old board, so it answers some
+//! invalid moves; this one never does.
 
 use agon_plugin_api::games::flip::{Player, Point};
 use agon_plugin_api::protocol::flip::{Flip, FlipMove, Observation, Setup};
