@@ -1,7 +1,7 @@
+use super::engine_stall::Stopwatch;
 use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
 use abi_stable::std_types::RResult;
 use agon_plugin_api::abi::BotBox;
-use std::time::Instant;
 
 /// Calls the bot on the match thread. It cannot interrupt a call: the runner judges the budget
 /// once the call returns, and a call that never returns hangs the match (trusted code only).
@@ -17,9 +17,9 @@ impl InlineHost {
 
 fn timed<T>(f: impl FnOnce() -> RResult<T, agon_plugin_api::abi::BotFailure>) -> Call<T> {
     let cpu0 = thread_cpu_time();
-    let t0 = Instant::now();
+    let watch = Stopwatch::start();
     let answer = f();
-    let wall = t0.elapsed();
+    let wall = watch.elapsed();
     let cpu = thread_cpu_time().saturating_sub(cpu0);
     let result = match answer {
         RResult::ROk(value) => CallResult::Answer(value),

@@ -9,6 +9,7 @@
 //!   the process group at the deadline. The default for team code.
 
 mod cpu_clock;
+pub mod engine_stall;
 mod inline;
 pub mod process;
 mod thread;

@@ -1,3 +1,4 @@
+use super::engine_stall::Stopwatch;
 use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
 use crate::fault::FaultCause;
 use abi_stable::std_types::RResult;
@@ -77,12 +78,13 @@ impl ThreadHost {
         let Some(requests) = &self.requests else {
             return gone("the host was shut down".into());
         };
-        let t0 = Instant::now();
+        let watch = Stopwatch::start();
         if requests.send(request).is_err() {
             return gone("the bot's thread has ended".into());
         }
-        let response = self.wait(t0, watchdog);
-        let wall = t0.elapsed();
+        let response = self.wait(&watch, watchdog);
+        let wall = watch.elapsed();
+        watch.note_stall("a call to a thread host");
         match response {
             Ok(Response { answer, cpu }) => Call {
                 result: match answer {
@@ -113,8 +115,8 @@ impl ThreadHost {
     /// Waits for the worker's response until `t0 + budget`. Spins briefly first: a quick bot
     /// answers within microseconds, and parking the match thread would add a futex wake-up and
     /// a reschedule to every such move (several times the cost of the round trip itself).
-    fn wait(&self, t0: Instant, watchdog: Duration) -> Result<Response, RecvTimeoutError> {
-        let spin_until = t0 + SPIN_BEFORE_PARKING;
+    fn wait(&self, watch: &Stopwatch, watchdog: Duration) -> Result<Response, RecvTimeoutError> {
+        let spin_until = watch.started() + SPIN_BEFORE_PARKING;
         loop {
             match self.responses.try_recv() {
                 Ok(response) => return Ok(response),
@@ -123,8 +125,13 @@ impl ThreadHost {
                 Err(TryRecvError::Empty) => break,
             }
         }
-        self.responses
-            .recv_timeout(watchdog.saturating_sub(t0.elapsed()))
+        // A stall of the engine moves the deadline later: wait again until it stops moving.
+        loop {
+            match self.responses.recv_deadline(watch.deadline(watchdog)) {
+                Err(RecvTimeoutError::Timeout) if Instant::now() < watch.deadline(watchdog) => {}
+                other => return other,
+            }
+        }
     }
 
     /// Stops talking to the worker without waiting for it.

@@ -75,6 +75,17 @@ pub fn read_frame_until(
     check_every: Option<Duration>,
     keep_waiting: &mut dyn FnMut() -> bool,
 ) -> Result<(u8, Vec<u8>), ReadError> {
+    read_frame_by(fd, &|| deadline, check_every, keep_waiting)
+}
+
+/// [`read_frame_until`] with a deadline that may move while waiting (later, when the engine
+/// itself was stalled: see `host::engine_stall`).
+pub fn read_frame_by(
+    fd: BorrowedFd<'_>,
+    deadline: &dyn Fn() -> Option<Instant>,
+    check_every: Option<Duration>,
+    keep_waiting: &mut dyn FnMut() -> bool,
+) -> Result<(u8, Vec<u8>), ReadError> {
     let mut header = [0u8; 4];
     read_exact_until(fd, &mut header, deadline, check_every, keep_waiting)?;
     let len = u32::from_le_bytes(header) as usize;
@@ -90,13 +101,13 @@ pub fn read_frame_until(
 fn read_exact_until(
     fd: BorrowedFd<'_>,
     buf: &mut [u8],
-    deadline: Option<Instant>,
+    deadline: &dyn Fn() -> Option<Instant>,
     check_every: Option<Duration>,
     keep_waiting: &mut dyn FnMut() -> bool,
 ) -> Result<(), ReadError> {
     let mut filled = 0;
     while filled < buf.len() {
-        let mut wait = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let mut wait = deadline().map(|d| d.saturating_duration_since(Instant::now()));
         if let Some(step) = check_every {
             wait = Some(wait.map_or(step, |w| w.min(step)));
         }
@@ -111,7 +122,7 @@ fn read_exact_until(
             Err(e) => return Err(ReadError::Io(e.into())),
         };
         if ready == 0 {
-            if deadline.is_some_and(|d| Instant::now() >= d) || !keep_waiting() {
+            if deadline().is_some_and(|d| Instant::now() >= d) || !keep_waiting() {
                 return Err(ReadError::Deadline);
             }
             continue;

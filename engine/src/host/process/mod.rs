@@ -11,6 +11,7 @@
 pub mod frame;
 mod stderr;
 
+use super::engine_stall::Stopwatch;
 use super::{Call, CallResult, Deadline, HostKind, HostReport, SeatHost};
 use crate::fault::FaultCause;
 use crate::loader::{Manifest, StagedPlugin};
@@ -384,8 +385,11 @@ impl ProcessHost {
             };
         }
         let cpu0 = self.cpu_time();
-        let t0 = Instant::now();
-        let wall_deadline = Some(t0 + deadline.watchdog());
+        let watch = Stopwatch::start();
+        let watchdog = deadline.watchdog();
+        // The wall-clock watchdog counts the engine's running time: a stalled engine (suspended,
+        // starved) moves it later instead of killing a bot that was not waited for.
+        let wall_deadline = move || Some(watch.deadline(watchdog));
         let cpu_limit = match (deadline.clock, deadline.budget, cpu0) {
             (super::Clock::Cpu, Some(budget), Some(start)) => Some((start, budget)),
             _ => None,
@@ -398,15 +402,16 @@ impl ProcessHost {
             None => true,
         };
         let check_every = cpu_limit.map(|_| CPU_CHECK_INTERVAL);
-        let outcome = self.write(kind, message, wall_deadline).and_then(|()| {
-            frame::read_frame_until(
+        let outcome = self.write(kind, message, wall_deadline()).and_then(|()| {
+            frame::read_frame_by(
                 self.responses.as_fd(),
-                wall_deadline,
+                &wall_deadline,
                 check_every,
                 &mut within_cpu,
             )
         });
-        let wall = t0.elapsed();
+        let wall = watch.elapsed();
+        watch.note_stall("a call to a process host");
         let cpu = match (cpu0, self.cpu_time()) {
             (Some(a), Some(b)) => Some(b.saturating_sub(a)),
             _ => None,
