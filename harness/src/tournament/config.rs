@@ -546,7 +546,7 @@ mod tests {
             ),
             (
                 "game = \"breakthrough\"\ngames_per_pairing = 0\n",
-                "games_per_pairing: must be",
+                "games_per_pairing: expected 1 to 100000",
             ),
         ];
         for (text, message) in cases {
