@@ -23,7 +23,7 @@ pub mod limits {
 
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
-    #[error("{path}: {source}")]
+    #[error("{path}: cannot read: {source}")]
     Io {
         path: String,
         source: std::io::Error,
@@ -37,7 +37,7 @@ pub enum InputError {
         limit: u64,
         what: &'static str,
     },
-    #[error("{path}: not UTF-8 text (byte {offset})")]
+    #[error("{path}: not a text file (invalid UTF-8 at byte {offset})")]
     NotText { path: String, offset: usize },
     #[error("{path}: a symbolic link; Agon does not follow links here")]
     Link { path: String },
