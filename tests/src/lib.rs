@@ -123,3 +123,25 @@ pub fn seats<S: AsRef<str>>(
         })
         .collect()
 }
+
+/// `agon ARGS`, run to its end.
+pub fn agon_output(args: &[&str]) -> std::process::Output {
+    agon().args(args).output().expect("agon runs")
+}
+
+/// `agon ARGS`, which must succeed; its standard output.
+pub fn agon_ok(args: &[&str]) -> String {
+    let out = agon_output(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The `standings.json` of a tournament folder.
+pub fn standings(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("standings.json")).expect("standings.json");
+    serde_json::from_str(&text).expect("standings.json is JSON")
+}

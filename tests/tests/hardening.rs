@@ -1,14 +1,8 @@
 //! Results that depend only on the bots: the machine misbehaving under a tournament (the engine
 //! suspended and resumed) must not change a single result.
 
-use agon_tests::{agon, scratch, spec};
-use serde_json::Value;
-use std::path::Path;
+use agon_tests::{agon, scratch, spec, standings};
 use std::time::{Duration, Instant};
-
-fn standings(dir: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("standings.json")).unwrap()).unwrap()
-}
 
 fn signal(pid: u32, name: &str) {
     let status = std::process::Command::new("kill")

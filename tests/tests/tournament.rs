@@ -1,25 +1,10 @@
 //! Tournaments through the `agon` binary: interrupted and resumed, sharded and merged,
 //! refused configurations, the report.
 
-use agon_tests::{agon, plugin, scratch};
+use agon_tests::{agon, agon_ok as ok, agon_output as run, plugin, scratch, standings};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::{Duration, Instant};
-
-fn run(args: &[&str]) -> Output {
-    agon().args(args).output().expect("agon runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// A configuration over the built plugins, with `extra` lines before the entrants.
 /// `agon tournament run CFG --out OUT --quiet`, which must succeed; its stdout.
@@ -70,10 +55,6 @@ fn three_entrants() -> Entrants {
             ),
         ),
     ]
-}
-
-fn standings(dir: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("standings.json")).unwrap()).unwrap()
 }
 
 fn journal_ids(dir: &Path) -> Vec<String> {

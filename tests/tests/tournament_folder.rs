@@ -2,24 +2,9 @@
 //! journal that is a link, leftovers of a full disk, absurd concurrency. None may panic, lose or
 //! damage work, or pass silently.
 
-use agon_tests::{agon, scratch, spec};
+use agon_tests::{agon, agon_ok as ok, agon_output as run, scratch, spec, standings};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Output;
-
-fn run(args: &[&str]) -> Output {
-    agon().args(args).output().expect("agon runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn refused(args: &[&str]) -> String {
     let out = run(args);
@@ -54,10 +39,6 @@ fn finished(name: &str) -> (PathBuf, PathBuf) {
         "--quiet",
     ]);
     (dir, out)
-}
-
-fn standings(dir: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("standings.json")).unwrap()).unwrap()
 }
 
 fn s(p: &Path) -> &str {
