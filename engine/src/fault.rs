@@ -28,6 +28,11 @@ pub enum FaultCause {
     Refused,
     /// The seat's host is gone: an earlier call was abandoned or killed.
     Abandoned,
+    /// The bot's process was killed from outside the engine (a stop signal or SIGKILL the
+    /// engine did not send, e.g. a batch system signalling every process of a job), or the
+    /// engine itself was asked to stop. Not the bot's fault: a game with such a fault is never
+    /// recorded; it is played again (see `crate::interrupt`).
+    External,
 }
 
 impl fmt::Display for FaultCause {
@@ -43,6 +48,7 @@ impl fmt::Display for FaultCause {
             FaultCause::Exited => "exited",
             FaultCause::Refused => "refused",
             FaultCause::Abandoned => "abandoned",
+            FaultCause::External => "external",
         })
     }
 }

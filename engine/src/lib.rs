@@ -14,6 +14,7 @@ pub mod fault;
 pub mod game;
 pub mod host;
 pub mod input_file;
+pub mod interrupt;
 pub mod loader;
 pub mod output_file;
 pub mod record;

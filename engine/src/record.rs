@@ -36,8 +36,21 @@ pub struct MatchRecord {
     /// Every applied action, in order.
     pub moves: Vec<MoveRecord>,
     pub faults: Vec<Fault>,
+    /// Seats whose host was started again after it died or was killed (under a fault policy
+    /// that plays on: `skip`, `skip-stall`, `random-legal`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restarts: Vec<Restart>,
     pub metrics: Vec<SeatMetrics>,
     pub final_board: String,
+}
+
+/// A seat's host started again before the seat's turn at `ply`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Restart {
+    pub seat: usize,
+    pub ply: u32,
+    /// Why the previous host was gone.
+    pub reason: String,
 }
 
 /// Per-call time budgets; `None`: unlimited.

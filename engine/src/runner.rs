@@ -5,7 +5,7 @@ use crate::fault::{tolerated_errors, Fault, FaultCause, FaultPolicy, Phase};
 use crate::game::{Applied, GameRules, Outcome, Rejection, Session, StartInfo, Termination};
 use crate::host::{describe_failure, Call, CallResult, Deadline, SeatHost};
 use crate::record::{
-    Budgets, Forced, MatchRecord, MoveRecord, SeatMetrics, SeatRecord, RECORD_FORMAT,
+    Budgets, Forced, MatchRecord, MoveRecord, Restart, SeatMetrics, SeatRecord, RECORD_FORMAT,
 };
 use crate::seed::{engine_draw, seat_seed};
 use agon_games::params::{ParamError, RawParams};
@@ -42,6 +42,11 @@ pub enum MatchError {
         help: String,
         source: ParamError,
     },
+    /// The match was cut short by something that is not the bots' doing: the engine was asked
+    /// to stop, or a bot's process was killed from outside. Nothing of it may be recorded as a
+    /// result; the game is to be played again.
+    #[error("the game was not finished, and nothing of it is recorded: {0}")]
+    Interrupted(String),
 }
 
 /// The state of one match besides the game: what was played, what went wrong.
@@ -51,6 +56,7 @@ struct Referee<'a, 'o> {
     policy: FaultPolicy,
     moves: Vec<MoveRecord>,
     faults: Vec<Fault>,
+    restarts: Vec<Restart>,
     /// Per seat: turns had and faults made (for `random-legal`).
     turns: Vec<u32>,
     errors: Vec<u32>,
@@ -119,12 +125,19 @@ pub fn run_observed_match(
             .unwrap_or_else(|| game.default_fault_policy()),
         moves: Vec::new(),
         faults: Vec::new(),
+        restarts: Vec::new(),
         turns: vec![0; seats.len()],
         errors: vec![0; seats.len()],
         faulty_streak: 0,
         observer,
     };
-    let outcome = referee.play(session.as_mut(), &mut seats);
+    let outcome = match referee.play(session.as_mut(), &mut seats) {
+        Ok(outcome) => outcome,
+        Err(Interrupted(why)) => {
+            log::warn!("{why}; the game is abandoned, not recorded");
+            return Err(MatchError::Interrupted(why));
+        }
+    };
     referee.observer.ended(&outcome);
     for fault in &referee.faults {
         log::info!(
@@ -158,9 +171,24 @@ pub fn run_observed_match(
         game_scores: session.game_scores(),
         moves: referee.moves,
         faults: referee.faults,
+        restarts: referee.restarts,
         metrics,
         final_board: session.render(),
     })
+}
+
+/// Why a match stopped without an outcome (see [`MatchError::Interrupted`]).
+struct Interrupted(String);
+
+/// The engine was asked to stop: no further call is made.
+fn stop_requested() -> Result<(), Interrupted> {
+    match crate::interrupt::requested() {
+        Some(signal) => Err(Interrupted(format!(
+            "the engine received {}",
+            crate::interrupt::name(signal)
+        ))),
+        None => Ok(()),
+    }
 }
 
 impl Referee<'_, '_> {
@@ -171,28 +199,25 @@ impl Referee<'_, '_> {
         }
     }
 
-    fn play(&mut self, session: &mut dyn Session, seats: &mut [Seat]) -> Outcome {
+    fn play(
+        &mut self,
+        session: &mut dyn Session,
+        seats: &mut [Seat],
+    ) -> Result<Outcome, Interrupted> {
         for index in 0..seats.len() {
-            let info = StartInfo {
-                seed: seat_seed(self.settings.seed, index),
-                start_budget_ms: self.settings.budgets.start_ms.unwrap_or(0),
-                move_budget_ms: self.settings.budgets.move_ms.unwrap_or(0),
-                bot_params: seats[index].record.bot_params.clone(),
-            };
-            let message = session.start_message(index, &info);
-            let deadline = self.deadline(self.settings.budgets.start_ms);
-            let call = seats[index].host.start(message, deadline);
-            if let Err(fault) = judge(index, Phase::Start, 0, call, &deadline) {
-                if let Some(end) = self.fault(fault, session, seats) {
-                    return end;
+            stop_requested()?;
+            if let Err(fault) = self.start_seat(index, Phase::Start, 0, session, seats) {
+                if let Some(end) = self.fault(fault, session, seats)? {
+                    return Ok(end);
                 }
             }
         }
         loop {
+            stop_requested()?;
             let Some(index) = session.to_act() else {
-                return session
+                return Ok(session
                     .outcome()
-                    .expect("a session with no seat to act is over");
+                    .expect("a session with no seat to act is over"));
             };
             let ply = self.moves.len() as u32;
             self.turns[index] += 1;
@@ -203,6 +228,21 @@ impl Referee<'_, '_> {
                 },
                 None => self.deadline(self.settings.budgets.move_ms),
             };
+            if let Some(reason) = seats[index]
+                .host
+                .gone()
+                .filter(|_| !self.policy.ends_game())
+            {
+                // Under a policy that plays on, a dead host costs the turns it missed, not the
+                // rest of the game: the bot starts again and is asked for this move.
+                if let Err(fault) = self.restart(index, ply, reason, session, seats) {
+                    self.faulty_streak += 1;
+                    if let Some(end) = self.fault(fault, session, seats)? {
+                        return Ok(end);
+                    }
+                    continue;
+                }
+            }
             let message = session.observation(index);
             let call = seats[index].host.act(message, deadline);
             session.charge(index, spent(&call, &deadline));
@@ -221,12 +261,63 @@ impl Referee<'_, '_> {
                 }
                 Err(fault) => {
                     self.faulty_streak += 1;
-                    if let Some(end) = self.fault(fault, session, seats) {
-                        return end;
+                    if let Some(end) = self.fault(fault, session, seats)? {
+                        return Ok(end);
                     }
                 }
             }
         }
+    }
+
+    /// Sends seat `index` its start message; the fault it amounts to if it fails.
+    fn start_seat(
+        &mut self,
+        index: usize,
+        phase: Phase,
+        ply: u32,
+        session: &mut dyn Session,
+        seats: &mut [Seat],
+    ) -> Result<(), Fault> {
+        let info = StartInfo {
+            seed: seat_seed(self.settings.seed, index),
+            start_budget_ms: self.settings.budgets.start_ms.unwrap_or(0),
+            move_budget_ms: self.settings.budgets.move_ms.unwrap_or(0),
+            bot_params: seats[index].record.bot_params.clone(),
+        };
+        let message = session.start_message(index, &info);
+        let deadline = self.deadline(self.settings.budgets.start_ms);
+        let call = seats[index].host.start(message, deadline);
+        judge(index, phase, ply, call, &deadline).map(|_| ())
+    }
+
+    /// Starts seat `index`'s bot again in a new host (recorded), before its turn at `ply`. A
+    /// failure is this turn's fault.
+    fn restart(
+        &mut self,
+        index: usize,
+        ply: u32,
+        reason: String,
+        session: &mut dyn Session,
+        seats: &mut [Seat],
+    ) -> Result<(), Fault> {
+        log::info!("seat {index}: starting the bot again before ply {ply} ({reason})");
+        if let Err(e) = seats[index].host.restart() {
+            return Err(Fault {
+                seat: index,
+                phase: Phase::Move,
+                ply,
+                cause: FaultCause::Abandoned,
+                detail: format!("{reason}; starting it again failed: {e}"),
+                wall_us: 0,
+            });
+        }
+        self.restarts.push(Restart {
+            seat: index,
+            ply,
+            reason,
+        });
+        // Judged as this turn's (a failed start forces the turn, so the game moves on).
+        self.start_seat(index, Phase::Move, ply, session, seats)
     }
 
     fn record_move(
@@ -251,8 +342,25 @@ impl Referee<'_, '_> {
         });
     }
 
-    /// Records `fault` and applies the policy: `Some(outcome)` when it ends the match.
+    /// Records `fault` and applies the policy: `Some(outcome)` when it ends the match. A fault
+    /// that is not the bot's (`external`) interrupts the match instead.
     fn fault(
+        &mut self,
+        fault: Fault,
+        session: &mut dyn Session,
+        seats: &[Seat],
+    ) -> Result<Option<Outcome>, Interrupted> {
+        stop_requested()?;
+        if fault.cause == FaultCause::External {
+            return Err(Interrupted(format!(
+                "seat {} ({}) at ply {}: {}",
+                fault.seat, seats[fault.seat].record.bot, fault.ply, fault.detail
+            )));
+        }
+        Ok(self.apply_policy(fault, session, seats))
+    }
+
+    fn apply_policy(
         &mut self,
         fault: Fault,
         session: &mut dyn Session,

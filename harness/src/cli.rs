@@ -53,6 +53,19 @@ pub enum Command {
     Reversixt(ReversixtCommand),
 }
 
+impl Command {
+    /// Commands that play games catch the stop signals (SIGTERM, SIGINT, SIGHUP) to abandon
+    /// their games in flight unrecorded and say so; the others keep the default (die at once).
+    pub fn plays_games(&self) -> bool {
+        matches!(
+            self,
+            Command::Match(_)
+                | Command::Solve(_)
+                | Command::Tournament(TournamentCommand::Run(_) | TournamentCommand::Resume(_))
+        )
+    }
+}
+
 #[derive(Subcommand)]
 pub enum ReversixtCommand {
     /// Check a map file and print a summary (players, size, stones, transitions, specials);
@@ -344,12 +357,14 @@ pub struct MatchArgs {
     /// Budget for each bot's start call in milliseconds (0: unlimited)
     #[arg(long, default_value_t = 5000, value_name = "MS")]
     pub start_ms: u64,
-    /// Which clock budgets count: `wall`, or `cpu` (the bot's own CPU time, fair on a loaded
-    /// machine; a wall-clock watchdog at 3x the budget still bounds every call)
-    #[arg(long, default_value = "wall", value_name = "CLOCK")]
+    /// Which clock budgets count: `cpu` (the bot's own CPU time, fair on a loaded machine; a
+    /// wall-clock watchdog at 3x the budget still bounds every call) or `wall`
+    #[arg(long, default_value = "cpu", value_name = "CLOCK")]
     pub clock: String,
-    /// What a fault costs: forfeit, disqualify, skip, skip-stall[:TURNS], random-legal[:RATE] (default: the game's
-    /// course rule, see `agon games`)
+    /// What a fault costs: forfeit, disqualify, skip, skip-stall[:TURNS], random-legal[:RATE]
+    /// (default: the game's course rule, see `agon games`). Under skip, skip-stall and
+    /// random-legal a bot whose process died or was killed at a deadline is started again for
+    /// its next turn
     #[arg(long, value_name = "POLICY")]
     pub on_fault: Option<String>,
     /// Process host: `report` runs with whatever confinement the kernel offers and records

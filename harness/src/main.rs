@@ -15,6 +15,11 @@ fn main() {
         .format_timestamp_millis()
         .init();
     exit_guard::arm();
+    if cli.command.plays_games() {
+        if let Err(e) = agon_engine::interrupt::install() {
+            log::warn!("cannot catch stop signals: {e}");
+        }
+    }
     let result = match cli.command {
         cli::Command::Plugins(args) => commands::plugins::run(args),
         cli::Command::Games(args) => commands::games::run(args),
@@ -37,7 +42,10 @@ fn main() {
     };
     if let Err(error) = result {
         eprintln!("agon: error: {error:#}");
-        exit_guard::exit(1);
+        // Stopped by a signal: the conventional 128 + its number, so a batch system sees it.
+        let status =
+            agon_engine::interrupt::requested().map_or(1, agon_engine::interrupt::exit_status);
+        exit_guard::exit(status);
     }
     exit_guard::disarm();
 }

@@ -145,3 +145,25 @@ pub fn standings(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("standings.json")).expect("standings.json");
     serde_json::from_str(&text).expect("standings.json is JSON")
 }
+
+/// The processes whose parent is `parent` (from /proc).
+pub fn child_pids(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                // The fields after the command name, which may itself hold spaces or ')'.
+                let fields: Vec<&str> = stat
+                    .rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .collect();
+                fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(parent)
+            })
+        })
+        .collect()
+}

@@ -1,7 +1,9 @@
 //! Results that depend only on the bots: the machine misbehaving under a tournament (the engine
-//! suspended and resumed) must not change a single result.
+//! suspended and resumed, its bots' processes signalled from outside) must not change a single
+//! result.
 
-use agon_tests::{agon, scratch, spec, standings};
+use agon_tests::{agon, child_pids, scratch, spec, standings};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn signal(pid: u32, name: &str) {
@@ -90,4 +92,154 @@ fn suspending_the_engine_changes_no_result() {
         assert_eq!(row["faults"], serde_json::json!({}), "{row}");
     }
     assert_eq!(stopped_standings["standings"], calm_standings["standings"]);
+}
+
+/// A tournament of two alpha-beta bots in process hosts, long enough to be signalled in.
+fn process_tournament(dir: &Path) -> PathBuf {
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"breakthrough\"\nseed = 5\ngames_per_pairing = 6\nconcurrency = 1\n\
+             host = \"process\"\nmove_ms = 1000\n\
+             [[entrant]]\nname = \"offensive\"\nbot = \"{ab}?depth=3&heuristic=offensive2\"\n\
+             [[entrant]]\nname = \"defensive\"\nbot = \"{ab}?depth=3&heuristic=defensive2\"\n",
+            ab = spec("breakthrough-alphabeta", "alphabeta"),
+        ),
+    )
+    .unwrap();
+    cfg
+}
+
+fn run_tournament(args: &[&str]) -> std::process::Output {
+    agon().args(args).args(["--quiet"]).output().unwrap()
+}
+
+fn journal_lines(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("journal.jsonl"))
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+}
+
+/// Waits until the engine has recorded `games` games and has its two hosts running again.
+fn wait_for_hosts_after(engine: u32, dir: &Path, games: usize) -> Vec<u32> {
+    let t0 = Instant::now();
+    loop {
+        let hosts = child_pids(engine);
+        if journal_lines(dir) >= games && hosts.len() == 2 {
+            return hosts;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "no game started");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn calm_standings(dir: &Path, cfg: &Path) -> serde_json::Value {
+    let calm = dir.join("calm");
+    let out = run_tournament(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        calm.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    standings(&calm)
+}
+
+/// A batch system stops a job by signalling every process in it, the bots' processes a
+/// millisecond or two before the engine. The bots' deaths used to be recorded as `crash`
+/// (SIGTERM) and `oom` (SIGKILL) forfeits that survived the resume. Now the game in flight is
+/// abandoned unrecorded, the engine says how far it got and exits 128 + SIGTERM, and the
+/// resumed tournament's standings equal an undisturbed run's.
+#[test]
+fn stop_signals_that_reach_the_bots_first_record_nothing() {
+    let dir = scratch("hardening-batch-stop");
+    let cfg = process_tournament(&dir);
+    let calm = calm_standings(&dir, &cfg);
+    for to_bots in ["TERM", "KILL"] {
+        let out = dir.join(format!("stopped-{to_bots}"));
+        let mut engine = agon()
+            .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
+            .arg(&out)
+            .arg("--quiet")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let hosts = wait_for_hosts_after(engine.id(), &out, 2);
+        std::thread::sleep(Duration::from_millis(20)); // the game is under way
+        for host in hosts {
+            signal_quietly(host, to_bots);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+        signal(engine.id(), "TERM");
+        let output = engine.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(128 + 15), "{to_bots}: {stderr}");
+        assert!(
+            stderr.contains("stopped by SIGTERM") && stderr.contains("tournament resume"),
+            "{to_bots}: {stderr}"
+        );
+        let recorded = journal_lines(&out);
+        assert!(
+            (2..6).contains(&recorded),
+            "{to_bots}: {recorded} games recorded"
+        );
+        let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+        assert!(
+            !journal.contains("crash") && !journal.contains("oom") && !journal.contains("external"),
+            "{to_bots}: a fault was recorded: {journal}"
+        );
+        let resumed = run_tournament(&["tournament", "resume", out.to_str().unwrap()]);
+        assert!(
+            resumed.status.success(),
+            "{}",
+            String::from_utf8_lossy(&resumed.stderr)
+        );
+        assert_eq!(standings(&out)["standings"], calm["standings"], "{to_bots}");
+    }
+}
+
+/// One bot's process killed from outside while the engine runs on (an operator's `kill`, the
+/// kernel's out-of-memory killer): not that bot's fault, so its game is played again and the
+/// standings equal an undisturbed run's.
+#[test]
+fn a_bot_process_killed_from_outside_has_its_game_played_again() {
+    let dir = scratch("hardening-outside-kill");
+    let cfg = process_tournament(&dir);
+    let calm = calm_standings(&dir, &cfg);
+    let out = dir.join("killed");
+    let engine = agon()
+        .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .arg("--quiet")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let hosts = wait_for_hosts_after(engine.id(), &out, 1);
+    std::thread::sleep(Duration::from_millis(20));
+    signal_quietly(hosts[0], "KILL");
+    let output = engine.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("playing it again"), "{stderr}");
+    let run = standings(&out);
+    for row in run["standings"].as_array().unwrap() {
+        assert_eq!(row["faults"], serde_json::json!({}), "{row}");
+    }
+    assert_eq!(run["standings"], calm["standings"]);
+}
+
+/// Signals a process that may already be gone.
+fn signal_quietly(pid: u32, name: &str) {
+    let _ = std::process::Command::new("kill")
+        .args([&format!("-{name}"), &pid.to_string()])
+        .stderr(std::process::Stdio::null())
+        .status();
 }

@@ -158,6 +158,15 @@ pub trait SeatHost: Send {
     fn report(&mut self) -> HostReport {
         HostReport::default()
     }
+    /// Why the host can no longer be called (it died, or was killed at a deadline), if so.
+    fn gone(&self) -> Option<String> {
+        None
+    }
+    /// Starts the bot afresh in a new host, when this kind of host can; the caller then sends
+    /// the start message again.
+    fn restart(&mut self) -> Result<(), String> {
+        Err(format!("a {} host cannot be restarted", self.kind()))
+    }
 }
 
 /// The result of one call with its measured times.

@@ -94,6 +94,17 @@ impl ThreadHost {
                 wall,
                 cpu: Some(cpu),
             },
+            Err(RecvTimeoutError::Timeout) if crate::interrupt::requested().is_some() => {
+                self.abandon("the engine is stopping".into());
+                Call {
+                    result: CallResult::Fault {
+                        cause: FaultCause::External,
+                        detail: "the engine was asked to stop while the bot was thinking".into(),
+                    },
+                    wall,
+                    cpu: None,
+                }
+            }
             Err(RecvTimeoutError::Timeout) => {
                 self.abandon(format!(
                     "abandoned after a call ran past its {} ms watchdog",
@@ -126,8 +137,14 @@ impl ThreadHost {
             }
         }
         // A stall of the engine moves the deadline later: wait again until it stops moving.
+        // A stop request ends the wait early (reported as a timeout, which `call` tells apart).
         loop {
-            match self.responses.recv_deadline(watch.deadline(watchdog)) {
+            let deadline = watch.deadline(watchdog);
+            let wake = deadline.min(Instant::now() + crate::interrupt::CHECK_INTERVAL);
+            match self.responses.recv_deadline(wake) {
+                Err(RecvTimeoutError::Timeout) if crate::interrupt::requested().is_some() => {
+                    return Err(RecvTimeoutError::Timeout)
+                }
                 Err(RecvTimeoutError::Timeout) if Instant::now() < watch.deadline(watchdog) => {}
                 other => return other,
             }

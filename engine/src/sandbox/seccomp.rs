@@ -87,7 +87,22 @@ const DENIED: &[i64] = &[
     libc::SYS_ioperm,
     libc::SYS_kexec_file_load,
     libc::SYS_syslog,
+    // Ways to have a signal of one's choosing delivered later or to oneself with its sender
+    // hidden; see `SELF_SIGNALS_REFUSED`.
+    libc::SYS_rt_sigqueueinfo,
+    libc::SYS_rt_tgsigqueueinfo,
+    libc::SYS_timer_create,
+    libc::SYS_mq_notify,
 ];
+
+/// Signals a bot may not send itself: a host that dies of one of them was killed from outside
+/// the engine, which is not the bot's fault (`host::process::classify_death`). Were a bot able
+/// to fake that, it could have every game it is losing played again.
+const SELF_SIGNALS_REFUSED: [i32; 4] = [libc::SIGKILL, libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+
+/// fcntl(2) commands that choose the signal or the process a file's I/O events signal:
+/// F_SETOWN, F_SETSIG, F_SETOWN_EX (asm-generic/fcntl.h).
+const FCNTL_SIGNAL_COMMANDS: [i32; 3] = [8, 10, 15];
 
 /// prctl(2) options (linux/prctl.h).
 const PR_SET_PDEATHSIG: u64 = 1;
@@ -113,14 +128,27 @@ fn kill_filter(allow_threads: bool) -> Result<BpfProgram, String> {
     let own_pid = std::process::id() as u64;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         DENIED.iter().map(|&call| (call, Vec::new())).collect();
-    // Signals only to this process: `abort` raises SIGABRT with tgkill(own pid, ..).
+    // Signals only to this process (`abort` raises SIGABRT with tgkill(own pid, ..)), and none
+    // that would pass for a kill from outside.
+    let signal_rules = |signal_arg: u8| -> Result<Vec<SeccompRule>, String> {
+        let mut refused = vec![rule(vec![condition32(0, SeccompCmpOp::Ne, own_pid)?])?];
+        for signal in SELF_SIGNALS_REFUSED {
+            refused.push(rule(vec![condition32(
+                signal_arg,
+                SeccompCmpOp::Eq,
+                signal as u64,
+            )?])?);
+        }
+        Ok(refused)
+    };
+    rules.insert(libc::SYS_kill, signal_rules(1)?);
+    rules.insert(libc::SYS_tgkill, signal_rules(2)?);
     rules.insert(
-        libc::SYS_kill,
-        vec![rule(vec![condition32(0, SeccompCmpOp::Ne, own_pid)?])?],
-    );
-    rules.insert(
-        libc::SYS_tgkill,
-        vec![rule(vec![condition32(0, SeccompCmpOp::Ne, own_pid)?])?],
+        libc::SYS_fcntl,
+        FCNTL_SIGNAL_COMMANDS
+            .iter()
+            .map(|&command| rule(vec![condition32(1, SeccompCmpOp::Eq, command as u64)?]))
+            .collect::<Result<_, _>>()?,
     );
     // prlimit64 only to read this process's own limits (pid 0, no new limit).
     rules.insert(

@@ -234,6 +234,13 @@ pub fn summary(record: &MatchRecord) -> String {
             f.seat, f.cause, f.ply, f.detail
         );
     }
+    for r in &record.restarts {
+        let _ = writeln!(
+            out,
+            "restart: seat {} started again before ply {} ({})",
+            r.seat, r.ply, r.reason
+        );
+    }
     for s in &record.seats {
         if let Some(sandbox) = s.sandbox.as_ref().filter(|r| !r.complete()) {
             let _ = writeln!(

@@ -6,7 +6,7 @@ use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
 use agon_engine::game::Registry;
 use agon_engine::record::{Budgets, MatchRecord};
-use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::runner::{run_match, MatchError, MatchSettings};
 use agon_engine::seating::{self, Hosting};
 use crossbeam_channel::{bounded, unbounded};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -35,8 +35,18 @@ pub struct RunSummary {
 /// later), as opposed to a bot's fault, which is recorded in its game.
 const SEAT_ATTEMPTS: usize = 3;
 
+/// A game whose bot's process was killed from outside the engine (not by the stop signal the
+/// engine itself got) is played again this often before the run gives up on it for now.
+const EXTERNAL_KILL_ATTEMPTS: usize = 3;
+
 enum Done {
     Game(Box<Entry>),
+    /// Not finished, through nobody's fault among its bots (see `MatchError::Interrupted`):
+    /// nothing is recorded, and `resume` plays it.
+    Unplayed {
+        id: String,
+        why: String,
+    },
     Failed(String),
 }
 
@@ -80,6 +90,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     let (jobs_tx, jobs_rx) = bounded::<GameSpec>(workers * 2);
     let (done_tx, done_rx) = unbounded::<Done>();
     let mut played = 0usize;
+    let mut unplayed: Vec<String> = Vec::new();
     let mut failure = None;
     std::thread::scope(|scope| {
         for worker in 0..workers {
@@ -90,7 +101,10 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
                 .name(format!("tournament-worker-{worker}"))
                 .spawn_scoped(scope, move || {
                     for game in jobs {
-                        let result = play(plan, &game, hosting, dir);
+                        if agon_engine::interrupt::requested().is_some() {
+                            break; // no new game once the engine is asked to stop
+                        }
+                        let result = play_again_if_killed(plan, &game, hosting, dir);
                         if done.send(result).is_err() {
                             break;
                         }
@@ -102,7 +116,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
         drop(jobs_rx);
         let feeder = scope.spawn(move || {
             for game in todo {
-                if jobs_tx.send(game).is_err() {
+                if agon_engine::interrupt::requested().is_some() || jobs_tx.send(game).is_err() {
                     break; // the main thread stopped taking results
                 }
             }
@@ -119,6 +133,12 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
                     bar.inc(1);
                     bar.set_message(leader(plan, &points));
                 }
+                Done::Unplayed { id, why } => {
+                    if agon_engine::interrupt::requested().is_none() {
+                        log::warn!("game {id} was not finished: {why}");
+                    }
+                    unplayed.push(id);
+                }
                 Done::Failed(e) => {
                     failure = Some(e);
                     break;
@@ -130,6 +150,26 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
         let _ = feeder.join();
     });
     bar.finish_and_clear();
+    let resume = format!("`agon tournament resume {}`", dir.display());
+    if let Some(signal) = agon_engine::interrupt::requested() {
+        return Err(format!(
+            "stopped by {}: {} of {} games are recorded ({played} in this run); {} games in \
+             flight were abandoned, not recorded; {resume} plays the rest",
+            agon_engine::interrupt::name(signal),
+            already_done + played,
+            share.len(),
+            unplayed.len(),
+        ));
+    }
+    if !unplayed.is_empty() {
+        return Err(format!(
+            "{} games were not finished because a bot's process was killed from outside the \
+             engine {EXTERNAL_KILL_ATTEMPTS} times (not the bots' fault, so nothing was \
+             recorded): {}; {resume} plays them",
+            unplayed.len(),
+            unplayed.join(", ")
+        ));
+    }
     if let Some(e) = failure {
         return Err(format!(
             "{e}\n{played} games were recorded in this run; `agon tournament resume {}` plays \
@@ -147,6 +187,23 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
 
 fn hosting(plan: &Plan) -> Result<Hosting, String> {
     super::plan::hosting(&plan.settings)
+}
+
+/// Plays one game, again when a bot's process was killed from outside the engine.
+fn play_again_if_killed(plan: &Plan, game: &GameSpec, hosting: &Hosting, dir: &Path) -> Done {
+    let mut attempt = 1;
+    loop {
+        match play(plan, game, hosting, dir) {
+            Done::Unplayed { why, .. }
+                if attempt < EXTERNAL_KILL_ATTEMPTS
+                    && agon_engine::interrupt::requested().is_none() =>
+            {
+                log::warn!("game {}: {why}; playing it again", game.id);
+                attempt += 1;
+            }
+            done => return done,
+        }
+    }
 }
 
 /// Plays one game of the plan and writes its full record next to the journal.
@@ -201,6 +258,12 @@ fn play(plan: &Plan, game: &GameSpec, hosting: &Hosting, dir: &Path) -> Done {
     let t0 = Instant::now();
     let record = match run_match(rules, &settings, seats) {
         Ok(r) => r,
+        Err(MatchError::Interrupted(why)) => {
+            return Done::Unplayed {
+                id: game.id.clone(),
+                why,
+            }
+        }
         Err(e) => return Done::Failed(format!("game {}: {e}", game.id)),
     };
     let game_ms = t0.elapsed().as_secs_f64() * 1000.0;

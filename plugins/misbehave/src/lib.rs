@@ -6,7 +6,7 @@
 //! `exit`, `malformed`, `huge`, `illegal`.
 //!
 //! Attempts: `fork`, `read-file`, `connect`, `stdout-garbage`, `thread-hog`, `early-thread`,
-//! `setpgid`, `pdeathsig`, `prlimit-parent`. An attempting bot
+//! `setpgid`, `pdeathsig`, `prlimit-parent`, `self-signal`. An attempting bot
 //! that succeeds at something forbidden panics with a message beginning `escaped:`; otherwise
 //! it gives up by answering an illegal move. So every bot here ends in a recorded fault, and an
 //! `escaped:` panic means a hole in the sandbox.
@@ -336,6 +336,37 @@ impl Bot for JoinGroup {
     }
 }
 
+/// Sends itself SIGTERM (with `raise`, i.e. tgkill, or with `kill` when its `call` parameter
+/// says so), which would pass for a kill from outside the engine and have its game played
+/// again. It dies either way, so there is no `escaped:` panic: the recorded cause tells.
+#[derive(Default)]
+pub struct SelfSignal {
+    use_kill: bool,
+}
+
+impl Bot for SelfSignal {
+    type Game = Breakthrough;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.use_kill = match start.bot_params.get("call").map(String::as_str) {
+            None | Some("raise") => false,
+            Some("kill") => true,
+            Some(other) => return Err(format!("call `{other}`: expected raise or kill")),
+        };
+        Ok(())
+    }
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        // SAFETY: plain system calls on this process.
+        unsafe {
+            if self.use_kill {
+                libc::kill(libc::getpid(), libc::SIGTERM);
+            } else {
+                libc::raise(libc::SIGTERM);
+            }
+        }
+        Reply::new(illegal_move())
+    }
+}
+
 /// Clears its death signal, so that it would outlive the engine.
 #[derive(Default)]
 pub struct Orphan;
@@ -480,6 +511,7 @@ agon_plugin_api::export_plugin! {
         "setpgid" => JoinGroup: "tries to join the engine's process group",
         "pdeathsig" => Orphan: "tries to clear its death signal",
         "prlimit-parent" => LimitParent: "tries to lower the engine's open-file limit",
+        "self-signal" => SelfSignal: "sends itself SIGTERM (`call=raise` or `call=kill`) to pass for a kill from outside",
     },
     raw_bots: {
         "malformed" => Malformed: "answers bytes that do not decode",

@@ -91,13 +91,11 @@ impl Bot for Seed {
     fn act(&mut self, observation: &Observation) -> Reply<Move> {
         let started = Instant::now();
         let position = position(observation).expect("the engine sends valid boards");
-        // The game's depth limit and the bot's own, whichever is lower.
-        let max_depth = match (self.depth, observation.depth) {
-            (Some(d), 0) => Some(d),
-            (Some(d), g) => Some(d.min(g)),
-            (None, 0) => None,
-            (None, g) => Some(g),
-        };
+        let max_depth = depth_limit(
+            self.depth,
+            observation.depth,
+            observation.time_account_ms > 0,
+        );
         let limits = Limits {
             deadline: self
                 .budget(observation.time_account_ms)
@@ -106,6 +104,17 @@ impl Bot for Seed {
         };
         let result = choose(&position, self.mode, &limits);
         Reply::new(result.best.into()).with_nodes(result.nodes)
+    }
+}
+
+/// The bot's own depth limit and the game's, whichever is lower. The game's applies only when
+/// the game sets no time limit (rules file, "Time and depth limits": clients respect the depth
+/// limit "when no time limit is set"); a course server run with `-t` alone sends depth 1.
+fn depth_limit(own: Option<u32>, game: u32, time_limited: bool) -> Option<u32> {
+    let game = (game > 0 && !time_limited).then_some(game);
+    match (own, game) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -124,6 +133,16 @@ mod tests {
 
     fn ms(d: Option<Duration>) -> Option<u128> {
         d.map(|d| d.as_millis())
+    }
+
+    #[test]
+    fn the_games_depth_limit_applies_only_without_a_time_limit() {
+        assert_eq!(depth_limit(None, 1, true), None);
+        assert_eq!(depth_limit(None, 1, false), Some(1));
+        assert_eq!(depth_limit(None, 0, false), None);
+        assert_eq!(depth_limit(Some(4), 1, true), Some(4));
+        assert_eq!(depth_limit(Some(4), 2, false), Some(2));
+        assert_eq!(depth_limit(Some(4), 0, false), Some(4));
     }
 
     #[test]

@@ -178,7 +178,23 @@ pub struct ProcessHost {
     /// Why the host can no longer be called, once it cannot.
     gone: Option<String>,
     ready: Ready,
+    /// What it was started with, to start it again (not for `inspect` hosts).
+    launched: Option<Launch>,
+    /// The stderr of the hosts this one replaced (restarts), bounded.
+    earlier_stderr: String,
 }
+
+/// What a host was started with.
+#[derive(Clone)]
+struct Launch {
+    config: ProcessHostConfig,
+    plugin: StagedPlugin,
+    bot: String,
+    game: String,
+}
+
+/// The stderr kept of the hosts a seat's restarts replaced.
+const EARLIER_STDERR_LIMIT: usize = 64 << 10;
 
 impl ProcessHost {
     /// Starts `agon-host`, has it load `bot` from `plugin` for `game` and confine itself.
@@ -188,7 +204,14 @@ impl ProcessHost {
         bot: &str,
         game: &str,
     ) -> Result<ProcessHost, ProcessHostError> {
-        ProcessHost::launch(config, plugin, bot, game, false)
+        let mut host = ProcessHost::launch(config, plugin, bot, game, false)?;
+        host.launched = Some(Launch {
+            config: config.clone(),
+            plugin: plugin.clone(),
+            bot: bot.to_string(),
+            game: game.to_string(),
+        });
+        Ok(host)
     }
 
     /// What `plugin` offers, read by a short-lived host (the engine never opens team code).
@@ -253,6 +276,8 @@ impl ProcessHost {
             responses: response_read,
             stderr,
             gone: None,
+            launched: None,
+            earlier_stderr: String::new(),
             ready: Ready {
                 manifest: Manifest {
                     plugin: String::new(),
@@ -395,19 +420,26 @@ impl ProcessHost {
             _ => None,
         };
         let pid = self.child.id();
-        let mut within_cpu = move || match cpu_limit {
-            Some((start, budget)) => {
-                process_cpu_time(pid).is_none_or(|now| now.saturating_sub(start) <= budget)
-            }
-            None => true,
+        // A stop request ends the wait at once: the game will not be recorded anyway.
+        let mut keep_waiting = move || {
+            crate::interrupt::requested().is_none()
+                && match cpu_limit {
+                    Some((start, budget)) => {
+                        process_cpu_time(pid).is_none_or(|now| now.saturating_sub(start) <= budget)
+                    }
+                    None => true,
+                }
         };
-        let check_every = cpu_limit.map(|_| CPU_CHECK_INTERVAL);
+        let check_every = Some(match cpu_limit {
+            Some(_) => CPU_CHECK_INTERVAL,
+            None => crate::interrupt::CHECK_INTERVAL,
+        });
         let outcome = self.write(kind, message, wall_deadline()).and_then(|()| {
             frame::read_frame_by(
                 self.responses.as_fd(),
                 &wall_deadline,
                 check_every,
-                &mut within_cpu,
+                &mut keep_waiting,
             )
         });
         let wall = watch.elapsed();
@@ -427,11 +459,34 @@ impl ProcessHost {
                     detail: format!("the host answered a frame of unknown kind {kind}"),
                 }
             }
-            Err(ReadError::Deadline) => {
+            Err(ReadError::Deadline) if crate::interrupt::requested().is_some() => {
                 self.kill();
-                self.gone = Some("killed at the deadline of an earlier call".into());
-                CallResult::TimedOut
+                self.gone = Some("the engine is stopping".into());
+                CallResult::Fault {
+                    cause: FaultCause::External,
+                    detail: "the engine was asked to stop while the bot was thinking".into(),
+                }
             }
+            Err(ReadError::Deadline) => match self.died_before_the_deadline() {
+                // Whatever the bot did first decides: a host that had already died (of memory,
+                // say) when the deadline was noticed is judged by its death, not as late.
+                Some(status) => {
+                    self.status = Some(status);
+                    self.stderr.finish(Duration::from_millis(200));
+                    let (cause, detail) = classify_death(
+                        Some(status),
+                        self.stderr.text().as_deref(),
+                        self.ready.sandbox.seccomp,
+                    );
+                    self.gone = Some(format!("the host is gone: {detail}"));
+                    CallResult::Fault { cause, detail }
+                }
+                None => {
+                    self.kill();
+                    self.gone = Some("killed at the deadline of an earlier call".into());
+                    CallResult::TimedOut
+                }
+            },
             Err(error) => {
                 let (cause, detail) = self.fault_for(error);
                 self.gone = Some(format!("the host is gone: {detail}"));
@@ -439,6 +494,15 @@ impl ProcessHost {
             }
         };
         Call { result, wall, cpu }
+    }
+
+    /// The host's exit status if it has already ended on its own (its answer pipe may still
+    /// look open to a deadline that fired first).
+    fn died_before_the_deadline(&mut self) -> Option<ExitStatus> {
+        if self.status.is_some() {
+            return None;
+        }
+        self.child.try_wait().ok().flatten()
     }
 
     /// Kills the whole process group and reaps the host.
@@ -475,7 +539,11 @@ impl ProcessHost {
             ReadError::Closed | ReadError::Io(_) => {
                 let status = self.reap_after_close();
                 self.stderr.finish(Duration::from_millis(200));
-                classify_death(status, self.stderr.text().as_deref())
+                classify_death(
+                    status,
+                    self.stderr.text().as_deref(),
+                    self.ready.sandbox.seccomp,
+                )
             }
         }
     }
@@ -558,7 +626,17 @@ pub fn failure_code(kind: FailureKind) -> u8 {
 }
 
 /// How a host that stopped answering died, from its wait status and its stderr.
-pub fn classify_death(status: Option<ExitStatus>, stderr: Option<&str>) -> (FaultCause, String) {
+///
+/// `confined`: the host's seccomp filter was on, so the bot could not send itself a stop signal
+/// or SIGKILL (see `sandbox::seccomp`); a death by one of those then came from outside the
+/// engine (the engine reaps the hosts it kills itself without asking here) and is `external`.
+/// Without the filter a bot could fake that to have its lost games played again, so it is then
+/// the bot's crash.
+pub fn classify_death(
+    status: Option<ExitStatus>,
+    stderr: Option<&str>,
+    confined: bool,
+) -> (FaultCause, String) {
     let stderr = stderr.unwrap_or("");
     let Some(status) = status else {
         return (
@@ -583,11 +661,13 @@ pub fn classify_death(status: Option<ExitStatus>, stderr: Option<&str>) -> (Faul
             FaultCause::Oom,
             "out of memory: an allocation failed under the address-space limit".into(),
         ),
-        libc::SIGKILL => (
-            FaultCause::Oom,
-            "killed by SIGKILL, not by the engine (the kernel's out-of-memory killer or the CPU \
-             limit)"
-                .into(),
+        libc::SIGKILL | libc::SIGTERM | libc::SIGINT | libc::SIGHUP if confined => (
+            FaultCause::External,
+            format!(
+                "the bot's process was killed by {name} from outside the engine (a batch \
+                 system, a user, or the kernel's out-of-memory killer; memory over the \
+                 address-space limit fails an allocation instead)"
+            ),
         ),
         libc::SIGXCPU => (
             FaultCause::Timeout,
@@ -616,6 +696,8 @@ fn signal_name(signal: i32) -> String {
         libc::SIGXCPU => "SIGXCPU",
         libc::SIGPIPE => "SIGPIPE",
         libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGHUP => "SIGHUP",
         _ => return format!("signal {signal}"),
     };
     format!("{name} (signal {signal})")
@@ -641,10 +723,49 @@ impl SeatHost for ProcessHost {
 
     fn report(&mut self) -> HostReport {
         self.shut_down();
+        let stderr = match (self.earlier_stderr.is_empty(), self.stderr.text()) {
+            (true, text) => text,
+            (false, text) => Some(format!(
+                "{}{}",
+                self.earlier_stderr,
+                text.unwrap_or_default()
+            )),
+        };
         HostReport {
             sandbox: Some(self.ready.sandbox.clone()),
-            stderr: self.stderr.text(),
+            stderr,
         }
+    }
+
+    fn gone(&self) -> Option<String> {
+        self.gone.clone()
+    }
+
+    fn restart(&mut self) -> Result<(), String> {
+        let Some(launch) = self.launched.clone() else {
+            return Err("this host was not started to play".into());
+        };
+        let mut fresh =
+            ProcessHost::spawn(&launch.config, &launch.plugin, &launch.bot, &launch.game)
+                .map_err(|e| e.to_string())?;
+        self.shut_down();
+        let mut earlier = std::mem::take(&mut self.earlier_stderr);
+        if earlier.len() < EARLIER_STDERR_LIMIT {
+            let text = self.stderr.text().unwrap_or_default();
+            earlier.push_str(&text);
+            if !text.is_empty() && !text.ends_with('\n') {
+                earlier.push('\n');
+            }
+            earlier.push_str("[agon: the bot's process was started again]\n");
+            let mut end = earlier.len().min(EARLIER_STDERR_LIMIT);
+            while !earlier.is_char_boundary(end) {
+                end -= 1;
+            }
+            earlier.truncate(end);
+        }
+        fresh.earlier_stderr = earlier;
+        *self = fresh;
+        Ok(())
     }
 }
 
@@ -671,5 +792,49 @@ impl ProcessHost {
 impl Drop for ProcessHost {
     fn drop(&mut self) {
         self.shut_down();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn killed_by(signal: i32) -> Option<ExitStatus> {
+        Some(ExitStatus::from_raw(signal))
+    }
+
+    #[test]
+    fn a_stop_signal_or_sigkill_from_outside_is_not_the_bots_fault() {
+        for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGKILL] {
+            let (cause, detail) = classify_death(killed_by(signal), None, true);
+            assert_eq!(cause, FaultCause::External, "{detail}");
+            assert!(detail.contains("from outside the engine"), "{detail}");
+        }
+    }
+
+    #[test]
+    fn without_the_seccomp_filter_a_bot_could_fake_it_so_it_is_a_crash() {
+        for signal in [libc::SIGTERM, libc::SIGKILL] {
+            let (cause, _) = classify_death(killed_by(signal), None, false);
+            assert_eq!(cause, FaultCause::Crash);
+        }
+    }
+
+    #[test]
+    fn deaths_the_bot_causes_keep_their_causes() {
+        let cases = [
+            (libc::SIGSEGV, "", FaultCause::Crash),
+            (libc::SIGSYS, "", FaultCause::RefusedSyscall),
+            (
+                libc::SIGABRT,
+                "memory allocation of 4096 bytes failed",
+                FaultCause::Oom,
+            ),
+            (libc::SIGXCPU, "", FaultCause::Timeout),
+        ];
+        for (signal, stderr, expected) in cases {
+            let (cause, detail) = classify_death(killed_by(signal), Some(stderr), true);
+            assert_eq!(cause, expected, "{detail}");
+        }
     }
 }
