@@ -243,3 +243,104 @@ fn signal_quietly(pid: u32, name: &str) {
         .stderr(std::process::Stdio::null())
         .status();
 }
+
+/// Keeps every core of the machine busy until dropped.
+struct Load {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Load {
+    fn every_core() -> Load {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let threads = (0..cores)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut x = 0u64;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                    }
+                })
+            })
+            .collect();
+        Load { stop, threads }
+    }
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The bots that used to be judged by which limit fired first under load (`oom` recorded as
+/// `oom` or `timeout`, `huge` as `malformed` or `timeout`): with the tournament's CPU clock,
+/// and a host that died on its own judged by its death even when the deadline is noticed first,
+/// the standings of a run on an idle machine and of one with every core kept busy are the same.
+/// (Filling 600 MiB costs the `oom` bot 0.3 to 0.9 s of CPU, nearly all of it the kernel's page
+/// faults, which vary with the machine's memory state: a budget close to that would leave the
+/// cause to the kernel, so the budget here is clear of it, as a course's would be.)
+#[test]
+fn fault_causes_do_not_depend_on_the_machines_load() {
+    let dir = scratch("hardening-load");
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"breakthrough\"\nseed = 3\ngames_per_pairing = 2\nconcurrency = 2\n\
+             host = \"process\"\nmove_ms = 5000\n[sandbox]\nmemory_mb = 600\n\
+             [[entrant]]\nname = \"oom\"\nbot = \"{oom}\"\n\
+             [[entrant]]\nname = \"huge\"\nbot = \"{huge}\"\n\
+             [[entrant]]\nname = \"random\"\nbot = \"{random}\"\n",
+            oom = spec("misbehave", "oom"),
+            huge = spec("misbehave", "huge"),
+            random = spec("breakthrough-random", "random"),
+        ),
+    )
+    .unwrap();
+    let run = |name: &str| {
+        let out = dir.join(name);
+        let output = run_tournament(&[
+            "tournament",
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        standings(&out)
+    };
+    let idle = run("idle");
+    let loaded = {
+        let _load = Load::every_core();
+        run("loaded")
+    };
+    let faults: Vec<_> = idle["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| (row["name"].clone(), row["faults"].clone()))
+        .collect();
+    assert!(
+        faults
+            .iter()
+            .any(|(n, f)| n == "oom" && f["oom"].as_u64() > Some(0)),
+        "{faults:?}"
+    );
+    assert!(
+        faults
+            .iter()
+            .any(|(n, f)| n == "huge" && f["malformed"].as_u64() > Some(0)),
+        "{faults:?}"
+    );
+    assert_eq!(loaded["standings"], idle["standings"]);
+}
