@@ -344,3 +344,58 @@ fn fault_causes_do_not_depend_on_the_machines_load() {
     );
     assert_eq!(loaded["standings"], idle["standings"]);
 }
+
+/// With the thread host, a bot that segfaults kills the whole engine, and every resume used to
+/// die the same way with no word of which bot. Now each resume names the games that were in
+/// flight, plays them last, and once the engine has died in two different games of one entrant,
+/// that entrant is excluded (its remaining games forfeits) and the tournament completes.
+#[test]
+fn an_entrant_that_crashes_the_engine_is_named_and_then_excluded() {
+    let dir = scratch("hardening-thread-crash");
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"breakthrough\"\nseed = 2\ngames_per_pairing = 1\nconcurrency = 1\n\
+             host = \"thread\"\n\
+             [[entrant]]\nname = \"crasher\"\nbot = \"{bad}\"\n\
+             [[entrant]]\nname = \"alpha\"\nbot = \"{random}\"\n\
+             [[entrant]]\nname = \"beta\"\nbot = \"{random}\"\n",
+            bad = spec("misbehave", "segfault"),
+            random = spec("breakthrough-random", "random"),
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let first = run_tournament(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!first.status.success(), "the segfault kills the engine");
+    let resume = || run_tournament(&["tournament", "resume", out.to_str().unwrap()]);
+    let second = resume();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("were in flight on the thread host") && stderr.contains("crasher vs"),
+        "{stderr}"
+    );
+    let third = resume();
+    let stderr = String::from_utf8_lossy(&third.stderr);
+    assert!(third.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("entrant `crasher`") && stderr.contains("excluded"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("entrant `alpha`") && !stderr.contains("entrant `beta`"));
+    let table = standings(&out);
+    let rows = table["standings"].as_array().unwrap();
+    let row = |name: &str| rows.iter().find(|r| r["name"] == name).unwrap().clone();
+    assert_eq!(row("crasher")["faults"]["crash"], 2, "{table}");
+    assert_eq!(row("alpha")["faults"], serde_json::json!({}));
+    assert_eq!(row("beta")["faults"], serde_json::json!({}));
+    assert_eq!(journal_lines(&out), 3);
+}

@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod folder_lock;
+pub mod in_flight;
 pub mod journal;
 pub mod plan;
 pub mod run;

@@ -1,10 +1,12 @@
 //! Playing a plan: a pool of worker threads plays the games not yet in the journal; the main
 //! thread appends each finished game to the journal (fsync) and moves the progress bar.
 
+use super::in_flight;
 use super::journal::{Entry, Journal};
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
 use agon_engine::game::Registry;
+use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
 use agon_engine::seating::{self, Hosting};
@@ -57,11 +59,25 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
         None => plan.games.iter().collect(),
     };
     let done: HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
-    let todo: Vec<GameSpec> = share
+    let in_process = matches!(plan.settings.host, HostKind::Thread | HostKind::Inline);
+    let crashes = if in_process {
+        crashes_so_far(plan, dir, &done)?
+    } else {
+        Vec::new()
+    };
+    let excluded = in_flight::entrants_to_exclude(&crashes);
+    for (name, reason) in &excluded {
+        eprintln!("agon: warning: entrant `{name}`: {reason}");
+    }
+    let crashed = in_flight::crashed_games(&crashes);
+    let mut todo: Vec<GameSpec> = share
         .iter()
         .filter(|g| !done.contains(g.id.as_str()))
         .map(|g| (*g).clone())
         .collect();
+    // Games that were in flight when the engine died go last, fewest crashes first: the others
+    // tell who crashes it.
+    todo.sort_by_key(|g| crashed.get(g.id.as_str()).copied().unwrap_or(0));
     let already_done = share.len() - todo.len();
     let hosting = hosting(plan)?;
     std::fs::create_dir_all(dir.join("records")).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -85,13 +101,41 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     bar.set_message(leader(plan, &points));
 
     let started = Instant::now();
-    // No more workers than games: idle threads (and their hosts) help no one.
-    let workers = options.concurrency.clamp(1, todo.len().max(1));
-    let (jobs_tx, jobs_rx) = bounded::<GameSpec>(workers * 2);
-    let (done_tx, done_rx) = unbounded::<Done>();
     let mut played = 0usize;
     let mut unplayed: Vec<String> = Vec::new();
     let mut failure = None;
+    // An excluded entrant's games are forfeits, journalled without being played.
+    let (todo, forfeits): (Vec<GameSpec>, Vec<GameSpec>) = todo.into_iter().partition(|g| {
+        !g.seats
+            .iter()
+            .any(|&e| excluded.contains_key(&plan.entrants[e].name))
+    });
+    for game in &forfeits {
+        let loser = game
+            .seats
+            .iter()
+            .position(|&e| excluded.contains_key(&plan.entrants[e].name))
+            .expect("partitioned on an excluded seat");
+        let reason = &excluded[&plan.entrants[game.seats[loser]].name];
+        let entry = in_flight::forfeit_entry(plan, game, loser, reason);
+        journal.append(&entry)?;
+        tally(&mut points, &entry);
+        played += 1;
+        bar.inc(1);
+    }
+    // No more workers than games: idle threads (and their hosts) help no one. Once the engine
+    // has died with games in flight, one at a time, so that a crash names its game.
+    let mut workers = options.concurrency.clamp(1, todo.len().max(1));
+    if !crashes.is_empty() && workers > 1 {
+        eprintln!(
+            "agon: warning: playing one game at a time: the engine died in this folder before \
+             (see {}), and only a crash with one game in flight names its bot",
+            in_flight::CRASHES
+        );
+        workers = 1;
+    }
+    let (jobs_tx, jobs_rx) = bounded::<GameSpec>(workers * 2);
+    let (done_tx, done_rx) = unbounded::<Done>();
     std::thread::scope(|scope| {
         for worker in 0..workers {
             let jobs = jobs_rx.clone();
@@ -104,7 +148,16 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
                         if agon_engine::interrupt::requested().is_some() {
                             break; // no new game once the engine is asked to stop
                         }
+                        if in_process {
+                            if let Err(e) = in_flight::mark(dir, plan, &game) {
+                                let _ = done.send(Done::Failed(e));
+                                break;
+                            }
+                        }
                         let result = play_again_if_killed(plan, &game, hosting, dir);
+                        if in_process {
+                            in_flight::clear(dir, &game.id);
+                        }
                         if done.send(result).is_err() {
                             break;
                         }
@@ -183,6 +236,30 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
         played,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Every death of the engine with games in flight (in-process hosts), telling of the newest.
+fn crashes_so_far(
+    plan: &Plan,
+    dir: &Path,
+    recorded: &HashSet<&str>,
+) -> Result<Vec<in_flight::Crash>, String> {
+    let (new, crashes) = in_flight::collect_crashes(dir, recorded)?;
+    if let Some(crash) = new {
+        let games: Vec<String> = crash
+            .games
+            .iter()
+            .map(|g| format!("{} ({})", g.id, g.entrants.join(" vs ")))
+            .collect();
+        eprintln!(
+            "agon: warning: the last run died while these games were in flight on the {} \
+             host: {}; a bot in one of them may have crashed the engine. They are played last; \
+             an entrant in flight at crashes in two different games is excluded",
+            plan.settings.host,
+            games.join(", ")
+        );
+    }
+    Ok(crashes)
 }
 
 fn hosting(plan: &Plan) -> Result<Hosting, String> {
