@@ -163,7 +163,7 @@ fn stop_signals_that_reach_the_bots_first_record_nothing() {
     let calm = calm_standings(&dir, &cfg);
     for to_bots in ["TERM", "KILL"] {
         let out = dir.join(format!("stopped-{to_bots}"));
-        let mut engine = agon()
+        let engine = agon()
             .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
             .arg(&out)
             .arg("--quiet")

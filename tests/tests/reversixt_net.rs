@@ -23,10 +23,14 @@ struct Server {
 }
 
 fn serve(name: &str, seats: &[&str], time: &str) -> Server {
+    serve_map(name, &heart(), seats, time)
+}
+
+fn serve_map(name: &str, map: &std::path::Path, seats: &[&str], time: &str) -> Server {
     let record = scratch(name).join("record.json");
     let mut command = agon();
     command.args(["reversixt", "serve", "--port", "0", "--bind", "127.0.0.1"]);
-    command.arg("--map").arg(heart());
+    command.arg("--map").arg(map);
     for s in seats {
         command.args(["--seat", s]);
     }
@@ -263,4 +267,123 @@ fn an_unknown_message_type_disqualifies() {
     let (cause, _, detail) = only_fault(&server.finish());
     assert_eq!(cause, "malformed");
     assert!(detail.contains("unknown message type 42"), "{detail}");
+}
+
+/// Every message a client receives until the end of the game, answering each move request
+/// with the first legal move of its own copy of the game.
+fn play_to_the_end(s: &mut TcpStream, map: &str) -> Vec<u8> {
+    use agon_games::reversixt::{Map, Position};
+    let mut position = Position::new(Map::parse(map).unwrap());
+    let mut kinds = Vec::new();
+    loop {
+        let (kind, p) = receive(s);
+        kinds.push(kind);
+        match kind {
+            4 => {
+                let m = position.legal_moves()[0];
+                let mut reply = Vec::new();
+                reply.extend((m.x as u16).to_be_bytes());
+                reply.extend((m.y as u16).to_be_bytes());
+                reply.push(m.special);
+                send(s, 5, &reply);
+            }
+            6 => {
+                let x = u16::from_be_bytes([p[0], p[1]]) as usize;
+                let y = u16::from_be_bytes([p[2], p[3]]) as usize;
+                let m = agon_games::reversixt::Move {
+                    x,
+                    y,
+                    special: p[4],
+                };
+                position.play(p[5], m).unwrap();
+            }
+            9 => return kinds,
+            _ => {}
+        }
+    }
+}
+
+fn write_map(name: &str, text: &str) -> PathBuf {
+    let path = scratch(name).join("game.map");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A map where nobody can build (every square taken, no overrides): the game starts in the
+/// bombing phase, and the course server says so before the first request (2, 3, 8, then 4),
+/// which a course client waits for.
+#[test]
+fn a_game_that_starts_past_phase_1_announces_its_end_before_the_first_request() {
+    let text = "2\n0\n1 0\n2 2\n1 2\n2 1\n";
+    let map = write_map("net-bombing-only-map", text);
+    let server = serve_map("net-bombing-only", &map, &["remote", &greedy()], "0.5");
+    let mut client = server.client();
+    send(&mut client, 1, &[1]);
+    assert_eq!(receive(&mut client).0, 2);
+    assert_eq!(receive(&mut client), (3, vec![1]));
+    let kinds = play_to_the_end(&mut client, text);
+    assert_eq!(&kinds[..2], &[8, 4], "{kinds:?}");
+    assert_eq!(kinds.iter().filter(|&&k| k == 8).count(), 1, "{kinds:?}");
+    let record = server.finish();
+    assert!(record["faults"].as_array().unwrap().is_empty(), "{record}");
+}
+
+/// A map without bombs (none to start with, no bonus squares to win one): phase 1 ends straight
+/// into the end of the game, announced 6, 8, 9.
+#[test]
+fn phase_1_ending_straight_into_the_end_is_announced_6_8_9() {
+    let heart = std::fs::read_to_string(heart()).unwrap();
+    let mut lines: Vec<String> = heart.lines().map(str::to_string).collect();
+    assert_eq!(lines[2].split_whitespace().count(), 2, "the bombs line");
+    lines[2] = "0 2".into();
+    let height: usize = lines[3].split_whitespace().next().unwrap().parse().unwrap();
+    for row in &mut lines[4..4 + height] {
+        *row = row.replace('b', "0");
+    }
+    let text = lines.join("\n") + "\n";
+    let map = write_map("net-no-bombs-map", &text);
+    let server = serve_map("net-no-bombs", &map, &["remote", &greedy()], "0.5");
+    let mut client = server.client();
+    send(&mut client, 1, &[1]);
+    assert_eq!(receive(&mut client).0, 2);
+    assert_eq!(receive(&mut client), (3, vec![1]));
+    let kinds = play_to_the_end(&mut client, &text);
+    assert_eq!(&kinds[kinds.len() - 3..], &[6, 8, 9], "{kinds:?}");
+    assert_eq!(kinds.iter().filter(|&&k| k == 8).count(), 1, "{kinds:?}");
+    let record = server.finish();
+    assert!(record["faults"].as_array().unwrap().is_empty(), "{record}");
+}
+
+/// `connect` with a process host: a bot late on every third request of each life used to be
+/// killed at its first late answer and replaced by stand-ins for the rest of the game. Now
+/// each late answer costs that move (a stand-in) and the bot is started again for the next
+/// request.
+#[test]
+fn connect_starts_a_killed_bot_again_instead_of_playing_stand_ins() {
+    let server = serve("net-connect-restart", &["remote", &greedy()], "0.3");
+    let output = agon()
+        .args([
+            "reversixt",
+            "connect",
+            &format!("127.0.0.1:{}", server.port),
+        ])
+        .args(["--bot", &spec("misbehave", "spend?ms=0,0,60000,0")])
+        .args(["--host", "process", "--json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let client: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let record = server.finish();
+    assert_eq!(record["faults"].as_array().unwrap().len(), 0, "{record}");
+    let stand_ins = client["stand_ins"].as_u64().unwrap();
+    let restarts = client["restarts"].as_u64().unwrap();
+    let sent = client["moves_sent"].as_u64().unwrap();
+    assert!(stand_ins >= 2, "{client}");
+    assert!(
+        restarts + 1 >= stand_ins && restarts <= stand_ins,
+        "{client}"
+    );
+    // Most moves are the bot's own: it was not replaced for the rest of the game.
+    assert!(sent >= 2 * stand_ins, "{client}");
 }

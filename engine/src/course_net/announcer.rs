@@ -2,6 +2,12 @@
 //! type-6 message to every client, type 7 when a player is disqualified (the offender too),
 //! type 8 when phase 1 ends, type 9 at the end. The announcer follows the game on its own
 //! position to know when phase 1 ends.
+//!
+//! Type 8 is sent whenever the game leaves phase 1 after a move, straight into the end of the
+//! game included (the course server sends 6, 8, 9), and before the first request when the game
+//! starts past phase 1 (a map where nobody can build: the server sends 2, 3, 8, then 4; a
+//! course client waits for it). The rules file is silent on a disqualification that leaves a
+//! single player: that ends the game, not phase 1, so it is 7 then 9 without 8.
 
 use super::reversixt::Message;
 use crate::game::Outcome;
@@ -17,11 +23,17 @@ pub struct Announcer {
 
 impl Announcer {
     /// `clients`: write handles of every connected client.
+    /// Call it once the clients have their maps and numbers: a game that starts past phase 1
+    /// is announced as such at once.
     pub fn new(map: Map, clients: Vec<TcpStream>) -> Announcer {
-        Announcer {
+        let mut announcer = Announcer {
             clients,
             position: Position::new(map),
+        };
+        if announcer.position.phase != Phase::Building {
+            announcer.send(&Message::EndOfPhase1);
         }
+        announcer
     }
 
     fn send(&mut self, message: &Message) {
@@ -35,8 +47,8 @@ impl Announcer {
         }
     }
 
-    fn after_change(&mut self, was: Phase) {
-        if was == Phase::Building && self.position.phase == Phase::Bombing {
+    fn after_move(&mut self, was: Phase) {
+        if was == Phase::Building && self.position.phase != Phase::Building {
             self.send(&Message::EndOfPhase1);
         }
     }
@@ -59,14 +71,16 @@ impl MatchObserver for Announcer {
             special: m.special,
             player,
         });
-        self.after_change(was);
+        self.after_move(was);
     }
 
     fn disqualified(&mut self, seat: usize) {
         let was = self.position.phase;
         self.position.disqualify(seat as u8 + 1);
         self.send(&Message::Disqualified(seat as u8 + 1));
-        self.after_change(was);
+        if was == Phase::Building && self.position.phase == Phase::Bombing {
+            self.send(&Message::EndOfPhase1);
+        }
     }
 
     fn ended(&mut self, _outcome: &Outcome) {

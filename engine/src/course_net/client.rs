@@ -2,7 +2,9 @@
 //! its own copy of the game from the server's messages, asks the bot on each move request with
 //! the server's time account (less a safety margin), and sends the bot's move. If the bot fails
 //! or answers a move the rules refuse, the client sends its first legal move instead, so one bad
-//! answer does not cost the team the game; each such stand-in is counted and logged.
+//! answer does not cost the team the game; each such stand-in is counted and logged. A bot whose
+//! process died or was killed for a late answer is started again for the next request (as the
+//! engine does under `skip`), so one late answer costs one move, not the rest of the game.
 
 use super::reversixt::{Message, WireError};
 use crate::game::GameRules;
@@ -25,6 +27,8 @@ pub struct ClientReport {
     /// Moves this client sent, and how many of them were stand-ins for a failed bot.
     pub moves_sent: u32,
     pub stand_ins: u32,
+    /// How often the bot was started again after its process died or was killed.
+    pub restarts: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -114,9 +118,10 @@ pub fn play(
             depth: 0,
         },
     };
+    let start_message = protocol::encode(&start);
     let call = bot
         .host
-        .start(protocol::encode(&start), Deadline::wall(bot.start_budget));
+        .start(start_message.clone(), Deadline::wall(bot.start_budget));
     match call.result {
         CallResult::Answer(()) => {}
         CallResult::Failed(f) => return Err(ClientError::Start(crate::host::describe_failure(&f))),
@@ -133,11 +138,13 @@ pub fn play(
         disqualified: Vec::new(),
         moves_sent: 0,
         stand_ins: 0,
+        restarts: 0,
     };
     let mut ply = 0u32;
     loop {
         match Message::read_from(&mut &stream)? {
             Message::MoveRequest { time_ms, depth } => {
+                restart_if_gone(&mut bot, &start_message, ply, &mut report);
                 let m = choose(
                     &mut bot,
                     &position,
@@ -201,6 +208,33 @@ pub fn play(
     report.stones = position.map.stones();
     report.disqualified = position.disqualified.clone();
     Ok(report)
+}
+
+/// Starts the bot again when its host is gone (died, or killed at a deadline). If that fails,
+/// the request gets a stand-in as any other failure would.
+fn restart_if_gone(bot: &mut ClientBot, start: &[u8], ply: u32, report: &mut ClientReport) {
+    let Some(reason) = bot.host.gone() else {
+        return;
+    };
+    let started = bot.host.restart().and_then(|()| {
+        match bot
+            .host
+            .start(start.to_vec(), Deadline::wall(bot.start_budget))
+            .result
+        {
+            CallResult::Answer(()) => Ok(()),
+            CallResult::Failed(f) => Err(crate::host::describe_failure(&f)),
+            CallResult::TimedOut => Err("its start timed out".into()),
+            CallResult::Fault { cause, detail } => Err(format!("{cause}: {detail}")),
+        }
+    });
+    match started {
+        Ok(()) => {
+            report.restarts += 1;
+            log::warn!("the bot was started again before ply {ply} ({reason})");
+        }
+        Err(e) => log::warn!("starting the bot again before ply {ply} failed: {e}"),
+    }
 }
 
 /// The bot's move for this request, or the first legal move when the bot fails.

@@ -157,13 +157,14 @@ pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
             "disqualified": report.disqualified,
             "moves_sent": report.moves_sent,
             "stand_ins": report.stand_ins,
+            "restarts": report.restarts,
         });
         outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
     outln!(
         "player {} of {}: rank {}{} with {} stones (stones by player: {:?}); {} moves sent, {} \
-         of them stand-ins for a failed bot",
+         of them stand-ins for a failed bot; the bot was started again {} times",
         report.player,
         report.ranks.len(),
         report.ranks[me],
@@ -175,7 +176,8 @@ pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
         report.stones[me],
         report.stones,
         report.moves_sent,
-        report.stand_ins
+        report.stand_ins,
+        report.restarts
     );
     Ok(())
 }
