@@ -85,6 +85,10 @@ pub struct ServeArgs {
     /// The map file
     #[arg(long, value_name = "FILE")]
     pub map: PathBuf,
+    /// Accept a map whose transition ends face the board (refused by default, as the course
+    /// server refuses them)
+    #[arg(long)]
+    pub lenient_map: bool,
     /// Who plays each player, in player order: `remote` (a course client that connects) or a
     /// plugin bot as FILE:BOT[?key=value&...]; one per player of the map
     #[arg(long = "seat", value_name = "SPEC|remote", required = true)]
@@ -157,10 +161,11 @@ pub struct CheckMapArgs {
     /// Print the summary as JSON
     #[arg(long)]
     pub json: bool,
-    /// Refuse transition ends that face the board, as the rules file states (by default they
-    /// are accepted with a warning: they can never be used, and a course map has one)
+    /// Accept transition ends that face the board, with a warning (they can never be used; the
+    /// course's initialMaps/scope.map has one). By default they are refused, as the rules file
+    /// states and the course server does
     #[arg(long)]
-    pub strict: bool,
+    pub lenient: bool,
 }
 
 #[derive(Subcommand)]

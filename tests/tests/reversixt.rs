@@ -53,7 +53,7 @@ fn check(path: &std::path::Path, extra: &[&str]) -> std::process::Output {
 fn every_shared_map_loads() {
     let dir = shared_data().join("reversixt/maps");
     for &(file, players, width, height, transitions, inert) in MAPS {
-        let out = check(&dir.join(file), &["--json"]);
+        let out = check(&dir.join(file), &["--json", "--lenient"]);
         assert!(
             out.status.success(),
             "{file}: {}",
@@ -103,18 +103,53 @@ fn the_summary_names_what_is_on_the_map() {
 }
 
 #[test]
-fn a_transition_end_facing_the_board_warns_or_is_refused_when_strict() {
+fn a_transition_end_facing_the_board_is_refused_or_warns_when_lenient() {
     let scope = shared_data().join("reversixt/maps/initialMaps/scope.map");
-    let lenient = check(&scope, &[]);
+    let lenient = check(&scope, &["--lenient"]);
     assert!(lenient.status.success());
     let warning = String::from_utf8_lossy(&lenient.stderr);
     assert!(
         warning.contains("warning:") && warning.contains("line 19, column 1"),
         "{warning}"
     );
-    let strict = check(&scope, &["--strict"]);
+    // By default, as the course server: "transition 1 is invalid".
+    let strict = check(&scope, &[]);
     assert!(!strict.status.success());
     assert!(String::from_utf8_lossy(&strict.stderr).contains("an end must face the edge or a hole"));
+    // A match on it is refused before any bot runs, unless the map is read leniently.
+    let random = agon_tests::spec("reversixt-random", "random");
+    let play = |extra: &[&str]| {
+        agon()
+            .args([
+                "match",
+                "--game",
+                "reversixt",
+                "--host",
+                "inline",
+                "--seed",
+                "1",
+            ])
+            .args(["--param", &format!("map={}", scope.display())])
+            .args(extra)
+            .args([
+                "--bot", &random, "--bot", &random, "--bot", &random, "--bot", &random,
+            ])
+            .output()
+            .unwrap()
+    };
+    let refused = play(&[]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("an end must face the edge or a hole"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    let lenient_match = play(&["--param", "lenient_map=true"]);
+    assert!(
+        lenient_match.status.success(),
+        "{}",
+        String::from_utf8_lossy(&lenient_match.stderr)
+    );
 }
 
 #[test]

@@ -90,7 +90,7 @@ pub fn play(
         }
     };
     let text = String::from_utf8_lossy(&map_bytes).into_owned();
-    let map = Map::parse(&text).map_err(ClientError::Map)?;
+    let map = Map::parse_lenient(&text).map_err(ClientError::Map)?;
     let players = map.players;
     let player = match Message::read_from(&mut &stream)? {
         Message::PlayerNumber(p) if (1..=players).contains(&p) => p,

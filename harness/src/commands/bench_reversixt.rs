@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 pub fn legal_moves(map_file: &Path, per_sample: Duration) -> anyhow::Result<Figure> {
     let text = std::fs::read_to_string(map_file)
         .with_context(|| format!("cannot read {}", map_file.display()))?;
-    let map = Map::parse(&text).map_err(|e| anyhow!("{}: {e}", map_file.display()))?;
+    let map = Map::parse_lenient(&text).map_err(|e| anyhow!("{}: {e}", map_file.display()))?;
     // The positions of one seeded random game's building phase.
     let mut positions = Vec::new();
     let mut position = Position::new(map);

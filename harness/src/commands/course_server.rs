@@ -31,7 +31,19 @@ enum SeatSpec {
 pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let game: &dyn GameRules = &ReversiXtRules;
     let text = Input::new("map", limits::INSTANCE).read_text(&args.map)?;
-    let map = Map::parse(&text).map_err(|e| anyhow!("{}: {e}", args.map.display()))?;
+    let parsed = if args.lenient_map {
+        Map::parse_lenient(&text)
+    } else {
+        Map::parse(&text)
+    };
+    let map = parsed.map_err(|e| {
+        let hint = if e.problem.contains("an end must face") {
+            " (--lenient-map accepts it)"
+        } else {
+            ""
+        };
+        anyhow!("{}: {e}{hint}", args.map.display())
+    })?;
     if !(0.0..=86_400.0).contains(&args.time) {
         bail!("--time {}: expected 0 to 86400 seconds", args.time);
     }
@@ -39,6 +51,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         ("map".to_string(), args.map.display().to_string()),
         ("time".to_string(), args.time.to_string()),
         ("depth".to_string(), args.depth.to_string()),
+        ("lenient_map".to_string(), args.lenient_map.to_string()),
     ]);
     let specs = args
         .seats

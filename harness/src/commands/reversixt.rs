@@ -8,8 +8,8 @@ use anyhow::anyhow;
 
 pub fn check_map(args: CheckMapArgs) -> anyhow::Result<()> {
     let text = Input::new("map", limits::INSTANCE).read_text(&args.file)?;
-    let parsed = if args.strict {
-        Map::parse_strict(&text)
+    let parsed = if args.lenient {
+        Map::parse_lenient(&text)
     } else {
         Map::parse(&text)
     };

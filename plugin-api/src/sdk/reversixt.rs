@@ -55,7 +55,7 @@ pub fn observation(
 /// The position an observation shows, `you` to move; an error when the board text is not a map
 /// or the per-player lists do not match its number of players.
 pub fn position(observation: &wire::Observation) -> Result<Position, MapError> {
-    let map = Map::parse(&observation.board)?;
+    let map = Map::parse_lenient(&observation.board)?;
     let n = map.players as usize;
     let fits = |len: usize, what: &str| {
         if len == n {

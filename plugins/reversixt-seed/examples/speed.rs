@@ -37,7 +37,7 @@ fn main() -> Result<(), String> {
         let path = root.join(name);
         let text =
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let map = Map::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let map = Map::parse_lenient(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut position = Position::new(map);
         for _ in 0..6 {
             if position.phase != Phase::Building {

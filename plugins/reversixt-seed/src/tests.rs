@@ -36,7 +36,7 @@ fn shared_maps() -> Vec<(String, Map)> {
         .into_iter()
         .filter_map(|path| {
             let text = std::fs::read_to_string(&path).ok()?;
-            let map = Map::parse(&text).ok()?;
+            let map = Map::parse_lenient(&text).ok()?;
             Some((path.display().to_string(), map))
         })
         .collect();
@@ -48,11 +48,11 @@ fn shared_map(name: &str) -> Map {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/reversixt/maps")
         .join(name);
-    Map::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+    Map::parse_lenient(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 fn position(text: &str) -> Position {
-    Position::new(Map::parse(text).unwrap())
+    Position::new(Map::parse_lenient(text).unwrap())
 }
 
 /// A deterministic xorshift, enough to pick random moves.
@@ -352,7 +352,7 @@ fn seed_beats_greedy_on_a_two_player_map() {
         "the bombs line of infinity.map changed"
     );
     lines[2] = "0 3";
-    let map = Map::parse(&lines.join("\n")).unwrap();
+    let map = Map::parse_lenient(&lines.join("\n")).unwrap();
     for seed in [1, 2] {
         let stones = play_greedy(map.clone(), seed, Mode::Paranoid);
         println!("infinity without bombs, seed as player {seed}: {stones:?}");

@@ -33,7 +33,7 @@ pub struct Map {
     pub transitions: Vec<Transition>,
     /// Where a step off an end leads: (square, direction) -> (square, direction to continue in).
     links: HashMap<(usize, Direction), (usize, Direction)>,
-    /// Transition ends that face the board, so are never used (accepted unless strict).
+    /// Transition ends that face the board, so are never used (accepted when lenient).
     pub inert_ends: Vec<MapError>,
 }
 
@@ -78,19 +78,22 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
 }
 
 impl Map {
-    /// Parses a map, accepting transition ends that face the board (they are listed in
-    /// `inert_ends`): the course's own maps have them.
+    /// Parses a map as the rules file states it, and as the course server reads it: a
+    /// transition end that faces the board is an error (the server refuses the course's own
+    /// `initialMaps/scope.map`: "transition 1 is invalid").
     pub fn parse(text: &str) -> Result<Map, MapError> {
         Map::parse_with(text, false)
     }
 
-    /// Parses a map as the rules file states it: a transition end that faces the board is an
-    /// error.
-    pub fn parse_strict(text: &str) -> Result<Map, MapError> {
+    /// Parses a map accepting transition ends that face the board (listed in `inert_ends`:
+    /// they can never be used). For maps someone else has already accepted (a bot reading the
+    /// engine's board, a client reading its server's map) and, on request, for course maps
+    /// that have such ends.
+    pub fn parse_lenient(text: &str) -> Result<Map, MapError> {
         Map::parse_with(text, true)
     }
 
-    fn parse_with(text: &str, strict: bool) -> Result<Map, MapError> {
+    fn parse_with(text: &str, lenient: bool) -> Result<Map, MapError> {
         let tokens = tokens(text);
         // Where a missing token would have been: just past the last one.
         let end = tokens
@@ -191,8 +194,8 @@ impl Map {
                     ),
                 );
             }
-            let from = map.transition_end(&group[0..3], strict)?;
-            let to = map.transition_end(&group[4..7], strict)?;
+            let from = map.transition_end(&group[0..3], lenient)?;
+            let to = map.transition_end(&group[4..7], lenient)?;
             map.add_transition(Transition {
                 from: from.0,
                 from_dir: from.1,
@@ -300,7 +303,7 @@ impl Map {
     fn transition_end(
         &mut self,
         t: &[Token],
-        strict: bool,
+        lenient: bool,
     ) -> Result<((usize, usize), Direction), MapError> {
         let number = |tok: &Token, what: &str, below: usize| -> Result<usize, MapError> {
             match tok.text.parse::<usize>() {
@@ -331,7 +334,7 @@ impl Map {
             let problem = format!(
                 "transition end ({x},{y}) direction {dir} leads onto the board at ({nx},{ny}); an end must face the edge or a hole"
             );
-            if strict {
+            if !lenient {
                 return fail(t[0].line, t[0].column, problem);
             }
             // The course's own initialMaps/scope.map has such an end: since a transition is
