@@ -157,12 +157,21 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
     let got = &record.outcome;
     if got.winner != expected.winner
         || got.scores != expected.scores
+        || got.ranks != expected.ranks
         || got.termination != expected.termination
         || (expected.termination == Termination::Rules && got.reason != expected.reason)
     {
         return fail(format!(
-            "recorded outcome {} ({:?}, scores {:?}), the rules give {} ({:?}, scores {:?})",
-            got.reason, got.winner, got.scores, expected.reason, expected.winner, expected.scores
+            "recorded outcome {} ({:?}, scores {:?}, ranks {:?}), the rules give {} ({:?}, scores \
+             {:?}, ranks {:?})",
+            got.reason,
+            got.winner,
+            got.scores,
+            got.ranks,
+            expected.reason,
+            expected.winner,
+            expected.scores,
+            expected.ranks
         ));
     }
     if session.game_scores() != record.game_scores {

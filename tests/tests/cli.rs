@@ -349,3 +349,56 @@ fn match_records_only_replace_regular_files() {
         "no temporary file left"
     );
 }
+
+/// A ReversiXT record whose ranks contradict its moves (here: three players, the ranks of two
+/// swapped, everything else intact) used to pass `replay verify`.
+#[test]
+fn replay_verify_checks_reversixt_ranks() {
+    let dir = scratch("cli-replay-ranks");
+    let record = dir.join("game.json");
+    let map = agon_tests::shared_data().join("reversixt/maps/initialMaps/diamond.map");
+    let random = spec("reversixt-random", "random");
+    let greedy = spec("reversixt-greedy", "greedy");
+    let out = run(&[
+        "match",
+        "--game",
+        "reversixt",
+        "--param",
+        &format!("map={}", map.display()),
+        "--host",
+        "inline",
+        "--seed",
+        "1",
+        "--bot",
+        &random,
+        "--bot",
+        &random,
+        "--bot",
+        &greedy,
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let ok = run(&["replay", "verify", record.to_str().unwrap()]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let ranks: Vec<u64> = v["ranks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_u64().unwrap())
+        .collect();
+    // Swap the ranks of the two seats that did not win (the winner and scores left alone).
+    let losers: Vec<usize> = (0..3).filter(|&s| ranks[s] != 1).collect();
+    let [i, j] = losers[..] else {
+        panic!("expected one winner: {ranks:?}")
+    };
+    assert_ne!(ranks[i], ranks[j], "{ranks:?}");
+    v["ranks"][i] = Value::from(ranks[j]);
+    v["ranks"][j] = Value::from(ranks[i]);
+    let forged = dir.join("forged.json");
+    std::fs::write(&forged, v.to_string()).unwrap();
+    let bad = run(&["replay", "verify", forged.to_str().unwrap()]);
+    assert!(!bad.status.success(), "contradictory ranks passed");
+    assert!(stderr(&bad).contains("ranks"), "{}", stderr(&bad));
+}
