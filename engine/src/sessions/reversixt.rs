@@ -137,6 +137,7 @@ impl GameRules for ReversiXtRules {
             position: Position::new(setup.map.clone()),
             accounts_ms: vec![0; players],
             ply: 0,
+            max_plies: ply_cap(&setup.map),
             setup,
         }))
     }
@@ -148,6 +149,22 @@ struct ReversiXtSession {
     /// Per seat, the time account in milliseconds (rules file, "Time and depth limits").
     accounts_ms: Vec<u64>,
     ply: u32,
+    /// See [`ply_cap`].
+    max_plies: u32,
+}
+
+/// A bound no game on `map` can reach, as a safety (every game must end, whatever its map):
+/// a building move fills a square for good (a bomb's hole is never filled) or spends an
+/// override stone, a bombing move spends a bomb, and a bonus square hands out at most one
+/// more of either (rules file, "Phase 1", "Phase 2"). Twice that, so that it only ever stops a
+/// game the rules as implemented here would let run on.
+fn ply_cap(map: &agon_games::reversixt::Map) -> u32 {
+    use agon_games::reversixt::Square;
+    let squares = map.squares.iter().filter(|&&s| s != Square::Hole).count() as u64;
+    let bonus = map.count(Square::Bonus) as u64;
+    let players = map.players as u64;
+    let bound = squares + players * (map.overrides as u64 + map.bombs as u64) + 2 * bonus + 1;
+    bound.saturating_mul(2).min(u32::MAX as u64) as u32
 }
 
 /// Records write a move as `x,y`, with `:special` when the special value is not 0.
@@ -217,7 +234,8 @@ impl Session for ReversiXtSession {
     }
 
     fn to_act(&self) -> Option<usize> {
-        (self.position.phase != Phase::Over).then(|| self.position.to_move as usize - 1)
+        (self.position.phase != Phase::Over && self.ply < self.max_plies)
+            .then(|| self.position.to_move as usize - 1)
     }
 
     fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8> {
@@ -281,7 +299,8 @@ impl Session for ReversiXtSession {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.position.phase != Phase::Over {
+        let capped = self.position.phase != Phase::Over && self.ply >= self.max_plies;
+        if self.position.phase != Phase::Over && !capped {
             return None;
         }
         let stones = self.position.map.stones();
@@ -310,6 +329,9 @@ impl Session for ReversiXtSession {
         } else {
             format!("players {} share the first rank", firsts.join(", "))
         };
+        if capped {
+            reason.push_str(&format!("; stopped by the ply cap of {}", self.max_plies));
+        }
         Some(Outcome::ranked(ranks, format!("{head} ({reason})")))
     }
 
@@ -360,5 +382,58 @@ impl Session for ReversiXtSession {
     fn disqualify(&mut self, seat: usize) -> bool {
         self.position.disqualify(ReversiXtSession::player(seat));
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(map: &str) -> ReversiXtSession {
+        let params = RawParams::from([("instance".to_string(), map.to_string())]);
+        let setup = Setup::from_params(&params).unwrap();
+        ReversiXtSession {
+            position: Position::new(setup.map.clone()),
+            accounts_ms: vec![0; setup.map.players as usize],
+            ply: 0,
+            max_plies: ply_cap(&setup.map),
+            setup,
+        }
+    }
+
+    /// Plays random legal moves to the end; the plies played.
+    fn play_out(s: &mut ReversiXtSession, seed: u64) -> u32 {
+        let mut draw = seed;
+        while let Some(seat) = s.to_act() {
+            draw = draw.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s.play_random_legal(seat, draw >> 11).unwrap();
+        }
+        s.ply
+    }
+
+    #[test]
+    fn no_game_on_a_course_map_comes_near_the_ply_cap() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/data/reversixt/maps/initialMaps");
+        for name in ["heart.map", "window.map", "checkerboard.map", "infinity.map"] {
+            let text = std::fs::read_to_string(dir.join(name)).unwrap();
+            for seed in 0..3 {
+                let mut s = session(&text);
+                let plies = play_out(&mut s, seed);
+                assert!(s.position.phase == Phase::Over, "{name}");
+                assert!(plies * 2 <= s.max_plies, "{name}: {plies} of {}", s.max_plies);
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_stopped_by_the_ply_cap_ends_ranked_and_says_so() {
+        let mut s = session("2\n0\n0 0\n4 4\n0 0 0 0\n0 1 2 0\n0 2 1 0\n0 0 0 0\n");
+        s.max_plies = 2;
+        assert_eq!(play_out(&mut s, 1), 2);
+        assert_eq!(s.position.phase, Phase::Building, "the rules would go on");
+        let outcome = s.outcome().expect("over at the cap");
+        assert!(outcome.reason.contains("ply cap of 2"), "{}", outcome.reason);
+        assert_eq!(outcome.ranks.len(), 2);
     }
 }

@@ -57,16 +57,19 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
     let mut out = Vec::new();
     for (l, raw) in text.split('\n').enumerate() {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
+        // (byte offset, 1-based column) of the token being read. Columns are counted as the
+        // characters go by: recounting from the line's start per token would make a map
+        // written on one long line quadratic to read.
         let mut start = None;
-        for (i, ch) in line.char_indices().chain([(line.len(), ' ')]) {
+        for (column, (i, ch)) in line.char_indices().chain([(line.len(), ' ')]).enumerate() {
             let blank = ch == ' ' || ch == '\t';
             match (start, blank) {
-                (None, false) => start = Some(i),
-                (Some(s), true) => {
+                (None, false) => start = Some((i, column + 1)),
+                (Some((s, c)), true) => {
                     out.push(Token {
                         text: &line[s..i],
                         line: l + 1,
-                        column: line[..s].chars().count() + 1,
+                        column: c,
                     });
                     start = None;
                 }
@@ -162,6 +165,29 @@ impl Map {
             }
         }
 
+        // What a game can use (a choice; the rules file sets no maximum): each bomb turns at least
+        // one square into a hole, so no game throws more bombs than the board has squares; no
+        // blast reaches further than every square; and as many override stones as squares is
+        // far beyond any course map (the most is 69, on a board of 361). Larger values only make
+        // games endless or bombs slow (a strength of 2^32 - 1 used to take seconds a bomb).
+        let board = squares.iter().filter(|&&s| s != Square::Hole).count();
+        for (index, field, value) in [
+            (1, "override stones", overrides),
+            (2, "bombs", bombs),
+            (3, "the bomb strength", bomb_strength),
+        ] {
+            if value as usize > board {
+                let t = &tokens[index];
+                return fail(
+                    t.line,
+                    t.column,
+                    format!(
+                        "{field} must be at most the board's {board} squares (what a game can \
+                         use), found {value}"
+                    ),
+                );
+            }
+        }
         let mut map = Map {
             players,
             overrides,
@@ -247,19 +273,27 @@ impl Map {
     /// A bomb's work on one square: it becomes a hole and its transitions vanish with it
     /// (rules file, "Phase 2").
     pub fn make_hole(&mut self, index: usize) {
-        self.squares[index] = Square::Hole;
-        let gone: Vec<(usize, Direction)> = self
-            .links
-            .iter()
-            .filter(|(from, to)| from.0 == index || to.0 == index)
-            .map(|(from, _)| *from)
-            .collect();
-        for end in gone {
-            self.links.remove(&end);
+        self.make_holes(&[index]);
+    }
+
+    /// [`Map::make_hole`] for every square of a blast at once: linear in the squares and the
+    /// transitions, where one square at a time cost squares x transitions.
+    pub fn make_holes(&mut self, indices: &[usize]) {
+        let mut holed = vec![false; self.squares.len()];
+        for &index in indices {
+            self.squares[index] = Square::Hole;
+            holed[index] = true;
+            for dir in Direction::ALL {
+                // Each transition is linked from both ends (see `add_transition`).
+                if let Some((other, on)) = self.links.remove(&(index, dir)) {
+                    self.links.remove(&(other, on.reverse()));
+                }
+            }
         }
-        let (x, y) = (index % self.width, index / self.width);
-        self.transitions
-            .retain(|t| t.from != (x, y) && t.to != (x, y));
+        let width = self.width;
+        self.transitions.retain(|t| {
+            !holed[t.from.1 * width + t.from.0] && !holed[t.to.1 * width + t.to.0]
+        });
     }
 
     /// The map in the map-file format (rules file, "Map file"): the header as loaded, the

@@ -339,6 +339,9 @@ impl Position {
         seen[target] = true;
         let mut frontier = vec![target];
         for _ in 0..self.map.bomb_strength {
+            if frontier.is_empty() {
+                break; // nothing further to reach, however strong the bomb
+            }
             let mut next = Vec::new();
             for &at in &frontier {
                 for d in Direction::ALL {
@@ -353,9 +356,7 @@ impl Position {
             reached.extend(&next);
             frontier = next;
         }
-        for t in reached {
-            self.map.make_hole(t);
-        }
+        self.map.make_holes(&reached);
     }
 
     /// Passes the turn on: to the next active player able to move in this phase, switching to

@@ -572,3 +572,56 @@ fn the_game_ends_when_no_square_is_left_to_bomb() {
     assert_eq!(p.phase, Phase::Over);
     assert!(p.legal_moves().is_empty());
 }
+
+#[test]
+fn header_values_beyond_what_a_game_can_use_are_refused_where_they_stand() {
+    // A 2 x 2 board: 4 squares.
+    let cases = [
+        (
+            "2\n4294967295\n0 0\n2 2\n1 2\n2 1\n",
+            (2, 1),
+            "override stones must be at most the board's 4 squares",
+        ),
+        (
+            "2\n0\n5 0\n2 2\n1 2\n2 1\n",
+            (3, 1),
+            "bombs must be at most the board's 4 squares",
+        ),
+        (
+            "2\n0\n1  4294967295\n2 2\n1 2\n2 1\n",
+            (3, 4),
+            "the bomb strength must be at most the board's 4 squares",
+        ),
+    ];
+    for (text, place, problem) in cases {
+        let e = error(text);
+        assert_eq!((e.line, e.column), place, "{e}");
+        assert!(e.problem.contains(problem), "{e}");
+    }
+    // The limits themselves are fine.
+    Map::parse("2\n4\n4 4\n2 2\n1 2\n2 1\n").unwrap();
+}
+
+#[test]
+fn columns_are_counted_on_a_map_written_on_one_line() {
+    // Every token on line 1: the column of the bad square is the character count before it.
+    let e = error("2 0 0 0 2 2 1 2 2 q");
+    assert_eq!((e.line, e.column), (1, 19), "{e}");
+    let e = error("2 0 0 0 1 2 ä ä");
+    assert_eq!((e.line, e.column), (1, 13), "{e}");
+}
+
+#[test]
+fn a_blast_removes_every_transition_touching_its_squares_and_no_other() {
+    // Row of 5: transitions (0,0)-left <-> (4,0)-right and (1,0)-up <-> (3,0)-down.
+    let mut p = position("2\n0\n1 0\n1 5\n1 0 0 0 2\n0 0 6 <-> 4 0 2\n1 0 0 <-> 3 0 4\n");
+    assert_eq!(p.map.transitions.len(), 2);
+    p.map.make_holes(&[1]);
+    assert_eq!(p.map.transitions.len(), 1);
+    let up = Direction::new(0).unwrap();
+    assert_eq!(p.map.step(3, 0, Direction::new(4).unwrap()), None);
+    assert_eq!(p.map.step(1, 0, up), None);
+    // The other transition still works both ways.
+    assert!(p.map.step(0, 0, Direction::new(6).unwrap()).is_some());
+    assert!(p.map.step(4, 0, Direction::new(2).unwrap()).is_some());
+}
