@@ -387,3 +387,54 @@ fn connect_starts_a_killed_bot_again_instead_of_playing_stand_ins() {
     // Most moves are the bot's own: it was not replaced for the rest of the game.
     assert!(sent >= 2 * stand_ins, "{client}");
 }
+
+/// Three silent connections, then a client trickling its greeting a byte at a time, then a
+/// real client: greetings used to be handled one at a time, 10 s each, and a trickler was never
+/// timed out, so the real client was locked out past `--wait`. Now each connection greets on
+/// its own, the real client joins at once, and the game is played.
+#[test]
+fn silent_and_trickling_connections_do_not_lock_real_clients_out() {
+    let server = serve("net-crowd", &["remote", &greedy()], "0.5");
+    let silent: Vec<TcpStream> = (0..3).map(|_| server.client()).collect();
+    let mut trickler = server.client();
+    let trickle = std::thread::spawn(move || {
+        for byte in [1u8, 0, 0, 0, 1] {
+            if trickler.write_all(&[byte]).is_err() {
+                break;
+            }
+            std::thread::sleep(Duration::from_secs(4));
+        }
+    });
+    let mut client = server.client();
+    assert_eq!(join(&mut client, 5), 1);
+    let kinds = play_to_the_end(&mut client, &std::fs::read_to_string(heart()).unwrap());
+    assert_eq!(kinds.last(), Some(&9));
+    let record = server.finish();
+    assert!(record["faults"].as_array().unwrap().is_empty(), "{record}");
+    drop(silent);
+    trickle.join().unwrap();
+}
+
+/// `serve` refuses a map larger than the course protocol's map message carries (its own
+/// `connect` refuses more than that), before anyone connects.
+#[test]
+fn serve_refuses_a_map_its_clients_would_refuse() {
+    let dir = scratch("net-big-map");
+    let map = dir.join("big.map");
+    let mut text = String::from("2\n0\n0 0\n2048 2048\n");
+    text.push_str(&"- ".repeat(2048 * 2048));
+    std::fs::write(&map, text).unwrap();
+    let out = agon()
+        .args(["reversixt", "serve", "--port", "0", "--bind", "127.0.0.1"])
+        .arg("--map")
+        .arg(&map)
+        .args(["--seat", "remote", "--seat", "remote"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("the course protocol's map message carries at most 8388608"),
+        "{stderr}"
+    );
+}

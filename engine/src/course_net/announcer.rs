@@ -17,7 +17,9 @@ use agon_games::reversixt::{Map, Phase, Position};
 use std::net::TcpStream;
 
 pub struct Announcer {
-    clients: Vec<TcpStream>,
+    /// `None` once a write to that client failed (timed out: it stopped reading): it is not
+    /// written to again, so it cannot make every later announcement wait.
+    clients: Vec<Option<TcpStream>>,
     position: Position,
 }
 
@@ -27,7 +29,7 @@ impl Announcer {
     /// is announced as such at once.
     pub fn new(map: Map, clients: Vec<TcpStream>) -> Announcer {
         let mut announcer = Announcer {
-            clients,
+            clients: clients.into_iter().map(Some).collect(),
             position: Position::new(map),
         };
         if announcer.position.phase != Phase::Building {
@@ -38,11 +40,17 @@ impl Announcer {
 
     fn send(&mut self, message: &Message) {
         let bytes = message.encode();
-        for client in &mut self.clients {
+        for slot in &mut self.clients {
             // A client that stopped reading faults at its own next request; the others must
             // still hear of the game.
-            if let Err(e) = std::io::Write::write_all(client, &bytes) {
-                log::info!("announcement to {:?} failed: {e}", client.peer_addr());
+            if let Some(client) = slot {
+                if let Err(e) = std::io::Write::write_all(client, &bytes) {
+                    log::info!(
+                        "announcement to {:?} failed: {e}; no more announcements to it",
+                        client.peer_addr()
+                    );
+                    *slot = None;
+                }
             }
         }
     }

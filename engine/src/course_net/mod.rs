@@ -4,6 +4,7 @@
 
 pub mod announcer;
 pub mod client;
+pub mod deadline_io;
 pub mod lobby;
 pub mod remote_seat;
 pub mod reversixt;

@@ -3,11 +3,12 @@
 //! move within the budget. Whatever else arrives — another type, a wrong length, a closed
 //! connection, silence past the deadline — is that seat's fault, with the reason; never a panic.
 
+use super::deadline_io::DeadlineReader;
 use super::reversixt::{Message, WireError};
 use crate::fault::FaultCause;
 use crate::host::{Call, CallResult, Deadline, HostKind, SeatHost};
 use agon_plugin_api::protocol::{self, reversixt as wire, Reply};
-use std::io::{self, Read};
+use std::io;
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
@@ -20,24 +21,6 @@ pub struct RemoteSeat {
 impl RemoteSeat {
     pub fn new(stream: TcpStream) -> RemoteSeat {
         RemoteSeat { stream, gone: None }
-    }
-}
-
-/// Reads with the time left until `until` as each read's timeout, so a client that trickles a
-/// message byte by byte still answers by the deadline.
-struct DeadlineReader<'a> {
-    stream: &'a TcpStream,
-    until: Instant,
-}
-
-impl Read for DeadlineReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let left = self.until.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(io::ErrorKind::TimedOut.into());
-        }
-        self.stream.set_read_timeout(Some(left))?;
-        (&mut &*self.stream).read(buf)
     }
 }
 

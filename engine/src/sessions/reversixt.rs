@@ -405,7 +405,9 @@ mod tests {
     fn play_out(s: &mut ReversiXtSession, seed: u64) -> u32 {
         let mut draw = seed;
         while let Some(seat) = s.to_act() {
-            draw = draw.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            draw = draw
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             s.play_random_legal(seat, draw >> 11).unwrap();
         }
         s.ply
@@ -415,13 +417,22 @@ mod tests {
     fn no_game_on_a_course_map_comes_near_the_ply_cap() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../shared/data/reversixt/maps/initialMaps");
-        for name in ["heart.map", "window.map", "checkerboard.map", "infinity.map"] {
+        for name in [
+            "heart.map",
+            "window.map",
+            "checkerboard.map",
+            "infinity.map",
+        ] {
             let text = std::fs::read_to_string(dir.join(name)).unwrap();
             for seed in 0..3 {
                 let mut s = session(&text);
                 let plies = play_out(&mut s, seed);
                 assert!(s.position.phase == Phase::Over, "{name}");
-                assert!(plies * 2 <= s.max_plies, "{name}: {plies} of {}", s.max_plies);
+                assert!(
+                    plies * 2 <= s.max_plies,
+                    "{name}: {plies} of {}",
+                    s.max_plies
+                );
             }
         }
     }
@@ -433,7 +444,11 @@ mod tests {
         assert_eq!(play_out(&mut s, 1), 2);
         assert_eq!(s.position.phase, Phase::Building, "the rules would go on");
         let outcome = s.outcome().expect("over at the cap");
-        assert!(outcome.reason.contains("ply cap of 2"), "{}", outcome.reason);
+        assert!(
+            outcome.reason.contains("ply cap of 2"),
+            "{}",
+            outcome.reason
+        );
         assert_eq!(outcome.ranks.len(), 2);
     }
 }

@@ -9,6 +9,7 @@ use agon_engine::course_net::announcer::Announcer;
 use agon_engine::course_net::client::{self, ClientBot};
 use agon_engine::course_net::lobby;
 use agon_engine::course_net::remote_seat::RemoteSeat;
+use agon_engine::course_net::reversixt::MAX_PAYLOAD;
 use agon_engine::game::GameRules;
 use agon_engine::host::HostKind;
 use agon_engine::input_file::{limits, Input};
@@ -31,6 +32,17 @@ enum SeatSpec {
 pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let game: &dyn GameRules = &ReversiXtRules;
     let text = Input::new("map", limits::INSTANCE).read_text(&args.map)?;
+    // The map travels in one message (rules file, "Network protocol": type 2); a client,
+    // `reversixt connect` among them, accepts at most MAX_PAYLOAD bytes of it.
+    if text.len() > MAX_PAYLOAD as usize {
+        bail!(
+            "{}: the map is {} bytes; the course protocol's map message carries at most {} \
+             (clients refuse more)",
+            args.map.display(),
+            text.len(),
+            MAX_PAYLOAD
+        );
+    }
     let parsed = if args.lenient_map {
         Map::parse_lenient(&text)
     } else {

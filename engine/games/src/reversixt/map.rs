@@ -170,7 +170,9 @@ impl Map {
         // blast reaches further than every square; and as many override stones as squares is
         // far beyond any course map (the most is 69, on a board of 361). Larger values only make
         // games endless or bombs slow (a strength of 2^32 - 1 used to take seconds a bomb).
-        let board = squares.iter().filter(|&&s| s != Square::Hole).count();
+        // Squares of the rectangle, holes included: a position's text keeps the header as
+        // loaded while bombs turn squares into holes, and must still read back.
+        let board = width * height;
         for (index, field, value) in [
             (1, "override stones", overrides),
             (2, "bombs", bombs),
@@ -182,8 +184,8 @@ impl Map {
                     t.line,
                     t.column,
                     format!(
-                        "{field} must be at most the board's {board} squares (what a game can \
-                         use), found {value}"
+                        "{field} must be at most the board's {board} squares (width x height: \
+                         what a game can use), found {value}"
                     ),
                 );
             }
@@ -291,9 +293,8 @@ impl Map {
             }
         }
         let width = self.width;
-        self.transitions.retain(|t| {
-            !holed[t.from.1 * width + t.from.0] && !holed[t.to.1 * width + t.to.0]
-        });
+        self.transitions
+            .retain(|t| !holed[t.from.1 * width + t.from.0] && !holed[t.to.1 * width + t.to.0]);
     }
 
     /// The map in the map-file format (rules file, "Map file"): the header as loaded, the

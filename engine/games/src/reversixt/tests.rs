@@ -598,8 +598,10 @@ fn header_values_beyond_what_a_game_can_use_are_refused_where_they_stand() {
         assert_eq!((e.line, e.column), place, "{e}");
         assert!(e.problem.contains(problem), "{e}");
     }
-    // The limits themselves are fine.
+    // The limits themselves are fine, and holes count: a position's text, whose bombs made
+    // holes, reads back with the header it was loaded with.
     Map::parse("2\n4\n4 4\n2 2\n1 2\n2 1\n").unwrap();
+    Map::parse("2\n4\n4 4\n2 2\n- -\n- 1\n").unwrap();
 }
 
 #[test]
