@@ -325,6 +325,11 @@ pub struct PluginsArgs {
     /// Plugin files (shared libraries)
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// Where each file is opened: `process` (a confined agon-host per file, the default: a
+    /// broken or hostile library cannot crash or hang this command) or `inline` (in this
+    /// process; trusted files only)
+    #[arg(long, default_value = "process", value_name = "HOST")]
+    pub host: String,
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,

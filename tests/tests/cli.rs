@@ -402,3 +402,63 @@ fn replay_verify_checks_reversixt_ranks() {
     assert!(!bad.status.success(), "contradictory ranks passed");
     assert!(stderr(&bad).contains("ranks"), "{}", stderr(&bad));
 }
+
+/// Truncated and bit-flipped copies of a real plugin, all listed by one `agon plugins`: each
+/// is opened in a confined host of its own, so none can crash, hang or abort the command. It
+/// used to open them in its own process (panics, hangs, the dynamic linker's assertions).
+/// Every copy is either listed or named in an error; nothing panics.
+#[test]
+fn plugins_survives_truncated_and_bit_flipped_libraries() {
+    use rand::{Rng, SeedableRng};
+    let dir = scratch("cli-mutated-plugins");
+    let original = std::fs::read(plugin("noop")).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+    let mut files = Vec::new();
+    for (i, len) in [64, 1000, 4096, original.len() / 3, original.len() - 4096]
+        .into_iter()
+        .enumerate()
+    {
+        let path = dir.join(format!("libtruncated{i}.so"));
+        std::fs::write(&path, &original[..len]).unwrap();
+        files.push(path);
+    }
+    for i in 0..20 {
+        let mut bytes = original.clone();
+        // Mostly the headers and dynamic tables near the start, where a loader looks first.
+        let span = if i % 2 == 0 { 64 << 10 } else { bytes.len() };
+        for _ in 0..8 {
+            let at = rng.random_range(0..span.min(bytes.len()));
+            bytes[at] ^= 1 << rng.random_range(0..8);
+        }
+        let path = dir.join(format!("libflipped{i}.so"));
+        std::fs::write(&path, &bytes).unwrap();
+        files.push(path);
+    }
+    let mut child = agon()
+        .arg("plugins")
+        .args(&files)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        // Each file's host has its own start-up limit (10 s); far less is needed.
+        if t0.elapsed() > std::time::Duration::from_secs(240) {
+            let _ = child.kill();
+            panic!("agon plugins hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (stdout(&out), stderr(&out));
+    assert!(!out.status.success(), "the truncated copies are errors");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for file in &files {
+        let name = file.display().to_string();
+        assert!(
+            stdout.contains(&name) || stderr.contains(&name),
+            "{name} neither listed nor refused:\n{stdout}\n{stderr}"
+        );
+    }
+}

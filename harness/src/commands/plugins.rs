@@ -2,16 +2,52 @@
 
 use crate::cli::PluginsArgs;
 use crate::console::outln;
-use agon_engine::loader::Plugin;
-use anyhow::bail;
+use agon_engine::host::{HostKind, ProcessHost, ProcessHostConfig};
+use agon_engine::loader::{cache_dir, Manifest, Plugin, StagedPlugin};
+use agon_engine::sandbox::SandboxConfig;
+use anyhow::{anyhow, bail};
+use std::path::PathBuf;
+
+/// What one file offers.
+struct Listed {
+    path: PathBuf,
+    sha256: String,
+    manifest: Manifest,
+}
 
 pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
+    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
+    let process = match host {
+        HostKind::Process => {
+            Some(ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?)
+        }
+        HostKind::Inline | HostKind::Thread => None,
+        HostKind::Remote => bail!("--host remote: plugins are files, opened by process or inline"),
+    };
     let mut failures = Vec::new();
     let mut listed = Vec::new();
     for file in &args.files {
-        match Plugin::load(file) {
+        // Staging reads and checks the file (an ELF shared library, bounded in size) without
+        // running any of it; only opening it runs its code, in the confined host.
+        let opened = StagedPlugin::stage(file, &cache_dir())
+            .map_err(|e| e.to_string())
+            .and_then(|staged| {
+                let manifest = match &process {
+                    Some(config) => {
+                        ProcessHost::inspect(config, &staged).map_err(|e| e.to_string())?
+                    }
+                    None => Plugin::open(&staged).map_err(|e| e.to_string())?.manifest,
+                };
+                Ok(Listed {
+                    path: staged.path,
+                    sha256: staged.sha256,
+                    manifest,
+                })
+            });
+        match opened {
             Ok(plugin) => listed.push(plugin),
-            Err(e) => failures.push(e.to_string()),
+            Err(e) if e.contains(&file.display().to_string()) => failures.push(e),
+            Err(e) => failures.push(format!("{}: {e}", file.display())),
         }
     }
     if args.json {
