@@ -388,14 +388,24 @@ fn connect_starts_a_killed_bot_again_instead_of_playing_stand_ins() {
     assert!(sent >= 2 * stand_ins, "{client}");
 }
 
-/// Three silent connections, then a client trickling its greeting a byte at a time, then a
-/// real client: greetings used to be handled one at a time, 10 s each, and a trickler was never
+/// 200 silent or half-greeting connections, then a client trickling its greeting a byte at a
+/// time, then a real client: greetings used to be handled one at a time, 10 s each, and a trickler was never
 /// timed out, so the real client was locked out past `--wait`. Now each connection greets on
 /// its own, the real client joins at once, and the game is played.
 #[test]
 fn silent_and_trickling_connections_do_not_lock_real_clients_out() {
     let server = serve("net-crowd", &["remote", &greedy()], "0.5");
-    let silent: Vec<TcpStream> = (0..3).map(|_| server.client()).collect();
+    // 200 connections at once: three that never speak, the rest half a greeting (a type and
+    // two of its four length bytes), then silence.
+    let silent: Vec<TcpStream> = (0..200)
+        .map(|i| {
+            let mut s = server.client();
+            if i >= 3 {
+                s.write_all(&[1, 0, 0]).unwrap();
+            }
+            s
+        })
+        .collect();
     let mut trickler = server.client();
     let trickle = std::thread::spawn(move || {
         for byte in [1u8, 0, 0, 0, 1] {

@@ -39,7 +39,7 @@ pub const WRITE_LIMIT: Duration = Duration::from_secs(10);
 
 /// Connections greeting at once; more are turned away at once (a crowd of silent connections
 /// must not lock real clients out).
-const MAX_GREETING: usize = 64;
+const MAX_GREETING: usize = 1024;
 
 /// Accepts `wanted` clients within `wait`, in the order they greet. Each new connection greets
 /// on its own thread, so silent ones delay nobody.
