@@ -181,7 +181,7 @@ proptest! {
         let rules = registry.games().nth(game).unwrap();
         let params: RawParams = pairs.into_iter().collect();
         // Refused with a message, or a game that starts: never a panic.
-        if let Ok(mut session) = rules.new_session(&params) {
+        if let Ok(session) = rules.new_session(&params) {
             let _ = session.to_act();
         }
         let _ = rules.seats_for(&params);
