@@ -13,8 +13,10 @@ pub struct Config {
     pub seed: i64,
 }
 
-/// More coins than this do not fit comfortably in a third (40 x 40) of the table.
-pub const MAX_COINS: u32 = 300;
+/// The largest n the course played (270, seed 46). Placement may still jam above
+/// [`super::placement::PRACTICAL_COINS`] for some seeds; that is refused when the board is drawn,
+/// with the practical limit in the message.
+pub const MAX_COINS: u32 = 270;
 
 impl Default for Config {
     fn default() -> Config {
@@ -30,7 +32,11 @@ impl Config {
     pub fn from_params(raw: &RawParams) -> Result<Config, ParamError> {
         let d = Config::default();
         let mut reader = ParamReader::new(raw);
-        let n = reader.get("n", "a number of coins per player (1 to 300)", d.n)?;
+        let n = reader.get(
+            "n",
+            "a number of coins per player (1 to 270; above 260 some seeds cannot be placed)",
+            d.n,
+        )?;
         let turns = reader.get("turns", "a number of turns (1 or more)", d.turns)?;
         let seed = reader.get("seed", "a java.util.Random seed (an integer)", d.seed)?;
         reader.finish()?;

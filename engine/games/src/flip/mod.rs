@@ -16,7 +16,7 @@ pub use config::Config;
 pub use game::{Flip, HalfTurn, Invalid, MoveResult, Outcome as FlipOutcome, Player};
 pub use geometry::{Point, EPS};
 pub use java_random::JavaRandom;
-pub use placement::place;
+pub use placement::{place, place_within, MAX_DRAWS, PRACTICAL_COINS};
 
 #[cfg(test)]
 mod tests;

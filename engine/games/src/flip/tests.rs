@@ -14,6 +14,28 @@ fn placement_matches_the_test_vector() {
     assert_eq!(two[2], Point::new(-one[2].x, one[2].y));
 }
 
+/// The course's largest boards (n = 265 with seed 50, n = 270 with seed 46) place within the
+/// cap; the exact draw counts pin the draw sequence to the course simulator's.
+#[test]
+fn the_courses_largest_boards_place_within_the_cap() {
+    for (n, seed, draws) in [(265, 50, 10_274_244), (270, 46, 11_922_898)] {
+        let (coins, taken) = place_within(n, seed, MAX_DRAWS).unwrap();
+        assert_eq!(coins[0].len(), n as usize);
+        assert_eq!(taken, draws, "n = {n}, seed = {seed}");
+    }
+}
+
+#[test]
+fn a_jammed_placement_names_the_practical_limit() {
+    let error = place_within(265, 50, 1_000_000).unwrap_err();
+    assert!(error.contains("seed 50"), "{error}");
+    assert!(error.contains("1000000 draws"), "{error}");
+    assert!(
+        error.contains(&format!("about {PRACTICAL_COINS} coins")),
+        "{error}"
+    );
+}
+
 #[test]
 fn java_random_matches_known_outputs() {
     // new Random(0).nextDouble() and new Random(42).nextInt() (next(32)) in Java.
@@ -178,4 +200,12 @@ fn the_turn_limit_decides_by_score_or_draws() {
     g.play(&[]);
     g.play(&[]);
     assert_eq!(g.outcome().unwrap().winner, Some(Player::One));
+}
+
+#[test]
+fn n_is_bounded_by_the_largest_board_the_course_played() {
+    let params = |n: u32| crate::params::RawParams::from([("n".to_string(), n.to_string())]);
+    assert_eq!(Config::from_params(&params(270)).unwrap().n, 270);
+    let refused = Config::from_params(&params(271)).unwrap_err().to_string();
+    assert!(refused.contains("1 to 270"), "{refused}");
 }
