@@ -140,6 +140,19 @@ pub fn agon_ok(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Runs the tournament configured in `cfg` into `out` quietly, which must succeed; its standings.
+pub fn tournament_standings(cfg: &Path, out: &Path) -> serde_json::Value {
+    agon_ok(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    standings(out)
+}
+
 /// The `standings.json` of a tournament folder.
 pub fn standings(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("standings.json")).expect("standings.json");

@@ -2,7 +2,7 @@
 //! suspended and resumed, its bots' processes signalled from outside) must not change a single
 //! result.
 
-use agon_tests::{agon, child_pids, scratch, spec, standings};
+use agon_tests::{agon, child_pids, scratch, spec, standings, tournament_standings};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -33,23 +33,7 @@ fn suspending_the_engine_changes_no_result() {
         ),
     )
     .unwrap();
-    let calm = dir.join("calm");
-    let out = agon()
-        .args([
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            calm.to_str().unwrap(),
-            "--quiet",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let calm_standings = tournament_standings(&cfg, &dir.join("calm"));
 
     let stopped = dir.join("stopped");
     let mut child = agon()
@@ -86,7 +70,6 @@ fn suspending_the_engine_changes_no_result() {
         stops >= 3,
         "the run ended before it was stopped often ({stops})"
     );
-    let calm_standings = standings(&calm);
     let stopped_standings = standings(&stopped);
     for row in stopped_standings["standings"].as_array().unwrap() {
         assert_eq!(row["faults"], serde_json::json!({}), "{row}");
@@ -135,20 +118,7 @@ fn wait_for_hosts_after(engine: u32, dir: &Path, games: usize) -> Vec<u32> {
 }
 
 fn calm_standings(dir: &Path, cfg: &Path) -> serde_json::Value {
-    let calm = dir.join("calm");
-    let out = run_tournament(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        calm.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    standings(&calm)
+    tournament_standings(cfg, &dir.join("calm"))
 }
 
 /// A batch system stops a job by signalling every process in it, the bots' processes a
@@ -303,22 +273,7 @@ fn fault_causes_do_not_depend_on_the_machines_load() {
         ),
     )
     .unwrap();
-    let run = |name: &str| {
-        let out = dir.join(name);
-        let output = run_tournament(&[
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        standings(&out)
-    };
+    let run = |name: &str| tournament_standings(&cfg, &dir.join(name));
     let idle = run("idle");
     let loaded = {
         let _load = Load::every_core();
