@@ -36,11 +36,17 @@ fn serve(input: &mut File, output: &mut File) -> Result<(), LoadFailure> {
         Err(e) => return Err(LoadFailure::engine(format!("reading the hello: {e}"))),
     };
     // Confine first: no team code, not even a library constructor, runs outside the sandbox.
-    let report = sandbox::confine(&hello.sandbox, &hello.plugin.copy);
+    let confined = sandbox::confine(&hello.sandbox, &hello.plugin.copy)
+        .map_err(|e| LoadFailure::sandbox(format!("sandbox: refusing to run: {e}")))?;
+    let report = confined.report.clone();
     if let Some(refusal) = report.strict_refusal(&hello.sandbox) {
         return Err(LoadFailure::sandbox(refusal));
     }
-    let plugin = Plugin::open(&hello.plugin).map_err(|e| LoadFailure::load(e.to_string()))?;
+    let staged = agon_engine::loader::StagedPlugin {
+        copy: confined.plugin.clone(),
+        ..hello.plugin.clone()
+    };
+    let plugin = Plugin::open(&staged).map_err(|e| LoadFailure::load(e.to_string()))?;
     if hello.inspect {
         let ready = Ready {
             manifest: plugin.manifest.clone(),

@@ -5,7 +5,7 @@
 
 use ::landlock::{
     path_beneath_rules, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, RulesetStatus, Scope, ABI,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
 };
 use std::path::Path;
 
@@ -28,9 +28,11 @@ pub enum Enforcement {
 /// The newest ABI whose rights are requested; older kernels enforce what they can.
 const REQUESTED: ABI = ABI::V6;
 
-pub fn restrict(plugin: &Path) -> Result<Enforcement, String> {
+/// The ruleset, built while the host may still open the plugin's path (an unprivileged user may
+/// not reach the engine's cache folder; the rules hold the paths open).
+pub fn prepare(plugin: &Path) -> Result<RulesetCreated, String> {
     let read = AccessFs::ReadFile | AccessFs::ReadDir;
-    let status = Ruleset::default()
+    Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
         .handle_access(AccessFs::from_all(REQUESTED))
         .and_then(|r| r.handle_access(AccessNet::from_all(REQUESTED)))
@@ -38,8 +40,12 @@ pub fn restrict(plugin: &Path) -> Result<Enforcement, String> {
         .and_then(|r| r.create())
         .and_then(|r| r.add_rules(path_beneath_rules(SYSTEM_LIBRARIES, read)))
         .and_then(|r| r.add_rules(path_beneath_rules([plugin], AccessFs::ReadFile)))
-        .and_then(|r| r.restrict_self())
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())
+}
+
+/// Applies a prepared ruleset to the calling process (and every thread it starts later).
+pub fn enforce(ruleset: RulesetCreated) -> Result<Enforcement, String> {
+    let status = ruleset.restrict_self().map_err(|e| e.to_string())?;
     match status.ruleset {
         RulesetStatus::FullyEnforced => Ok(Enforcement::Full),
         RulesetStatus::PartiallyEnforced => Ok(Enforcement::Partial(

@@ -16,8 +16,8 @@ fn set(resource: Resource, value: u64) -> std::io::Result<()> {
 }
 
 /// Address space, CPU seconds, open files, file size 0 (no file can grow), no core dumps.
-/// `RLIMIT_NPROC` is not used: it does not apply to root, so process creation is refused by the
-/// seccomp filter instead.
+/// `RLIMIT_NPROC` is set by the host itself once it is in a user namespace of its own
+/// ([`limit_tasks`]); process creation is refused by the seccomp filter.
 pub fn apply(config: &SandboxConfig) -> std::io::Result<()> {
     set(Resource::As, config.memory_bytes)?;
     // The soft limit sends SIGXCPU; the hard limit one second later, SIGKILL.
@@ -33,4 +33,10 @@ pub fn apply(config: &SandboxConfig) -> std::io::Result<()> {
     set(Resource::Fsize, 0)?;
     set(Resource::Core, 0)?;
     Ok(())
+}
+
+/// At most `threads` threads besides the host's own. Set inside the host's user namespace, where
+/// the kernel counts only that host's tasks (see [`super::namespaces`]).
+pub fn limit_tasks(threads: u32) -> std::io::Result<()> {
+    set(Resource::Nproc, u64::from(threads) + 1)
 }

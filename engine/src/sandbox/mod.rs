@@ -1,26 +1,31 @@
 //! The process host's sandbox (DESIGN.md, "Hosts"): resource limits set before the host
-//! program starts, then Landlock and a seccomp filter applied by the host itself *before* it
-//! loads the plugin library, so that no team code (not even a library constructor or the bot's
-//! `Default`) ever runs unconfined. Loading still works: Landlock grants reading the plugin's
-//! own file and the system's shared libraries, and the seccomp filter refuses nothing the
-//! dynamic linker needs. (DESIGN.md says "after the library has loaded"; confining first is
-//! stricter and closes the gap a constructor could use.)
+//! program starts, then, applied by the host itself *before* it loads the plugin library (so no
+//! team code, not even a library constructor or the bot's `Default`, ever runs unconfined):
 //!
-//! - [`limits`]: address space, CPU seconds (a backstop), open files, file size 0, no core.
-//! - [`landlock`]: no file readable or writable, no TCP, no signals or abstract sockets beyond
-//!   the host's own domain.
-//! - [`seccomp`]: refuses process creation, exec, sockets, ptrace, signals to other processes,
-//!   and kernel-administration calls; a refused call kills the host with `SIGSYS`, recorded as
-//!   `refused_syscall`.
+//! - [`privileges`]: a host started as root becomes an unprivileged user; every capability set
+//!   is emptied; `no_new_privs`.
+//! - [`namespaces`]: IPC, network, UTS, mount and user namespaces of its own, and a thread limit
+//!   counted in its user namespace.
+//! - [`limits`]: address space, CPU seconds (a backstop), open files, file size 0, no core,
+//!   threads.
+//! - [`landlock`]: no file readable or writable but the plugin's own copy and the system's
+//!   shared libraries, no TCP, no signals or abstract sockets beyond the host's own domain.
+//! - [`seccomp`]: an allow-list (anything else fails with `EPERM`) and a kill list of hostile
+//!   calls (`SIGSYS`, recorded as `refused_syscall`).
 //!
 //! Where a mechanism is unavailable, the [`SandboxReport`] says which; in strict mode the host
-//! refuses to serve instead.
+//! refuses to serve instead. Loading still works: the plugin is opened before the host gives up
+//! its rights and loaded through that descriptor.
 
 pub mod landlock;
 pub mod limits;
+pub mod namespaces;
+pub mod privileges;
 pub mod seccomp;
 
 use serde::{Deserialize, Serialize};
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
 
 /// What the sandbox enforces; part of a match's settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +40,10 @@ pub struct SandboxConfig {
     pub threads: u32,
     /// Refuse to run when a mechanism is unavailable, instead of reporting it.
     pub strict: bool,
+    /// Whom a host started as root runs the bot as: `NAME`, `UID` or `UID:GID` (default: the
+    /// `agon-bot` user where it exists, else nobody).
+    #[serde(default)]
+    pub user: Option<String>,
 }
 
 impl Default for SandboxConfig {
@@ -45,6 +54,7 @@ impl Default for SandboxConfig {
             open_files: 64,
             threads: 0,
             strict: false,
+            user: None,
         }
     }
 }
@@ -55,6 +65,15 @@ pub struct SandboxReport {
     /// `full`, `partial` or `none`.
     pub landlock: String,
     pub seccomp: bool,
+    /// The user id the bot ran as.
+    #[serde(default)]
+    pub uid: Option<u32>,
+    /// The namespaces the host has of its own.
+    #[serde(default)]
+    pub namespaces: Vec<String>,
+    /// How many threads the bot could start at most, where the kernel enforces it.
+    #[serde(default)]
+    pub thread_limit: Option<u32>,
     /// Mechanisms that could not be applied, and why.
     pub missing: Vec<String>,
 }
@@ -75,10 +94,103 @@ impl SandboxReport {
     }
 }
 
-/// Applies Landlock and seccomp to the calling process (the host, before loading `plugin`).
-pub fn confine(config: &SandboxConfig, plugin: &std::path::Path) -> SandboxReport {
+/// A confined host and the plugin it may load.
+pub struct Confined {
+    pub report: SandboxReport,
+    /// Where to load the plugin from: the descriptor opened before the host gave up its
+    /// rights (an unprivileged user may not reach the engine's cache), else its path.
+    pub plugin: PathBuf,
+    /// Keeps that descriptor open.
+    _plugin_file: Option<std::fs::File>,
+}
+
+/// Confines the calling process (the host, before it loads `plugin`). Fails only where going
+/// on would run team code with root's rights.
+pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String> {
     let mut missing = Vec::new();
-    let landlock = match landlock::restrict(plugin) {
+    let engine = rustix::process::getppid();
+    let ruleset = landlock::prepare(plugin);
+    let plugin_file = std::fs::File::open(plugin).ok();
+    let plugin_path = plugin_file
+        .as_ref()
+        .map(|file| PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd())))
+        .filter(|path| path.exists())
+        .unwrap_or_else(|| plugin.to_path_buf());
+    let mut namespaces: Vec<String> = Vec::new();
+    let root = rustix::process::geteuid().is_root();
+    let identity = if root {
+        match namespaces::enter_system_namespaces() {
+            Ok(entered) => namespaces.extend(entered.iter().map(|n| n.to_string())),
+            Err(e) => missing.push(format!("namespaces (ipc, net, uts, mount): {e}")),
+        }
+        if let Err(e) = privileges::drop_bounding_set() {
+            missing.push(format!("capability bounding set: {e}"));
+        }
+        let identity = privileges::resolve(config.user.as_deref())?;
+        if identity.uid == 0 {
+            return Err("the sandbox user may not be root".into());
+        }
+        privileges::become_user(identity)?;
+        identity
+    } else {
+        privileges::Identity {
+            uid: rustix::process::getuid().as_raw(),
+            gid: rustix::process::getgid().as_raw(),
+        }
+    };
+    let mut thread_limit = None;
+    match namespaces::enter_user_namespace(identity, !root) {
+        Ok(entered) => {
+            namespaces.extend(entered.iter().map(|n| n.to_string()));
+            match limits::limit_tasks(config.threads) {
+                Ok(()) => thread_limit = Some(config.threads),
+                Err(e) => missing.push(format!("thread limit: {e}")),
+            }
+        }
+        Err(e) => {
+            let which = if root {
+                "user namespace (and with it the thread limit)"
+            } else {
+                "namespaces (user, ipc, net, uts, mount; and with them the thread limit)"
+            };
+            missing.push(format!("{which}: {e}"));
+        }
+    }
+    if let Err(e) = privileges::clear_capabilities() {
+        missing.push(format!("capabilities: {e}"));
+    }
+    // SAFETY: prctl with integer arguments; no other process of the bot's user may trace or
+    // read this one.
+    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+    // Every change of credentials above cleared the parent-death signal the engine set.
+    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
+        .map_err(|e| format!("parent-death signal: {e}"))?;
+    if rustix::process::getppid() != engine {
+        return Err("the engine exited".into());
+    }
+    // What is enforced, as the kernel tells it, not what was asked for.
+    let uid = match privileges::held() {
+        Ok(held) => {
+            if held.uid == 0 || held.euid == 0 {
+                return Err("still root after giving up root".into());
+            }
+            if !held.capability_sets.is_empty() {
+                missing.push(format!(
+                    "capabilities still held: {}",
+                    held.capability_sets.join(", ")
+                ));
+            }
+            Some(held.uid)
+        }
+        Err(e) => {
+            missing.push(format!("cannot check privileges: {e}"));
+            None
+        }
+    };
+    if let Err(e) = rustix::thread::set_no_new_privs(true) {
+        missing.push(format!("no_new_privs: {e}"));
+    }
+    let landlock = match ruleset.and_then(landlock::enforce) {
         Ok(landlock::Enforcement::Full) => "full",
         Ok(landlock::Enforcement::Partial(what)) => {
             missing.push(format!("landlock only partially enforced: {what}"));
@@ -96,11 +208,18 @@ pub fn confine(config: &SandboxConfig, plugin: &std::path::Path) -> SandboxRepor
             false
         }
     };
-    SandboxReport {
-        landlock: landlock.to_string(),
-        seccomp,
-        missing,
-    }
+    Ok(Confined {
+        report: SandboxReport {
+            landlock: landlock.to_string(),
+            seccomp,
+            uid,
+            namespaces,
+            thread_limit,
+            missing,
+        },
+        plugin: plugin_path,
+        _plugin_file: plugin_file,
+    })
 }
 
 #[cfg(test)]
@@ -112,6 +231,9 @@ mod tests {
         let partial = SandboxReport {
             landlock: "none".into(),
             seccomp: true,
+            uid: Some(65534),
+            namespaces: Vec::new(),
+            thread_limit: None,
             missing: vec!["landlock: not supported by this kernel".into()],
         };
         let strict = SandboxConfig {
@@ -124,6 +246,9 @@ mod tests {
         let full = SandboxReport {
             landlock: "full".into(),
             seccomp: true,
+            uid: Some(65534),
+            namespaces: vec!["user".into()],
+            thread_limit: Some(0),
             missing: vec![],
         };
         assert_eq!(full.strict_refusal(&strict), None);

@@ -252,7 +252,7 @@ impl ProcessHost {
             .env_clear()
             .process_group(0);
         // SAFETY: between fork and exec only async-signal-safe calls are made: prctl, getppid,
-        // dup2, fcntl and setrlimit, through rustix's raw system calls; no allocation.
+        // dup2, fcntl, close_range and setrlimit, through raw system calls; no allocation.
         unsafe {
             command.pre_exec(move || {
                 rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
@@ -262,6 +262,9 @@ impl ProcessHost {
                 }
                 move_fd(child_in, 3)?;
                 move_fd(child_out, 4)?;
+                // Nothing the engine inherited (an operator's `7<secret`, a pipe of the calling
+                // shell) reaches the host: only its standard streams and its two pipes.
+                close_inherited_descriptors()?;
                 limits::apply(&sandbox)
             });
         }
@@ -288,6 +291,9 @@ impl ProcessHost {
                 sandbox: SandboxReport {
                     landlock: "none".into(),
                     seccomp: false,
+                    uid: None,
+                    namespaces: Vec::new(),
+                    thread_limit: None,
                     missing: Vec::new(),
                 },
             },
@@ -564,6 +570,16 @@ impl ProcessHost {
         }
         self.kill();
         None
+    }
+}
+
+/// Closes every descriptor above 4 (in the forked child).
+fn close_inherited_descriptors() -> std::io::Result<()> {
+    // SAFETY: close_range with integer arguments, in the forked child.
+    if unsafe { libc::syscall(libc::SYS_close_range, 5u32, u32::MAX, 0u32) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
     }
 }
 
