@@ -387,6 +387,10 @@ pub struct MatchArgs {
     /// Process host: threads a bot may start (0: none; thread creation kills the bot)
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub threads: u32,
+    /// Process host, when agon runs as root: whom the bots run as, NAME, UID or UID:GID
+    /// (default: the user `agon-bot` where it exists, else nobody). Never root
+    #[arg(long, value_name = "USER")]
+    pub sandbox_user: Option<String>,
     /// Write the match record (JSON) to this file
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,

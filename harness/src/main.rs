@@ -41,7 +41,8 @@ fn main() {
         }
     };
     if let Err(error) = result {
-        eprintln!("agon: error: {error:#}");
+        let message = format!("{error:#}");
+        eprintln!("agon: error: {}", console::printable(&message));
         // Stopped by a signal: the conventional 128 + its number, so a batch system sees it.
         let status =
             agon_engine::interrupt::requested().map_or(1, agon_engine::interrupt::exit_status);

@@ -110,6 +110,37 @@ fn every_misbehaving_bot_is_contained() {
         // A stop signal to itself would pass for a kill from outside (a game played again).
         case("self-signal", "refused_syscall"),
         case("self-signal?call=kill", "refused_syscall"),
+        // Sandbox v2: the machine (see `sandbox_machine.rs` for what each leaves behind).
+        case("ioctl", "refused_syscall"),
+        case("metadata?call=chmod", "refused_syscall"),
+        case("metadata?call=chown", "refused_syscall"),
+        case("metadata?call=utime", "refused_syscall"),
+        case("metadata?call=xattr", "refused_syscall"),
+        case("mounts?call=setattr", "refused_syscall"),
+        case("mounts?call=fsopen", "refused_syscall"),
+        case("mounts?call=open-tree", "refused_syscall"),
+        case("notify?call=fanotify", "refused_syscall"),
+        case("notify?call=inotify", "refused_syscall"),
+        case("setfsuid", "refused_syscall"),
+        case("sysv?call=shm", "refused_syscall"),
+        case("sysv?call=msg", "refused_syscall"),
+        case("inherited-fd", "illegal"),
+        case("machine?call=hostname", "refused_syscall"),
+        case("machine?call=sync", "refused_syscall"),
+        case("machine?call=mlockall", "refused_syscall"),
+        Case {
+            extra: vec!["--threads".into(), "1".into()],
+            ..case("namespace-thread", "refused_syscall")
+        },
+        Case {
+            extra: vec![
+                "--threads".into(),
+                "1".into(),
+                "--memory-mb".into(),
+                "64".into(),
+            ],
+            ..case("thread-flood?allowed=1", "illegal")
+        },
     ];
     let random = spec("breakthrough-random", "random");
     for c in cases {
@@ -142,6 +173,8 @@ fn every_misbehaving_bot_is_contained() {
         if c.bot != "early-thread" {
             assert_eq!(sandbox["seccomp"], true, "{}: {sandbox}", c.bot);
             assert_eq!(sandbox["landlock"], "full", "{}: {sandbox}", c.bot);
+            assert_ne!(sandbox["uid"], 0, "{}: {sandbox}", c.bot);
+            assert!(sandbox["uid"].is_u64(), "{}: {sandbox}", c.bot);
         }
         // The next match gets fresh hosts and works.
         let (next, _) = run_cli(&match_args([&random, &random], 2000, &[]));
@@ -325,7 +358,20 @@ fn strict_mode_runs_where_the_sandbox_is_complete() {
         args
     });
     assert_eq!(v["faults"], serde_json::json!([]));
-    assert_eq!(v["seats"][0]["sandbox"]["missing"], serde_json::json!([]));
+    let sandbox = &v["seats"][0]["sandbox"];
+    assert_eq!(sandbox["missing"], serde_json::json!([]));
+    // What strict mode vouched for is what the kernel enforced.
+    assert_ne!(sandbox["uid"], 0, "{sandbox}");
+    assert_eq!(sandbox["thread_limit"], 0, "{sandbox}");
+    for namespace in ["user", "ipc", "uts", "mount"] {
+        assert!(
+            sandbox["namespaces"]
+                .as_array()
+                .unwrap()
+                .contains(&Value::from(namespace)),
+            "{namespace}: {sandbox}"
+        );
+    }
 }
 
 #[test]

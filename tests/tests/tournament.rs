@@ -322,6 +322,11 @@ fn bad_configurations_are_refused_naming_the_key() {
             "params: parameters rows",
         ),
         (
+            "[sandbox]\nuser = \"root\"".into(),
+            good.clone(),
+            "sandbox.user: `root` is root",
+        ),
+        (
             "".into(),
             vec![
                 ("a", bot("breakthrough-random", "random")),

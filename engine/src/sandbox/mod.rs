@@ -4,7 +4,7 @@
 //!
 //! - [`privileges`]: a host started as root becomes an unprivileged user; every capability set
 //!   is emptied; `no_new_privs`.
-//! - [`namespaces`]: IPC, network, UTS, mount and user namespaces of its own, and a thread limit
+//! - [`namespaces`]: IPC, UTS, mount and user namespaces of its own, and a thread limit
 //!   counted in its user namespace.
 //! - [`limits`]: address space, CPU seconds (a backstop), open files, file size 0, no core,
 //!   threads.
@@ -94,6 +94,27 @@ impl SandboxReport {
     }
 }
 
+/// Whether `user` names a user bots may run as (checked before any match, so that a typing
+/// error is refused up front rather than by every host).
+pub fn check_user(user: Option<&str>) -> Result<(), String> {
+    match user {
+        None => Ok(()),
+        Some(name) => match privileges::resolve(Some(name))? {
+            identity if identity.uid == 0 => Err(format!("`{name}` is root")),
+            _ => Ok(()),
+        },
+    }
+}
+
+/// `config` with its user resolved to `UID:GID` once, in the engine: a name lookup goes through
+/// the C library's name services (files, systemd's user database), which costs milliseconds
+/// that every host start would otherwise pay.
+pub fn with_resolved_user(mut config: SandboxConfig) -> Result<SandboxConfig, String> {
+    let identity = privileges::resolve(config.user.as_deref())?;
+    config.user = Some(format!("{}:{}", identity.uid, identity.gid));
+    Ok(config)
+}
+
 /// A confined host and the plugin it may load.
 pub struct Confined {
     pub report: SandboxReport,
@@ -121,7 +142,7 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
     let identity = if root {
         match namespaces::enter_system_namespaces() {
             Ok(entered) => namespaces.extend(entered.iter().map(|n| n.to_string())),
-            Err(e) => missing.push(format!("namespaces (ipc, net, uts, mount): {e}")),
+            Err(e) => missing.push(format!("namespaces (ipc, uts, mount): {e}")),
         }
         if let Err(e) = privileges::drop_bounding_set() {
             missing.push(format!("capability bounding set: {e}"));
@@ -151,7 +172,7 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
             let which = if root {
                 "user namespace (and with it the thread limit)"
             } else {
-                "namespaces (user, ipc, net, uts, mount; and with them the thread limit)"
+                "namespaces (user, ipc, uts, mount; and with them the thread limit)"
             };
             missing.push(format!("{which}: {e}"));
         }

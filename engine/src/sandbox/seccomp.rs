@@ -1,14 +1,13 @@
-//! The seccomp filters of the process host. Three filters are stacked (the kernel applies the
-//! most severe verdict of all):
+//! The seccomp filters of the process host:
 //!
 //! - an allow-list: the calls a bot legitimately makes through the standard library (memory,
-//!   time, futexes, its own threads, reading and writing its descriptors, loading its library);
-//!   any other call fails with `EPERM`, so a library that probes for an optional call still
-//!   works, and a new kernel's call is refused until it is reviewed;
-//! - a kill list: calls no bot has a use for and that an attacker would make (process creation,
-//!   sockets, tracing, file metadata, mounts, SysV IPC, namespaces, identity changes, signals
-//!   to others, kernel administration), and forbidden variants of allowed calls; one of them
-//!   kills the host with `SIGSYS`, recorded as `refused_syscall`;
+//!   time, futexes, its own threads when allowed, reading and writing its descriptors, loading
+//!   its library), some only with harmless arguments. Anything else kills the host with
+//!   `SIGSYS`, recorded as `refused_syscall`: process creation, exec, sockets, tracing, file
+//!   metadata and names, mounts (old and new API), file-system notification, SysV IPC and
+//!   message queues, namespaces, identities, memory locking, signals to others, and the
+//!   administration of the kernel; and any call added to a later kernel until it is reviewed.
+//!   (One filter: every filter installed costs the host start-up time in the kernel.)
 //! - `clone3` answers "not implemented", so that the C library falls back to `clone`, whose
 //!   flags a filter can read.
 
@@ -23,8 +22,8 @@ const ARCH: TargetArch = TargetArch::x86_64;
 #[cfg(target_arch = "aarch64")]
 const ARCH: TargetArch = TargetArch::aarch64;
 
-/// Calls allowed with any arguments (the kill list narrows `kill`, `tgkill`, `fcntl`,
-/// `prlimit64` and `clone`). Paths are confined by Landlock, not here.
+/// Calls allowed with any arguments. Paths are confined by Landlock, not here; `kill`, `tgkill`,
+/// `fcntl`, `prlimit64`, `prctl`, `ioctl` and `clone` are allowed only with some arguments.
 const ALLOWED: &[i64] = &[
     libc::SYS_read,
     libc::SYS_write,
@@ -94,11 +93,25 @@ const ALLOWED: &[i64] = &[
     libc::SYS_pipe2,
     libc::SYS_dup,
     libc::SYS_dup3,
-    libc::SYS_kill,
-    libc::SYS_tgkill,
-    libc::SYS_fcntl,
-    libc::SYS_prlimit64,
-    libc::SYS_clone,
+    libc::SYS_close_range,
+    libc::SYS_openat2,
+    libc::SYS_fadvise64,
+    libc::SYS_readahead,
+    libc::SYS_msync,
+    libc::SYS_getcpu,
+    libc::SYS_sysinfo,
+    libc::SYS_getpgid,
+    libc::SYS_getsid,
+    libc::SYS_getpriority,
+    libc::SYS_getitimer,
+    libc::SYS_capget,
+    libc::SYS_get_mempolicy,
+    libc::SYS_sched_get_priority_max,
+    libc::SYS_sched_get_priority_min,
+    libc::SYS_sched_rr_get_interval,
+    libc::SYS_rt_sigpending,
+    libc::SYS_rt_sigtimedwait,
+    libc::SYS_rt_sigsuspend,
     // Answered "not implemented" by its own filter: of two equal verdicts the kernel keeps the
     // data of the filter installed last, so the allow-list must not answer EPERM for it.
     libc::SYS_clone3,
@@ -130,206 +143,21 @@ const ALLOWED: &[i64] = &[
     libc::SYS_eventfd,
     #[cfg(target_arch = "x86_64")]
     libc::SYS_time,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_getpgrp,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_pause,
 ];
 
 /// The only `ioctl` requests allowed, those the standard library makes on its own descriptors
 /// (asm-generic/ioctls.h): TCGETS (isatty), TIOCGWINSZ, FIONREAD, FIONBIO, FIONCLEX, FIOCLEX.
-/// File-system requests (freeze, shut down, set the immutable flag) are refused.
+/// File-system requests (freeze, shut down, set the immutable flag) kill the host.
 const ALLOWED_IOCTLS: [u64; 6] = [0x5401, 0x5413, 0x541B, 0x5421, 0x5450, 0x5451];
 
 /// The only `prctl` options allowed (linux/prctl.h): PR_GET_DUMPABLE, PR_SET_NAME, PR_GET_NAME,
 /// PR_GET_SECCOMP, PR_CAPBSET_READ, PR_SET_NO_NEW_PRIVS (only ever more restrictive),
 /// PR_GET_NO_NEW_PRIVS, PR_SET_VMA (the C library names thread stacks with it).
 const ALLOWED_PRCTLS: [u64; 8] = [3, 15, 16, 21, 23, 38, 39, 0x5356_4d41];
-
-/// Calls that kill the host: process creation and exec, sockets, tracing other processes, file
-/// metadata and names, mounts (old and new API), file-system notification, SysV IPC and message
-/// queues, namespaces, identities, memory locking, and administration of the kernel, keys,
-/// modules and clocks.
-const KILLED: &[i64] = &[
-    libc::SYS_execve,
-    libc::SYS_execveat,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_fork,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_vfork,
-    libc::SYS_socket,
-    libc::SYS_socketpair,
-    libc::SYS_connect,
-    libc::SYS_bind,
-    libc::SYS_listen,
-    libc::SYS_accept,
-    libc::SYS_accept4,
-    libc::SYS_ptrace,
-    libc::SYS_process_vm_readv,
-    libc::SYS_process_vm_writev,
-    libc::SYS_pidfd_open,
-    libc::SYS_pidfd_getfd,
-    libc::SYS_pidfd_send_signal,
-    libc::SYS_tkill,
-    libc::SYS_mount,
-    libc::SYS_umount2,
-    libc::SYS_pivot_root,
-    libc::SYS_chroot,
-    libc::SYS_unshare,
-    libc::SYS_setns,
-    libc::SYS_keyctl,
-    libc::SYS_add_key,
-    libc::SYS_request_key,
-    libc::SYS_bpf,
-    libc::SYS_perf_event_open,
-    libc::SYS_userfaultfd,
-    libc::SYS_init_module,
-    libc::SYS_finit_module,
-    libc::SYS_delete_module,
-    libc::SYS_kexec_load,
-    libc::SYS_reboot,
-    libc::SYS_swapon,
-    libc::SYS_swapoff,
-    libc::SYS_acct,
-    libc::SYS_settimeofday,
-    libc::SYS_clock_settime,
-    libc::SYS_clock_adjtime,
-    libc::SYS_adjtimex,
-    libc::SYS_io_uring_setup,
-    libc::SYS_io_uring_enter,
-    libc::SYS_io_uring_register,
-    libc::SYS_mknodat,
-    libc::SYS_setuid,
-    libc::SYS_setgid,
-    libc::SYS_setreuid,
-    libc::SYS_setregid,
-    libc::SYS_setresuid,
-    libc::SYS_setresgid,
-    // Leaving the process group or session would escape the watchdog's group kill.
-    libc::SYS_setpgid,
-    libc::SYS_setsid,
-    // Limits and scheduling: a bot must not change the engine's, nor raise its own.
-    libc::SYS_setrlimit,
-    libc::SYS_setpriority,
-    libc::SYS_sched_setaffinity,
-    libc::SYS_sched_setscheduler,
-    libc::SYS_sched_setparam,
-    libc::SYS_sched_setattr,
-    libc::SYS_ioprio_set,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_iopl,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_ioperm,
-    libc::SYS_kexec_file_load,
-    libc::SYS_syslog,
-    // Ways to have a signal of one's choosing delivered later or to oneself with its sender
-    // hidden; see `SELF_SIGNALS_REFUSED`.
-    libc::SYS_rt_sigqueueinfo,
-    libc::SYS_rt_tgsigqueueinfo,
-    libc::SYS_timer_create,
-    libc::SYS_mq_notify,
-    // File metadata: Landlock does not cover it, and a bot could chmod, chown or tag any file
-    // it can name.
-    libc::SYS_fchmod,
-    libc::SYS_fchmodat,
-    libc::SYS_fchmodat2,
-    libc::SYS_fchown,
-    libc::SYS_fchownat,
-    libc::SYS_utimensat,
-    libc::SYS_setxattr,
-    libc::SYS_lsetxattr,
-    libc::SYS_fsetxattr,
-    libc::SYS_removexattr,
-    libc::SYS_lremovexattr,
-    libc::SYS_fremovexattr,
-    libc::SYS_linkat,
-    libc::SYS_symlinkat,
-    libc::SYS_unlinkat,
-    libc::SYS_renameat,
-    libc::SYS_renameat2,
-    libc::SYS_mkdirat,
-    libc::SYS_truncate,
-    libc::SYS_ftruncate,
-    libc::SYS_fallocate,
-    libc::SYS_name_to_handle_at,
-    libc::SYS_open_by_handle_at,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_chmod,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_chown,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_lchown,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_utime,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_utimes,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_futimesat,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_link,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_symlink,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_unlink,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_rename,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_mkdir,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_rmdir,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_creat,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_mknod,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_inotify_init,
-    // The new mount API, file-system notification, and watching other processes' files.
-    libc::SYS_mount_setattr,
-    libc::SYS_fsopen,
-    libc::SYS_fsconfig,
-    libc::SYS_fsmount,
-    libc::SYS_fspick,
-    libc::SYS_open_tree,
-    libc::SYS_move_mount,
-    libc::SYS_fanotify_init,
-    libc::SYS_fanotify_mark,
-    libc::SYS_inotify_init1,
-    libc::SYS_inotify_add_watch,
-    libc::SYS_quotactl,
-    libc::SYS_quotactl_fd,
-    // Identities: setfsuid clears the parent-death signal (the host would outlive the engine).
-    libc::SYS_setfsuid,
-    libc::SYS_setfsgid,
-    libc::SYS_setgroups,
-    libc::SYS_capset,
-    libc::SYS_personality,
-    // SysV IPC and POSIX message queues: channels to the opponent and leftovers after the host.
-    libc::SYS_shmget,
-    libc::SYS_shmat,
-    libc::SYS_shmctl,
-    libc::SYS_shmdt,
-    libc::SYS_msgget,
-    libc::SYS_msgsnd,
-    libc::SYS_msgrcv,
-    libc::SYS_msgctl,
-    libc::SYS_semget,
-    libc::SYS_semop,
-    libc::SYS_semctl,
-    libc::SYS_semtimedop,
-    libc::SYS_mq_open,
-    libc::SYS_mq_unlink,
-    libc::SYS_mq_timedsend,
-    libc::SYS_mq_timedreceive,
-    libc::SYS_mq_getsetattr,
-    // The machine's name, its disks' caches, its memory.
-    libc::SYS_sethostname,
-    libc::SYS_setdomainname,
-    libc::SYS_sync,
-    libc::SYS_syncfs,
-    libc::SYS_mlock,
-    libc::SYS_mlock2,
-    libc::SYS_mlockall,
-    libc::SYS_vhangup,
-    libc::SYS_kcmp,
-    libc::SYS_process_madvise,
-    libc::SYS_process_mrelease,
-];
 
 /// Signals a bot may not send itself: a host that dies of one of them was killed from outside
 /// the engine, which is not the bot's fault (`host::process::classify_death`). Were a bot able
@@ -340,11 +168,6 @@ const SELF_SIGNALS_REFUSED: [i32; 4] = [libc::SIGKILL, libc::SIGTERM, libc::SIGI
 /// F_SETSIG, F_SETOWN_EX; asm-generic/fcntl.h), and leases and directory notification
 /// (F_SETLEASE, F_NOTIFY; linux/fcntl.h), which signal too.
 const FCNTL_FORBIDDEN_COMMANDS: [i32; 5] = [8, 10, 15, 1024, 1026];
-
-/// prctl(2) options (linux/prctl.h).
-const PR_SET_PDEATHSIG: u64 = 1;
-const PR_SET_CHILD_SUBREAPER: u64 = 36;
-const PR_SET_PTRACER: u64 = 0x5961_6d61;
 
 fn condition(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, String> {
     SeccompCondition::new(arg, SeccompCmpArgLen::Qword, op, value).map_err(|e| e.to_string())
@@ -376,8 +199,15 @@ const CLONE_FORBIDDEN_FLAGS: [u64; 11] = [
     libc::CLONE_VFORK as u64,
 ];
 
-/// The allow-list: everything not listed fails with `EPERM`.
-fn allow_filter() -> Result<BpfProgram, String> {
+/// Conditions all of which a rule requires.
+fn all_of(conditions: Vec<SeccompCondition>) -> Result<Vec<SeccompRule>, String> {
+    Ok(vec![rule(conditions)?])
+}
+
+/// The allow-list filter: anything it does not allow kills the host with `SIGSYS`.
+/// `allow_threads` lets `clone` through when it creates a plain thread.
+fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
+    let own_pid = std::process::id() as u64;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         ALLOWED.iter().map(|&call| (call, Vec::new())).collect();
     let any_of = |arg: u8, values: &[u64]| -> Result<Vec<SeccompRule>, String> {
@@ -386,92 +216,51 @@ fn allow_filter() -> Result<BpfProgram, String> {
             .map(|&value| rule(vec![condition32(arg, SeccompCmpOp::Eq, value)?]))
             .collect()
     };
+    let none_of = |arg: u8, values: &[u64]| -> Result<Vec<SeccompCondition>, String> {
+        values
+            .iter()
+            .map(|&value| condition32(arg, SeccompCmpOp::Ne, value))
+            .collect()
+    };
     rules.insert(libc::SYS_ioctl, any_of(1, &ALLOWED_IOCTLS)?);
     rules.insert(libc::SYS_prctl, any_of(0, &ALLOWED_PRCTLS)?);
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::Errno(libc::EPERM as u32),
-        SeccompAction::Allow,
-        ARCH,
-    )
-    .map_err(|e| e.to_string())?;
-    filter
-        .try_into()
-        .map_err(|e: seccompiler::BackendError| e.to_string())
-}
-
-/// The filter that kills on a hostile call. `allow_threads` lets `clone` through when it
-/// creates a plain thread (`CLONE_THREAD` and none of [`CLONE_FORBIDDEN_FLAGS`]).
-fn kill_filter(allow_threads: bool) -> Result<BpfProgram, String> {
-    let own_pid = std::process::id() as u64;
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
-        KILLED.iter().map(|&call| (call, Vec::new())).collect();
     // Signals only to this process (`abort` raises SIGABRT with tgkill(own pid, ..)), and none
     // that would pass for a kill from outside.
-    let signal_rules = |signal_arg: u8| -> Result<Vec<SeccompRule>, String> {
-        let mut refused = vec![rule(vec![condition32(0, SeccompCmpOp::Ne, own_pid)?])?];
-        for signal in SELF_SIGNALS_REFUSED {
-            refused.push(rule(vec![condition32(
-                signal_arg,
-                SeccompCmpOp::Eq,
-                signal as u64,
-            )?])?);
-        }
-        Ok(refused)
+    let refused_signals = SELF_SIGNALS_REFUSED.map(|signal| signal as u64);
+    let signal_rule = |signal_arg: u8| -> Result<Vec<SeccompRule>, String> {
+        let mut conditions = vec![condition32(0, SeccompCmpOp::Eq, own_pid)?];
+        conditions.extend(none_of(signal_arg, &refused_signals)?);
+        all_of(conditions)
     };
-    rules.insert(libc::SYS_kill, signal_rules(1)?);
-    rules.insert(libc::SYS_tgkill, signal_rules(2)?);
+    rules.insert(libc::SYS_kill, signal_rule(1)?);
+    rules.insert(libc::SYS_tgkill, signal_rule(2)?);
     rules.insert(
         libc::SYS_fcntl,
-        FCNTL_FORBIDDEN_COMMANDS
-            .iter()
-            .map(|&command| rule(vec![condition32(1, SeccompCmpOp::Eq, command as u64)?]))
-            .collect::<Result<_, _>>()?,
+        all_of(none_of(1, &FCNTL_FORBIDDEN_COMMANDS.map(|c| c as u64))?)?,
     );
     // prlimit64 only to read this process's own limits (pid 0, no new limit).
     rules.insert(
         libc::SYS_prlimit64,
-        vec![
-            rule(vec![condition32(0, SeccompCmpOp::Ne, 0)?])?,
-            rule(vec![condition(2, SeccompCmpOp::Ne, 0)?])?,
-        ],
+        all_of(vec![
+            condition32(0, SeccompCmpOp::Eq, 0)?,
+            condition(2, SeccompCmpOp::Eq, 0)?,
+        ])?,
     );
-    // prctl, except what would let the host outlive the engine or adopt processes.
-    rules.insert(
-        libc::SYS_prctl,
-        vec![
-            rule(vec![condition32(0, SeccompCmpOp::Eq, PR_SET_PDEATHSIG)?])?,
-            rule(vec![condition32(
-                0,
-                SeccompCmpOp::Eq,
-                PR_SET_CHILD_SUBREAPER,
-            )?])?,
-            rule(vec![condition32(0, SeccompCmpOp::Eq, PR_SET_PTRACER)?])?,
-        ],
-    );
-    let clone_rule = if allow_threads {
+    if allow_threads {
         let thread = libc::CLONE_THREAD as u64;
-        let mut refused = vec![rule(vec![condition(
-            0,
-            SeccompCmpOp::MaskedEq(thread),
-            0,
-        )?])?];
-        for flag in CLONE_FORBIDDEN_FLAGS {
-            refused.push(rule(vec![condition(
-                0,
-                SeccompCmpOp::MaskedEq(flag),
-                flag,
-            )?])?);
-        }
-        refused
-    } else {
-        Vec::new()
-    };
-    rules.insert(libc::SYS_clone, clone_rule);
+        let forbidden = CLONE_FORBIDDEN_FLAGS.iter().fold(0, |all, flag| all | flag);
+        rules.insert(
+            libc::SYS_clone,
+            all_of(vec![
+                condition(0, SeccompCmpOp::MaskedEq(thread), thread)?,
+                condition(0, SeccompCmpOp::MaskedEq(forbidden), 0)?,
+            ])?,
+        );
+    }
     let filter = SeccompFilter::new(
         rules,
-        SeccompAction::Allow,
         SeccompAction::KillProcess,
+        SeccompAction::Allow,
         ARCH,
     )
     .map_err(|e| e.to_string())?;
@@ -496,14 +285,13 @@ fn clone3_filter() -> Result<BpfProgram, String> {
         .map_err(|e: seccompiler::BackendError| e.to_string())
 }
 
-/// Installs the three filters on every thread of the process (TSYNC; the host is
-/// single-threaded when it does, before any plugin code runs). The allow-list goes last: it
-/// refuses the call that installs a filter.
+/// Installs both filters on every thread of the process (TSYNC; the host is single-threaded
+/// when it does, before any plugin code runs). The allow-list goes last: it refuses the call
+/// that installs a filter.
 pub fn install(allow_threads: bool) -> Result<(), String> {
     let clone3 = clone3_filter()?;
-    let kill = kill_filter(allow_threads)?;
-    let allow = allow_filter()?;
-    for filter in [&clone3, &kill, &allow] {
+    let allow = allow_filter(allow_threads)?;
+    for filter in [&clone3, &allow] {
         seccompiler::apply_filter_all_threads(filter).map_err(|e| e.to_string())?;
     }
     Ok(())

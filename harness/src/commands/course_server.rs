@@ -82,7 +82,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         );
     }
     let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let hosting = hosting(host, &args.sandbox, 1024, 0)?;
+    let hosting = hosting(host, &args.sandbox, 1024, 0, None)?;
     let listener = TcpListener::bind((args.bind.as_str(), args.port))
         .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
     let remote: Vec<usize> = (0..specs.len())
@@ -154,7 +154,7 @@ pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
     let game: &dyn GameRules = &ReversiXtRules;
     let spec: BotSpec = args.bot.parse()?;
     let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let hosting = hosting(host, &args.sandbox, 1024, 0)?;
+    let hosting = hosting(host, &args.sandbox, 1024, 0, None)?;
     let address = args
         .server
         .to_socket_addrs()

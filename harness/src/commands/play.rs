@@ -32,7 +32,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         agon_engine::output_file::check_target(path)
             .with_context(|| format!("--record {}", path.display()))?;
     }
-    let hosting = hosting(host, &args.sandbox, args.memory_mb, args.threads)?;
+    let hosting = hosting(
+        host,
+        &args.sandbox,
+        args.memory_mb,
+        args.threads,
+        args.sandbox_user.as_deref(),
+    )?;
     let specs = args
         .bots
         .iter()
@@ -107,19 +113,21 @@ pub fn publish(record: &MatchRecord, path: Option<&Path>, json: bool) -> anyhow:
     Ok(())
 }
 
-/// How seats are hosted, from the command line's `--host`, `--sandbox`, `--memory-mb` and
-/// `--threads`.
+/// How seats are hosted, from the command line's `--host`, `--sandbox`, `--memory-mb`,
+/// `--threads` and `--sandbox-user`.
 pub fn hosting(
     host: HostKind,
     sandbox: &str,
     memory_mb: u64,
     threads: u32,
+    user: Option<&str>,
 ) -> anyhow::Result<Hosting> {
     let strict = match sandbox {
         "strict" => true,
         "report" => false,
         other => bail!("--sandbox `{other}`: expected `report` or `strict`"),
     };
+    agon_engine::sandbox::check_user(user).map_err(|e| anyhow!("--sandbox-user: {e}"))?;
     Ok(Hosting {
         kind: host,
         process: match host {
@@ -128,6 +136,7 @@ pub fn hosting(
                     memory_bytes: memory_mb.saturating_mul(1 << 20),
                     threads,
                     strict,
+                    user: user.map(str::to_string),
                     ..SandboxConfig::default()
                 })
                 .map_err(|e| anyhow!(e))?,

@@ -75,6 +75,9 @@ pub struct SandboxSection {
     pub memory_mb: Option<u64>,
     #[serde(default)]
     pub threads: u32,
+    /// Whom the bots run as when the engine is root (see `agon match --sandbox-user`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
 }
 
 /// One swept parameter: a table of results per value.
@@ -222,6 +225,9 @@ impl Config {
             .map(str::parse::<FaultPolicy>)
             .transpose()
             .map_err(|e| fail("on_fault", e))?;
+        if let Err(e) = agon_engine::sandbox::check_user(raw.sandbox.user.as_deref()) {
+            return Err(fail("sandbox.user", e));
+        }
         if raw.sandbox.memory_mb == Some(0) {
             return Err(fail("sandbox.memory_mb", "must be at least 1".into()));
         }

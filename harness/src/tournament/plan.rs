@@ -141,6 +141,7 @@ pub fn sandbox_config(settings: &Settings) -> SandboxConfig {
             .map_or(default.memory_bytes, |mb| mb.saturating_mul(1 << 20)),
         threads: settings.sandbox.threads,
         strict: settings.sandbox.strict,
+        user: settings.sandbox.user.clone(),
         ..default
     }
 }

@@ -6,7 +6,10 @@
 //! `exit`, `malformed`, `huge`, `illegal`.
 //!
 //! Attempts: `fork`, `read-file`, `connect`, `stdout-garbage`, `thread-hog`, `early-thread`,
-//! `setpgid`, `pdeathsig`, `prlimit-parent`, `self-signal`. An attempting bot
+//! `setpgid`, `pdeathsig`, `prlimit-parent`, `self-signal`; on the machine ([`machine`]):
+//! `ioctl`, `metadata`, `mounts`, `notify`, `setfsuid`, `sysv`, `thread-flood`,
+//! `inherited-fd`, `namespace-thread`, `machine`; with time ([`timing`]): `ponder`, `slow-new`,
+//! `escape-codes` (and `slow`, a slow legal player to face them). An attempting bot
 //! that succeeds at something forbidden panics with a message beginning `escaped:`; otherwise
 //! it gives up by answering an illegal move. So every bot here ends in a recorded fault, and an
 //! `escaped:` panic means a hole in the sandbox.
@@ -17,8 +20,11 @@ use agon_plugin_api::sdk::{Bot, RawBot};
 use std::hint::black_box;
 use std::time::Duration;
 
+pub mod machine;
+pub mod timing;
+
 /// A move no rule allows: from the corner to the middle of the board.
-fn illegal_move() -> Move {
+pub(crate) fn illegal_move() -> Move {
     Move {
         from: Square { row: 0, col: 0 },
         to: Square { row: 4, col: 4 },
@@ -512,6 +518,20 @@ agon_plugin_api::export_plugin! {
         "pdeathsig" => Orphan: "tries to clear its death signal",
         "prlimit-parent" => LimitParent: "tries to lower the engine's open-file limit",
         "self-signal" => SelfSignal: "sends itself SIGTERM (`call=raise` or `call=kill`) to pass for a kill from outside",
+        "ioctl" => machine::Ioctl: "tries file-system ioctls (FS_IOC_GETFLAGS, FIFREEZE) on its descriptors",
+        "metadata" => machine::Metadata: "tries to change its own library's metadata (`call=chmod|chown|utime|xattr`)",
+        "mounts" => machine::Mounts: "tries the new mount API (`call=setattr|fsopen|open-tree`)",
+        "notify" => machine::Notify: "tries to watch file activity (`call=fanotify|inotify`)",
+        "setfsuid" => machine::FsUid: "tries setfsuid, which would clear its death signal",
+        "sysv" => machine::SysV: "tries SysV shared memory or a message queue (`call=shm|msg`)",
+        "thread-flood" => machine::ThreadFlood: "starts raw threads until refused (`allowed=N`: escapes past N)",
+        "inherited-fd" => machine::InheritedFd: "tries to read descriptors the engine inherited",
+        "namespace-thread" => machine::NamespaceThread: "tries to start a thread in new namespaces",
+        "machine" => machine::Machine: "tries sethostname, sync or mlockall (`call=hostname|sync|mlockall`)",
+        "ponder" => timing::Ponder: "answers on the pipe itself and thinks on the opponent's time (`mode=ponder|ahead|thread`)",
+        "slow" => timing::Slow: "sleeps `ms` (default 100) per move, then plays a legal move",
+        "slow-new" => timing::SlowNew: "spends 1.5 s of CPU in its constructor, then plays legal moves",
+        "escape-codes" => timing::EscapeCodes: "panics with terminal control sequences in its message",
     },
     raw_bots: {
         "malformed" => Malformed: "answers bytes that do not decode",

@@ -20,7 +20,7 @@ use agon_plugin_api::abi::{BotFailure, FailureKind};
 use frame::ReadError;
 use rustix::process::{kill_process_group, Pid, Signal};
 use serde::{Deserialize, Serialize};
-use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -29,6 +29,10 @@ use stderr::StderrCapture;
 
 /// How long a host may take to start, load the plugin and confine itself.
 const STARTUP_LIMIT: Duration = Duration::from_secs(10);
+
+/// How long the engine waits for a killed host to be reaped before leaving it to a background
+/// reaper (a process in an uninterruptible wait dies only when the wait ends).
+const REAP_LIMIT: Duration = Duration::from_secs(2);
 
 /// How often the watchdog reads the host's CPU clock when budgets count CPU time.
 const CPU_CHECK_INTERVAL: Duration = Duration::from_millis(2);
@@ -105,6 +109,7 @@ impl ProcessHostConfig {
     /// `agon-host` from `$AGON_HOST`, else next to the running executable, else one folder up
     /// (test executables live in `target/<profile>/deps`).
     pub fn locate(sandbox: SandboxConfig) -> Result<ProcessHostConfig, String> {
+        let sandbox = crate::sandbox::with_resolved_user(sandbox)?;
         if let Some(path) = std::env::var_os("AGON_HOST") {
             return Ok(ProcessHostConfig {
                 executable: PathBuf::from(path),
@@ -182,6 +187,15 @@ pub struct ProcessHost {
     launched: Option<Launch>,
     /// The stderr of the hosts this one replaced (restarts), bounded.
     earlier_stderr: String,
+    /// The host is stopped (SIGSTOP) between calls, so that it cannot think on the opponent's
+    /// time nor prepare answers to requests it has not seen.
+    stopped: bool,
+    /// The host could not be reaped after SIGKILL (stuck in the kernel): its pid must never be
+    /// signalled again, and a background thread reaps it when it can.
+    abandoned: bool,
+    /// Wall and CPU time from spawn to ready (loading the library, its constructors, the bot's
+    /// `Default`): team code's time, charged to the start call.
+    unbilled_startup: Option<(Duration, Option<Duration>)>,
 }
 
 /// What a host was started with.
@@ -268,6 +282,8 @@ impl ProcessHost {
                 limits::apply(&sandbox)
             });
         }
+        // The engine's own stalls are left out, as for every call.
+        let spawned = Stopwatch::start();
         let mut child = command.spawn().map_err(spawn_error)?;
         drop(request_read);
         drop(response_write);
@@ -281,6 +297,9 @@ impl ProcessHost {
             gone: None,
             launched: None,
             earlier_stderr: String::new(),
+            stopped: false,
+            abandoned: false,
+            unbilled_startup: None,
             ready: Ready {
                 manifest: Manifest {
                     plugin: String::new(),
@@ -318,6 +337,8 @@ impl ProcessHost {
             Ok((frame::READY, body)) => {
                 host.ready = serde_json::from_slice(&body)
                     .map_err(|e| startup(format!("unreadable ready message: {e}")))?;
+                host.pause();
+                host.unbilled_startup = Some((spawned.elapsed(), host.cpu_time()));
                 if !inspect && !host.ready.sandbox.complete() {
                     log::warn!(
                         "sandbox for {} incomplete: {}",
@@ -440,6 +461,13 @@ impl ProcessHost {
             Some(_) => CPU_CHECK_INTERVAL,
             None => crate::interrupt::CHECK_INTERVAL,
         });
+        if let Some(fault) = self.resume_for_a_request() {
+            return Call {
+                result: fault,
+                wall: Duration::ZERO,
+                cpu: None,
+            };
+        }
         let outcome = self.write(kind, message, wall_deadline()).and_then(|()| {
             frame::read_frame_by(
                 self.responses.as_fd(),
@@ -448,6 +476,9 @@ impl ProcessHost {
                 &mut keep_waiting,
             )
         });
+        if matches!(outcome, Ok((frame::ANSWER | frame::FAILED, _))) {
+            self.pause();
+        }
         let wall = watch.elapsed();
         watch.note_stall("a call to a process host");
         let cpu = match (cpu0, self.cpu_time()) {
@@ -511,18 +542,96 @@ impl ProcessHost {
         self.child.try_wait().ok().flatten()
     }
 
-    /// Kills the whole process group and reaps the host.
+    /// Stops the host's process group between calls.
+    fn pause(&mut self) {
+        if self.signal_group(Signal::STOP) {
+            self.stopped = true;
+        }
+    }
+
+    /// Lets a stopped host run again for a request, after checking that it has not answered
+    /// already: an answer waiting before the request was written was made without it.
+    fn resume_for_a_request(&mut self) -> Option<CallResult<Vec<u8>>> {
+        let waiting = bytes_waiting(self.responses.as_fd());
+        if waiting > 0 {
+            self.kill();
+            self.gone = Some("the host broke the protocol".into());
+            return Some(CallResult::Fault {
+                cause: FaultCause::Malformed,
+                detail: format!(
+                    "the bot answered before it was asked ({waiting} bytes were waiting on \
+                     its pipe before the request was written)"
+                ),
+            });
+        }
+        if self.stopped && self.signal_group(Signal::CONT) {
+            self.stopped = false;
+        }
+        None
+    }
+
+    /// Sends `signal` to the host's process group while the host is certainly alive or a
+    /// zombie (not reaped, not abandoned), so the pid cannot belong to another process.
+    fn signal_group(&self, signal: Signal) -> bool {
+        if self.status.is_some() || self.abandoned {
+            return false;
+        }
+        Pid::from_raw(self.child.id() as i32)
+            .is_some_and(|pid| kill_process_group(pid, signal).is_ok())
+    }
+
+    /// Kills the whole process group and reaps the host, waiting at most [`REAP_LIMIT`]: a
+    /// host stuck in an uninterruptible wait (a frozen file system) is left to a background
+    /// reaper instead of hanging the engine.
     fn kill(&mut self) -> Option<ExitStatus> {
-        if self.status.is_none() {
+        if self.status.is_none() && !self.abandoned {
             // The group, and the host itself in case it left the group (the seccomp filter
             // refuses that, but the host must never be waited for unkilled).
-            if let Some(pid) = Pid::from_raw(self.child.id() as i32) {
-                let _ = kill_process_group(pid, Signal::KILL);
-            }
+            self.signal_group(Signal::KILL);
             let _ = self.child.kill();
-            self.status = self.child.wait().ok();
+            let until = Instant::now() + REAP_LIMIT;
+            loop {
+                match self.child.try_wait() {
+                    Ok(Some(status)) => {
+                        self.status = Some(status);
+                        break;
+                    }
+                    Ok(None) if Instant::now() < until => {
+                        std::thread::sleep(Duration::from_millis(1))
+                    }
+                    Ok(None) => {
+                        self.abandon();
+                        break;
+                    }
+                    Err(_) => break,
+                }
+            }
         }
         self.status
+    }
+
+    /// Leaves an unreapable host to a thread that waits for it as long as it takes.
+    fn abandon(&mut self) {
+        let pid = self.child.id() as libc::pid_t;
+        log::warn!(
+            "agon-host {pid} did not die within {} ms of SIGKILL (stuck in the kernel); left \
+             to a background reaper",
+            REAP_LIMIT.as_millis()
+        );
+        self.abandoned = true;
+        if self.gone.is_none() {
+            self.gone = Some(format!(
+                "the bot's process could not be reaped within {} ms of SIGKILL (stuck in an \
+                 uninterruptible wait) and was abandoned",
+                REAP_LIMIT.as_millis()
+            ));
+        }
+        let reaper = std::thread::Builder::new().name(format!("reap-{pid}"));
+        let _ = reaper.spawn(move || {
+            let mut status = 0;
+            // SAFETY: waitpid on our own child, writing only to the local.
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+        });
     }
 
     /// The fault a failed read or write amounts to: the host's death, classified.
@@ -570,6 +679,18 @@ impl ProcessHost {
         }
         self.kill();
         None
+    }
+}
+
+/// Bytes readable on a pipe without blocking (0 when none, or when the pipe is closed).
+fn bytes_waiting(fd: BorrowedFd<'_>) -> usize {
+    let mut count: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int to the local.
+    let result = unsafe { libc::ioctl(fd.as_raw_fd(), libc::FIONREAD, &mut count) };
+    if result == 0 {
+        count.max(0) as usize
+    } else {
+        0
     }
 }
 
@@ -724,12 +845,26 @@ impl SeatHost for ProcessHost {
         HostKind::Process
     }
 
+    /// The start call is charged the host's start-up as well, so that time spent in a library
+    /// constructor or the bot's `Default` counts against the start budget.
     fn start(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<()> {
-        let call = self.call(frame::START, &message, deadline);
+        let (startup_wall, startup_cpu) = self.unbilled_startup.take().unwrap_or_default();
+        let spent = match deadline.clock {
+            super::Clock::Cpu => startup_cpu.unwrap_or(startup_wall),
+            super::Clock::Wall => startup_wall,
+        };
+        let left = Deadline {
+            budget: deadline.budget.map(|b| b.saturating_sub(spent)),
+            ..deadline
+        };
+        let call = self.call(frame::START, &message, left);
         Call {
             result: call.result.map(|_| ()),
-            wall: call.wall,
-            cpu: call.cpu,
+            wall: call.wall + startup_wall,
+            cpu: match (call.cpu, startup_cpu) {
+                (Some(a), Some(b)) => Some(a + b),
+                (cpu, _) => cpu,
+            },
         }
     }
 
@@ -789,8 +924,11 @@ impl ProcessHost {
     /// Ends the host: closes its input (a well-behaved host exits), then kills what is left.
     fn shut_down(&mut self) {
         if self.gone.is_none() {
-            // Closing the request pipe ends a well-behaved host's read loop.
+            // Closing the request pipe ends a well-behaved host's read loop, once it runs.
             self.requests = None;
+            if self.stopped && self.signal_group(Signal::CONT) {
+                self.stopped = false;
+            }
             let until = Instant::now() + Duration::from_millis(100);
             while self.status.is_none() && Instant::now() < until {
                 match self.child.try_wait() {

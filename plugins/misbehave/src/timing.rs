@@ -1,0 +1,185 @@
+//! Bots that play with time rather than rules: thinking on the opponent's time (answering on
+//! the host's pipe itself, then computing between requests), answering ahead, a helper thread
+//! that spins between calls, a constructor that takes its time, and a slow but legal player
+//! for them to play against.
+
+use crate::illegal_move;
+use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
+use agon_plugin_api::protocol::{encode, Reply, Start};
+use agon_plugin_api::sdk::{self, Bot};
+use std::time::Duration;
+
+/// The process host's answer pipe and frame kind (`agon_engine::host::process::frame`).
+const ANSWER_FD: i32 = 4;
+const REQUEST_FD: i32 = 3;
+const ANSWER: u8 = 2;
+
+/// CPU time between two calls above which a bot was clearly left running (the engine's own
+/// work between an answer and the next request is a fraction of this).
+const PONDER_LIMIT: Duration = Duration::from_millis(20);
+
+fn process_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: writes the local.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+fn first_legal_move(setup: &Setup, observation: &Observation) -> Move {
+    let position = sdk::breakthrough::position(setup, observation).expect("a valid board");
+    position
+        .nth_move(0)
+        .expect("a position to move in has a move")
+        .into()
+}
+
+fn frame(answer: &Reply<Move>) -> Vec<u8> {
+    let payload = encode(answer);
+    let mut bytes = ((payload.len() + 1) as u32).to_le_bytes().to_vec();
+    bytes.push(ANSWER);
+    bytes.extend_from_slice(&payload);
+    bytes
+}
+
+fn request_waiting() -> bool {
+    let mut fds = libc::pollfd {
+        fd: REQUEST_FD,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: polls one descriptor without waiting.
+    unsafe { libc::poll(&mut fds, 1, 0) > 0 }
+}
+
+/// `mode=ponder`: writes a legal answer on the host's pipe itself, then keeps computing until
+/// the next request arrives, and escapes if it got more than [`PONDER_LIMIT`] of CPU meanwhile.
+/// `mode=ahead`: writes that answer twice, the second for a request not yet made. `mode=thread`
+/// (under `--threads 1`): a helper thread spins all match long; the bot escapes if the thread
+/// ran between two calls.
+#[derive(Default)]
+pub struct Ponder {
+    mode: String,
+    setup: Option<Setup>,
+    last_answer_cpu: Option<Duration>,
+}
+
+impl Bot for Ponder {
+    type Game = Breakthrough;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.mode = start
+            .bot_params
+            .get("mode")
+            .cloned()
+            .unwrap_or_else(|| "ponder".into());
+        self.setup = Some(start.game.clone());
+        match self.mode.as_str() {
+            "ponder" | "ahead" => Ok(()),
+            "thread" => std::thread::Builder::new()
+                .spawn(|| loop {
+                    std::hint::black_box(process_cpu());
+                })
+                .map(|_| ())
+                .map_err(|e| format!("no helper thread: {e}")),
+            other => Err(format!("mode `{other}`: expected ponder, ahead or thread")),
+        }
+    }
+
+    fn act(&mut self, observation: &Observation) -> Reply<Move> {
+        let setup = self.setup.as_ref().expect("start comes first");
+        let answer = Reply::new(first_legal_move(setup, observation));
+        if self.mode == "thread" {
+            let now = process_cpu();
+            // The helper thread runs during this call too; between calls it must not.
+            if let Some(then) = self.last_answer_cpu {
+                let between = now.saturating_sub(then);
+                if between > PONDER_LIMIT {
+                    panic!("escaped: a helper thread ran {between:?} between two calls");
+                }
+            }
+            self.last_answer_cpu = Some(process_cpu());
+            return answer;
+        }
+        let mut bytes = frame(&answer);
+        if self.mode == "ahead" {
+            bytes.extend_from_slice(&frame(&answer));
+        }
+        // SAFETY: one write of a small buffer (atomic on a pipe) to the host's answer pipe.
+        unsafe { libc::write(ANSWER_FD, bytes.as_ptr().cast(), bytes.len()) };
+        let answered = process_cpu();
+        let mut spins: u64 = 0;
+        while !request_waiting() {
+            spins = std::hint::black_box(spins.wrapping_add(1));
+        }
+        let between = process_cpu().saturating_sub(answered);
+        if between > PONDER_LIMIT {
+            panic!("escaped: computed {between:?} of CPU while the opponent thought");
+        }
+        // The engine already has an answer; this one goes to the next request.
+        Reply::new(illegal_move())
+    }
+}
+
+/// Sleeps `ms` (default 100) per move, then plays its first legal move: an opponent that
+/// thinks for a known time.
+#[derive(Default)]
+pub struct Slow {
+    setup: Option<Setup>,
+    ms: u64,
+}
+
+impl Bot for Slow {
+    type Game = Breakthrough;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.ms = match start.bot_params.get("ms") {
+            Some(ms) => ms.parse().map_err(|_| format!("ms `{ms}`: expected a number"))?,
+            None => 100,
+        };
+        self.setup = Some(start.game.clone());
+        Ok(())
+    }
+    fn act(&mut self, observation: &Observation) -> Reply<Move> {
+        std::thread::sleep(Duration::from_millis(self.ms));
+        let setup = self.setup.as_ref().expect("start comes first");
+        Reply::new(first_legal_move(setup, observation))
+    }
+}
+
+/// Spends 1.5 s of CPU in its constructor (`Default`), then plays legal moves at once.
+pub struct SlowNew {
+    setup: Option<Setup>,
+}
+
+impl Default for SlowNew {
+    fn default() -> SlowNew {
+        let start = process_cpu();
+        while process_cpu().saturating_sub(start) < Duration::from_millis(1500) {}
+        SlowNew { setup: None }
+    }
+}
+
+impl Bot for SlowNew {
+    type Game = Breakthrough;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.setup = Some(start.game.clone());
+        Ok(())
+    }
+    fn act(&mut self, observation: &Observation) -> Reply<Move> {
+        let setup = self.setup.as_ref().expect("start comes first");
+        Reply::new(first_legal_move(setup, observation))
+    }
+}
+
+/// Panics with terminal control sequences in its message (clear screen, set the window
+/// title, ring the bell), which a human summary must not pass to the terminal.
+#[derive(Default)]
+pub struct EscapeCodes;
+
+impl Bot for EscapeCodes {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        panic!("\u{1b}[2J\u{1b}]0;pwned\u{7}gotcha\u{1b}[31m");
+    }
+}

@@ -1,0 +1,347 @@
+//! Sandbox v2: what a hostile bot could do to the machine, to the engine or to its opponent
+//! through the process host, and the evidence that it did not happen (the victim file, the IPC
+//! objects, the descriptors, the opponent's time, the terminal). Where a test needs something
+//! only root can set up it says why it skips.
+
+use agon_tests::{agon, child_pids, plugin, scratch, spec};
+use serde_json::Value;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn match_command(bots: [&str; 2], extra: &[&str]) -> Command {
+    let mut command = agon();
+    command
+        .args(["match", "--game", "breakthrough", "--host", "process", "--seed", "1"])
+        .args(["--bot", bots[0], "--bot", bots[1]])
+        .args(extra);
+    command
+}
+
+fn record(output: Output) -> Value {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    serde_json::from_slice(&output.stdout).expect("a JSON record")
+}
+
+fn play(bots: [&str; 2], extra: &[&str]) -> Value {
+    let mut args = vec!["--json", "--move-ms", "2000"];
+    args.extend_from_slice(extra);
+    record(match_command(bots, &args).output().unwrap())
+}
+
+fn first_fault(v: &Value) -> (u64, String, String) {
+    let fault = &v["faults"][0];
+    (
+        fault["seat"].as_u64().unwrap_or(9),
+        fault["cause"].as_str().unwrap_or("").to_string(),
+        fault["detail"].as_str().unwrap_or("").to_string(),
+    )
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// chmod, chown, utimes and xattrs on the bot's own cached library: the calls are refused and
+/// the file keeps its mode, owner, times and attributes (they would otherwise abort later
+/// matches or keep state between them).
+#[test]
+fn a_bot_cannot_change_file_metadata() {
+    let cache = scratch("sandbox-metadata-cache");
+    let random = spec("breakthrough-random", "random");
+    let play_cached = |bot: &str| {
+        record(
+            match_command([bot, &random], &["--json"])
+                .env("AGON_CACHE_DIR", &cache)
+                .output()
+                .unwrap(),
+        )
+    };
+    // A harmless match stages the copy; its metadata then must not change.
+    play_cached(&spec("misbehave", "illegal"));
+    let copy = std::fs::read_dir(cache.join("plugins"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("libmisbehave.so"))
+        .find(|p| p.exists())
+        .expect("the cached copy");
+    let snapshot = || {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(&copy).unwrap();
+        let mut names = [0u8; 256];
+        let path = std::ffi::CString::new(copy.to_str().unwrap()).unwrap();
+        // SAFETY: listxattr writes at most `names.len()` bytes.
+        let len =
+            unsafe { libc::listxattr(path.as_ptr(), names.as_mut_ptr().cast(), names.len()) };
+        let attributes = String::from_utf8_lossy(&names[..len.max(0) as usize]).into_owned();
+        (
+            meta.mode(),
+            meta.uid(),
+            meta.gid(),
+            meta.mtime(),
+            attributes,
+        )
+    };
+    let before = snapshot();
+    for call in ["chmod", "chown", "utime", "xattr"] {
+        let v = play_cached(&format!("{}?call={call}", spec("misbehave", "metadata")));
+        let (seat, cause, detail) = first_fault(&v);
+        assert_eq!((seat, cause.as_str()), (0, "refused_syscall"), "{call}: {detail}");
+        assert_eq!(snapshot(), before, "{call} changed the file");
+    }
+}
+
+fn sysv_objects() -> usize {
+    ["shm", "msg", "sem"]
+        .iter()
+        .map(|kind| {
+            std::fs::read_to_string(format!("/proc/sysvipc/{kind}"))
+                .map_or(0, |t| t.lines().count().saturating_sub(1))
+        })
+        .sum()
+}
+
+/// SysV shared memory and message queues: refused, and no object is left behind.
+#[test]
+fn a_bot_leaves_no_sysv_objects_behind() {
+    let before = sysv_objects();
+    let random = spec("breakthrough-random", "random");
+    for call in ["shm", "msg"] {
+        let bad = format!("{}?call={call}", spec("misbehave", "sysv"));
+        let v = play([&bad, &random], &["--memory-mb", "64"]);
+        assert_eq!(first_fault(&v).1, "refused_syscall", "{call}");
+    }
+    assert_eq!(sysv_objects(), before, "SysV objects were left behind");
+}
+
+/// An operator's `7<secret` and a pipe of the calling shell on descriptor 8: the engine keeps
+/// them, the bot cannot read them.
+#[test]
+fn descriptors_the_engine_inherited_do_not_reach_the_bot() {
+    let dir = scratch("sandbox-inherited");
+    let secret = dir.join("secret");
+    std::fs::write(&secret, "agon-secret-7").unwrap();
+    let file = std::fs::File::open(&secret).unwrap();
+    let mut ends = [0; 2];
+    // SAFETY: pipe writes two descriptors into `ends`.
+    assert_eq!(unsafe { libc::pipe(ends.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just created and are owned here alone.
+    let (reader, mut writer) = unsafe {
+        use std::os::fd::FromRawFd;
+        (
+            std::fs::File::from_raw_fd(ends[0]),
+            std::fs::File::from_raw_fd(ends[1]),
+        )
+    };
+    std::io::Write::write_all(&mut writer, b"agon-secret-8").unwrap();
+    use std::os::fd::AsRawFd;
+    let (file_fd, pipe_fd) = (file.as_raw_fd(), reader.as_raw_fd());
+    let mut command = match_command(
+        [
+            &spec("misbehave", "inherited-fd"),
+            &spec("breakthrough-random", "random"),
+        ],
+        &["--json"],
+    );
+    // SAFETY: dup2 only, in the child before exec; the copies are inherited (no CLOEXEC).
+    unsafe {
+        command.pre_exec(move || {
+            if libc::dup2(file_fd, 7) < 0 || libc::dup2(pipe_fd, 8) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let v = record(command.output().unwrap());
+    let (seat, cause, detail) = first_fault(&v);
+    assert_eq!((seat, cause.as_str()), (0, "illegal"), "{detail}");
+    let stderr = v["seats"][0]["stderr"].as_str().unwrap_or("");
+    assert!(
+        !detail.contains("escaped") && !stderr.contains("agon-secret"),
+        "{detail} {stderr}"
+    );
+    drop((file, reader, writer));
+}
+
+/// A bot that answers on the host's pipe itself and keeps computing while the opponent thinks
+/// (100 ms per move) is stopped between calls; one that answers ahead is caught; a helper
+/// thread that spins all match long never runs between calls.
+#[test]
+fn a_bot_cannot_think_on_its_opponents_time() {
+    let slow = format!("{}?ms=100", spec("misbehave", "slow"));
+    let ponder = |mode: &str, extra: &[&str]| {
+        let bot = format!("{}?mode={mode}", spec("misbehave", "ponder"));
+        play([&bot, &slow], extra)
+    };
+    let v = ponder("ponder", &[]);
+    let (seat, cause, detail) = first_fault(&v);
+    assert_eq!((seat, cause.as_str()), (0, "illegal"), "{detail}");
+    let v = ponder("ahead", &[]);
+    let (seat, cause, detail) = first_fault(&v);
+    assert_eq!((seat, cause.as_str()), (0, "malformed"), "{detail}");
+    assert!(detail.contains("answered before it was asked"), "{detail}");
+    let v = ponder("thread", &["--threads", "1"]);
+    assert_eq!(v["faults"], serde_json::json!([]), "{v}");
+}
+
+/// Time spent in the library's constructors and the bot's `Default` (1.5 s of CPU) is the start
+/// call's: over a 1000 ms start budget it is a timeout at start, within 5000 ms it is charged.
+#[test]
+fn a_slow_constructor_is_charged_to_the_start_budget() {
+    let slow_new = spec("misbehave", "slow-new");
+    let random = spec("breakthrough-random", "random");
+    let v = play([&slow_new, &random], &["--start-ms", "1000"]);
+    let (seat, cause, detail) = first_fault(&v);
+    assert_eq!((seat, cause.as_str()), (0, "timeout"), "{detail}");
+    assert_eq!(v["faults"][0]["ply"], 0, "{v}");
+    assert!(
+        v["faults"][0]["wall_us"].as_u64().unwrap() >= 1_000_000,
+        "{v}"
+    );
+    let v = play([&slow_new, &random], &["--start-ms", "5000"]);
+    assert_eq!(v["faults"], serde_json::json!([]), "{v}");
+}
+
+/// A panic message full of terminal control sequences reaches the record as it was, and the
+/// human summary shows it escaped.
+#[test]
+fn control_characters_from_bots_never_reach_the_terminal() {
+    let output = match_command(
+        [
+            &spec("misbehave", "escape-codes"),
+            &spec("breakthrough-random", "random"),
+        ],
+        &[],
+    )
+    .output()
+    .unwrap();
+    assert!(output.status.success());
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !output.stdout.iter().any(|&b| b == 0x1b || b == 0x07),
+        "{shown}"
+    );
+    assert!(shown.contains(r"\u{1b}]0;pwned\u{7}gotcha"), "{shown}");
+}
+
+/// The process host holds for a user who is not root: started by such a user, the bot runs as
+/// that user with no capability, in namespaces of its own, and the corpus's escapes still fail.
+/// As root the test runs `agon` as nobody; as a normal user, as that user.
+#[test]
+fn the_process_host_holds_without_root() {
+    let cache = scratch("sandbox-unprivileged-cache");
+    let home = scratch("sandbox-unprivileged-home");
+    for dir in [&cache, &home] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let random = spec("breakthrough-random", "random");
+    let read_file = format!(
+        "{}?path={}",
+        spec("misbehave", "read-file"),
+        plugin("breakthrough-random").display()
+    );
+    for (bot, cause) in [
+        (read_file.as_str(), "illegal"),
+        (&spec("misbehave", "fork"), "refused_syscall"),
+        (&spec("misbehave", "setfsuid"), "refused_syscall"),
+    ] {
+        let mut command = match_command([bot, &random], &["--json"]);
+        command.env("AGON_CACHE_DIR", &cache).env("HOME", &home);
+        if is_root() {
+            command.uid(65534).gid(65534);
+        }
+        let v = record(command.output().unwrap());
+        let (seat, found, detail) = first_fault(&v);
+        assert_eq!((seat, found.as_str()), (0, cause), "{bot}: {detail}");
+        assert!(!detail.contains("escaped"), "{bot}: {detail}");
+        let sandbox = &v["seats"][1]["sandbox"];
+        let expected_uid = if is_root() { 65534 } else { unsafe { libc::getuid() } };
+        assert_eq!(sandbox["uid"], expected_uid, "{sandbox}");
+        assert_eq!(sandbox["missing"], serde_json::json!([]), "{sandbox}");
+        assert_eq!(sandbox["namespaces"].as_array().unwrap().len(), 4, "{sandbox}");
+    }
+}
+
+/// A host stuck in an uninterruptible wait (here: frozen by the cgroup v1 freezer, which keeps
+/// even a SIGKILLed task frozen) does not hang the engine: it is killed, left to a background
+/// reaper, the fault is recorded and the match ends. Needs root and a v1 freezer hierarchy.
+#[test]
+fn a_host_that_cannot_be_reaped_does_not_hang_the_engine() {
+    let freezer = Path::new("/sys/fs/cgroup/freezer");
+    if !is_root() || !freezer.join("cgroup.procs").exists() {
+        eprintln!("skipped: needs root and the cgroup v1 freezer at {}", freezer.display());
+        return;
+    }
+    let group = freezer.join(format!("agon-test-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir(&group) {
+        eprintln!("skipped: cannot create a freezer cgroup: {e}");
+        return;
+    }
+    let engine = match_command(
+        [
+            &spec("breakthrough-random", "random"),
+            &spec("misbehave", "loop"),
+        ],
+        &["--json", "--move-ms", "500", "--clock", "wall"],
+    )
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
+    let t0 = Instant::now();
+    let mut hosts = Vec::new();
+    while hosts.len() < 2 && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+        hosts = child_pids(engine.id());
+    }
+    assert_eq!(hosts.len(), 2, "two hosts");
+    // The second host plays the looping bot.
+    let stuck = *hosts.iter().max().unwrap();
+    std::fs::write(group.join("cgroup.procs"), stuck.to_string()).unwrap();
+    std::fs::write(group.join("freezer.state"), "FROZEN").unwrap();
+    // An engine that waits for the frozen host would wait for ever: thaw it after 10 s, so that
+    // such an engine fails the test instead of hanging it.
+    let thaw = group.join("freezer.state");
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(10));
+        let _ = std::fs::write(thaw, "THAWED");
+    });
+    let t1 = Instant::now();
+    let output = engine.wait_with_output().unwrap();
+    let waited = t1.elapsed();
+    std::fs::write(group.join("freezer.state"), "THAWED").unwrap();
+    while std::fs::remove_dir(&group).is_err() && t1.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let v = record(output);
+    assert!(waited < Duration::from_secs(8), "the engine waited {waited:?}");
+    let (seat, cause, detail) = first_fault(&v);
+    assert_eq!(seat, 1, "{detail}");
+    assert_eq!(cause, "timeout", "{detail}");
+}
+
+/// `--sandbox-user` chooses whom a root engine runs bots as; root itself and unknown users are
+/// refused before any game.
+#[test]
+fn the_sandbox_user_is_chosen_and_never_root() {
+    let random = spec("breakthrough-random", "random");
+    for (user, refusal) in [("root", "`root` is root"), ("no-such-agon-user", "no such user")] {
+        let output = match_command([&random, &random], &["--sandbox-user", user])
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "{user}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(refusal), "{user}: {stderr}");
+    }
+    if !is_root() {
+        eprintln!("skipped: only root switches to the sandbox user");
+        return;
+    }
+    let v = play([&random, &random], &["--sandbox-user", "4242:4242"]);
+    assert_eq!(v["seats"][0]["sandbox"]["uid"], 4242, "{v}");
+    assert_eq!(v["faults"], serde_json::json!([]));
+}
