@@ -18,6 +18,7 @@ const PACKAGES: &[&str] = &[
     "fixture-abi-mismatch",
     "fixture-api-version-mismatch",
     "fixture-future-protocol",
+    "fixture-constructor-escape",
     "lightsout-gf2",
     "flowfree-solver",
     "flip-random",

@@ -13,7 +13,15 @@ use std::time::{Duration, Instant};
 fn match_command(bots: [&str; 2], extra: &[&str]) -> Command {
     let mut command = agon();
     command
-        .args(["match", "--game", "breakthrough", "--host", "process", "--seed", "1"])
+        .args([
+            "match",
+            "--game",
+            "breakthrough",
+            "--host",
+            "process",
+            "--seed",
+            "1",
+        ])
         .args(["--bot", bots[0], "--bot", bots[1]])
         .args(extra);
     command
@@ -74,8 +82,7 @@ fn a_bot_cannot_change_file_metadata() {
         let mut names = [0u8; 256];
         let path = std::ffi::CString::new(copy.to_str().unwrap()).unwrap();
         // SAFETY: listxattr writes at most `names.len()` bytes.
-        let len =
-            unsafe { libc::listxattr(path.as_ptr(), names.as_mut_ptr().cast(), names.len()) };
+        let len = unsafe { libc::listxattr(path.as_ptr(), names.as_mut_ptr().cast(), names.len()) };
         let attributes = String::from_utf8_lossy(&names[..len.max(0) as usize]).into_owned();
         (
             meta.mode(),
@@ -89,7 +96,11 @@ fn a_bot_cannot_change_file_metadata() {
     for call in ["chmod", "chown", "utime", "xattr"] {
         let v = play_cached(&format!("{}?call={call}", spec("misbehave", "metadata")));
         let (seat, cause, detail) = first_fault(&v);
-        assert_eq!((seat, cause.as_str()), (0, "refused_syscall"), "{call}: {detail}");
+        assert_eq!(
+            (seat, cause.as_str()),
+            (0, "refused_syscall"),
+            "{call}: {detail}"
+        );
         assert_eq!(snapshot(), before, "{call} changed the file");
     }
 }
@@ -259,10 +270,18 @@ fn the_process_host_holds_without_root() {
         assert_eq!((seat, found.as_str()), (0, cause), "{bot}: {detail}");
         assert!(!detail.contains("escaped"), "{bot}: {detail}");
         let sandbox = &v["seats"][1]["sandbox"];
-        let expected_uid = if is_root() { 65534 } else { unsafe { libc::getuid() } };
+        let expected_uid = if is_root() {
+            65534
+        } else {
+            unsafe { libc::getuid() }
+        };
         assert_eq!(sandbox["uid"], expected_uid, "{sandbox}");
         assert_eq!(sandbox["missing"], serde_json::json!([]), "{sandbox}");
-        assert_eq!(sandbox["namespaces"].as_array().unwrap().len(), 4, "{sandbox}");
+        assert_eq!(
+            sandbox["namespaces"].as_array().unwrap().len(),
+            4,
+            "{sandbox}"
+        );
     }
 }
 
@@ -273,7 +292,10 @@ fn the_process_host_holds_without_root() {
 fn a_host_that_cannot_be_reaped_does_not_hang_the_engine() {
     let freezer = Path::new("/sys/fs/cgroup/freezer");
     if !is_root() || !freezer.join("cgroup.procs").exists() {
-        eprintln!("skipped: needs root and the cgroup v1 freezer at {}", freezer.display());
+        eprintln!(
+            "skipped: needs root and the cgroup v1 freezer at {}",
+            freezer.display()
+        );
         return;
     }
     let group = freezer.join(format!("agon-test-{}", std::process::id()));
@@ -318,7 +340,10 @@ fn a_host_that_cannot_be_reaped_does_not_hang_the_engine() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let v = record(output);
-    assert!(waited < Duration::from_secs(8), "the engine waited {waited:?}");
+    assert!(
+        waited < Duration::from_secs(8),
+        "the engine waited {waited:?}"
+    );
     let (seat, cause, detail) = first_fault(&v);
     assert_eq!(seat, 1, "{detail}");
     assert_eq!(cause, "timeout", "{detail}");
@@ -329,7 +354,10 @@ fn a_host_that_cannot_be_reaped_does_not_hang_the_engine() {
 #[test]
 fn the_sandbox_user_is_chosen_and_never_root() {
     let random = spec("breakthrough-random", "random");
-    for (user, refusal) in [("root", "`root` is root"), ("no-such-agon-user", "no such user")] {
+    for (user, refusal) in [
+        ("root", "`root` is root"),
+        ("no-such-agon-user", "no such user"),
+    ] {
         let output = match_command([&random, &random], &["--sandbox-user", user])
             .output()
             .unwrap();
@@ -344,4 +372,34 @@ fn the_sandbox_user_is_chosen_and_never_root() {
     let v = play([&random, &random], &["--sandbox-user", "4242:4242"]);
     assert_eq!(v["seats"][0]["sandbox"]["uid"], 4242, "{v}");
     assert_eq!(v["faults"], serde_json::json!([]));
+}
+
+/// `agon plugins` opens each file in a confined host: a library constructor that reads
+/// /etc/passwd, the environment, or creates a file (and aborts when it could) finds nothing,
+/// and the plugin is listed.
+#[test]
+fn a_library_constructor_runs_confined_under_agon_plugins() {
+    let marker = Path::new("/tmp/agon-fixture-constructor-escaped");
+    let _ = std::fs::remove_file(marker);
+    let file = plugin("fixture-constructor-escape");
+    let output = agon()
+        .args(["plugins", file.to_str().unwrap()])
+        .env("AGON_SECRET", "agon-secret-env")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout} {stderr}");
+    assert!(stdout.contains("corner"), "{stdout}");
+    assert!(!marker.exists(), "the constructor created a file");
+    // Its bot plays (and loses) in a confined host too.
+    let v = play(
+        [
+            &format!("{}:corner", file.display()),
+            &spec("breakthrough-random", "random"),
+        ],
+        &[],
+    );
+    assert_eq!(first_fault(&v).1, "illegal", "{v}");
+    assert!(!marker.exists(), "the constructor created a file");
 }

@@ -58,7 +58,10 @@ impl Bot for Ioctl {
         // SAFETY: ioctl on standard input (/dev/null) writing at most a long to `flags`.
         let got = unsafe { libc::ioctl(0, FS_IOC_GETFLAGS, &mut flags) };
         if got == 0 || errno() == libc::ENOTTY {
-            panic!("escaped: FS_IOC_GETFLAGS reached the kernel (errno {})", errno());
+            panic!(
+                "escaped: FS_IOC_GETFLAGS reached the kernel (errno {})",
+                errno()
+            );
         }
         // SAFETY: as above, with no argument.
         if unsafe { libc::ioctl(0, FIFREEZE, 0) } == 0 {
@@ -82,7 +85,9 @@ impl Bot for Metadata {
         self.call = param(start, "call", "chmod");
         match self.call.as_str() {
             "chmod" | "chown" | "utime" | "xattr" => Ok(()),
-            other => Err(format!("call `{other}`: expected chmod, chown, utime or xattr")),
+            other => Err(format!(
+                "call `{other}`: expected chmod, chown, utime or xattr"
+            )),
         }
     }
     fn act(&mut self, _: &Observation) -> Reply<Move> {
@@ -99,13 +104,7 @@ impl Bot for Metadata {
                 "chmod" => libc::fchmod(fd, 0),
                 "chown" => libc::fchown(fd, libc::getuid(), libc::getgid()),
                 "utime" => libc::futimens(fd, epoch.as_ptr()),
-                _ => libc::fsetxattr(
-                    fd,
-                    c"user.agon-state".as_ptr(),
-                    b"1".as_ptr().cast(),
-                    1,
-                    0,
-                ),
+                _ => libc::fsetxattr(fd, c"user.agon-state".as_ptr(), b"1".as_ptr().cast(), 1, 0),
             }
         };
         if done == 0 {

@@ -134,7 +134,9 @@ impl Bot for Slow {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.ms = match start.bot_params.get("ms") {
-            Some(ms) => ms.parse().map_err(|_| format!("ms `{ms}`: expected a number"))?,
+            Some(ms) => ms
+                .parse()
+                .map_err(|_| format!("ms `{ms}`: expected a number"))?,
             None => 100,
         };
         self.setup = Some(start.game.clone());
