@@ -343,9 +343,12 @@ fn threads_are_refused_unless_allowed() {
     assert!(gone(pid));
 }
 
+/// Strict mode runs only where every mechanism is enforced, and what it vouches for is what
+/// the kernel enforced. Where the engine cannot make a cgroup v2 per host (as on machines whose
+/// controllers are bound to cgroup v1) it refuses, naming the reason.
 #[test]
-fn strict_mode_runs_where_the_sandbox_is_complete() {
-    let (v, _) = run_cli(&{
+fn strict_mode_runs_only_where_the_sandbox_is_complete() {
+    let args = {
         let mut args = match_args(
             [
                 &spec("breakthrough-random", "random"),
@@ -356,11 +359,28 @@ fn strict_mode_runs_where_the_sandbox_is_complete() {
         );
         args.extend(["--sandbox".to_string(), "strict".to_string()]);
         args
-    });
+    };
+    if let Err(why) = agon_engine::sandbox::cgroup::delegation() {
+        let out = agon().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "strict mode ran without a cgroup");
+        assert!(
+            stderr.contains("sandbox strict: refusing to run: cgroup: ") && stderr.contains(&why),
+            "{stderr}"
+        );
+        // Without strict mode the same match runs, and its record says what was missing.
+        let (v, _) = run_cli(&args[..args.len() - 2]);
+        assert_eq!(
+            v["seats"][0]["sandbox"]["missing"],
+            serde_json::json!([format!("cgroup: {why}")])
+        );
+        return;
+    }
+    let (v, _) = run_cli(&args);
     assert_eq!(v["faults"], serde_json::json!([]));
     let sandbox = &v["seats"][0]["sandbox"];
     assert_eq!(sandbox["missing"], serde_json::json!([]));
-    // What strict mode vouched for is what the kernel enforced.
+    assert!(sandbox["cgroup"].is_string(), "{sandbox}");
     assert_ne!(sandbox["uid"], 0, "{sandbox}");
     assert_eq!(sandbox["thread_limit"], 0, "{sandbox}");
     for namespace in ["user", "ipc", "uts", "mount"] {

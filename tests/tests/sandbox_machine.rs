@@ -48,6 +48,19 @@ fn first_fault(v: &Value) -> (u64, String, String) {
     )
 }
 
+/// What a host's sandbox lacked besides a cgroup of its own (which needs a cgroup v2 the
+/// engine may create cgroups in: see `a_host_gets_a_cgroup_of_its_own_where_one_can_be_made`).
+fn missing_but_a_cgroup(sandbox: &Value) -> Vec<String> {
+    sandbox["missing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|m| !m.starts_with("cgroup: "))
+        .map(str::to_string)
+        .collect()
+}
+
 fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
@@ -276,7 +289,11 @@ fn the_process_host_holds_without_root() {
             unsafe { libc::getuid() }
         };
         assert_eq!(sandbox["uid"], expected_uid, "{sandbox}");
-        assert_eq!(sandbox["missing"], serde_json::json!([]), "{sandbox}");
+        assert_eq!(
+            missing_but_a_cgroup(sandbox),
+            Vec::<String>::new(),
+            "{sandbox}"
+        );
         assert_eq!(
             sandbox["namespaces"].as_array().unwrap().len(),
             4,
@@ -402,4 +419,39 @@ fn a_library_constructor_runs_confined_under_agon_plugins() {
     );
     assert_eq!(first_fault(&v).1, "illegal", "{v}");
     assert!(!marker.exists(), "the constructor created a file");
+}
+
+/// Where the engine may create cgroups, every host gets its own with its limits, removed after
+/// the match; a cgroup named by `AGON_CGROUP` must really be one (a plain folder would enforce
+/// nothing) and is refused, named, otherwise.
+#[test]
+fn a_host_gets_a_cgroup_of_its_own_where_one_can_be_made() {
+    let random = spec("breakthrough-random", "random");
+    let fake = scratch("sandbox-fake-cgroup");
+    std::fs::write(fake.join("cgroup.subtree_control"), "cpu memory pids").unwrap();
+    let v = record(
+        match_command([&random, &random], &["--json"])
+            .env("AGON_CGROUP", &fake)
+            .output()
+            .unwrap(),
+    );
+    let missing = v["seats"][0]["sandbox"]["missing"].to_string();
+    assert!(
+        missing.contains("is not a cgroup v2 file system"),
+        "{missing}"
+    );
+    assert!(v["seats"][0]["sandbox"].get("cgroup").is_none(), "{v}");
+    let Ok(parent) = agon_engine::sandbox::cgroup::delegation() else {
+        eprintln!("skipped: the engine may create no cgroup v2 here");
+        return;
+    };
+    let flood = format!("{}?allowed=1", spec("misbehave", "thread-flood"));
+    let v = play([&flood, &random], &["--threads", "1", "--memory-mb", "64"]);
+    let cgroup = v["seats"][0]["sandbox"]["cgroup"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(Path::new(&cgroup).starts_with(parent), "{cgroup}");
+    assert_eq!(first_fault(&v).1, "illegal", "{v}");
+    assert!(!Path::new(&cgroup).exists(), "{cgroup} was left behind");
 }

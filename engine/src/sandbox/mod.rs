@@ -6,6 +6,8 @@
 //!   is emptied; `no_new_privs`.
 //! - [`namespaces`]: IPC, UTS, mount and user namespaces of its own, and a thread limit
 //!   counted in its user namespace.
+//! - [`cgroup`] (set up by the engine, before the host runs): a cgroup v2 of its own with
+//!   `pids.max`, `memory.max` and `cpu.max`, killed whole on a deadline.
 //! - [`limits`]: address space, CPU seconds (a backstop), open files, file size 0, no core,
 //!   threads.
 //! - [`landlock`]: no file readable or writable but the plugin's own copy and the system's
@@ -17,6 +19,7 @@
 //! refuses to serve instead. Loading still works: the plugin is opened before the host gives up
 //! its rights and loaded through that descriptor.
 
+pub mod cgroup;
 pub mod landlock;
 pub mod limits;
 pub mod namespaces;
@@ -74,6 +77,9 @@ pub struct SandboxReport {
     /// How many threads the bot could start at most, where the kernel enforces it.
     #[serde(default)]
     pub thread_limit: Option<u32>,
+    /// The host's own cgroup v2, where the engine could create one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cgroup: Option<String>,
     /// Mechanisms that could not be applied, and why.
     pub missing: Vec<String>,
 }
@@ -236,6 +242,7 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
             uid,
             namespaces,
             thread_limit,
+            cgroup: None,
             missing,
         },
         plugin: plugin_path,
@@ -255,6 +262,7 @@ mod tests {
             uid: Some(65534),
             namespaces: Vec::new(),
             thread_limit: None,
+            cgroup: None,
             missing: vec!["landlock: not supported by this kernel".into()],
         };
         let strict = SandboxConfig {
@@ -270,6 +278,7 @@ mod tests {
             uid: Some(65534),
             namespaces: vec!["user".into()],
             thread_limit: Some(0),
+            cgroup: Some("/sys/fs/cgroup/agon/agon-host-1-0".into()),
             missing: vec![],
         };
         assert_eq!(full.strict_refusal(&strict), None);

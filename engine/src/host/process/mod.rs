@@ -193,6 +193,9 @@ pub struct ProcessHost {
     /// The host could not be reaped after SIGKILL (stuck in the kernel): its pid must never be
     /// signalled again, and a background thread reaps it when it can.
     abandoned: bool,
+    /// The host's cgroup v2, where the engine could create one (removed when dropped, after
+    /// the host is reaped).
+    cgroup: Option<crate::sandbox::cgroup::HostCgroup>,
     /// Wall and CPU time from spawn to ready (loading the library, its constructors, the bot's
     /// `Default`): team code's time, charged to the start call.
     unbilled_startup: Option<(Duration, Option<Duration>)>,
@@ -299,6 +302,7 @@ impl ProcessHost {
             earlier_stderr: String::new(),
             stopped: false,
             abandoned: false,
+            cgroup: None,
             unbilled_startup: None,
             ready: Ready {
                 manifest: Manifest {
@@ -313,9 +317,25 @@ impl ProcessHost {
                     uid: None,
                     namespaces: Vec::new(),
                     thread_limit: None,
+                    cgroup: None,
                     missing: Vec::new(),
                 },
             },
+        };
+        // Before the host reads its hello it has run no team code: place it in its cgroup now.
+        let cgroup = crate::sandbox::cgroup::HostCgroup::place(host.child.id(), &config.sandbox);
+        let cgroup_missing = match cgroup {
+            Ok(cgroup) => {
+                host.cgroup = Some(cgroup);
+                None
+            }
+            Err(e) if config.sandbox.strict => {
+                host.kill();
+                return Err(ProcessHostError::Refused(format!(
+                    "sandbox strict: refusing to run: cgroup: {e}"
+                )));
+            }
+            Err(e) => Some(format!("cgroup: {e}")),
         };
         let hello = Hello {
             plugin: plugin.clone(),
@@ -339,12 +359,14 @@ impl ProcessHost {
                     .map_err(|e| startup(format!("unreadable ready message: {e}")))?;
                 host.pause();
                 host.unbilled_startup = Some((spawned.elapsed(), host.cpu_time()));
+                host.ready.sandbox.cgroup =
+                    host.cgroup.as_ref().map(|c| c.path().display().to_string());
+                host.ready.sandbox.missing.extend(cgroup_missing);
                 if !inspect && !host.ready.sandbox.complete() {
-                    log::warn!(
-                        "sandbox for {} incomplete: {}",
-                        plugin.path.display(),
+                    warn_once(&format!(
+                        "sandbox incomplete: {}",
                         host.ready.sandbox.missing.join("; ")
-                    );
+                    ));
                 }
                 Ok(host)
             }
@@ -585,8 +607,11 @@ impl ProcessHost {
     /// reaper instead of hanging the engine.
     fn kill(&mut self) -> Option<ExitStatus> {
         if self.status.is_none() && !self.abandoned {
-            // The group, and the host itself in case it left the group (the seccomp filter
-            // refuses that, but the host must never be waited for unkilled).
+            // The cgroup, the group, and the host itself in case it left the group (the seccomp
+            // filter refuses that, but the host must never be waited for unkilled).
+            if let Some(cgroup) = &self.cgroup {
+                cgroup.kill();
+            }
             self.signal_group(Signal::KILL);
             let _ = self.child.kill();
             let until = Instant::now() + REAP_LIMIT;
@@ -679,6 +704,17 @@ impl ProcessHost {
         }
         self.kill();
         None
+    }
+}
+
+/// Logs `message` once per engine process: a tournament starts hundreds of hosts on the same
+/// machine, which all lack the same things. Every record still says what its hosts lacked.
+fn warn_once(message: &str) {
+    static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    if !seen.iter().any(|m| m == message) {
+        log::warn!("{message}");
+        seen.push(message.to_string());
     }
 }
 
