@@ -110,6 +110,9 @@ fn every_misbehaving_bot_is_contained() {
         // A stop signal to itself would pass for a kill from outside (a game played again).
         case("self-signal", "refused_syscall"),
         case("self-signal?call=kill", "refused_syscall"),
+        // A SIGKILL to itself would pass for the kernel's OOM killer.
+        case("self-signal?call=kill&signal=kill", "refused_syscall"),
+        case("self-signal?signal=kill", "refused_syscall"),
         // Sandbox v2: the machine (see `sandbox_machine.rs` for what each leaves behind).
         case("ioctl", "refused_syscall"),
         case("metadata?call=chmod", "refused_syscall"),

@@ -342,12 +342,14 @@ impl Bot for JoinGroup {
     }
 }
 
-/// Sends itself SIGTERM (with `raise`, i.e. tgkill, or with `kill` when its `call` parameter
-/// says so), which would pass for a kill from outside the engine and have its game played
-/// again. It dies either way, so there is no `escaped:` panic: the recorded cause tells.
+/// Sends itself SIGTERM, or SIGKILL with `signal=kill` (with `raise`, i.e. tgkill, or with
+/// `kill` when its `call` parameter says so), which would pass for a kill from outside the
+/// engine and have its game played again (or, for SIGKILL, for the kernel's OOM killer). It
+/// dies either way, so there is no `escaped:` panic: the recorded cause tells.
 #[derive(Default)]
 pub struct SelfSignal {
     use_kill: bool,
+    signal: i32,
 }
 
 impl Bot for SelfSignal {
@@ -358,15 +360,20 @@ impl Bot for SelfSignal {
             Some("kill") => true,
             Some(other) => return Err(format!("call `{other}`: expected raise or kill")),
         };
+        self.signal = match start.bot_params.get("signal").map(String::as_str) {
+            None | Some("term") => libc::SIGTERM,
+            Some("kill") => libc::SIGKILL,
+            Some(other) => return Err(format!("signal `{other}`: expected term or kill")),
+        };
         Ok(())
     }
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         // SAFETY: plain system calls on this process.
         unsafe {
             if self.use_kill {
-                libc::kill(libc::getpid(), libc::SIGTERM);
+                libc::kill(libc::getpid(), self.signal);
             } else {
-                libc::raise(libc::SIGTERM);
+                libc::raise(self.signal);
             }
         }
         Reply::new(illegal_move())
@@ -517,7 +524,7 @@ agon_plugin_api::export_plugin! {
         "setpgid" => JoinGroup: "tries to join the engine's process group",
         "pdeathsig" => Orphan: "tries to clear its death signal",
         "prlimit-parent" => LimitParent: "tries to lower the engine's open-file limit",
-        "self-signal" => SelfSignal: "sends itself SIGTERM (`call=raise` or `call=kill`) to pass for a kill from outside",
+        "self-signal" => SelfSignal: "sends itself SIGTERM or SIGKILL (`signal=term|kill`, `call=raise|kill`) to pass for a kill from outside",
         "ioctl" => machine::Ioctl: "tries file-system ioctls (FS_IOC_GETFLAGS, FIFREEZE) on its descriptors",
         "metadata" => machine::Metadata: "tries to change its own library's metadata (`call=chmod|chown|utime|xattr`)",
         "mounts" => machine::Mounts: "tries the new mount API (`call=setattr|fsopen|open-tree`)",
