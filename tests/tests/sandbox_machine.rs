@@ -192,7 +192,7 @@ fn descriptors_the_engine_inherited_do_not_reach_the_bot() {
 
 /// A bot that answers on the host's pipe itself and keeps computing while the opponent thinks
 /// (100 ms per move) is stopped between calls; one that answers ahead is caught; a helper
-/// thread that spins all match long never runs between calls.
+/// thread that spins all match long never runs between calls, and one that sleeps is not hurt.
 #[test]
 fn a_bot_cannot_think_on_its_opponents_time() {
     let slow = format!("{}?ms=100", spec("misbehave", "slow"));
@@ -209,6 +209,12 @@ fn a_bot_cannot_think_on_its_opponents_time() {
     assert!(detail.contains("answered before it was asked"), "{detail}");
     let v = ponder("thread", &["--threads", "1"]);
     assert_eq!(v["faults"], serde_json::json!([]), "{v}");
+    // An honest thread asleep when its host is stopped sleeps on when continued (the kernel's
+    // restart_syscall, which the allow-list once lacked: the host died of SIGSYS).
+    for _ in 0..5 {
+        let v = ponder("sleeper", &["--threads", "1"]);
+        assert_eq!(v["faults"], serde_json::json!([]), "{v}");
+    }
 }
 
 /// Time spent in the library's constructors and the bot's `Default` (1.5 s of CPU) is the start

@@ -52,6 +52,9 @@ const ALLOWED: &[i64] = &[
     libc::SYS_rt_sigaction,
     libc::SYS_rt_sigprocmask,
     libc::SYS_rt_sigreturn,
+    // How the kernel resumes a sleep or wait interrupted by a stop: every host is stopped
+    // between calls, so a bot sleeping at that moment makes it when continued.
+    libc::SYS_restart_syscall,
     libc::SYS_sigaltstack,
     libc::SYS_futex,
     libc::SYS_futex_waitv,

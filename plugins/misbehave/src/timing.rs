@@ -58,7 +58,8 @@ fn request_waiting() -> bool {
 /// the next request arrives, and escapes if it got more than [`PONDER_LIMIT`] of CPU meanwhile.
 /// `mode=ahead`: writes that answer twice, the second for a request not yet made. `mode=thread`
 /// (under `--threads 1`): a helper thread spins all match long; the bot escapes if the thread
-/// ran between two calls.
+/// ran between two calls. `mode=sleeper` (under `--threads 1`): an honest helper thread naps in
+/// a loop, and the bot plays legal moves.
 #[derive(Default)]
 pub struct Ponder {
     mode: String,
@@ -83,13 +84,26 @@ impl Bot for Ponder {
                 })
                 .map(|_| ())
                 .map_err(|e| format!("no helper thread: {e}")),
-            other => Err(format!("mode `{other}`: expected ponder, ahead or thread")),
+            // An honest helper that sleeps in short naps: stopped mid-nap between calls, the
+            // kernel resumes its sleep with restart_syscall when the host is continued.
+            "sleeper" => std::thread::Builder::new()
+                .spawn(|| loop {
+                    std::thread::sleep(Duration::from_millis(1));
+                })
+                .map(|_| ())
+                .map_err(|e| format!("no helper thread: {e}")),
+            other => Err(format!(
+                "mode `{other}`: expected ponder, ahead, thread or sleeper"
+            )),
         }
     }
 
     fn act(&mut self, observation: &Observation) -> Reply<Move> {
         let setup = self.setup.as_ref().expect("start comes first");
         let answer = Reply::new(first_legal_move(setup, observation));
+        if self.mode == "sleeper" {
+            return answer;
+        }
         if self.mode == "thread" {
             let now = process_cpu();
             // The helper thread runs during this call too; between calls it must not.
