@@ -3,9 +3,14 @@
 //! games in flight without recording them (a game cut short says nothing about its bots), and
 //! exits non-zero; `agon tournament resume` plays what is left.
 //!
-//! The handler only stores the signal's number; everything else reads it with [`requested`].
+//! A ladder asks for the gentler behaviour with [`finish_games_in_flight`]: the first stop
+//! signal only stops new games ([`stop_asked`]), and the games in flight are played to their
+//! end; a second signal abandons them as above.
+//!
+//! The handler only stores the signal's number and counts; everything else reads them with
+//! [`requested`] and [`stop_asked`].
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
 use std::time::Duration;
 
 /// How often a wait for a bot looks for a stop request when nothing else wakes it.
@@ -17,10 +22,19 @@ pub const CHECK_INTERVAL: Duration = Duration::from_millis(20);
 pub const STOP_SIGNALS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
 
 static REQUESTED: AtomicI32 = AtomicI32::new(0);
+static RECEIVED: AtomicU32 = AtomicU32::new(0);
+static FINISH_IN_FLIGHT: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn note(signal: libc::c_int) {
-    // Only an atomic store: async-signal-safe.
+    // Only atomic stores: async-signal-safe.
     REQUESTED.store(signal, Ordering::SeqCst);
+    RECEIVED.fetch_add(1, Ordering::SeqCst);
+}
+
+/// From now on the first stop signal lets the games in flight finish (see the module's doc);
+/// only a second one abandons them.
+pub fn finish_games_in_flight() {
+    FINISH_IN_FLIGHT.store(true, Ordering::SeqCst);
 }
 
 /// Replaces the default action of the stop signals (die at once, leaving games half played)
@@ -41,8 +55,22 @@ pub fn install() -> std::io::Result<()> {
     Ok(())
 }
 
-/// The stop signal received, if any.
+/// The stop signal received that abandons games in flight, if any: the first one, or under
+/// [`finish_games_in_flight`] the second.
 pub fn requested() -> Option<i32> {
+    let needed = if FINISH_IN_FLIGHT.load(Ordering::SeqCst) {
+        2
+    } else {
+        1
+    };
+    (RECEIVED.load(Ordering::SeqCst) >= needed)
+        .then(|| REQUESTED.load(Ordering::SeqCst))
+        .filter(|&signal| signal != 0)
+}
+
+/// The stop signal received, if any, whether or not games in flight are to finish: no new
+/// game may start.
+pub fn stop_asked() -> Option<i32> {
     match REQUESTED.load(Ordering::SeqCst) {
         0 => None,
         signal => Some(signal),

@@ -40,6 +40,25 @@ pub enum Command {
     /// Run graded tournaments: plan, run, resume, report, merge shards
     #[command(subcommand)]
     Tournament(TournamentCommand),
+    /// Run a continuous ladder among a folder of team builds, taking new builds as they arrive
+    #[command(
+        long_about = "Run a continuous ladder among the plugin files in DIR: one file per \
+                      team (its slot). Games are paired so every slot plays about as often as \
+                      the others, each game is appended to OUT/journal.jsonl, and Weng-Lin \
+                      ratings (per build), OUT/standings.json and OUT/ladder.html are \
+                      rewritten after every game.\n\n\
+                      DIR is watched: a new or replaced file is validated in a sandboxed \
+                      process (it loads, its versions match, and it plays one smoke game per \
+                      game it declares without a fault) and then plays every game that starts \
+                      afterwards; games in flight finish with the build they started with. A \
+                      build that fails is refused with its reason (log and OUT/events.jsonl) \
+                      and the slot keeps its last good build. A removed file retires its slot.\n\n\
+                      Ctrl-C (SIGINT, SIGTERM) finishes the games in flight and exits; a second \
+                      one abandons them. Running the command again on the same OUT continues.",
+        after_help = "Example:\n  agon ladder teams/ --game breakthrough --out ladder/ --concurrency 2"
+    )]
+    Ladder(LadderArgs),
+
     /// Hand one puzzle to a solver bot and verify its answer
     Solve(SolveArgs),
     /// Lights Out mathematics: solvable fractions, the 1 x n conjecture
@@ -61,6 +80,7 @@ impl Command {
             self,
             Command::Match(_)
                 | Command::Solve(_)
+                | Command::Ladder(_)
                 | Command::Tournament(TournamentCommand::Run(_) | TournamentCommand::Resume(_))
         )
     }
@@ -356,11 +376,21 @@ pub struct MatchArgs {
     /// The match seed (all randomness derives from it); random if not given, and printed
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Where each bot runs: `process` (a sandboxed child process per seat: the default, for
-    /// team code), `thread` (a worker thread in this process) or `inline` (on the match thread;
-    /// trusted code only)
-    #[arg(long, default_value = "process", value_name = "HOST")]
-    pub host: String,
+    #[command(flatten)]
+    pub budgets: BudgetArgs,
+    #[command(flatten)]
+    pub seating: SeatingArgs,
+    /// Write the match record (JSON) to this file
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Print the match record as JSON on stdout instead of the human summary
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Budgets and the fault policy, shared by the commands that play games.
+#[derive(Args)]
+pub struct BudgetArgs {
     /// Budget per move in milliseconds (0: unlimited)
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     pub move_ms: u64,
@@ -377,6 +407,16 @@ pub struct MatchArgs {
     /// its next turn
     #[arg(long, value_name = "POLICY")]
     pub on_fault: Option<String>,
+}
+
+/// Where bots run and how the process host confines them.
+#[derive(Args, Clone)]
+pub struct SeatingArgs {
+    /// Where each bot runs: `process` (a sandboxed child process per seat: the default, for
+    /// team code), `thread` (a worker thread in this process) or `inline` (on the match thread;
+    /// trusted code only)
+    #[arg(long, default_value = "process", value_name = "HOST")]
+    pub host: String,
     /// Process host: `report` runs with whatever confinement the kernel offers and records
     /// what is missing; `strict` refuses to run a bot that cannot be fully confined
     #[arg(long, default_value = "report", value_name = "MODE")]
@@ -391,12 +431,53 @@ pub struct MatchArgs {
     /// (default: the user `agon-bot` where it exists, else nobody). Never root
     #[arg(long, value_name = "USER")]
     pub sandbox_user: Option<String>,
-    /// Write the match record (JSON) to this file
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<PathBuf>,
-    /// Print the match record as JSON on stdout instead of the human summary
+}
+
+#[derive(Args)]
+pub struct LadderArgs {
+    /// The folder of plugin files: one file per team (its slot), replaced by the team's newer
+    /// builds while the ladder runs
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The game to play (see `agon games`)
+    #[arg(long, value_name = "GAME")]
+    pub game: String,
+    /// A game parameter, KEY=VALUE; repeat for more (see `agon games`)
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// The folder for the journal, events, records, standings.json and ladder.html (created;
+    /// an existing one is continued)
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Games played at once
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub concurrency: usize,
+    /// The bot a slot plays, as FILE:BOT or FILE:BOT?key=value (FILE: the slot's file name in
+    /// DIR); repeat for more slots. Default: the file's first bot for the game
+    #[arg(long = "bot", value_name = "SPEC")]
+    pub bots: Vec<String>,
+    /// Stop once the journal holds this many games (default: run until stopped)
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
+    /// The ladder's seed: with it, game N's seed and the pairings' tie-breaks are reproducible
+    /// (default: random, printed and kept in events.jsonl)
     #[arg(long)]
-    pub json: bool,
+    pub seed: Option<u64>,
+    /// A file changed in place is taken once its size and modification time have stayed the
+    /// same this long (a file renamed into DIR is taken at once)
+    #[arg(long, default_value_t = 500, value_name = "MS")]
+    pub settle_ms: u64,
+    /// In-process hosts (thread, inline) never unload a library: a slot may load at most this
+    /// many builds in one run; later ones are refused (the process host has no such bound)
+    #[arg(long, default_value_t = 8, value_name = "K")]
+    pub max_builds_in_process: usize,
+    #[command(flatten)]
+    pub budgets: BudgetArgs,
+    #[command(flatten)]
+    pub seating: SeatingArgs,
+    /// No progress line
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Subcommand)]

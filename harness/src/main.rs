@@ -5,6 +5,7 @@ mod commands;
 mod console;
 mod exit_guard;
 mod grading;
+mod ladder;
 mod tournament;
 
 use clap::Parser;
@@ -27,6 +28,7 @@ fn main() {
         cli::Command::Replay(cli::ReplayCommand::Verify(args)) => commands::replay::verify(args),
         cli::Command::Bench(args) => commands::bench::run(args),
         cli::Command::Tournament(command) => commands::tournament::run(command),
+        cli::Command::Ladder(args) => commands::ladder::run(args),
         cli::Command::Solve(args) => commands::solve::run(args),
         cli::Command::Lightsout(command) => commands::lightsout::run(command),
         cli::Command::Flip(cli::FlipCommand::Board(args)) => commands::flip::board(args),

@@ -8,6 +8,7 @@
 //! interface type and would hand every later team that first team's bots.
 
 mod cache;
+pub mod elf_extent;
 mod errors;
 
 pub use cache::{cache_dir, content_addressed_copy};
@@ -117,24 +118,34 @@ impl StagedPlugin {
     }
 
     fn stage_uncached(path: &Path, cache: &Path) -> Result<StagedPlugin, LoadError> {
-        let io = |source| LoadError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let bytes = Input::new("plugin file", limits::PLUGIN)
+        StagedPlugin::stage_bytes(path, &StagedPlugin::read(path)?, cache)
+    }
+
+    /// The content of the plugin file at `path`, bounded in size.
+    pub fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
+        Input::new("plugin file", limits::PLUGIN)
             .read(path)
             .map_err(|e| LoadError::Unreadable {
                 path: path.to_path_buf(),
                 detail: e.to_string(),
-            })?;
+            })
+    }
+
+    /// Stages `bytes`, read from `path` by the caller (who may have checked them already: a
+    /// file that changes on disk meanwhile changes nothing here).
+    pub fn stage_bytes(path: &Path, bytes: &[u8], cache: &Path) -> Result<StagedPlugin, LoadError> {
+        let io = |source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
         if !bytes.starts_with(b"\x7fELF") {
             return Err(LoadError::NotSharedLibrary {
                 path: path.to_path_buf(),
                 detail: "the file does not start with the ELF magic number".into(),
             });
         }
-        let sha256 = hex(&Sha256::digest(&bytes));
-        let copy = content_addressed_copy(path, &bytes, &sha256, cache).map_err(io)?;
+        let sha256 = hex(&Sha256::digest(bytes));
+        let copy = content_addressed_copy(path, bytes, &sha256, cache).map_err(io)?;
         Ok(StagedPlugin {
             path: path.to_path_buf(),
             copy,

@@ -6,6 +6,7 @@ mod bench_tournament;
 pub mod course_server;
 pub mod flip;
 pub mod games;
+pub mod ladder;
 pub mod lightsout;
 pub mod play;
 pub mod plugins;

@@ -1,6 +1,6 @@
 //! `agon match`: one match between bots.
 
-use crate::cli::MatchArgs;
+use crate::cli::{BudgetArgs, MatchArgs, SeatingArgs};
 use crate::console::{out, outln};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultPolicy;
@@ -20,25 +20,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let registry = Registry::builtin();
     let game = registry.get(&args.game)?;
     let params = parse_params(&args.params)?;
-    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let clock: Clock = args.clock.parse().map_err(|e: String| anyhow!(e))?;
-    let fault_policy = args
-        .on_fault
-        .as_deref()
-        .map(str::parse::<FaultPolicy>)
-        .transpose()
-        .map_err(|e| anyhow!("--on-fault: {e}"))?;
+    let (budgets, fault_policy) = budgets(&args.budgets)?;
     if let Some(path) = &args.record {
         agon_engine::output_file::check_target(path)
             .with_context(|| format!("--record {}", path.display()))?;
     }
-    let hosting = hosting(
-        host,
-        &args.sandbox,
-        args.memory_mb,
-        args.threads,
-        args.sandbox_user.as_deref(),
-    )?;
+    let hosting = seating_hosting(&args.seating)?;
     let specs = args
         .bots
         .iter()
@@ -66,7 +53,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .filter(|(_, s)| !s.params.is_empty())
     {
         let trial =
-            seating::trial_start(spec, game, &hosting, &params, args.start_ms, args.move_ms);
+            seating::trial_start(spec, game, &hosting, &params, args.budgets.start_ms, args.budgets.move_ms);
         if let Trial::Refused(message) = trial {
             bail!(
                 "--bot {} (seat {i}): the bot refused its parameters: {message}",
@@ -80,15 +67,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .map(|(i, spec)| seating::seat(spec, i, game, &hosting))
         .collect::<Result<Vec<_>, _>>()?;
     let seed = args.seed.unwrap_or_else(rand::random);
-    let nonzero = |ms: u64| (ms > 0).then_some(ms);
     let settings = MatchSettings {
         params,
         seed,
-        budgets: Budgets {
-            start_ms: nonzero(args.start_ms),
-            move_ms: nonzero(args.move_ms),
-            clock,
-        },
+        budgets,
         fault_policy,
     };
     let record = run_match(game, &settings, seats)?;
@@ -111,6 +93,37 @@ pub fn publish(record: &MatchRecord, path: Option<&Path>, json: bool) -> anyhow:
         }
     }
     Ok(())
+}
+
+/// The budgets and fault policy of `--move-ms`, `--start-ms`, `--clock` and `--on-fault`.
+pub fn budgets(args: &BudgetArgs) -> anyhow::Result<(Budgets, Option<FaultPolicy>)> {
+    let clock: Clock = args.clock.parse().map_err(|e: String| anyhow!(e))?;
+    let fault_policy = args
+        .on_fault
+        .as_deref()
+        .map(str::parse::<FaultPolicy>)
+        .transpose()
+        .map_err(|e| anyhow!("--on-fault: {e}"))?;
+    let nonzero = |ms: u64| (ms > 0).then_some(ms);
+    let budgets = Budgets {
+        start_ms: nonzero(args.start_ms),
+        move_ms: nonzero(args.move_ms),
+        clock,
+    };
+    Ok((budgets, fault_policy))
+}
+
+/// How seats are hosted, from `--host`, `--sandbox`, `--memory-mb`, `--threads` and
+/// `--sandbox-user`.
+pub fn seating_hosting(args: &SeatingArgs) -> anyhow::Result<Hosting> {
+    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
+    hosting(
+        host,
+        &args.sandbox,
+        args.memory_mb,
+        args.threads,
+        args.sandbox_user.as_deref(),
+    )
 }
 
 /// How seats are hosted, from the command line's `--host`, `--sandbox`, `--memory-mb`,

@@ -9,6 +9,7 @@ use agon_engine::game::Termination;
 use agon_engine::input_file::{limits, Input};
 use agon_engine::output_file;
 use agon_engine::record::MatchRecord;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -89,12 +90,28 @@ impl Entry {
     }
 }
 
+/// A kind of journal line: a tournament's games, a ladder's games.
+pub trait JournalEntry: Serialize + DeserializeOwned {
+    /// What a user can do about damaged lines in the journal of `dir`.
+    fn repair_hint(dir: &Path) -> String;
+}
+
+impl JournalEntry for Entry {
+    fn repair_hint(dir: &Path) -> String {
+        format!(
+            "`agon tournament repair {}` moves damaged lines to {REJECTED}, and `resume` plays \
+             those games again",
+            dir.display()
+        )
+    }
+}
+
 /// Checks an entry against what the tournament planned (see `Plan::check_entry`): an entry
 /// that parses but names a seat, entrant or game the plan does not have is damage too.
-pub type EntryCheck<'a> = &'a dyn Fn(&Entry) -> Result<(), String>;
+pub type EntryCheck<'a, E = Entry> = &'a dyn Fn(&E) -> Result<(), String>;
 
 /// Accepts every well-formed entry (benchmarks, tests).
-pub fn any_entry(_: &Entry) -> Result<(), String> {
+pub fn any_entry<E>(_: &E) -> Result<(), String> {
     Ok(())
 }
 
@@ -121,8 +138,8 @@ pub struct Damaged {
 }
 
 /// What a journal file holds.
-struct Scan {
-    entries: Vec<Entry>,
+struct Scan<E> {
+    entries: Vec<E>,
     /// The complete lines of the good entries, in file order.
     good_lines: Vec<Vec<u8>>,
     damaged: Vec<Damaged>,
@@ -135,10 +152,13 @@ impl Journal {
     /// torn last line and removes temporary files that a dead writer left in the folder.
     /// Returns the games already in it. A damaged line is an error that names the line and its
     /// game and offers `agon tournament repair`.
-    pub fn open(dir: &Path, check: EntryCheck) -> Result<(Journal, Vec<Entry>), String> {
+    pub fn open<E: JournalEntry>(
+        dir: &Path,
+        check: EntryCheck<E>,
+    ) -> Result<(Journal, Vec<E>), String> {
         let (journal, scan) = Journal::open_scanned(dir, check)?;
         if let Some(first) = scan.damaged.first() {
-            return Err(damage_message(
+            return Err(damage_message::<E>(
                 &journal.path,
                 dir,
                 first,
@@ -148,7 +168,10 @@ impl Journal {
         Ok((journal, scan.entries))
     }
 
-    fn open_scanned(dir: &Path, check: EntryCheck) -> Result<(Journal, Scan), String> {
+    fn open_scanned<E: JournalEntry>(
+        dir: &Path,
+        check: EntryCheck<E>,
+    ) -> Result<(Journal, Scan<E>), String> {
         let lock = FolderLock::try_acquire(dir, folder_lock::WRITER).map_err(|e| {
             e.unwrap_or_else(|| {
                 format!(
@@ -202,7 +225,7 @@ impl Journal {
     }
 
     /// Appends one game and forces it to disk.
-    pub fn append(&mut self, entry: &Entry) -> Result<(), String> {
+    pub fn append<E: JournalEntry>(&mut self, entry: &E) -> Result<(), String> {
         let mut line = serde_json::to_string(entry).expect("entries serialize");
         line.push('\n');
         self.file
@@ -221,7 +244,7 @@ pub struct Repair {
 
 /// Moves the damaged lines of `dir`'s journal to `journal.rejected` (appended, so earlier
 /// repairs stay) and keeps the rest; their games are played again by `resume`.
-pub fn repair(dir: &Path, check: EntryCheck) -> Result<Repair, String> {
+pub fn repair<E: JournalEntry>(dir: &Path, check: EntryCheck<E>) -> Result<Repair, String> {
     let (journal, scan) = Journal::open_scanned(dir, check)?;
     if scan.damaged.is_empty() {
         return Ok(Repair {
@@ -259,7 +282,7 @@ pub fn repair(dir: &Path, check: EntryCheck) -> Result<Repair, String> {
 
 /// The entries of `dir`'s journal, for reading only (a report, a merge): a torn last line is
 /// left alone (the writer may be in the middle of it), a damaged line is an error.
-pub fn read(dir: &Path, check: EntryCheck) -> Result<Vec<Entry>, String> {
+pub fn read<E: JournalEntry>(dir: &Path, check: EntryCheck<E>) -> Result<Vec<E>, String> {
     let path = dir.join(FILE);
     let bytes = match journal_input().no_follow().read(&path) {
         Ok(bytes) => bytes,
@@ -272,7 +295,7 @@ pub fn read(dir: &Path, check: EntryCheck) -> Result<Vec<Entry>, String> {
     };
     let scan = scan(&bytes, check);
     match scan.damaged.first() {
-        Some(first) => Err(damage_message(&path, dir, first, scan.damaged.len())),
+        Some(first) => Err(damage_message::<E>(&path, dir, first, scan.damaged.len())),
         None => Ok(scan.entries),
     }
 }
@@ -306,11 +329,14 @@ fn regular_len(file: &File, path: &Path) -> Result<u64, String> {
     Ok(meta.len())
 }
 
-fn damage_message(path: &Path, dir: &Path, first: &Damaged, count: usize) -> String {
+fn damage_message<E: JournalEntry>(
+    path: &Path,
+    dir: &Path,
+    first: &Damaged,
+    count: usize,
+) -> String {
     format!(
-        "{}: line {}{} is not a journal entry of this tournament ({}){}; \
-         `agon tournament repair {}` moves damaged lines to {REJECTED}, and `resume` plays \
-         those games again",
+        "{}: line {}{} is not a journal entry of this folder ({}){}; {}",
         path.display(),
         first.line,
         first
@@ -324,11 +350,11 @@ fn damage_message(path: &Path, dir: &Path, first: &Damaged, count: usize) -> Str
         } else {
             String::new()
         },
-        dir.display()
+        E::repair_hint(dir)
     )
 }
 
-fn scan(bytes: &[u8], check: EntryCheck) -> Scan {
+fn scan<E: JournalEntry>(bytes: &[u8], check: EntryCheck<E>) -> Scan<E> {
     let mut result = Scan {
         entries: Vec::new(),
         good_lines: Vec::new(),
@@ -348,7 +374,7 @@ fn scan(bytes: &[u8], check: EntryCheck) -> Scan {
         }
         let parsed = std::str::from_utf8(line)
             .map_err(|_| "not UTF-8 text".to_string())
-            .and_then(|l| serde_json::from_str::<Entry>(l.trim_end()).map_err(|e| e.to_string()))
+            .and_then(|l| serde_json::from_str::<E>(l.trim_end()).map_err(|e| e.to_string()))
             .and_then(|entry| check(&entry).map(|()| entry));
         match parsed {
             Ok(entry) => {

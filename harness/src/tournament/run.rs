@@ -177,7 +177,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
         for result in done_rx.iter() {
             match result {
                 Done::Game(entry) => {
-                    if let Err(e) = journal.append(&entry) {
+                    if let Err(e) = journal.append(entry.as_ref()) {
                         failure = Some(e);
                         break;
                     }

@@ -1,0 +1,93 @@
+//! `agon ladder DIR --game G --out OUT`
+
+use crate::cli::LadderArgs;
+use crate::commands::play::{budgets, parse_params, seating_hosting};
+use crate::ladder::run::{run as run_ladder, LadderOptions};
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::host::HostKind;
+use anyhow::{anyhow, bail};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Games played at once, at most: each runs its bots in processes of their own.
+const MAX_CONCURRENCY: usize = 1024;
+
+pub fn run(args: LadderArgs) -> anyhow::Result<()> {
+    if !args.dir.is_dir() {
+        bail!("{}: not a folder of plugin files", args.dir.display());
+    }
+    if !(1..=MAX_CONCURRENCY).contains(&args.concurrency) {
+        bail!(
+            "--concurrency {}: expected 1 to {MAX_CONCURRENCY} games at once",
+            args.concurrency
+        );
+    }
+    let params = parse_params(&args.params)?;
+    let (budgets, fault_policy) = budgets(&args.budgets)?;
+    let hosting = seating_hosting(&args.seating)?;
+    if hosting.kind == HostKind::Remote {
+        bail!("--host remote: a ladder plays plugin files (process, thread or inline)");
+    }
+    let validation = if hosting.kind == HostKind::Process {
+        hosting.clone()
+    } else {
+        let mut seating = args.seating.clone();
+        seating.host = "process".into();
+        seating_hosting(&seating)
+            .map_err(|e| anyhow!("builds are validated in process hosts: {e:#}"))?
+    };
+    let mut configured = BTreeMap::new();
+    for text in &args.bots {
+        let spec: BotSpec = text.parse()?;
+        let slot = spec
+            .file
+            .to_str()
+            .filter(|s| !s.contains('/'))
+            .ok_or_else(|| {
+                anyhow!("--bot {text}: name the slot by its file name in {} (no folder)", args.dir.display())
+            })?
+            .to_string();
+        if configured.insert(slot.clone(), spec).is_some() {
+            bail!("--bot: slot `{slot}` is configured twice");
+        }
+    }
+    let seed = args.seed.unwrap_or_else(rand::random);
+    if args.seed.is_none() && !args.quiet {
+        eprintln!("agon: ladder seed {seed}");
+    }
+    agon_engine::interrupt::finish_games_in_flight();
+    let options = LadderOptions {
+        dir: args.dir,
+        out: args.out,
+        game: args.game,
+        params,
+        concurrency: args.concurrency,
+        games: args.games,
+        seed,
+        settle: Duration::from_millis(args.settle_ms),
+        max_builds_in_process: args.max_builds_in_process,
+        budgets,
+        fault_policy,
+        hosting,
+        validation,
+        configured,
+        quiet: args.quiet,
+    };
+    let summary = run_ladder(&options).map_err(|e| anyhow!(e))?;
+    let how = match summary.stopped_by {
+        Some(signal) => format!(
+            "stopped by {} after finishing the games in flight",
+            agon_engine::interrupt::name(signal)
+        ),
+        None => "done".into(),
+    };
+    crate::console::outln!(
+        "ladder {}: {how}: {} games in the journal, {} played in {:.1} s; standings in {}",
+        options.out.display(),
+        summary.games,
+        summary.played,
+        summary.seconds,
+        options.out.join(crate::ladder::standings::JSON).display()
+    );
+    Ok(())
+}

@@ -1,0 +1,145 @@
+//! One line of a ladder's journal: a finished game, with the build every seat played.
+
+use crate::tournament::journal::{JournalEntry, JournalFault};
+use agon_engine::game::Termination;
+use agon_engine::record::MatchRecord;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The build a seat played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatBuild {
+    /// The slot: the plugin's file name in the watched folder.
+    pub slot: String,
+    /// The slot's build number (1 for its first build).
+    pub version: u32,
+    pub bot: String,
+    /// The version the plugin's manifest states.
+    pub plugin_version: String,
+    pub sha256: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LadderGame {
+    /// `game-N`, also the record's file name in `records/`.
+    pub id: String,
+    pub number: u64,
+    pub seed: u64,
+    pub seats: Vec<SeatBuild>,
+    pub winner: Option<usize>,
+    pub scores: Vec<f64>,
+    /// Every seat's rank, 1 best, ties sharing the better rank.
+    pub ranks: Vec<usize>,
+    pub game_scores: Vec<f64>,
+    pub termination: Termination,
+    pub reason: String,
+    pub moves: usize,
+    pub faults: Vec<JournalFault>,
+    pub game_ms: f64,
+    /// When the game ended (milliseconds since the Unix epoch).
+    pub finished_unix_ms: u64,
+}
+
+impl JournalEntry for LadderGame {
+    fn repair_hint(dir: &Path) -> String {
+        format!(
+            "move that line out of {}/journal.jsonl (the ladder's ratings are rebuilt from the \
+             remaining games when it continues)",
+            dir.display()
+        )
+    }
+}
+
+impl LadderGame {
+    pub fn new(
+        number: u64,
+        seats: Vec<SeatBuild>,
+        record: &MatchRecord,
+        game_ms: f64,
+        finished_unix_ms: u64,
+    ) -> LadderGame {
+        LadderGame {
+            id: id(number),
+            number,
+            seed: record.seed,
+            seats,
+            winner: record.outcome.winner,
+            scores: record.outcome.scores.clone(),
+            ranks: ranks(&record.outcome.ranks, &record.outcome.scores),
+            game_scores: record.game_scores.clone(),
+            termination: record.outcome.termination,
+            reason: record.outcome.reason.chars().take(1000).collect(),
+            moves: record.moves.len(),
+            faults: record
+                .faults
+                .iter()
+                .map(|f| JournalFault {
+                    seat: f.seat,
+                    cause: f.cause,
+                    detail: f.detail.chars().take(500).collect(),
+                })
+                .collect(),
+            game_ms,
+            finished_unix_ms,
+        }
+    }
+
+    /// A line that parses but could not have been written by a ladder is damage too.
+    pub fn check(&self) -> Result<(), String> {
+        let seats = self.seats.len();
+        if seats == 0 {
+            return Err("a game without seats".into());
+        }
+        if self.scores.len() != seats || self.ranks.len() != seats {
+            return Err(format!(
+                "{seats} seats but {} scores and {} ranks",
+                self.scores.len(),
+                self.ranks.len()
+            ));
+        }
+        if self.ranks.iter().any(|&r| r == 0 || r > seats) {
+            return Err(format!("ranks {:?} out of 1..={seats}", self.ranks));
+        }
+        if self.faults.iter().any(|f| f.seat >= seats) {
+            return Err("a fault of a seat the game does not have".into());
+        }
+        if self.seats.iter().any(|s| s.version == 0) {
+            return Err("build number 0 (they start at 1)".into());
+        }
+        for (i, seat) in self.seats.iter().enumerate() {
+            if self.seats[..i].iter().any(|other| other.slot == seat.slot) {
+                return Err(format!("slot `{}` holds two seats", seat.slot));
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn id(number: u64) -> String {
+    format!("game-{number}")
+}
+
+/// The record's ranks (games of more than two seats), else ranks from the points: one more than
+/// the number of seats that scored more.
+fn ranks(recorded: &[usize], scores: &[f64]) -> Vec<usize> {
+    if recorded.len() == scores.len() && !recorded.is_empty() {
+        return recorded.to_vec();
+    }
+    scores
+        .iter()
+        .map(|s| 1 + scores.iter().filter(|other| *other > s).count())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_from_points_share_ties() {
+        assert_eq!(ranks(&[], &[1.0, 0.0]), vec![1, 2]);
+        assert_eq!(ranks(&[], &[0.5, 0.5]), vec![1, 1]);
+        assert_eq!(ranks(&[], &[0.0, 2.0, 2.0]), vec![3, 1, 1]);
+        assert_eq!(ranks(&[2, 1, 3], &[0.5, 1.0, 0.0]), vec![2, 1, 3]);
+    }
+}

@@ -1,0 +1,125 @@
+//! `events.jsonl` beside the journal: what happened to the builds (accepted, refused, retired)
+//! and when the ladder started and stopped. Appended and flushed line by line; read back when a
+//! ladder continues (its accepted builds keep their version numbers), where a torn or damaged
+//! line is skipped with a warning: events explain, the journal alone decides results.
+
+use super::builds::Build;
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+pub const FILE: &str = "events.jsonl";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    Started {
+        seed: u64,
+        game: String,
+        params: agon_games::params::RawParams,
+        host: String,
+        games_so_far: u64,
+    },
+    /// A build passed validation and plays every game that starts from now on.
+    Accepted {
+        build: Build,
+        /// The smoke games it played (game names), and games it could not be tried at.
+        smoke: Vec<String>,
+        validation_ms: f64,
+    },
+    /// A build was refused; its slot keeps its last good build.
+    Refused {
+        slot: String,
+        sha256: Option<String>,
+        reason: String,
+    },
+    /// The slot's file was removed: its build plays no new game.
+    Retired { slot: String },
+    Stopped { games: u64, why: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Logged {
+    pub unix_ms: u64,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+pub struct EventLog {
+    file: File,
+    path: PathBuf,
+}
+
+impl EventLog {
+    /// Opens `dir/events.jsonl` for appending and returns what it holds.
+    pub fn open(dir: &Path) -> Result<(EventLog, Vec<Logged>), String> {
+        let path = dir.join(FILE);
+        let earlier = read(dir)?;
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut log = EventLog { file, path };
+        // A torn last line (a crash mid-write) is ended, so the next event starts a line.
+        if std::fs::read(&log.path).is_ok_and(|b| !b.is_empty() && !b.ends_with(b"\n")) {
+            log.file
+                .write_all(b"\n")
+                .map_err(|e| format!("{}: {e}", log.path.display()))?;
+        }
+        Ok((log, earlier))
+    }
+
+    pub fn append(&mut self, event: Event) -> Result<(), String> {
+        let logged = Logged {
+            unix_ms: unix_ms(),
+            event,
+        };
+        let mut line = serde_json::to_string(&logged).expect("events serialize");
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.sync_data())
+            .map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+}
+
+/// The events in `dir` (none if there is no file yet).
+pub fn read(dir: &Path) -> Result<Vec<Logged>, String> {
+    let path = dir.join(FILE);
+    let bytes = match agon_engine::input_file::Input::new(
+        "ladder events",
+        agon_engine::input_file::limits::JOURNAL,
+    )
+    .no_follow()
+    .read(&path)
+    {
+        Ok(bytes) => bytes,
+        Err(agon_engine::input_file::InputError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            return Ok(Vec::new())
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    let mut events = Vec::new();
+    for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<Logged>(line) {
+            Ok(event) => events.push(event),
+            Err(e) => log::warn!("{}: line {}: skipped: {e}", path.display(), index + 1),
+        }
+    }
+    Ok(events)
+}
+
+pub fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
