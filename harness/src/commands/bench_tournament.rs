@@ -68,7 +68,8 @@ pub fn throughput(random: &Path) -> anyhow::Result<Vec<Figure>> {
 pub fn journal_append() -> anyhow::Result<Figure> {
     let dir = scratch("journal");
     std::fs::create_dir_all(&dir)?;
-    let (mut journal, _) = Journal::open(&dir, &journal::any_entry::<journal::Entry>).map_err(|e| anyhow!(e))?;
+    let (mut journal, _) =
+        Journal::open(&dir, &journal::any_entry::<journal::Entry>).map_err(|e| anyhow!(e))?;
     let entry = Entry {
         id: "0123456789abcdef-s00-e00e01-g000".into(),
         param_set: 0,

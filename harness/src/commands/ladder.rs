@@ -44,7 +44,10 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
             .to_str()
             .filter(|s| !s.contains('/'))
             .ok_or_else(|| {
-                anyhow!("--bot {text}: name the slot by its file name in {} (no folder)", args.dir.display())
+                anyhow!(
+                    "--bot {text}: name the slot by its file name in {} (no folder)",
+                    args.dir.display()
+                )
             })?
             .to_string();
         if configured.insert(slot.clone(), spec).is_some() {

@@ -52,8 +52,14 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .enumerate()
         .filter(|(_, s)| !s.params.is_empty())
     {
-        let trial =
-            seating::trial_start(spec, game, &hosting, &params, args.budgets.start_ms, args.budgets.move_ms);
+        let trial = seating::trial_start(
+            spec,
+            game,
+            &hosting,
+            &params,
+            args.budgets.start_ms,
+            args.budgets.move_ms,
+        );
         if let Trial::Refused(message) = trial {
             bail!(
                 "--bot {} (seat {i}): the bot refused its parameters: {message}",

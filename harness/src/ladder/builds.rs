@@ -190,7 +190,11 @@ mod tests {
         assert_eq!(slots.number(&build("a.so", "new")), 2);
         assert_eq!(slots.number(&build("a.so", "newer")), 3);
         assert_eq!(slots.number(&build("a.so", "new")), 2);
-        assert_eq!(slots.number(&build("b.so", "new")), 1, "numbers are per slot");
+        assert_eq!(
+            slots.number(&build("b.so", "new")),
+            1,
+            "numbers are per slot"
+        );
     }
 
     #[test]

@@ -36,8 +36,13 @@ pub enum Event {
         reason: String,
     },
     /// The slot's file was removed: its build plays no new game.
-    Retired { slot: String },
-    Stopped { games: u64, why: String },
+    Retired {
+        slot: String,
+    },
+    Stopped {
+        games: u64,
+        why: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

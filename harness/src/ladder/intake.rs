@@ -39,6 +39,8 @@ pub enum Arrival {
     Unusable { slot: String, reason: String },
     /// The slot's file is gone.
     Removed { slot: String },
+    /// Everything the folder held at the start has been handed over.
+    FirstListingDone,
 }
 
 /// Which file, in which state: a write changes the size or the times, a rename the inode.
@@ -58,6 +60,9 @@ pub struct Intake {
     dir: PathBuf,
     settle: Duration,
     seen: BTreeMap<String, Seen>,
+    /// The first listing was made: files found then are taken without waiting out the settle
+    /// time (the ELF check still stops one that is being written).
+    listed_once: bool,
 }
 
 impl Intake {
@@ -66,6 +71,7 @@ impl Intake {
             dir: dir.to_path_buf(),
             settle,
             seen: BTreeMap::new(),
+            listed_once: false,
         }
     }
 
@@ -81,11 +87,16 @@ impl Intake {
             .watch(&self.dir, RecursiveMode::NonRecursive)
             .map_err(|e| format!("cannot watch {}: {e}", self.dir.display()))?;
         let mut renamed_in = BTreeSet::new();
+        let mut first_listing = true;
         loop {
             for arrival in self.scan(&mut renamed_in) {
                 if to.send(arrival).is_err() {
                     return Ok(());
                 }
+            }
+            // Files still being written at the start are not waited for.
+            if std::mem::take(&mut first_listing) && to.send(Arrival::FirstListingDone).is_err() {
+                return Ok(());
             }
             let wait = self.next_due().unwrap_or(RESCAN).min(RESCAN);
             let deadline = Instant::now() + wait;
@@ -121,6 +132,7 @@ impl Intake {
     /// Lists the folder and returns what is ready, unusable or gone.
     fn scan(&mut self, renamed_in: &mut BTreeSet<String>) -> Vec<Arrival> {
         let now = Instant::now();
+        let first = !std::mem::replace(&mut self.listed_once, true);
         let mut arrivals = Vec::new();
         let listed = match list(&self.dir) {
             Ok(listed) => listed,
@@ -140,7 +152,7 @@ impl Intake {
             arrivals.push(Arrival::Removed { slot });
         }
         for (name, identity) in listed {
-            let renamed = renamed_in.remove(&name);
+            let renamed = renamed_in.remove(&name) || first;
             let fresh = || Seen {
                 identity,
                 changed_at: now,
@@ -287,7 +299,12 @@ mod tests {
 
     #[test]
     fn temporary_and_hidden_names_are_not_slots() {
-        for name in [".libteam.so.tmp", "libteam.so~", "libteam.so.part", ".hidden"] {
+        for name in [
+            ".libteam.so.tmp",
+            "libteam.so~",
+            "libteam.so.part",
+            ".hidden",
+        ] {
             assert!(ignored(name), "{name}");
         }
         assert!(!ignored("libteam.so"));

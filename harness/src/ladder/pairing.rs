@@ -60,12 +60,7 @@ impl Pairing {
             let (at, _) = group
                 .iter()
                 .enumerate()
-                .min_by_key(|(_, s)| {
-                    self.seats
-                        .get(&(s.to_string(), seat))
-                        .copied()
-                        .unwrap_or(0)
-                })
+                .min_by_key(|(_, s)| self.seats.get(&(s.to_string(), seat)).copied().unwrap_or(0))
                 .expect("one slot per seat left");
             order.push(group.remove(at));
         }
@@ -97,7 +92,10 @@ mod tests {
                 assert_eq!(distinct.len(), seats, "a slot twice in {group:?}");
             }
             let games = spread(names.iter().map(|n| pairing.games[n]));
-            assert!(games <= 1, "{slots} slots, {seats} seats: game counts spread {games}");
+            assert!(
+                games <= 1,
+                "{slots} slots, {seats} seats: game counts spread {games}"
+            );
             for seat in 0..seats {
                 let by_seat = spread(
                     names

@@ -142,6 +142,10 @@ mod tests {
         let new = ratings.of("a", 2);
         assert_eq!(new.mu, old.mu);
         assert_eq!(new.sigma, 25.0 / 3.0);
-        assert_eq!(ratings.of("z", 1).mu, 25.0, "an unknown slot starts at the default");
+        assert_eq!(
+            ratings.of("z", 1).mu,
+            25.0,
+            "an unknown slot starts at the default"
+        );
     }
 }

@@ -79,8 +79,14 @@ enum Done {
     Game(Box<LadderGame>),
     /// Not finished through no fault of its bots (killed from outside, or abandoned on a second
     /// stop signal): nothing is recorded.
-    Unplayed { slots: Vec<String>, why: String },
-    Failed { slots: Vec<String>, why: String },
+    Unplayed {
+        slots: Vec<String>,
+        why: String,
+    },
+    Failed {
+        slots: Vec<String>,
+        why: String,
+    },
 }
 
 /// What the validator reports.
@@ -94,6 +100,9 @@ enum Verdict {
     Removed {
         slot: String,
     },
+    /// The builds found at the start have all been judged: pairing may begin (so the first
+    /// games are not all among the slots that happened to be validated first).
+    FirstListingJudged,
 }
 
 pub fn run(options: &LadderOptions) -> Result<Summary, String> {
@@ -108,8 +117,7 @@ pub fn run(options: &LadderOptions) -> Result<Summary, String> {
     let out = &options.out;
     let records = out.join("records");
     std::fs::create_dir_all(&records).map_err(|e| format!("{}: {e}", records.display()))?;
-    let (mut journal, earlier) =
-        Journal::open::<LadderGame>(out, &|g: &LadderGame| g.check())?;
+    let (mut journal, earlier) = Journal::open::<LadderGame>(out, &|g: &LadderGame| g.check())?;
     let (mut events, earlier_events) = EventLog::open(out)?;
 
     let mut state = State {
@@ -121,7 +129,9 @@ pub fn run(options: &LadderOptions) -> Result<Summary, String> {
     for logged in earlier_events {
         match logged.event {
             Event::Accepted { build, .. } => {
-                state.slots.remember(&build.slot, &build.sha256, build.version)
+                state
+                    .slots
+                    .remember(&build.slot, &build.sha256, build.version)
             }
             Event::Refused {
                 slot,
@@ -175,8 +185,7 @@ pub fn run(options: &LadderOptions) -> Result<Summary, String> {
         configured: options.configured.clone(),
     };
     let mut played = 0u64;
-    let mut failure = None;
-    std::thread::scope(|scope| -> Result<(), String> {
+    let outcome = std::thread::scope(|scope| -> Result<(), String> {
         let intake = Intake::new(&options.dir, options.settle);
         let intake_stop = stop.clone();
         let watching = std::thread::Builder::new()
@@ -185,7 +194,9 @@ pub fn run(options: &LadderOptions) -> Result<Summary, String> {
             .map_err(|e| format!("cannot start the folder watcher: {e}"))?;
         std::thread::Builder::new()
             .name("ladder-validator".into())
-            .spawn_scoped(scope, move || validate_arrivals(&validator, arrivals_rx, verdicts_tx))
+            .spawn_scoped(scope, move || {
+                validate_arrivals(&validator, arrivals_rx, verdicts_tx)
+            })
             .map_err(|e| format!("cannot start the validator: {e}"))?;
         for worker in 0..options.concurrency {
             let jobs = jobs_rx.clone();
@@ -214,13 +225,14 @@ pub fn run(options: &LadderOptions) -> Result<Summary, String> {
         );
         stop.store(true, Ordering::SeqCst);
         drop(jobs_tx);
-        if watching.is_finished() {
-            if let Ok(Err(e)) = watching.join() {
-                failure = Some(e);
-            }
+        // The watcher's own error explains a "stopped" one better.
+        match watching.join() {
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err("the folder watcher panicked".into()),
+            Ok(Ok(())) => result,
         }
-        result
-    })?;
+    });
+    let failure = outcome.err();
     let stopped_by = agon_engine::interrupt::stop_asked();
     let why = match (stopped_by, &failure) {
         (_, Some(e)) => e.clone(),
@@ -277,12 +289,22 @@ fn main_loop(
     let mut in_flight = 0usize;
     let mut failures_in_a_row = 0usize;
     let mut waiting_said = false;
+    let mut stop_said = false;
+    let mut first_listing_judged = false;
     loop {
         let stopping = agon_engine::interrupt::stop_asked().is_some();
+        if stopping && !stop_said {
+            stop_said = true;
+            eprintln!(
+                "agon: stop asked: finishing {in_flight} game(s) in flight ({} in the journal); \
+                 a second signal abandons them",
+                state.standings.games()
+            );
+        }
         let wanted = options
             .games
             .is_none_or(|n| state.standings.games() + (in_flight as u64) < n);
-        while !stopping && wanted && in_flight < options.concurrency {
+        while first_listing_judged && !stopping && wanted && in_flight < options.concurrency {
             let active: Vec<&str> = state
                 .slots
                 .active()
@@ -317,7 +339,8 @@ fn main_loop(
             };
             *next_number += 1;
             in_flight += 1;
-            jobs.send(job).map_err(|_| "the workers stopped".to_string())?;
+            jobs.send(job)
+                .map_err(|_| "the workers stopped".to_string())?;
             if options
                 .games
                 .is_some_and(|n| state.standings.games() + (in_flight as u64) >= n)
@@ -368,6 +391,7 @@ fn main_loop(
                 let Ok(verdict) = verdict else {
                     return Err("the folder watcher stopped".into());
                 };
+                first_listing_judged |= matches!(verdict, Verdict::FirstListingJudged);
                 take_verdict(options, state, events, verdict)?;
                 state.write(&options.out)?;
             }
@@ -383,6 +407,7 @@ fn take_verdict(
     verdict: Verdict,
 ) -> Result<(), String> {
     let (slot, sha256, reason) = match verdict {
+        Verdict::FirstListingJudged => return Ok(()),
         Verdict::Removed { slot } => {
             if state.slots.retire(&slot) {
                 events.append(Event::Retired { slot: slot.clone() })?;
@@ -402,10 +427,7 @@ fn take_verdict(
             smoke,
             validation_ms,
         }) => {
-            let in_process = !matches!(
-                options.hosting.kind,
-                agon_engine::host::HostKind::Process
-            );
+            let in_process = !matches!(options.hosting.kind, agon_engine::host::HostKind::Process);
             let loaded = state.slots.loaded_with(&build.slot, &build.sha256);
             if in_process && loaded > options.max_builds_in_process {
                 (
@@ -485,6 +507,7 @@ fn validate_arrivals(validator: &Validator, arrivals: Receiver<Arrival>, to: Sen
                 reason,
             },
             Arrival::Removed { slot } => Verdict::Removed { slot },
+            Arrival::FirstListingDone => Verdict::FirstListingJudged,
         };
         if to.send(verdict).is_err() {
             return;

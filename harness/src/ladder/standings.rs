@@ -200,7 +200,11 @@ impl Standings {
     fn html(&self, slots: &Slots, ratings: &Ratings) -> String {
         let mut page = String::new();
         let title = format!("Agon ladder: {}", self.game);
-        let params: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         let _ = write!(
             page,
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\

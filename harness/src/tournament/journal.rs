@@ -453,17 +453,17 @@ mod tests {
     #[test]
     fn appends_survive_and_a_torn_line_is_cut() {
         let dir = scratch("torn");
-        let (mut journal, old) = Journal::open(&dir, &any_entry).unwrap();
+        let (mut journal, old) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
         assert!(old.is_empty());
         journal.append(&entry("g1")).unwrap();
         journal.append(&entry("g2")).unwrap();
         drop(journal);
         // A crash in the middle of the third line.
         append_raw(&dir, b"{\"id\":\"g3\",\"par");
-        let (mut journal, entries) = Journal::open(&dir, &any_entry).unwrap();
+        let (mut journal, entries) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
         assert_eq!(ids(&entries), ["g1", "g2"]);
         journal.append(&entry("g3")).unwrap();
-        let entries = read(&dir, &any_entry).unwrap();
+        let entries = read(&dir, &any_entry::<Entry>).unwrap();
         assert_eq!(entries.len(), 3);
         assert_eq!(entries[2], entry("g3"));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -472,12 +472,12 @@ mod tests {
     #[test]
     fn a_refused_second_writer_leaves_the_first_writers_line_alone() {
         let dir = scratch("second-writer");
-        let (mut journal, _) = Journal::open(&dir, &any_entry).unwrap();
+        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
         journal.append(&entry("g1")).unwrap();
         // The running writer is in the middle of its next line (a slow disk).
         append_raw(&dir, b"{\"id\":\"g2\",");
         let before = std::fs::read(dir.join(FILE)).unwrap();
-        let err = Journal::open(&dir, &any_entry).err().unwrap();
+        let err = Journal::open(&dir, &any_entry::<Entry>).err().unwrap();
         assert!(err.contains("another agon is running"), "{err}");
         assert_eq!(std::fs::read(dir.join(FILE)).unwrap(), before);
         std::fs::remove_dir_all(&dir).unwrap();
@@ -486,13 +486,13 @@ mod tests {
     #[test]
     fn blank_lines_are_skipped_and_a_damaged_line_names_its_game_until_repaired() {
         let dir = scratch("damaged");
-        let (mut journal, _) = Journal::open(&dir, &any_entry).unwrap();
+        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
         for id in ["g1", "g2", "g3"] {
             journal.append(&entry(id)).unwrap();
         }
         append_raw(&dir, b"\n  \n");
         drop(journal);
-        assert_eq!(read(&dir, &any_entry).unwrap().len(), 3);
+        assert_eq!(read(&dir, &any_entry::<Entry>).unwrap().len(), 3);
         let text = std::fs::read_to_string(dir.join(FILE)).unwrap().replacen(
             "\"seed\":1",
             "\"seed\":x",
@@ -500,22 +500,22 @@ mod tests {
         );
         std::fs::write(dir.join(FILE), text).unwrap();
         for err in [
-            read(&dir, &any_entry).unwrap_err(),
-            Journal::open(&dir, &any_entry).err().unwrap(),
+            read(&dir, &any_entry::<Entry>).unwrap_err(),
+            Journal::open(&dir, &any_entry::<Entry>).err().unwrap(),
         ] {
             assert!(err.contains("line 1 (game g1)"), "{err}");
             assert!(err.contains("1 more lines are damaged"), "{err}");
             assert!(err.contains("agon tournament repair"), "{err}");
         }
-        let repair = repair(&dir, &any_entry).unwrap();
+        let repair = repair(&dir, &any_entry::<Entry>).unwrap();
         assert_eq!(repair.kept, 1);
         assert_eq!(repair.rejected.len(), 2);
-        assert_eq!(ids(&read(&dir, &any_entry).unwrap()), ["g3"]);
+        assert_eq!(ids(&read(&dir, &any_entry::<Entry>).unwrap()), ["g3"]);
         let rejected = std::fs::read_to_string(dir.join(REJECTED)).unwrap();
         assert_eq!(rejected.lines().count(), 2);
         assert!(rejected.contains("\"id\":\"g2\""));
         // The games come back on resume: the journal opens and takes them again.
-        let (mut journal, entries) = Journal::open(&dir, &any_entry).unwrap();
+        let (mut journal, entries) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
         assert_eq!(ids(&entries), ["g3"]);
         journal.append(&entry("g1")).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
@@ -524,7 +524,7 @@ mod tests {
     #[test]
     fn entries_the_plan_does_not_have_are_damage() {
         let dir = scratch("check");
-        let (mut journal, _) = Journal::open(&dir, &any_entry).unwrap();
+        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
         journal.append(&entry("g1")).unwrap();
         drop(journal);
         let only_g2 = |e: &Entry| {
@@ -545,9 +545,9 @@ mod tests {
         let victim = dir.join("victim.txt");
         std::fs::write(&victim, b"precious, no newline at the end").unwrap();
         std::os::unix::fs::symlink(&victim, dir.join(FILE)).unwrap();
-        let err = Journal::open(&dir, &any_entry).err().unwrap();
+        let err = Journal::open(&dir, &any_entry::<Entry>).err().unwrap();
         assert!(err.contains("symbolic link"), "{err}");
-        assert!(read(&dir, &any_entry)
+        assert!(read(&dir, &any_entry::<Entry>)
             .unwrap_err()
             .contains("symbolic link"));
         assert_eq!(
@@ -556,11 +556,11 @@ mod tests {
         );
         std::fs::remove_file(dir.join(FILE)).unwrap();
         std::os::unix::fs::symlink("/dev/zero", dir.join(FILE)).unwrap();
-        assert!(read(&dir, &any_entry).is_err());
-        assert!(Journal::open(&dir, &any_entry).is_err());
+        assert!(read(&dir, &any_entry::<Entry>).is_err());
+        assert!(Journal::open(&dir, &any_entry::<Entry>).is_err());
         std::fs::remove_file(dir.join(FILE)).unwrap();
         std::os::unix::fs::symlink(dir.join("nowhere"), dir.join(FILE)).unwrap();
-        assert!(Journal::open(&dir, &any_entry).is_err());
+        assert!(Journal::open(&dir, &any_entry::<Entry>).is_err());
         assert!(!dir.join("nowhere").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -571,7 +571,7 @@ mod tests {
         std::fs::write(dir.join("records").join("g1.tmp.4242"), b"{").unwrap();
         std::fs::write(dir.join("records").join(".g2.json.tmp.4242.0"), b"{").unwrap();
         std::fs::write(dir.join("records").join("g3.json"), b"{}").unwrap();
-        let _journal = Journal::open(&dir, &any_entry).unwrap();
+        let _journal = Journal::open(&dir, &any_entry::<Entry>).unwrap();
         let left: Vec<_> = std::fs::read_dir(dir.join("records")).unwrap().collect();
         assert_eq!(left.len(), 1);
         std::fs::remove_dir_all(&dir).unwrap();

@@ -1,0 +1,629 @@
+//! `agon ladder`: a continuous ladder over a watched folder of builds (hot swap). Each test
+//! runs the real binary on a folder it owns and changes the folder under it as a team would.
+
+use agon_tests::{plugin, scratch, shared_data};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Long enough for a loaded 2-core CI machine; the conditions are polled, so a fast machine
+/// does not wait.
+const PATIENCE: Duration = Duration::from_secs(90);
+
+struct Ladder {
+    child: Child,
+    out: PathBuf,
+    stderr: PathBuf,
+}
+
+impl Ladder {
+    fn start(dir: &Path, out: &Path, extra: &[&str]) -> Ladder {
+        Ladder::start_with_cache(dir, out, extra, &agon_tests::cache_dir())
+    }
+
+    fn start_with_cache(dir: &Path, out: &Path, extra: &[&str], cache: &Path) -> Ladder {
+        let stderr = out.with_extension("stderr");
+        let mut command = agon_tests::agon();
+        command
+            .env("AGON_CACHE_DIR", cache)
+            .args([
+                "ladder",
+                dir.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .args(["--settle-ms", "300"])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&stderr).unwrap());
+        Ladder {
+            child: command.spawn().expect("agon ladder starts"),
+            out: out.to_path_buf(),
+            stderr,
+        }
+    }
+
+    fn games(&self) -> Vec<Value> {
+        jsonl(&self.out.join("journal.jsonl"))
+    }
+
+    fn events(&self) -> Vec<Value> {
+        jsonl(&self.out.join("events.jsonl"))
+    }
+
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+
+    /// Polls `done` until it holds; fails with the ladder's stderr if it never does.
+    fn wait_for(&mut self, what: &str, done: impl Fn(&Ladder) -> bool) {
+        let start = Instant::now();
+        while !done(self) {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "the ladder ended ({status}) before {what}:\n{}",
+                    self.stderr()
+                );
+            }
+            if start.elapsed() > PATIENCE {
+                let _ = self.child.kill();
+                panic!("no {what} after {PATIENCE:?}:\n{}", self.stderr());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn signal(&self, signal: i32) {
+        // SAFETY: a plain kill(2) of our own child.
+        assert_eq!(unsafe { libc::kill(self.child.id() as i32, signal) }, 0);
+    }
+
+    fn finish(mut self) -> (ExitStatus, String) {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return (status, self.stderr());
+            }
+            if start.elapsed() > PATIENCE {
+                let _ = self.child.kill();
+                panic!("the ladder did not stop:\n{}", self.stderr());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Ladder {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The complete lines of a JSONL file (a line being written is not complete yet).
+fn jsonl(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let complete = text.rfind('\n').map_or("", |end| &text[..end]);
+    complete
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", path.display())))
+        .collect()
+}
+
+fn sha256_of(path: &Path) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(std::fs::read(path).unwrap());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Publishes `from` as `dir/slot` the atomic way: a hidden temporary file, then a rename.
+fn publish(from: &Path, dir: &Path, slot: &str) {
+    let temp = dir.join(format!(".{slot}.tmp"));
+    std::fs::copy(from, &temp).unwrap();
+    std::fs::rename(&temp, dir.join(slot)).unwrap();
+}
+
+/// The sha256 each seat of `game` played for `slot`, if it had a seat.
+fn sha_of_slot(game: &Value, slot: &str) -> Option<String> {
+    game["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["slot"] == slot)
+        .map(|s| s["sha256"].as_str().unwrap().to_string())
+}
+
+fn events_of<'a>(events: &'a [Value], kind: &str, slot: &str) -> Vec<&'a Value> {
+    events
+        .iter()
+        .filter(|e| e["event"] == kind && (e["slot"] == slot || e["build"]["slot"] == slot))
+        .collect()
+}
+
+fn faultless(games: &[Value]) {
+    for game in games {
+        assert_eq!(game["faults"], serde_json::json!([]), "{game}");
+    }
+}
+
+/// The game numbers of the journal are 1..=N, each once: no game lost or played twice.
+fn numbered_without_gaps(games: &[Value]) {
+    let numbers: BTreeSet<u64> = games
+        .iter()
+        .map(|g| g["number"].as_u64().unwrap())
+        .collect();
+    let expected: BTreeSet<u64> = (1..=games.len() as u64).collect();
+    assert_eq!(numbers, expected);
+}
+
+#[test]
+fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
+    let root = scratch("ladder-swap");
+    let (dir, out) = (root.join("teams"), root.join("out"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let random = plugin("breakthrough-random");
+    let alphabeta = plugin("breakthrough-alphabeta");
+    publish(&random, &dir, "north.so");
+    publish(&random, &dir, "south.so");
+    let (old, new) = (sha256_of(&random), sha256_of(&alphabeta));
+    let mut ladder = Ladder::start(
+        &dir,
+        &out,
+        &[
+            "--game",
+            "breakthrough",
+            "--concurrency",
+            "2",
+            "--seed",
+            "5",
+        ],
+    );
+    ladder.wait_for("four games", |l| l.games().len() >= 4);
+    publish(&alphabeta, &dir, "south.so");
+    ladder.wait_for("three games of the new build", |l| {
+        l.games()
+            .iter()
+            .filter(|g| sha_of_slot(g, "south.so").as_deref() == Some(new.as_str()))
+            .count()
+            >= 3
+    });
+    // A plugin whose first breakthrough bot panics: it loads, but its smoke game faults.
+    publish(&plugin("misbehave"), &dir, "south.so");
+    ladder.wait_for("the refusal", |l| {
+        !events_of(&l.events(), "refused", "south.so").is_empty()
+    });
+    let refused_at = ladder.games().len();
+    ladder.wait_for("three more games", |l| l.games().len() >= refused_at + 3);
+    std::fs::remove_file(dir.join("north.so")).unwrap();
+    ladder.wait_for("the retirement", |l| {
+        !events_of(&l.events(), "retired", "north.so").is_empty()
+    });
+    ladder.signal(libc::SIGINT);
+    let (status, stderr) = ladder.finish();
+    assert!(status.success(), "{status}: {stderr}");
+
+    let games = jsonl(&out.join("journal.jsonl"));
+    faultless(&games);
+    numbered_without_gaps(&games);
+    let shas: Vec<String> = games
+        .iter()
+        .filter_map(|g| sha_of_slot(g, "south.so"))
+        .collect();
+    assert!(shas.contains(&old) && shas.contains(&new), "{shas:?}");
+    // Games are numbered as they are paired, with the builds current then: once a game of
+    // the new build was paired, no later one went back to the old build.
+    let first_new = games
+        .iter()
+        .filter(|g| sha_of_slot(g, "south.so").as_deref() == Some(new.as_str()))
+        .map(|g| g["number"].as_u64().unwrap())
+        .min()
+        .unwrap();
+    for game in games
+        .iter()
+        .filter(|g| g["number"].as_u64().unwrap() > first_new)
+    {
+        assert_ne!(
+            sha_of_slot(game, "south.so").as_deref(),
+            Some(old.as_str()),
+            "{game}"
+        );
+    }
+    let events = jsonl(&out.join("events.jsonl"));
+    let accepted: Vec<(u64, &str)> = events_of(&events, "accepted", "south.so")
+        .iter()
+        .map(|e| {
+            (
+                e["build"]["version"].as_u64().unwrap(),
+                e["build"]["bot"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(accepted, vec![(1, "random"), (2, "alphabeta")]);
+    let refused = events_of(&events, "refused", "south.so");
+    let reason = refused[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("smoke game") && reason.contains("panic"),
+        "{reason}"
+    );
+    assert_eq!(events.last().unwrap()["event"], "stopped");
+    assert!(stderr.contains("build refused"), "{stderr}");
+
+    let standings: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
+            .unwrap();
+    assert_eq!(standings["games"].as_u64().unwrap(), games.len() as u64);
+    let versions: BTreeSet<(String, u64)> = standings["builds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["slot"].as_str().unwrap().to_string(),
+                b["version"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        versions.contains(&("south.so".into(), 1)) && versions.contains(&("south.so".into(), 2))
+    );
+    let south_v2 = standings["builds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["slot"] == "south.so" && b["version"] == 2)
+        .unwrap();
+    assert!(south_v2["current"].as_bool().unwrap());
+    let sigma = south_v2["sigma"].as_f64().unwrap();
+    let mu = south_v2["mu"].as_f64().unwrap();
+    assert!((south_v2["conservative"].as_f64().unwrap() - (mu - 3.0 * sigma)).abs() < 1e-9);
+    let slots = standings["slots"].as_array().unwrap();
+    assert!(slots
+        .iter()
+        .any(|s| s["slot"] == "north.so" && s["status"] == "retired"));
+    let html = std::fs::read_to_string(out.join("ladder.html")).unwrap();
+    assert!(html.contains("http-equiv=\"refresh\"") && html.contains("south.so"));
+    assert!(html.contains("Refused builds") && html.contains("smoke game"));
+}
+
+/// Writes `bytes` over `path` in place, in `parts` pieces with `pause` between them, as a slow
+/// `cp` onto the old build would (the same inode, truncated first).
+fn write_in_place_slowly(bytes: &[u8], path: &Path, parts: usize, pause: Duration) -> Vec<String> {
+    use sha2::Digest;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .custom_flags(0)
+        .open(path)
+        .unwrap();
+    let mut prefixes = Vec::new();
+    let step = bytes.len().div_ceil(parts);
+    for (i, chunk) in bytes.chunks(step).enumerate() {
+        file.write_all(chunk).unwrap();
+        file.flush().unwrap();
+        let written = &bytes[..(i * step + chunk.len()).min(bytes.len())];
+        prefixes.push(
+            sha2::Sha256::digest(written)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect(),
+        );
+        std::thread::sleep(pause);
+    }
+    prefixes
+}
+
+#[test]
+fn a_build_written_in_place_is_taken_only_once_it_is_whole() {
+    let root = scratch("ladder-in-place");
+    let (dir, out) = (root.join("teams"), root.join("out"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = root.join("cache");
+    let random = plugin("breakthrough-random");
+    let alphabeta = plugin("breakthrough-alphabeta");
+    std::fs::copy(&random, dir.join("east.so")).unwrap();
+    std::fs::copy(&random, dir.join("west.so")).unwrap();
+    // A cache of the test's own, to see every copy the ladder makes.
+    let mut ladder = Ladder::start_with_cache(
+        &dir,
+        &out,
+        &["--game", "breakthrough", "--seed", "9", "--quiet"],
+        &cache,
+    );
+    ladder.wait_for("two games", |l| l.games().len() >= 2);
+    // Pauses longer than the settle time: only the ELF check can tell these prefixes apart.
+    let prefixes = write_in_place_slowly(
+        &std::fs::read(&alphabeta).unwrap(),
+        &dir.join("west.so"),
+        4,
+        Duration::from_millis(700),
+    );
+    let whole = sha256_of(&alphabeta);
+    ladder.wait_for("a game of the whole new build", |l| {
+        l.games()
+            .iter()
+            .any(|g| sha_of_slot(g, "west.so").as_deref() == Some(whole.as_str()))
+    });
+    // Then a plain `cp` over it, as most teams would publish.
+    let back = Command::new("cp")
+        .arg(&random)
+        .arg(dir.join("west.so"))
+        .status()
+        .unwrap();
+    assert!(back.success());
+    let random_sha = sha256_of(&random);
+    ladder.wait_for("west.so back on its first build", |l| {
+        let games = l.games();
+        let last_new = games
+            .iter()
+            .rposition(|g| sha_of_slot(g, "west.so").as_deref() == Some(whole.as_str()));
+        last_new.is_some_and(|at| {
+            games[at + 1..]
+                .iter()
+                .any(|g| sha_of_slot(g, "west.so").as_deref() == Some(random_sha.as_str()))
+        })
+    });
+    ladder.signal(libc::SIGTERM);
+    let (status, stderr) = ladder.finish();
+    assert!(status.success(), "{status}: {stderr}");
+
+    let events = jsonl(&out.join("events.jsonl"));
+    assert!(
+        events_of(&events, "refused", "west.so").is_empty(),
+        "a half-written file was refused: {events:?}"
+    );
+    let versions: Vec<u64> = events_of(&events, "accepted", "west.so")
+        .iter()
+        .map(|e| e["build"]["version"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        versions,
+        vec![1, 2, 1],
+        "going back to a build keeps its number"
+    );
+    for prefix in &prefixes[..prefixes.len() - 1] {
+        assert!(
+            !cache.join("plugins").join(prefix).exists(),
+            "a half-written build was staged"
+        );
+    }
+    faultless(&jsonl(&out.join("journal.jsonl")));
+}
+
+#[test]
+fn on_a_stop_signal_the_games_in_flight_are_finished_and_recorded() {
+    let root = scratch("ladder-stop");
+    let (dir, out) = (root.join("teams"), root.join("out"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let alphabeta = plugin("breakthrough-alphabeta");
+    for slot in ["a.so", "b.so", "c.so"] {
+        publish(&alphabeta, &dir, slot);
+    }
+    // Deep enough that a game takes a while: the signal finds games in flight.
+    let mut ladder = Ladder::start(
+        &dir,
+        &out,
+        &[
+            "--game",
+            "breakthrough",
+            "--concurrency",
+            "2",
+            "--bot",
+            "a.so:alphabeta?depth=4",
+            "--bot",
+            "b.so:alphabeta?depth=4",
+            "--bot",
+            "c.so:alphabeta?depth=4",
+        ],
+    );
+    ladder.wait_for("a game", |l| !l.games().is_empty());
+    ladder.signal(libc::SIGINT);
+    let (status, stderr) = ladder.finish();
+    assert!(status.success(), "{status}: {stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("stop asked: finishing"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let numbers: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let (in_flight, journalled) = (numbers[0], numbers[1]);
+    let games = jsonl(&out.join("journal.jsonl"));
+    assert_eq!(games.len(), journalled + in_flight, "{stderr}");
+    numbered_without_gaps(&games);
+    faultless(&games);
+    let records = std::fs::read_dir(out.join("records")).unwrap().count();
+    assert_eq!(records, games.len());
+}
+
+#[test]
+fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
+    let root = scratch("ladder-resume");
+    let (dir, out) = (root.join("teams"), root.join("out"));
+    std::fs::create_dir_all(&dir).unwrap();
+    publish(&plugin("breakthrough-random"), &dir, "one.so");
+    publish(&plugin("breakthrough-alphabeta"), &dir, "two.so");
+    let mut ladder = Ladder::start(&dir, &out, &["--game", "breakthrough", "--quiet"]);
+    ladder.wait_for("three games", |l| l.games().len() >= 3);
+    ladder.signal(libc::SIGKILL);
+    let _ = ladder.finish();
+    let before = jsonl(&out.join("journal.jsonl")).len();
+    // A torn last line, as a power cut mid-append leaves it.
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(out.join("journal.jsonl"))
+        .unwrap()
+        .write_all(b"{\"id\":\"game-99\",\"numb")
+        .unwrap();
+    let target = before + 4;
+    let again = Ladder::start(
+        &dir,
+        &out,
+        &["--game", "breakthrough", "--games", &target.to_string()],
+    );
+    let (status, stderr) = again.finish();
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(
+        stderr.contains(&format!("after {before} games")),
+        "{stderr}"
+    );
+    let games = jsonl(&out.join("journal.jsonl"));
+    assert_eq!(games.len(), target);
+    numbered_without_gaps(&games);
+    let events = jsonl(&out.join("events.jsonl"));
+    for slot in ["one.so", "two.so"] {
+        let versions: Vec<u64> = events_of(&events, "accepted", slot)
+            .iter()
+            .map(|e| e["build"]["version"].as_u64().unwrap())
+            .collect();
+        assert_eq!(
+            versions,
+            vec![1, 1],
+            "{slot}: the same build keeps its number"
+        );
+    }
+    let standings: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
+            .unwrap();
+    let games_of: u64 = standings["builds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        games_of,
+        2 * target as u64,
+        "every game of both runs is rated"
+    );
+}
+
+#[test]
+fn the_thread_host_bounds_the_builds_a_slot_may_load() {
+    let root = scratch("ladder-thread");
+    let (dir, out) = (root.join("teams"), root.join("out"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let random = plugin("breakthrough-random");
+    let alphabeta = plugin("breakthrough-alphabeta");
+    publish(&random, &dir, "left.so");
+    publish(&random, &dir, "right.so");
+    let mut ladder = Ladder::start(
+        &dir,
+        &out,
+        &[
+            "--game",
+            "breakthrough",
+            "--host",
+            "thread",
+            "--max-builds-in-process",
+            "2",
+        ],
+    );
+    ladder.wait_for("a game", |l| !l.games().is_empty());
+    publish(&alphabeta, &dir, "right.so");
+    let new = sha256_of(&alphabeta);
+    ladder.wait_for("a game of the second build", |l| {
+        l.games()
+            .iter()
+            .any(|g| sha_of_slot(g, "right.so").as_deref() == Some(new.as_str()))
+    });
+    // A third content: the random build with a byte appended (ELF ignores trailing bytes).
+    let third = root.join("third.so");
+    let mut bytes = std::fs::read(&random).unwrap();
+    bytes.push(0);
+    std::fs::write(&third, &bytes).unwrap();
+    publish(&third, &dir, "right.so");
+    ladder.wait_for("the refusal of a third build", |l| {
+        !events_of(&l.events(), "refused", "right.so").is_empty()
+    });
+    let at = ladder.games().len();
+    ladder.wait_for("two more games", |l| l.games().len() >= at + 2);
+    ladder.signal(libc::SIGINT);
+    let (status, stderr) = ladder.finish();
+    assert!(status.success(), "{status}: {stderr}");
+    let events = jsonl(&out.join("events.jsonl"));
+    let reason = events_of(&events, "refused", "right.so")[0]["reason"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        reason.contains("never unloads") && reason.contains("2 builds"),
+        "{reason}"
+    );
+    let games = jsonl(&out.join("journal.jsonl"));
+    for game in &games[at..] {
+        assert_eq!(
+            sha_of_slot(game, "right.so").unwrap(),
+            new,
+            "the slot kept its last good build"
+        );
+    }
+    faultless(&games);
+}
+
+#[test]
+fn multi_seat_reversixt_games_rotate_every_slot_through_every_seat() {
+    let map = shared_data().join("reversixt/maps/example.map");
+    if !map.is_file() {
+        eprintln!("skipped: {} is missing", map.display());
+        return;
+    }
+    let root = scratch("ladder-reversixt");
+    let (dir, out) = (root.join("teams"), root.join("out"));
+    std::fs::create_dir_all(&dir).unwrap();
+    publish(&plugin("reversixt-random"), &dir, "red.so");
+    publish(&plugin("reversixt-greedy"), &dir, "green.so");
+    publish(&plugin("reversixt-random"), &dir, "blue.so");
+    publish(&plugin("reversixt-greedy"), &dir, "gold.so");
+    let param = format!("map={}", map.display());
+    let ladder = Ladder::start(
+        &dir,
+        &out,
+        &[
+            "--game",
+            "reversixt",
+            "--param",
+            &param,
+            "--games",
+            "12",
+            "--concurrency",
+            "2",
+            "--seed",
+            "3",
+        ],
+    );
+    let (status, stderr) = ladder.finish();
+    assert!(status.success(), "{status}: {stderr}");
+    let games = jsonl(&out.join("journal.jsonl"));
+    assert_eq!(games.len(), 12);
+    let mut per_slot = std::collections::BTreeMap::<String, (usize, BTreeSet<usize>)>::new();
+    for game in &games {
+        let seats = game["seats"].as_array().unwrap();
+        assert_eq!(seats.len(), 3, "{game}");
+        let mut ranks: Vec<u64> = game["ranks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_u64().unwrap())
+            .collect();
+        ranks.sort();
+        assert_eq!(ranks[0], 1, "{game}");
+        for (seat, s) in seats.iter().enumerate() {
+            let entry = per_slot
+                .entry(s["slot"].as_str().unwrap().to_string())
+                .or_default();
+            entry.0 += 1;
+            entry.1.insert(seat);
+        }
+    }
+    assert_eq!(per_slot.len(), 4);
+    for (slot, (count, seats)) in &per_slot {
+        assert_eq!(*count, 9, "{slot}: 12 games x 3 seats over 4 slots");
+        assert_eq!(seats.len(), 3, "{slot} did not play every seat: {seats:?}");
+    }
+}
