@@ -506,8 +506,13 @@ pub struct BenchArgs {
     /// (playouts), `tournament` (throughput at concurrency 1 and 2, journal fsync), `puzzles`
     /// (Flow Free `fast` per course puzzle, the Lights Out table, a 1000 x 1000 board), `flip`
     /// (a 3000-turn n = 50 game between greedy bots, and the rules' time per move), or `all`
+    /// (all of these); `ladder` (hot-swap latency and memory over 200 swaps, then memory and
+    /// open files over `--ladder-games` games: minutes) runs only when named
     #[arg(long, default_value = "all", value_name = "SUITE")]
     pub suite: String,
+    /// Games the `ladder` suite plays in all
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub ladder_games: u64,
     /// The course's Flow Free puzzles (for `--suite puzzles`)
     #[arg(long, default_value = "../shared/data/flowfree", value_name = "DIR")]
     pub flowfree: PathBuf,

@@ -65,11 +65,13 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "puzzles",
         "flip",
         "reversixt",
+        "ladder",
     ]
     .contains(&suite)
     {
         anyhow::bail!(
-            "--suite `{suite}`: expected all, hosts, rules, tournament, puzzles, flip or reversixt"
+            "--suite `{suite}`: expected all, hosts, rules, tournament, puzzles, flip, reversixt \
+             or ladder"
         );
     }
     let wants = |part: &str| suite == "all" || suite == part;
@@ -152,6 +154,15 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         figures.push(super::bench_tournament::journal_append()?);
     }
 
+    // Minutes of games: only when asked for by name.
+    if suite == "ladder" {
+        figures.extend(super::bench_ladder::ladder(
+            &sibling(&noop, "libbreakthrough_random.so")?,
+            &sibling(&noop, "libbreakthrough_alphabeta.so")?,
+            args.ladder_games,
+        )?);
+    }
+
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&figures)?);
         return Ok(());
@@ -220,6 +231,30 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             "tournament throughput: {one:.1} games/s at concurrency 1, {two:.1} at 2: {:.2}x \
              (target >= 1.8x); journal append with fsync {append:.0} us per game",
             two / one
+        );
+    }
+    if let (Some(median), Some(worst), Some(first), Some(swapped)) = (
+        get("ladder swap -> first game ("),
+        get("ladder swap -> first game, worst"),
+        get("engine RSS after 1 swap"),
+        get("engine RSS after 200 swaps"),
+    ) {
+        outln!(
+            "ladder swap latency: median {median:.0} ms, worst {worst:.0} ms (target <= 1000 ms); \
+             engine RSS after 200 swaps {:+.1}% of after the first (target within 10%)",
+            (swapped / first - 1.0) * 100.0
+        );
+    }
+    if let (Some(rss_early), Some(rss_late), Some(fds_early), Some(fds_late)) = (
+        get("engine RSS after 1000 games"),
+        get("engine RSS at the end"),
+        get("open fds after 1000 games"),
+        get("open fds at the end"),
+    ) {
+        outln!(
+            "ladder over {} games: RSS {rss_early:.1} -> {rss_late:.1} MiB, open fds \
+             {fds_early:.0} -> {fds_late:.0}",
+            args.ladder_games
         );
     }
     Ok(())

@@ -75,6 +75,7 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
         validation,
         configured,
         quiet: args.quiet,
+        stop: Default::default(),
     };
     let summary = run_ladder(&options).map_err(|e| anyhow!(e))?;
     let how = match summary.stopped_by {

@@ -1,5 +1,6 @@
 pub mod bench;
 mod bench_flip;
+mod bench_ladder;
 mod bench_puzzles;
 mod bench_reversixt;
 mod bench_tournament;

@@ -36,7 +36,8 @@ pub struct LadderGame {
     pub moves: usize,
     pub faults: Vec<JournalFault>,
     pub game_ms: f64,
-    /// When the game ended (milliseconds since the Unix epoch).
+    /// When the game's seats were taken and when it ended (milliseconds since the Unix epoch).
+    pub started_unix_ms: u64,
     pub finished_unix_ms: u64,
 }
 
@@ -56,7 +57,7 @@ impl LadderGame {
         seats: Vec<SeatBuild>,
         record: &MatchRecord,
         game_ms: f64,
-        finished_unix_ms: u64,
+        (started_unix_ms, finished_unix_ms): (u64, u64),
     ) -> LadderGame {
         LadderGame {
             id: id(number),
@@ -80,6 +81,7 @@ impl LadderGame {
                 })
                 .collect(),
             game_ms,
+            started_unix_ms,
             finished_unix_ms,
         }
     }

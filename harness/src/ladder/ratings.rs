@@ -106,6 +106,7 @@ mod tests {
             moves: 1,
             faults: vec![],
             game_ms: 1.0,
+            started_unix_ms: 0,
             finished_unix_ms: 0,
         }
     }

@@ -52,6 +52,8 @@ pub struct LadderOptions {
     pub validation: Hosting,
     pub configured: BTreeMap<String, BotSpec>,
     pub quiet: bool,
+    /// Set by the caller to stop the ladder as a stop signal would (benchmarks, embedding).
+    pub stop: Arc<AtomicBool>,
 }
 
 #[derive(Debug)]
@@ -106,6 +108,7 @@ enum Verdict {
 }
 
 pub fn run(options: &LadderOptions) -> Result<Summary, String> {
+    return_large_buffers_to_the_system();
     let registry = Registry::builtin();
     let rules = registry.get(&options.game).map_err(|e| e.to_string())?;
     let seats = rules
@@ -292,7 +295,8 @@ fn main_loop(
     let mut stop_said = false;
     let mut first_listing_judged = false;
     loop {
-        let stopping = agon_engine::interrupt::stop_asked().is_some();
+        let stopping = agon_engine::interrupt::stop_asked().is_some()
+            || options.stop.load(Ordering::SeqCst);
         if stopping && !stop_said {
             stop_said = true;
             eprintln!(
@@ -527,6 +531,7 @@ fn play(job: Job, options: &LadderOptions) -> Done {
         Ok(r) => r,
         Err(e) => return failed(e.to_string()),
     };
+    let started_unix_ms = unix_ms();
     let mut seats = Vec::new();
     for (seat, build) in job.builds.iter().enumerate() {
         match seat_with_retries(&build.spec(), seat, rules, &options.hosting) {
@@ -568,7 +573,7 @@ fn play(job: Job, options: &LadderOptions) -> Done {
         job.builds.iter().map(Build::seat).collect(),
         &record,
         game_ms,
-        unix_ms(),
+        (started_unix_ms, unix_ms()),
     );
     let path = options
         .out
@@ -618,6 +623,21 @@ fn describe(game: &LadderGame) -> String {
         seats.join(" - "),
         game.reason
     )
+}
+
+/// Every candidate build is read whole (megabytes). glibc's malloc raises its mmap threshold to
+/// the size of the largest block freed, after which such blocks come from the heap and stay
+/// there: the engine's memory would grow by a few builds' worth after the first swaps. A fixed
+/// threshold (which also turns the raising off) keeps large blocks mapped and unmapped on free.
+fn return_large_buffers_to_the_system() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        const THRESHOLD: libc::c_int = 1 << 20;
+        // SAFETY: mallopt only changes the allocator's tuning; any value is valid.
+        if unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, THRESHOLD) } != 1 {
+            log::debug!("mallopt(M_MMAP_THRESHOLD) was refused");
+        }
+    }
 }
 
 /// The `n`th number of the ladder seed's stream: game seeds and the pairing's tie-breaks.
