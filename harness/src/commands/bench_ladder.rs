@@ -65,7 +65,12 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
     measured
 }
 
-fn measure(teams: &Path, out: &Path, builds: &[Vec<u8>; 2], games: u64) -> anyhow::Result<Vec<Figure>> {
+fn measure(
+    teams: &Path,
+    out: &Path,
+    builds: &[Vec<u8>; 2],
+    games: u64,
+) -> anyhow::Result<Vec<Figure>> {
     wait_for_games(out, 2)?;
     let mut latencies = Vec::new();
     let mut rss_first = 0.0;
@@ -131,7 +136,10 @@ fn first_game_with(out: &Path, sha: &str) -> anyhow::Result<f64> {
     let t0 = Instant::now();
     loop {
         let standings = read_json(&out.join("standings.json"));
-        let latest = standings["latest_games"].as_array().cloned().unwrap_or_default();
+        let latest = standings["latest_games"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         let started = latest
             .iter()
             .filter(|g| {

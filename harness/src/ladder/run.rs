@@ -295,8 +295,8 @@ fn main_loop(
     let mut stop_said = false;
     let mut first_listing_judged = false;
     loop {
-        let stopping = agon_engine::interrupt::stop_asked().is_some()
-            || options.stop.load(Ordering::SeqCst);
+        let stopping =
+            agon_engine::interrupt::stop_asked().is_some() || options.stop.load(Ordering::SeqCst);
         if stopping && !stop_said {
             stop_said = true;
             eprintln!(
