@@ -292,6 +292,11 @@ pub struct TournamentRunArgs {
     /// `shards`) select a shard
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
+    /// Watch the entrants' plugin files: a new build that passes validation (in process
+    /// hosts: it loads and plays a smoke game without a fault) replaces the entrant for every
+    /// game not yet started; the report counts builds as the config's `versions` says
+    #[arg(long)]
+    pub watch: bool,
     /// No progress bar
     #[arg(long)]
     pub quiet: bool,

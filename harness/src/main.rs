@@ -6,6 +6,7 @@ mod console;
 mod exit_guard;
 mod grading;
 mod ladder;
+mod swap;
 mod tournament;
 
 use clap::Parser;

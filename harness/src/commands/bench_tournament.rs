@@ -54,6 +54,7 @@ pub fn throughput(random: &Path) -> anyhow::Result<Vec<Figure>> {
                 concurrency,
                 quiet: true,
                 shard: None,
+                watch: false,
             };
             let summary = execute(&plan, &out, &options).map_err(|e| anyhow!(e))?;
             rates.push(summary.played as f64 / summary.seconds);

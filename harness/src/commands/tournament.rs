@@ -77,7 +77,7 @@ fn start(args: TournamentRunArgs) -> anyhow::Result<()> {
         .concurrency
         .or(config.concurrency)
         .unwrap_or_else(cores);
-    play_and_report(&plan, &args.out, concurrency, args.quiet, shard)
+    play_and_report(&plan, &args.out, concurrency, args.quiet, shard, args.watch)
 }
 
 fn resume(args: TournamentResumeArgs) -> anyhow::Result<()> {
@@ -94,6 +94,7 @@ fn resume(args: TournamentResumeArgs) -> anyhow::Result<()> {
         args.concurrency.unwrap_or_else(cores),
         args.quiet,
         shard,
+        false,
     )
 }
 
@@ -103,6 +104,7 @@ fn play_and_report(
     concurrency: usize,
     quiet: bool,
     shard: Option<Shard>,
+    watch: bool,
 ) -> anyhow::Result<()> {
     if !(1..=MAX_CONCURRENCY).contains(&concurrency) {
         bail!(
@@ -115,6 +117,7 @@ fn play_and_report(
         concurrency,
         quiet,
         shard,
+        watch,
     };
     let summary = execute(plan, dir, &options).map_err(|e| anyhow!(e))?;
     outln!(
@@ -136,8 +139,9 @@ fn write_report(plan: &Plan, dir: &Path) -> anyhow::Result<()> {
     // file from one reading of the journal.
     let _lock = FolderLock::acquire(dir, folder_lock::REPORT).map_err(|e| anyhow!(e))?;
     let entries = journal::read(dir, &plan.entry_check()).map_err(|e| anyhow!(e))?;
-    let report = grade(plan, &entries);
-    write_all(dir, plan, &report).map_err(|e| anyhow!(e))?;
+    let (plan, entries) = crate::grading::versions::apply(plan, &entries);
+    let report = grade(&plan, &entries);
+    write_all(dir, &plan, &report).map_err(|e| anyhow!(e))?;
     print_standings(&report);
     outln!("report: {}", dir.join("report.html").display());
     Ok(())

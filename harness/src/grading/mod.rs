@@ -4,3 +4,4 @@ pub mod ratings;
 pub mod report;
 pub mod standings;
 pub mod svg;
+pub mod versions;

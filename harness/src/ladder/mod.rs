@@ -1,13 +1,12 @@
 //! The ladder: continuous play among a watched folder of team builds (hot swap).
 //!
 //! A slot is a file name in the watched folder; each build of it that passes validation becomes
-//! the slot's current version for the games that start afterwards. The pieces:
+//! the slot's current version for the games that start afterwards. The folder intake and the
+//! validation of builds are in `crate::swap`; the pieces here:
 //!
 //! | file | role |
 //! |---|---|
 //! | `builds.rs` | slots and their validated builds (version numbers by content) |
-//! | `intake.rs` | watching the folder: when a file is whole, what changed, what is gone |
-//! | `validation.rs` | a candidate build: staged, inspected and smoke-played in process hosts |
 //! | `entry.rs` | one journal line: a finished game and every seat's build |
 //! | `events.rs` | `events.jsonl`: builds accepted, refused and retired; starts and stops |
 //! | `pairing.rs` | which slots play next, in which seats, to keep game counts balanced |
@@ -18,9 +17,7 @@
 pub mod builds;
 pub mod entry;
 pub mod events;
-pub mod intake;
 pub mod pairing;
 pub mod ratings;
 pub mod run;
 pub mod standings;
-pub mod validation;

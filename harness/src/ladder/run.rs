@@ -10,12 +10,12 @@
 use super::builds::{Build, Slots};
 use super::entry::LadderGame;
 use super::events::{unix_ms, Event, EventLog};
-use super::intake::{Arrival, Intake};
 use super::pairing::Pairing;
 use super::ratings::Ratings;
 use super::standings::{RefusedBuild, Standings};
-use super::validation::{Validated, Validator};
 use crate::console::printable;
+use crate::swap::intake::{Arrival, Intake};
+use crate::swap::validation::{Validated, Validator};
 use crate::tournament::journal::Journal;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultPolicy;

@@ -49,6 +49,21 @@ pub struct ConfigFile {
     pub game_seed_param: Option<String>,
     #[serde(default)]
     pub game_seed_base: i64,
+    /// With `agon tournament run --watch`: how the report counts an entrant whose build was
+    /// swapped during the run.
+    #[serde(default)]
+    pub versions: SwappedBuilds,
+}
+
+/// How the report counts the builds of an entrant swapped during a run (`--watch`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwappedBuilds {
+    /// One row per build: `name v1`, `name v2`, ... (an entrant with one build keeps its name).
+    #[default]
+    Separate,
+    /// Only games in which every seat played its entrant's latest build count.
+    Latest,
 }
 
 fn default_host() -> String {
@@ -112,6 +127,8 @@ pub struct Settings {
     /// The Flip course's per-game seed parameter (`game_seed_param`), and its base.
     #[serde(default)]
     pub game_seed: Option<(String, i64)>,
+    #[serde(default)]
+    pub versions: SwappedBuilds,
 }
 
 /// A parameter set: the fixed parameters with one value of each sweep.
@@ -311,6 +328,7 @@ impl Config {
                 on_fault,
                 sandbox: raw.sandbox.clone(),
                 game_seed,
+                versions: raw.versions,
             },
             concurrency: raw.concurrency,
             shards: raw.shards,

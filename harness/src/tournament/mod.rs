@@ -8,3 +8,4 @@ pub mod journal;
 pub mod plan;
 pub mod run;
 pub mod shard;
+pub mod watch;

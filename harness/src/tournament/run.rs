@@ -5,6 +5,7 @@ use super::in_flight;
 use super::journal::{Entry, Journal};
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
+use super::watch::{Builds, StopOnDrop};
 use agon_engine::game::Registry;
 use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, MatchRecord};
@@ -14,12 +15,16 @@ use crossbeam_channel::{bounded, unbounded};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub struct RunOptions {
     pub concurrency: usize,
     pub quiet: bool,
     pub shard: Option<Shard>,
+    /// Take new builds of the entrants' files while the games run (see `watch`).
+    pub watch: bool,
 }
 
 /// What a run did.
@@ -80,6 +85,12 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     todo.sort_by_key(|g| crashed.get(g.id.as_str()).copied().unwrap_or(0));
     let already_done = share.len() - todo.len();
     let hosting = hosting(plan)?;
+    let builds = if options.watch {
+        Some(Builds::planned(plan, &hosting.cache)?)
+    } else {
+        None
+    };
+    let stop_watching = Arc::new(AtomicBool::new(false));
     std::fs::create_dir_all(dir.join("records")).map_err(|e| format!("{}: {e}", dir.display()))?;
 
     let bar = if options.quiet {
@@ -137,10 +148,20 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     let (jobs_tx, jobs_rx) = bounded::<GameSpec>(workers * 2);
     let (done_tx, done_rx) = unbounded::<Done>();
     std::thread::scope(|scope| {
+        let _stop_watching = StopOnDrop(stop_watching.clone());
+        if let Some(builds) = &builds {
+            let stop = &stop_watching;
+            scope.spawn(move || {
+                if let Err(e) = super::watch::watch(plan, builds, stop) {
+                    eprintln!("agon: warning: --watch: {e}; builds are not swapped");
+                }
+            });
+        }
         for worker in 0..workers {
             let jobs = jobs_rx.clone();
             let done = done_tx.clone();
             let hosting = &hosting;
+            let builds = builds.as_ref();
             std::thread::Builder::new()
                 .name(format!("tournament-worker-{worker}"))
                 .spawn_scoped(scope, move || {
@@ -154,7 +175,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
                                 break;
                             }
                         }
-                        let result = play_again_if_killed(plan, &game, hosting, dir);
+                        let result = play_again_if_killed(plan, &game, hosting, builds, dir);
                         if in_process {
                             in_flight::clear(dir, &game.id);
                         }
@@ -201,6 +222,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
         // On failure, dropping the receiver ends the feeder and the workers after their games.
         drop(done_rx);
         let _ = feeder.join();
+        stop_watching.store(true, Ordering::SeqCst);
     });
     bar.finish_and_clear();
     let resume = format!("`agon tournament resume {}`", dir.display());
@@ -267,10 +289,16 @@ fn hosting(plan: &Plan) -> Result<Hosting, String> {
 }
 
 /// Plays one game, again when a bot's process was killed from outside the engine.
-fn play_again_if_killed(plan: &Plan, game: &GameSpec, hosting: &Hosting, dir: &Path) -> Done {
+fn play_again_if_killed(
+    plan: &Plan,
+    game: &GameSpec,
+    hosting: &Hosting,
+    builds: Option<&Builds>,
+    dir: &Path,
+) -> Done {
     let mut attempt = 1;
     loop {
-        match play(plan, game, hosting, dir) {
+        match play(plan, game, hosting, builds, dir) {
             Done::Unplayed { why, .. }
                 if attempt < EXTERNAL_KILL_ATTEMPTS
                     && agon_engine::interrupt::requested().is_none() =>
@@ -283,8 +311,15 @@ fn play_again_if_killed(plan: &Plan, game: &GameSpec, hosting: &Hosting, dir: &P
     }
 }
 
-/// Plays one game of the plan and writes its full record next to the journal.
-fn play(plan: &Plan, game: &GameSpec, hosting: &Hosting, dir: &Path) -> Done {
+/// Plays one game of the plan and writes its full record next to the journal. Under `--watch`
+/// each entrant plays its current build.
+fn play(
+    plan: &Plan,
+    game: &GameSpec,
+    hosting: &Hosting,
+    builds: Option<&Builds>,
+    dir: &Path,
+) -> Done {
     let registry = Registry::builtin();
     let rules = match registry.get(&plan.settings.game) {
         Ok(r) => r,
@@ -292,7 +327,13 @@ fn play(plan: &Plan, game: &GameSpec, hosting: &Hosting, dir: &Path) -> Done {
     };
     let mut seats = Vec::new();
     for (seat, &entrant) in game.seats.iter().enumerate() {
-        let spec = plan.spec(entrant);
+        let (spec, sha256) = match builds {
+            Some(builds) => {
+                let current = builds.current(entrant);
+                (current.spec, current.sha256)
+            }
+            None => (plan.spec(entrant), plan.entrants[entrant].sha256.clone()),
+        };
         let mut attempt = 0;
         let placed = loop {
             attempt += 1;
@@ -310,7 +351,7 @@ fn play(plan: &Plan, game: &GameSpec, hosting: &Hosting, dir: &Path) -> Done {
                 }
             }
         };
-        if placed.record.sha256 != plan.entrants[entrant].sha256 {
+        if placed.record.sha256 != sha256 {
             return Done::Failed(format!(
                 "the plugin of entrant `{}` ({}) changed since the tournament was planned; \
                  results would mix two builds",

@@ -13,7 +13,7 @@
 //!
 //! Hidden files (`.name`) and editors' and copiers' temporary names are ignored.
 
-use super::validation::Candidate;
+use crate::swap::validation::Candidate;
 use agon_engine::loader::{elf_extent, StagedPlugin};
 use crossbeam_channel::Sender;
 use notify::event::{ModifyKind, RenameMode};

@@ -5,7 +5,7 @@
 //! engine's protocol version), and it plays one smoke game against itself in every game it
 //! declares, without a fault.
 
-use super::builds::Build;
+use crate::ladder::builds::Build;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultPolicy;
 use agon_engine::game::{GameRules, Registry};

@@ -1,5 +1,6 @@
-//! `agon ladder`: a continuous ladder over a watched folder of builds (hot swap). Each test
-//! runs the real binary on a folder it owns and changes the folder under it as a team would.
+//! Hot swap: `agon ladder` over a watched folder of builds, and `agon tournament run --watch`.
+//! Each test runs the real binary on a folder it owns and changes the folder under it as a team
+//! would.
 
 use agon_tests::{plugin, scratch, shared_data};
 use serde_json::Value;
@@ -626,4 +627,106 @@ fn multi_seat_reversixt_games_rotate_every_slot_through_every_seat() {
         assert_eq!(*count, 9, "{slot}: 12 games x 3 seats over 4 slots");
         assert_eq!(seats.len(), 3, "{slot} did not play every seat: {seats:?}");
     }
+}
+
+#[test]
+fn a_watched_tournament_plays_a_new_build_in_the_games_not_yet_started() {
+    let root = scratch("tournament-watch");
+    let (dir, out) = (root.join("teams"), root.join("out"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let random = plugin("breakthrough-random");
+    publish(&random, &dir, "a.so");
+    publish(&random, &dir, "b.so");
+    let config = root.join("watch.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "game = \"breakthrough\"\ngames_per_pairing = 600\nseed = 4\n\
+             [[entrant]]\nname = \"a\"\nbot = \"{}:random\"\n\
+             [[entrant]]\nname = \"b\"\nbot = \"{}:random\"\n",
+            dir.join("a.so").display(),
+            dir.join("b.so").display()
+        ),
+    )
+    .unwrap();
+    let stderr_path = root.join("run.stderr");
+    let mut child = agon_tests::agon()
+        .args(["tournament", "run", config.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--watch", "--quiet", "--concurrency", "1"])
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&stderr_path).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while jsonl(&out.join("journal.jsonl")).len() < 10 {
+        assert!(start.elapsed() < PATIENCE, "no games");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The same bot, a new build: the random plugin with a byte appended.
+    let mut bytes = std::fs::read(&random).unwrap();
+    bytes.push(7);
+    let rebuilt = root.join("rebuilt.so");
+    std::fs::write(&rebuilt, &bytes).unwrap();
+    publish(&rebuilt, &dir, "b.so");
+    let status = child.wait().unwrap();
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap();
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(stderr.contains("entrant `b`: new build"), "{stderr}");
+
+    let (old, new) = (sha256_of(&random), sha256_of(&rebuilt));
+    let games = jsonl(&out.join("journal.jsonl"));
+    assert_eq!(games.len(), 600);
+    let b_builds: Vec<String> = games
+        .iter()
+        .map(|g| {
+            let seat = g["names"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|n| n == "b")
+                .unwrap();
+            g["sha256"][seat].as_str().unwrap().to_string()
+        })
+        .collect();
+    let with_new = b_builds.iter().filter(|s| **s == new).count();
+    assert!(
+        with_new > 0 && b_builds.iter().any(|s| *s == old),
+        "{with_new}"
+    );
+    assert!(b_builds.iter().all(|s| *s == old || *s == new));
+
+    let names = |standings: &Value| -> BTreeSet<String> {
+        standings["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let separate = agon_tests::standings(&out);
+    assert_eq!(
+        names(&separate),
+        ["a", "b v1", "b v2"]
+            .map(String::from)
+            .into_iter()
+            .collect()
+    );
+    // The same journal counted by the latest builds only.
+    let plan_path = out.join("tournament.json");
+    let mut plan: Value =
+        serde_json::from_str(&std::fs::read_to_string(&plan_path).unwrap()).unwrap();
+    plan["settings"]["versions"] = "latest".into();
+    std::fs::write(&plan_path, plan.to_string()).unwrap();
+    agon_tests::agon_ok(&["tournament", "report", out.to_str().unwrap()]);
+    let latest = agon_tests::standings(&out);
+    assert_eq!(
+        names(&latest),
+        ["a", "b"].map(String::from).into_iter().collect()
+    );
+    assert_eq!(
+        latest["tournament"]["games_played"].as_u64().unwrap(),
+        with_new as u64
+    );
 }

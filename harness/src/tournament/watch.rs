@@ -1,0 +1,225 @@
+//! `agon tournament run --watch`: the folders of the entrants' plugin files are watched while
+//! the tournament runs (see `crate::swap`). A new build of an entrant's file that passes
+//! validation (its bot, in process hosts, with the tournament's first parameter set) replaces
+//! the entrant for every game not yet started; games in flight finish with the build they
+//! started with. Every game is seated from a content-addressed copy, never from the watched
+//! file, so a game always plays the build its journal line names.
+
+use super::plan::{sandbox_config, Plan};
+use crate::swap::intake::{Arrival, Intake};
+use crate::swap::validation::{Candidate, Validator};
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::host::{HostKind, ProcessHostConfig};
+use agon_engine::loader::StagedPlugin;
+use agon_engine::record::Budgets;
+use agon_engine::seating::Hosting;
+use crossbeam_channel::Receiver;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long a file written in place must stay unchanged before it is taken.
+const SETTLE: Duration = Duration::from_millis(500);
+
+/// In-process hosts never unload a library: builds an entrant may load in one run.
+pub const MAX_BUILDS_IN_PROCESS: usize = 8;
+
+/// The build each entrant plays now.
+#[derive(Debug, Clone)]
+pub struct Current {
+    pub spec: BotSpec,
+    pub sha256: String,
+    /// Builds of this entrant loaded in this run.
+    loaded: usize,
+}
+
+pub struct Builds {
+    current: Mutex<Vec<Current>>,
+}
+
+impl Builds {
+    /// Every entrant's planned build, from its content-addressed copy (staged now: a file that
+    /// changed since the plan was made is an error, as without `--watch`).
+    pub fn planned(plan: &Plan, cache: &std::path::Path) -> Result<Builds, String> {
+        let mut current = Vec::new();
+        for (i, entrant) in plan.entrants.iter().enumerate() {
+            let spec = plan.spec(i);
+            let staged = StagedPlugin::stage(&spec.file, cache).map_err(|e| e.to_string())?;
+            if staged.sha256 != entrant.sha256 {
+                return Err(format!(
+                    "the plugin of entrant `{}` ({}) changed since the tournament was planned; \
+                     with --watch a new build is taken while the tournament runs, not before",
+                    entrant.name,
+                    spec.file.display()
+                ));
+            }
+            current.push(Current {
+                spec: BotSpec {
+                    file: staged.copy,
+                    ..spec
+                },
+                sha256: staged.sha256,
+                loaded: 1,
+            });
+        }
+        Ok(Builds {
+            current: Mutex::new(current),
+        })
+    }
+
+    pub fn current(&self, entrant: usize) -> Current {
+        self.current.lock().unwrap_or_else(|p| p.into_inner())[entrant].clone()
+    }
+}
+
+/// The folders to watch, with the entrants whose file is in each, by file name.
+fn folders(plan: &Plan) -> BTreeMap<PathBuf, BTreeMap<String, Vec<usize>>> {
+    let mut folders: BTreeMap<PathBuf, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
+    for i in 0..plan.entrants.len() {
+        let file = plan.spec(i).file;
+        let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else {
+            continue;
+        };
+        folders
+            .entry(dir.to_path_buf())
+            .or_default()
+            .entry(name.to_string_lossy().into_owned())
+            .or_default()
+            .push(i);
+    }
+    folders
+}
+
+/// Watches the entrants' folders until `stop` is set, swapping builds in `builds`. Runs on the
+/// calling thread (with one intake thread per folder).
+pub fn watch(plan: &Plan, builds: &Builds, stop: &Arc<AtomicBool>) -> Result<(), String> {
+    let validation = Hosting {
+        kind: HostKind::Process,
+        process: Some(ProcessHostConfig::locate(sandbox_config(&plan.settings))?),
+        cache: agon_engine::loader::cache_dir(),
+    };
+    let folders = folders(plan);
+    let (tx, rx) = crossbeam_channel::unbounded::<(PathBuf, Arrival)>();
+    std::thread::scope(|scope| {
+        for dir in folders.keys() {
+            let (arrivals_tx, arrivals_rx) = crossbeam_channel::unbounded();
+            let intake = Intake::new(dir, SETTLE);
+            let intake_stop = stop.clone();
+            scope.spawn(move || {
+                if let Err(e) = intake.run(arrivals_tx, intake_stop) {
+                    log::error!("--watch: {e}");
+                }
+            });
+            let tx = tx.clone();
+            scope.spawn(move || {
+                for arrival in arrivals_rx {
+                    if tx.send((dir.clone(), arrival)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        take_arrivals(plan, builds, &folders, &validation, &rx);
+    });
+    Ok(())
+}
+
+fn take_arrivals(
+    plan: &Plan,
+    builds: &Builds,
+    folders: &BTreeMap<PathBuf, BTreeMap<String, Vec<usize>>>,
+    validation: &Hosting,
+    arrivals: &Receiver<(PathBuf, Arrival)>,
+) {
+    for (dir, arrival) in arrivals {
+        let Arrival::Candidate(candidate) = arrival else {
+            continue; // a removed or unusable file: the entrant keeps its build
+        };
+        let Some(entrants) = folders.get(&dir).and_then(|f| f.get(&candidate.slot)) else {
+            continue; // not an entrant's file
+        };
+        let sha = {
+            use sha2::Digest;
+            sha2::Sha256::digest(&candidate.bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        };
+        for &entrant in entrants {
+            let now = builds.current(entrant);
+            if now.sha256 == sha {
+                continue;
+            }
+            take(plan, builds, entrant, &candidate, validation);
+        }
+    }
+}
+
+fn take(plan: &Plan, builds: &Builds, entrant: usize, candidate: &Candidate, validation: &Hosting) {
+    let name = &plan.entrants[entrant].name;
+    let planned = plan.spec(entrant);
+    let validator = Validator {
+        game: plan.settings.game.clone(),
+        params: plan
+            .param_sets
+            .first()
+            .map(|p| p.params.clone())
+            .unwrap_or_default(),
+        budgets: Budgets {
+            start_ms: (plan.settings.start_ms > 0).then_some(plan.settings.start_ms),
+            move_ms: (plan.settings.move_ms > 0).then_some(plan.settings.move_ms),
+            clock: plan.settings.clock,
+        },
+        fault_policy: plan.settings.on_fault,
+        hosting: validation.clone(),
+        configured: [(candidate.slot.clone(), planned.clone())].into(),
+    };
+    let validated = match validator.validate(candidate) {
+        Ok(v) => v,
+        Err(refusal) => {
+            log::warn!(
+                "entrant `{name}`: new build of {} refused, the entrant keeps its build: {}",
+                candidate.path.display(),
+                refusal.reason
+            );
+            return;
+        }
+    };
+    let in_process = matches!(plan.settings.host, HostKind::Thread | HostKind::Inline);
+    let mut current = builds.current.lock().unwrap_or_else(|p| p.into_inner());
+    let slot = &mut current[entrant];
+    if in_process && slot.loaded >= MAX_BUILDS_IN_PROCESS {
+        log::warn!(
+            "entrant `{name}`: new build refused: the {} host never unloads a library, and this \
+             entrant has loaded {MAX_BUILDS_IN_PROCESS} builds in this run",
+            plan.settings.host
+        );
+        return;
+    }
+    let build = validated.build;
+    eprintln!(
+        "agon: entrant `{}`: new build (sha256 {}) plays the games not yet started",
+        crate::console::printable(name),
+        &build.sha256[..12.min(build.sha256.len())]
+    );
+    *slot = Current {
+        spec: BotSpec {
+            file: build.copy,
+            ..planned
+        },
+        sha256: build.sha256,
+        loaded: slot.loaded + 1,
+    };
+}
+
+/// Stops the watchers when dropped.
+pub struct StopOnDrop(pub Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
