@@ -676,6 +676,7 @@ mod tests {
             on_fault: None,
             sandbox: Default::default(),
             game_seed: None,
+            versions: Default::default(),
         };
         let games = schedule(&[2, 2], "abcd", &settings, 3);
         assert_eq!(games.len(), 2 * 3 * 4);
