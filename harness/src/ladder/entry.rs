@@ -71,15 +71,7 @@ impl LadderGame {
             termination: record.outcome.termination,
             reason: record.outcome.reason.chars().take(1000).collect(),
             moves: record.moves.len(),
-            faults: record
-                .faults
-                .iter()
-                .map(|f| JournalFault {
-                    seat: f.seat,
-                    cause: f.cause,
-                    detail: f.detail.chars().take(500).collect(),
-                })
-                .collect(),
+            faults: JournalFault::of_record(record),
             game_ms,
             started_unix_ms,
             finished_unix_ms,

@@ -50,6 +50,21 @@ pub struct JournalFault {
     pub detail: String,
 }
 
+impl JournalFault {
+    /// The record's faults, each detail cut to 500 characters (the record keeps it whole).
+    pub fn of_record(record: &MatchRecord) -> Vec<JournalFault> {
+        record
+            .faults
+            .iter()
+            .map(|f| JournalFault {
+                seat: f.seat,
+                cause: f.cause,
+                detail: f.detail.chars().take(500).collect(),
+            })
+            .collect()
+    }
+}
+
 impl Entry {
     /// The entry of game `id`, played by `seats` (entrant indices) named `names`.
     pub fn new(
@@ -74,15 +89,7 @@ impl Entry {
             termination: record.outcome.termination,
             reason: record.outcome.reason.chars().take(1000).collect(),
             moves: record.moves.len(),
-            faults: record
-                .faults
-                .iter()
-                .map(|f| JournalFault {
-                    seat: f.seat,
-                    cause: f.cause,
-                    detail: f.detail.chars().take(500).collect(),
-                })
-                .collect(),
+            faults: JournalFault::of_record(record),
             game_ms,
             ms_per_move: record.metrics.iter().map(|m| m.time_per_move_ms).collect(),
             nodes: record.metrics.iter().map(|m| m.nodes).collect(),
