@@ -157,6 +157,31 @@ pub fn process_seat(
     ))
 }
 
+/// Setting up a seat fails this often in a row before [`seat_retrying`] gives up: the engine
+/// cannot host games now (no processes, a full disk), as opposed to a bot's fault, which
+/// [`seat`] turns into a faulty seat.
+pub const SEAT_ATTEMPTS: usize = 3;
+
+/// [`seat`], tried up to [`SEAT_ATTEMPTS`] times, 100 ms apart.
+pub fn seat_retrying(
+    spec: &BotSpec,
+    seat_index: usize,
+    game: &dyn GameRules,
+    hosting: &Hosting,
+) -> Result<Seat, SeatError> {
+    let mut attempt = 1;
+    loop {
+        match seat(spec, seat_index, game, hosting) {
+            Err(e) if attempt < SEAT_ATTEMPTS => {
+                log::warn!("seating {} failed, retrying: {e}", spec.bot);
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            result => return result,
+        }
+    }
+}
+
 /// Seats a bot of an already loaded plugin behind an in-process host.
 pub fn seat_from_plugin(
     plugin: &Plugin,

@@ -181,3 +181,15 @@ pub fn child_pids(parent: u32) -> Vec<u32> {
         })
         .collect()
 }
+
+/// The children of `parent` once there are at least `count` of them, polling every `every` for
+/// at most 10 s (fewer if they never all appear).
+pub fn wait_for_children(parent: u32, count: usize, every: std::time::Duration) -> Vec<u32> {
+    let t0 = std::time::Instant::now();
+    let mut children = Vec::new();
+    while children.len() < count && t0.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(every);
+        children = child_pids(parent);
+    }
+    children
+}

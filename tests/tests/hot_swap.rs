@@ -105,6 +105,14 @@ impl Drop for Ladder {
     }
 }
 
+/// A scratch folder with `teams/` (created: the watched folder) and `out/` (the ladder's).
+fn folders(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let root = scratch(name);
+    let (dir, out) = (root.join("teams"), root.join("out"));
+    std::fs::create_dir_all(&dir).unwrap();
+    (root, dir, out)
+}
+
 /// The complete lines of a JSONL file (a line being written is not complete yet).
 fn jsonl(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -164,9 +172,7 @@ fn numbered_without_gaps(games: &[Value]) {
 
 #[test]
 fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
-    let root = scratch("ladder-swap");
-    let (dir, out) = (root.join("teams"), root.join("out"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (_, dir, out) = folders("ladder-swap");
     let random = plugin("breakthrough-random");
     let alphabeta = plugin("breakthrough-alphabeta");
     publish(&random, &dir, "north.so");
@@ -254,9 +260,7 @@ fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
     assert_eq!(events.last().unwrap()["event"], "stopped");
     assert!(stderr.contains("build refused"), "{stderr}");
 
-    let standings: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
-            .unwrap();
+    let standings = agon_tests::standings(&out);
     assert_eq!(standings["games"].as_u64().unwrap(), games.len() as u64);
     let versions: BTreeSet<(String, u64)> = standings["builds"]
         .as_array()
@@ -320,9 +324,7 @@ fn write_in_place_slowly(bytes: &[u8], path: &Path, parts: usize, pause: Duratio
 
 #[test]
 fn a_build_written_in_place_is_taken_only_once_it_is_whole() {
-    let root = scratch("ladder-in-place");
-    let (dir, out) = (root.join("teams"), root.join("out"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (root, dir, out) = folders("ladder-in-place");
     let cache = root.join("cache");
     let random = plugin("breakthrough-random");
     let alphabeta = plugin("breakthrough-alphabeta");
@@ -397,9 +399,7 @@ fn a_build_written_in_place_is_taken_only_once_it_is_whole() {
 
 #[test]
 fn on_a_stop_signal_the_games_in_flight_are_finished_and_recorded() {
-    let root = scratch("ladder-stop");
-    let (dir, out) = (root.join("teams"), root.join("out"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (_, dir, out) = folders("ladder-stop");
     let alphabeta = plugin("breakthrough-alphabeta");
     for slot in ["a.so", "b.so", "c.so"] {
         publish(&alphabeta, &dir, slot);
@@ -444,9 +444,7 @@ fn on_a_stop_signal_the_games_in_flight_are_finished_and_recorded() {
 
 #[test]
 fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
-    let root = scratch("ladder-resume");
-    let (dir, out) = (root.join("teams"), root.join("out"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (_, dir, out) = folders("ladder-resume");
     publish(&plugin("breakthrough-random"), &dir, "one.so");
     publish(&plugin("breakthrough-alphabeta"), &dir, "two.so");
     let mut ladder = Ladder::start(&dir, &out, &["--game", "breakthrough", "--quiet"]);
@@ -488,9 +486,7 @@ fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
             "{slot}: the same build keeps its number"
         );
     }
-    let standings: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
-            .unwrap();
+    let standings = agon_tests::standings(&out);
     let games_of: u64 = standings["builds"]
         .as_array()
         .unwrap()
@@ -506,9 +502,7 @@ fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
 
 #[test]
 fn the_thread_host_bounds_the_builds_a_slot_may_load() {
-    let root = scratch("ladder-thread");
-    let (dir, out) = (root.join("teams"), root.join("out"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (root, dir, out) = folders("ladder-thread");
     let random = plugin("breakthrough-random");
     let alphabeta = plugin("breakthrough-alphabeta");
     publish(&random, &dir, "left.so");
@@ -574,9 +568,7 @@ fn multi_seat_reversixt_games_rotate_every_slot_through_every_seat() {
         eprintln!("skipped: {} is missing", map.display());
         return;
     }
-    let root = scratch("ladder-reversixt");
-    let (dir, out) = (root.join("teams"), root.join("out"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (_, dir, out) = folders("ladder-reversixt");
     publish(&plugin("reversixt-random"), &dir, "red.so");
     publish(&plugin("reversixt-greedy"), &dir, "green.so");
     publish(&plugin("reversixt-random"), &dir, "blue.so");
@@ -631,9 +623,7 @@ fn multi_seat_reversixt_games_rotate_every_slot_through_every_seat() {
 
 #[test]
 fn a_watched_tournament_plays_a_new_build_in_the_games_not_yet_started() {
-    let root = scratch("tournament-watch");
-    let (dir, out) = (root.join("teams"), root.join("out"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (root, dir, out) = folders("tournament-watch");
     let random = plugin("breakthrough-random");
     publish(&random, &dir, "a.so");
     publish(&random, &dir, "b.so");

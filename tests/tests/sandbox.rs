@@ -13,7 +13,7 @@ use agon_engine::runner::{run_match, MatchSettings, Seat};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating;
 use agon_games::params::RawParams;
-use agon_tests::{agon, artifacts, cache_dir, child_pids, plugin, spec};
+use agon_tests::{agon, artifacts, cache_dir, plugin, spec};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -280,12 +280,7 @@ fn hosts_die_with_the_engine() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let t0 = Instant::now();
-    let mut hosts = Vec::new();
-    while hosts.len() < 2 && t0.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(20));
-        hosts = child_pids(engine.id());
-    }
+    let hosts = agon_tests::wait_for_children(engine.id(), 2, Duration::from_millis(20));
     assert_eq!(hosts.len(), 2, "two agon-host children");
     std::thread::sleep(Duration::from_millis(200)); // the loop bot is now spinning
     engine.kill().unwrap();

@@ -3,7 +3,7 @@
 //! objects, the descriptors, the opponent's time, the terminal). Where a test needs something
 //! only root can set up it says why it skips.
 
-use agon_tests::{agon, child_pids, plugin, scratch, spec};
+use agon_tests::{agon, plugin, scratch, spec};
 use serde_json::Value;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -337,12 +337,7 @@ fn a_host_that_cannot_be_reaped_does_not_hang_the_engine() {
     .stderr(std::process::Stdio::null())
     .spawn()
     .unwrap();
-    let t0 = Instant::now();
-    let mut hosts = Vec::new();
-    while hosts.len() < 2 && t0.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-        hosts = child_pids(engine.id());
-    }
+    let hosts = agon_tests::wait_for_children(engine.id(), 2, Duration::from_millis(10));
     assert_eq!(hosts.len(), 2, "two hosts");
     // The second host plays the looping bot.
     let stuck = *hosts.iter().max().unwrap();

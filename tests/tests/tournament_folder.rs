@@ -30,14 +30,7 @@ fn finished(name: &str) -> (PathBuf, PathBuf) {
     )
     .unwrap();
     let out = dir.join("out");
-    ok(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    agon_tests::tournament_standings(&cfg, &out);
     (dir, out)
 }
 

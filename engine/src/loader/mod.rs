@@ -74,7 +74,25 @@ pub struct StagedPlugin {
 
 /// Which file, in which version: a new build changes the inode or the modification and change
 /// times, so it is hashed and copied afresh.
-type FileIdentity = (PathBuf, PathBuf, u64, u64, u64, i64, i64, i64, i64);
+type FileIdentity = (PathBuf, PathBuf, FileVersion);
+
+/// One state of a file: a rename changes the device or inode, a write the size or the
+/// modification and change times.
+pub type FileVersion = (u64, u64, u64, i64, i64, i64, i64);
+
+/// The [`FileVersion`] of a file's metadata.
+pub fn file_version(meta: &std::fs::Metadata) -> FileVersion {
+    use std::os::unix::fs::MetadataExt;
+    (
+        meta.dev(),
+        meta.ino(),
+        meta.len(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+    )
+}
 
 /// Files staged in this process, so a tournament hashes each plugin once, not once per game.
 fn staged() -> &'static Mutex<HashMap<FileIdentity, StagedPlugin>> {
@@ -84,23 +102,12 @@ fn staged() -> &'static Mutex<HashMap<FileIdentity, StagedPlugin>> {
 
 impl StagedPlugin {
     pub fn stage(path: &Path, cache: &Path) -> Result<StagedPlugin, LoadError> {
-        use std::os::unix::fs::MetadataExt;
         let io = |source| LoadError::Io {
             path: path.to_path_buf(),
             source,
         };
         let meta = std::fs::metadata(path).map_err(io)?;
-        let identity: FileIdentity = (
-            path.to_path_buf(),
-            cache.to_path_buf(),
-            meta.dev(),
-            meta.ino(),
-            meta.len(),
-            meta.mtime(),
-            meta.mtime_nsec(),
-            meta.ctime(),
-            meta.ctime_nsec(),
-        );
+        let identity: FileIdentity = (path.to_path_buf(), cache.to_path_buf(), file_version(&meta));
         let known = staged()
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -144,7 +151,7 @@ impl StagedPlugin {
                 detail: "the file does not start with the ELF magic number".into(),
             });
         }
-        let sha256 = hex(&Sha256::digest(bytes));
+        let sha256 = sha256_hex(bytes);
         let copy = content_addressed_copy(path, bytes, &sha256, cache).map_err(io)?;
         Ok(StagedPlugin {
             path: path.to_path_buf(),
@@ -309,6 +316,11 @@ fn read_manifest(module: PluginModuleRef) -> Manifest {
 /// The interface version this engine was built with, as plugins must match it.
 pub fn api_version() -> String {
     PluginModuleRef::VERSION_STRINGS.version.to_string()
+}
+
+/// The sha256 of `bytes` in lowercase hex, as plugin files are identified.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
 }
 
 pub(crate) fn hex(bytes: &[u8]) -> String {

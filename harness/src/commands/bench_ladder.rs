@@ -79,7 +79,7 @@ fn measure(
         // (which an ELF loader ignores).
         let mut bytes = builds[(swap + 1) % 2].clone();
         bytes.extend_from_slice(&(swap as u64).to_le_bytes());
-        let sha = sha256(&bytes);
+        let sha = agon_engine::loader::sha256_hex(&bytes);
         let temp = teams.join(".b.so.tmp");
         std::fs::write(&temp, &bytes)?;
         let renamed_at = unix_ms_f64();
@@ -186,14 +186,6 @@ fn read_json(path: &PathBuf) -> Value {
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or(Value::Null)
-}
-
-fn sha256(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 fn unix_ms_f64() -> f64 {

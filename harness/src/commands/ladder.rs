@@ -2,15 +2,13 @@
 
 use crate::cli::LadderArgs;
 use crate::commands::play::{budgets, parse_params, seating_hosting};
+use crate::commands::tournament::MAX_CONCURRENCY;
 use crate::ladder::run::{run as run_ladder, LadderOptions};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::HostKind;
 use anyhow::{anyhow, bail};
 use std::collections::BTreeMap;
 use std::time::Duration;
-
-/// Games played at once, at most: each runs its bots in processes of their own.
-const MAX_CONCURRENCY: usize = 1024;
 
 pub fn run(args: LadderArgs) -> anyhow::Result<()> {
     if !args.dir.is_dir() {

@@ -42,7 +42,7 @@ fn make_plan(config: &Path) -> anyhow::Result<(Config, Plan)> {
 
 /// More games at once than any machine runs usefully; beyond it threads and host processes
 /// would only exhaust the machine.
-const MAX_CONCURRENCY: usize = 1024;
+pub const MAX_CONCURRENCY: usize = 1024;
 
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -19,7 +19,7 @@ use crate::swap::validation::{Validated, Validator};
 use crate::tournament::journal::Journal;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultPolicy;
-use agon_engine::game::{GameRules, Registry};
+use agon_engine::game::Registry;
 use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
 use agon_engine::seating::{self, Hosting};
@@ -64,9 +64,6 @@ pub struct Summary {
     pub stopped_by: Option<i32>,
 }
 
-/// Setting up a seat failed this often in a row: the game is given up (see `Done::Failed`).
-const SEAT_ATTEMPTS: usize = 3;
-
 /// Games given up in a row (seats that cannot be set up) before the ladder stops.
 const FAILURES_IN_A_ROW: usize = 5;
 
@@ -108,7 +105,6 @@ enum Verdict {
 }
 
 pub fn run(options: &LadderOptions) -> Result<Summary, String> {
-    return_large_buffers_to_the_system();
     let registry = Registry::builtin();
     let rules = registry.get(&options.game).map_err(|e| e.to_string())?;
     let seats = rules
@@ -534,7 +530,7 @@ fn play(job: Job, options: &LadderOptions) -> Done {
     let started_unix_ms = unix_ms();
     let mut seats = Vec::new();
     for (seat, build) in job.builds.iter().enumerate() {
-        match seat_with_retries(&build.spec(), seat, rules, &options.hosting) {
+        match seating::seat_retrying(&build.spec(), seat, rules, &options.hosting) {
             Ok(placed) if placed.record.sha256 == build.sha256 => seats.push(placed),
             Ok(placed) => {
                 return failed(format!(
@@ -585,25 +581,6 @@ fn play(job: Job, options: &LadderOptions) -> Done {
     Done::Game(Box::new(game))
 }
 
-fn seat_with_retries(
-    spec: &BotSpec,
-    seat: usize,
-    rules: &dyn GameRules,
-    hosting: &Hosting,
-) -> Result<agon_engine::runner::Seat, seating::SeatError> {
-    let mut attempt = 1;
-    loop {
-        match seating::seat(spec, seat, rules, hosting) {
-            Err(e) if attempt < SEAT_ATTEMPTS => {
-                log::warn!("seating failed, retrying: {e}");
-                attempt += 1;
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            result => return result,
-        }
-    }
-}
-
 /// One line per game: `game 12: a.so v1 1 : 0 b.so v2 (white reached ...)`.
 fn describe(game: &LadderGame) -> String {
     let seats: Vec<String> = game
@@ -623,21 +600,6 @@ fn describe(game: &LadderGame) -> String {
         seats.join(" - "),
         game.reason
     )
-}
-
-/// Every candidate build is read whole (megabytes). glibc's malloc raises its mmap threshold to
-/// the size of the largest block freed, after which such blocks come from the heap and stay
-/// there: the engine's memory would grow by a few builds' worth after the first swaps. A fixed
-/// threshold (which also turns the raising off) keeps large blocks mapped and unmapped on free.
-fn return_large_buffers_to_the_system() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        const THRESHOLD: libc::c_int = 1 << 20;
-        // SAFETY: mallopt only changes the allocator's tuning; any value is valid.
-        if unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, THRESHOLD) } != 1 {
-            log::debug!("mallopt(M_MMAP_THRESHOLD) was refused");
-        }
-    }
 }
 
 /// The `n`th number of the ladder seed's stream: game seeds and the pairing's tie-breaks.

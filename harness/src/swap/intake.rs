@@ -14,12 +14,11 @@
 //! Hidden files (`.name`) and editors' and copiers' temporary names are ignored.
 
 use crate::swap::validation::Candidate;
-use agon_engine::loader::{elf_extent, StagedPlugin};
+use agon_engine::loader::{elf_extent, file_version, FileVersion, StagedPlugin};
 use crossbeam_channel::Sender;
 use notify::event::{ModifyKind, RenameMode};
 use notify::{EventKind, RecursiveMode, Watcher};
 use std::collections::{BTreeMap, BTreeSet};
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -43,8 +42,8 @@ pub enum Arrival {
     FirstListingDone,
 }
 
-/// Which file, in which state: a write changes the size or the times, a rename the inode.
-type Identity = (u64, u64, u64, i64, i64, i64, i64);
+/// Which file, in which state (see `FileVersion`).
+type Identity = FileVersion;
 
 struct Seen {
     identity: Identity,
@@ -78,6 +77,7 @@ impl Intake {
     /// Watches until `stop` is set, sending every arrival to `to`. The first listing hands
     /// over every file already in the folder.
     pub fn run(mut self, to: Sender<Arrival>, stop: Arc<AtomicBool>) -> Result<(), String> {
+        return_large_buffers_to_the_system();
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
         let mut watcher = notify::recommended_watcher(move |event| {
             let _ = events_tx.send(event);
@@ -222,7 +222,7 @@ fn take(path: &Path, identity: Identity) -> Taken {
         Ok(bytes) => bytes,
         Err(e) => return Taken::Unusable(e.to_string()),
     };
-    match std::fs::metadata(path).map(|m| identity_of(&m)) {
+    match std::fs::metadata(path).map(|m| file_version(&m)) {
         Ok(now) if now == identity => {}
         _ => return Taken::Changed,
     }
@@ -266,22 +266,25 @@ fn list(dir: &Path) -> std::io::Result<BTreeMap<String, Identity>> {
             continue;
         };
         if meta.is_file() {
-            files.insert(name, identity_of(&meta));
+            files.insert(name, file_version(&meta));
         }
     }
     Ok(files)
 }
 
-fn identity_of(meta: &std::fs::Metadata) -> Identity {
-    (
-        meta.dev(),
-        meta.ino(),
-        meta.len(),
-        meta.mtime(),
-        meta.mtime_nsec(),
-        meta.ctime(),
-        meta.ctime_nsec(),
-    )
+/// Every candidate build is read whole (megabytes). glibc's malloc raises its mmap threshold to
+/// the size of the largest block freed, after which such blocks come from the heap and stay
+/// there: the engine's memory would grow by a few builds' worth after the first swaps. A fixed
+/// threshold (which also turns the raising off) keeps large blocks mapped and unmapped on free.
+fn return_large_buffers_to_the_system() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        const THRESHOLD: libc::c_int = 1 << 20;
+        // SAFETY: mallopt only changes the allocator's tuning; any value is valid.
+        if unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, THRESHOLD) } != 1 {
+            log::debug!("mallopt(M_MMAP_THRESHOLD) was refused");
+        }
+    }
 }
 
 /// Hidden files and the temporary names of editors, copiers and downloads.

@@ -10,7 +10,7 @@ use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultPolicy;
 use agon_engine::game::{GameRules, Registry};
 use agon_engine::host::ProcessHost;
-use agon_engine::loader::{elf_extent, Manifest, StagedPlugin};
+use agon_engine::loader::{Manifest, StagedPlugin};
 use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::seating::{self, Hosting};
@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// A whole file read from the watched folder.
+/// A file read from the watched folder, whole (the intake checked its ELF extent).
 pub struct Candidate {
     pub slot: String,
     pub path: PathBuf,
@@ -59,7 +59,6 @@ impl Validator {
             sha256: sha256.map(str::to_string),
             reason,
         };
-        elf_extent::check_complete(&candidate.bytes).map_err(|e| refuse(None, e))?;
         let staged =
             StagedPlugin::stage_bytes(&candidate.path, &candidate.bytes, &self.hosting.cache)
                 .map_err(|e| refuse(None, e.to_string()))?;

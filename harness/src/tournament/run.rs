@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub struct RunOptions {
     pub concurrency: usize,
@@ -37,10 +37,6 @@ pub struct RunSummary {
     pub played: usize,
     pub seconds: f64,
 }
-
-/// Setting up a seat failed this often in a row: the engine cannot host games (stop, resume
-/// later), as opposed to a bot's fault, which is recorded in its game.
-const SEAT_ATTEMPTS: usize = 3;
 
 /// A game whose bot's process was killed from outside the engine (not by the stop signal the
 /// engine itself got) is played again this often before the run gives up on it for now.
@@ -334,21 +330,13 @@ fn play(
             }
             None => (plan.spec(entrant), plan.entrants[entrant].sha256.clone()),
         };
-        let mut attempt = 0;
-        let placed = loop {
-            attempt += 1;
-            match seating::seat(&spec, seat, rules, hosting) {
-                Ok(placed) => break placed,
-                Err(e) if attempt >= SEAT_ATTEMPTS => {
-                    return Done::Failed(format!(
-                        "game {}: cannot seat entrant `{}`: {e}",
-                        game.id, plan.entrants[entrant].name
-                    ))
-                }
-                Err(e) => {
-                    log::warn!("game {}: seating failed, retrying: {e}", game.id);
-                    std::thread::sleep(Duration::from_millis(100));
-                }
+        let placed = match seating::seat_retrying(&spec, seat, rules, hosting) {
+            Ok(placed) => placed,
+            Err(e) => {
+                return Done::Failed(format!(
+                    "game {}: cannot seat entrant `{}`: {e}",
+                    game.id, plan.entrants[entrant].name
+                ))
             }
         };
         if placed.record.sha256 != sha256 {

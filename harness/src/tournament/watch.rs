@@ -135,19 +135,24 @@ fn take_arrivals(
     arrivals: &Receiver<(PathBuf, Arrival)>,
 ) {
     for (dir, arrival) in arrivals {
-        let Arrival::Candidate(candidate) = arrival else {
-            continue; // a removed or unusable file: the entrant keeps its build
+        let candidate = match arrival {
+            Arrival::Candidate(candidate) => candidate,
+            Arrival::Unusable { slot, reason } => {
+                if folders.get(&dir).is_some_and(|f| f.contains_key(&slot)) {
+                    log::warn!(
+                        "{}: not taken, the entrant keeps its build: {reason}",
+                        dir.join(&slot).display()
+                    );
+                }
+                continue;
+            }
+            // A removed file: the entrant keeps playing its current build.
+            Arrival::Removed { .. } | Arrival::FirstListingDone => continue,
         };
         let Some(entrants) = folders.get(&dir).and_then(|f| f.get(&candidate.slot)) else {
             continue; // not an entrant's file
         };
-        let sha = {
-            use sha2::Digest;
-            sha2::Sha256::digest(&candidate.bytes)
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-        };
+        let sha = agon_engine::loader::sha256_hex(&candidate.bytes);
         for &entrant in entrants {
             let now = builds.current(entrant);
             if now.sha256 == sha {

@@ -43,6 +43,37 @@ fn own_library() -> Option<i32> {
     (fd >= 0).then_some(fd)
 }
 
+/// An attack chosen by the bot's `call` parameter: the bots built on it differ only in what
+/// they try.
+pub trait CallAttack: Default + Send + 'static {
+    /// The call made when the parameter is absent.
+    const DEFAULT_CALL: &'static str;
+    /// Refuses a call this attack does not know (default: any call is taken).
+    fn check(_call: &str) -> Result<(), String> {
+        Ok(())
+    }
+    /// Makes the call: panics with `escaped:` if it reached the kernel.
+    fn attack(call: &str) -> Reply<Move>;
+}
+
+/// A bot that makes its [`CallAttack`] on every move.
+#[derive(Default)]
+pub struct ByCall<A> {
+    call: String,
+    _attack: std::marker::PhantomData<A>,
+}
+
+impl<A: CallAttack> Bot for ByCall<A> {
+    type Game = Breakthrough;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.call = param(start, "call", A::DEFAULT_CALL);
+        A::check(&self.call)
+    }
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        A::attack(&self.call)
+    }
+}
+
 /// File-system ioctls on its descriptors: a harmless one (FS_IOC_GETFLAGS, answered ENOTTY by
 /// the kernel for /dev/null) must be refused by the sandbox before it reaches the kernel, and
 /// FIFREEZE on /dev/null must fail.
@@ -74,23 +105,22 @@ impl Bot for Ioctl {
 /// Changes its own cached library's metadata (`call=chmod|chown|utime|xattr`): the mode to
 /// 000, the owner to its own user, the times to 1970, or a `user.agon-state` attribute that
 /// would keep state across matches. A test checks the file afterwards.
-#[derive(Default)]
-pub struct Metadata {
-    call: String,
-}
+pub type Metadata = ByCall<MetadataCalls>;
 
-impl Bot for Metadata {
-    type Game = Breakthrough;
-    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.call = param(start, "call", "chmod");
-        match self.call.as_str() {
+#[derive(Default)]
+pub struct MetadataCalls;
+
+impl CallAttack for MetadataCalls {
+    const DEFAULT_CALL: &'static str = "chmod";
+    fn check(call: &str) -> Result<(), String> {
+        match call {
             "chmod" | "chown" | "utime" | "xattr" => Ok(()),
             other => Err(format!(
                 "call `{other}`: expected chmod, chown, utime or xattr"
             )),
         }
     }
-    fn act(&mut self, _: &Observation) -> Reply<Move> {
+    fn attack(call: &str) -> Reply<Move> {
         let Some(fd) = own_library() else {
             return Reply::new(illegal_move());
         };
@@ -100,7 +130,7 @@ impl Bot for Metadata {
         }; 2];
         // SAFETY: metadata calls on a descriptor this process holds.
         let done = unsafe {
-            match self.call.as_str() {
+            match call {
                 "chmod" => libc::fchmod(fd, 0),
                 "chown" => libc::fchown(fd, libc::getuid(), libc::getgid()),
                 "utime" => libc::futimens(fd, epoch.as_ptr()),
@@ -108,7 +138,7 @@ impl Bot for Metadata {
             }
         };
         if done == 0 {
-            panic!("escaped: {} on its own library", self.call);
+            panic!("escaped: {call} on its own library");
         }
         Reply::new(illegal_move())
     }
@@ -116,21 +146,17 @@ impl Bot for Metadata {
 
 /// The new mount API (`call=setattr|fsopen|open-tree`). `mount_setattr` gets a size of 0, which
 /// the kernel refuses with EINVAL, so even a call that got through changes nothing.
-#[derive(Default)]
-pub struct Mounts {
-    call: String,
-}
+pub type Mounts = ByCall<MountCalls>;
 
-impl Bot for Mounts {
-    type Game = Breakthrough;
-    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.call = param(start, "call", "setattr");
-        Ok(())
-    }
-    fn act(&mut self, _: &Observation) -> Reply<Move> {
+#[derive(Default)]
+pub struct MountCalls;
+
+impl CallAttack for MountCalls {
+    const DEFAULT_CALL: &'static str = "setattr";
+    fn attack(call: &str) -> Reply<Move> {
         // SAFETY: raw system calls with valid strings and a null attribute of size 0.
         let result = unsafe {
-            match self.call.as_str() {
+            match call {
                 "fsopen" => libc::syscall(libc::SYS_fsopen, c"tmpfs".as_ptr(), 0),
                 "open-tree" => libc::syscall(
                     libc::SYS_open_tree,
@@ -149,29 +175,24 @@ impl Bot for Mounts {
             }
         };
         panic!(
-            "escaped: {} reached the kernel (returned {result}, errno {})",
-            self.call,
+            "escaped: {call} reached the kernel (returned {result}, errno {})",
             errno()
         );
     }
 }
 
 /// Watches file activity (`call=fanotify|inotify`).
-#[derive(Default)]
-pub struct Notify {
-    call: String,
-}
+pub type Notify = ByCall<NotifyCalls>;
 
-impl Bot for Notify {
-    type Game = Breakthrough;
-    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.call = param(start, "call", "fanotify");
-        Ok(())
-    }
-    fn act(&mut self, _: &Observation) -> Reply<Move> {
+#[derive(Default)]
+pub struct NotifyCalls;
+
+impl CallAttack for NotifyCalls {
+    const DEFAULT_CALL: &'static str = "fanotify";
+    fn attack(call: &str) -> Reply<Move> {
         // SAFETY: plain system calls; a descriptor they return is closed.
         let fd = unsafe {
-            if self.call == "inotify" {
+            if call == "inotify" {
                 libc::inotify_init1(libc::IN_CLOEXEC)
             } else {
                 libc::fanotify_init(libc::FAN_CLASS_NOTIF, libc::O_RDONLY as u32)
@@ -179,7 +200,7 @@ impl Bot for Notify {
         };
         if fd >= 0 {
             unsafe { libc::close(fd) };
-            panic!("escaped: {} gave a descriptor", self.call);
+            panic!("escaped: {call} gave a descriptor");
         }
         Reply::new(illegal_move())
     }
@@ -204,28 +225,24 @@ impl Bot for FsUid {
 
 /// SysV IPC (`call=shm|msg`): 480 MiB of shared memory left behind, or a message queue to the
 /// opponent and the next match.
-#[derive(Default)]
-pub struct SysV {
-    call: String,
-}
+pub type SysV = ByCall<SysVCalls>;
 
-impl Bot for SysV {
-    type Game = Breakthrough;
-    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.call = param(start, "call", "shm");
-        Ok(())
-    }
-    fn act(&mut self, _: &Observation) -> Reply<Move> {
+#[derive(Default)]
+pub struct SysVCalls;
+
+impl CallAttack for SysVCalls {
+    const DEFAULT_CALL: &'static str = "shm";
+    fn attack(call: &str) -> Reply<Move> {
         // SAFETY: plain system calls.
         let id = unsafe {
-            if self.call == "msg" {
+            if call == "msg" {
                 libc::msgget(0x0a90, libc::IPC_CREAT | 0o600)
             } else {
                 libc::shmget(libc::IPC_PRIVATE, 480 << 20, libc::IPC_CREAT | 0o600)
             }
         };
         if id >= 0 {
-            panic!("escaped: created SysV {} object {id}", self.call);
+            panic!("escaped: created SysV {call} object {id}");
         }
         Reply::new(illegal_move())
     }
@@ -359,22 +376,18 @@ impl Bot for NamespaceThread {
 
 /// The machine: `call=hostname` (a name longer than the kernel allows, so nothing changes even
 /// if the call got through), `sync`, `mlockall`.
-#[derive(Default)]
-pub struct Machine {
-    call: String,
-}
+pub type Machine = ByCall<MachineCalls>;
 
-impl Bot for Machine {
-    type Game = Breakthrough;
-    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.call = param(start, "call", "hostname");
-        Ok(())
-    }
-    fn act(&mut self, _: &Observation) -> Reply<Move> {
+#[derive(Default)]
+pub struct MachineCalls;
+
+impl CallAttack for MachineCalls {
+    const DEFAULT_CALL: &'static str = "hostname";
+    fn attack(call: &str) -> Reply<Move> {
         let name = [b'x'; 100];
         // SAFETY: plain system calls; the name is read, never written.
         unsafe {
-            match self.call.as_str() {
+            match call {
                 "sync" => libc::sync(),
                 "mlockall" => {
                     libc::mlockall(libc::MCL_CURRENT);
@@ -384,6 +397,6 @@ impl Bot for Machine {
                 }
             }
         }
-        panic!("escaped: {} reached the kernel", self.call);
+        panic!("escaped: {call} reached the kernel");
     }
 }
