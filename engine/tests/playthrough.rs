@@ -289,3 +289,162 @@ fn reversixt_playthrough(seed: u64) -> String {
 fn reversixt_playthrough_golden() {
     check("reversixt_example.txt", reversixt_playthrough(2019));
 }
+
+/// Prints the verdict on one answer: the notation it was recorded as, or the rules' reason for
+/// refusing it (a refused answer changes nothing, so the next one is judged afresh).
+fn judged(
+    out: &mut String,
+    label: &str,
+    verdict: Result<agon_engine::game::Applied, agon_engine::game::Rejection>,
+) {
+    match verdict {
+        Ok(applied) => {
+            let _ = writeln!(out, "{label}: recorded as {}", applied.notation);
+        }
+        Err(rejection) => {
+            let _ = writeln!(out, "{label}: refused: {rejection:?}");
+        }
+    }
+}
+
+/// Lights Out: a 4 x 4 board (null space of 16 solutions), answered three times: clicks that
+/// leave cells black, a non-minimal set claimed minimal, then the fewest clicks.
+fn lightsout_playthrough() -> String {
+    use agon_engine::sessions::lightsout::LightsOutRules;
+    use agon_games::lightsout::{Analysis, Board, Click};
+    use agon_plugin_api::protocol::lightsout as lw;
+    // A board that clicks at (0,1), (1,3), (2,0), (3,2) and (2,2) make from a white one, so it is
+    // solvable.
+    let mut board = Board::new(4, 4);
+    for (row, col) in [(0, 1), (1, 3), (2, 0), (3, 2), (2, 2)] {
+        board.click(Click { row, col }).unwrap();
+    }
+    let text = board.render();
+    let params = RawParams::from([("instance".to_string(), text.clone())]);
+    let mut session = LightsOutRules.new_session(&params).unwrap();
+    let mut out = format!("game: lightsout (protocol v{})\n", lw::VERSION);
+    out.push_str(&session.render());
+    let obs: lw::Observation = protocol::decode(&session.observation(0)).unwrap();
+    let _ = writeln!(
+        out,
+        "\nobservation: {} x {}, black bitmap {:02x?}",
+        obs.rows, obs.cols, obs.black
+    );
+    let (rows, cols) = (obs.rows as usize, obs.cols as usize);
+    let answer = |clicks: &[(usize, usize)], proven_minimal: bool| {
+        protocol::encode(&Reply::new(lw::Answer::Clicks {
+            clicks: lw::pack(rows, cols, |r, c| clicks.contains(&(r, c))),
+            proven_minimal,
+        }))
+    };
+    judged(
+        &mut out,
+        "one click at 0,0",
+        session.apply_answer(0, &answer(&[(0, 0)], false)),
+    );
+    let analysis = Analysis::new(&board);
+    let fewest: Vec<(usize, usize)> = analysis
+        .fewest_clicks(16, &mut || false)
+        .unwrap()
+        .0
+        .cells()
+        .iter()
+        .map(|c| (c.row as usize, c.col as usize))
+        .collect();
+    let longer: Vec<(usize, usize)> = analysis
+        .null_patterns()
+        .iter()
+        .map(|pattern| {
+            (0..rows)
+                .flat_map(|r| (0..cols).map(move |c| (r, c)))
+                .filter(|&(r, c)| pattern.get(r, c) != fewest.contains(&(r, c)))
+                .collect::<Vec<_>>()
+        })
+        .find(|cells| cells.len() > fewest.len())
+        .unwrap();
+    judged(
+        &mut out,
+        "a longer solution claimed minimal",
+        session.apply_answer(0, &answer(&longer, true)),
+    );
+    judged(
+        &mut out,
+        "the fewest clicks, claimed minimal",
+        session.apply_answer(0, &answer(&fewest, true)),
+    );
+    let outcome = session.outcome().unwrap();
+    let _ = writeln!(
+        out,
+        "\noutcome: winner {:?}, scores {:?}, game scores {:?}: {}",
+        outcome.winner,
+        outcome.scores,
+        session.game_scores(),
+        outcome.reason
+    );
+    out
+}
+
+#[test]
+fn lightsout_playthrough_golden() {
+    check("lightsout_4x4.txt", lightsout_playthrough());
+}
+
+/// Flow Free: the course's 5 x 5 sample, answered with a path that touches itself, then with
+/// the course's official answer.
+fn flowfree_playthrough() -> String {
+    use agon_engine::sessions::flowfree::FlowFreeRules;
+    use agon_plugin_api::protocol::flowfree as fw;
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/flowfree");
+    let puzzle = data.join("input55.txt");
+    let params = RawParams::from([("puzzle".to_string(), puzzle.display().to_string())]);
+    let mut session = FlowFreeRules.new_session(&params).unwrap();
+    let mut out = format!(
+        "game: flowfree (protocol v{}), puzzle input55.txt\n",
+        fw::VERSION
+    );
+    out.push_str(&session.render());
+    let obs: fw::Observation = protocol::decode(&session.observation(0)).unwrap();
+    let _ = writeln!(
+        out,
+        "\nobservation: {} x {}, cells {}",
+        obs.rows,
+        obs.cols,
+        String::from_utf8_lossy(&obs.cells)
+    );
+    let solved: Vec<u8> = std::fs::read_to_string(data.join("output55.txt"))
+        .unwrap()
+        .bytes()
+        .filter(u8::is_ascii_uppercase)
+        .collect();
+    let mut wrong = solved.clone();
+    // Row 0 `BRRRO` -> `BBRRO`: B's path touches itself and R's loses a cell.
+    wrong[1] = b'B';
+    let answer =
+        |cells: Vec<u8>| protocol::encode(&Reply::new(fw::Answer::Solved { cells }).with_nodes(25));
+    judged(
+        &mut out,
+        "a self-touching path",
+        session.apply_answer(0, &answer(wrong)),
+    );
+    judged(
+        &mut out,
+        "the official answer",
+        session.apply_answer(0, &answer(solved)),
+    );
+    let outcome = session.outcome().unwrap();
+    let _ = writeln!(
+        out,
+        "\noutcome: winner {:?}, scores {:?}, game scores {:?}: {}",
+        outcome.winner,
+        outcome.scores,
+        session.game_scores(),
+        outcome.reason
+    );
+    out.push_str(&session.render());
+    out
+}
+
+#[test]
+fn flowfree_playthrough_golden() {
+    check("flowfree_5x5.txt", flowfree_playthrough());
+}

@@ -62,3 +62,52 @@ pub struct FlipMove {
     pub x: f64,
     pub y: f64,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{assert_wire, Reply, Start};
+
+    /// Version 1, byte for byte.
+    #[test]
+    fn wire_format_is_stable() {
+        assert_eq!(VERSION, 1);
+        let start = Start {
+            seat: 1,
+            seats: 2,
+            seed: 9,
+            start_budget_ms: 1000,
+            move_budget_ms: 250,
+            bot_params: [("depth".to_string(), "2".to_string())].into(),
+            game: Setup {
+                n: 3,
+                turns: 40,
+                you: Side::Two,
+                board_seed: -5,
+            },
+        };
+        assert_wire(&start, "010209fbe803fa01056465707468013203280109");
+        let coin = |x, y| Coin { x, y };
+        let observation = Observation {
+            you: Side::One,
+            n: 1,
+            turn: 2,
+            turn_limit: 40,
+            moves_allowed: 2,
+            own: vec![coin(1.5, -0.25)],
+            opponent: vec![coin(0.0, 3.0)],
+            scores: [1, 0],
+        };
+        assert_wire(
+            &observation,
+            "000102280201000000000000f83f000000000000d0bf01000000000000000000000000000008400100",
+        );
+        let reply = Reply::new(vec![FlipMove {
+            id: 0,
+            x: 2.5,
+            y: 0.5,
+        }])
+        .with_nodes(7);
+        assert_wire(&reply, "01000000000000000440000000000000e03f0107");
+    }
+}

@@ -38,3 +38,46 @@ pub enum Answer {
     /// The bot stopped without a solution (a cut-off, or it proved none exists).
     GaveUp { reason: String },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{assert_wire, Reply, Start};
+
+    /// Version 1, byte for byte.
+    #[test]
+    fn wire_format_is_stable() {
+        assert_eq!(VERSION, 1);
+        let start = Start {
+            seat: 0,
+            seats: 1,
+            seed: 3,
+            start_budget_ms: 0,
+            move_budget_ms: 500,
+            bot_params: Default::default(),
+            game: Setup { rows: 2, cols: 2 },
+        };
+        assert_wire(&start, "00010300fbf401000202");
+        assert_wire(
+            &Observation {
+                rows: 2,
+                cols: 2,
+                cells: b"A__A".to_vec(),
+            },
+            "020204415f5f41",
+        );
+        assert_wire(
+            &Reply::new(Answer::Solved {
+                cells: b"AAAA".to_vec(),
+            })
+            .with_nodes(300),
+            "00044141414101fb2c01",
+        );
+        assert_wire(
+            &Reply::new(Answer::GaveUp {
+                reason: "cut".into(),
+            }),
+            "010363757400",
+        );
+    }
+}

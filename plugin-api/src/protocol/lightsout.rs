@@ -77,3 +77,45 @@ pub fn unpack(rows: usize, cols: usize, bytes: &[u8]) -> Option<Vec<(usize, usiz
     }
     Some(cells)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{assert_wire, Reply, Start};
+
+    /// Version 2, byte for byte.
+    #[test]
+    fn wire_format_is_stable() {
+        assert_eq!(VERSION, 2);
+        let start = Start {
+            seat: 0,
+            seats: 1,
+            seed: 3,
+            start_budget_ms: 0,
+            move_budget_ms: 500,
+            bot_params: Default::default(),
+            game: Setup { rows: 3, cols: 3 },
+        };
+        assert_wire(&start, "00010300fbf401000303");
+        let black = pack(3, 3, |r, c| r == c || r + c == 2);
+        assert_wire(
+            &Observation {
+                rows: 3,
+                cols: 3,
+                black: black.clone(),
+            },
+            "0303025501",
+        );
+        let answer = Answer::Clicks {
+            clicks: black,
+            proven_minimal: true,
+        };
+        assert_wire(&Reply::new(answer).with_nodes(4), "00025501010104");
+        assert_wire(
+            &Reply::new(Answer::Unsolvable {
+                reason: "rank".into(),
+            }),
+            "010472616e6b00",
+        );
+    }
+}

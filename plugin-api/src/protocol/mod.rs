@@ -116,3 +116,14 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     }
     Ok(value)
 }
+
+/// Test support: asserts that `value` encodes to exactly the bytes `hex` spells, so a change to
+/// a protocol type shows up as a failing wire golden (and the game's `VERSION` must be bumped).
+#[cfg(test)]
+pub(crate) fn assert_wire<T: Serialize>(value: &T, hex: &str) {
+    let actual: String = encode(value).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(
+        actual, hex,
+        "the wire format changed: bump the game's VERSION"
+    );
+}

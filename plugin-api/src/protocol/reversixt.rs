@@ -67,3 +67,55 @@ pub struct Move {
     pub y: u16,
     pub special: u8,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{assert_wire, Reply, Start};
+
+    /// Version 1, byte for byte.
+    #[test]
+    fn wire_format_is_stable() {
+        assert_eq!(VERSION, 1);
+        let start = Start {
+            seat: 2,
+            seats: 3,
+            seed: 11,
+            start_budget_ms: 2000,
+            move_budget_ms: 1000,
+            bot_params: Default::default(),
+            game: Setup {
+                you: 3,
+                players: 3,
+                map: "3\n".into(),
+                time_ms: 1500,
+                depth: 4,
+            },
+        };
+        assert_wire(&start, "02030bfbd007fbe80300030302330afbdc0504");
+        let observation = Observation {
+            you: 3,
+            phase: Phase::Bombing,
+            board: "2 0\n".into(),
+            overrides: vec![1, 0, 2],
+            bombs: vec![0, 3, 1],
+            disqualified: vec![false, true, false],
+            ply: 301,
+            time_account_ms: 70_000,
+            depth: 0,
+        };
+        assert_wire(
+            &observation,
+            "0301043220300a030100020300030103000100fb2d01fc7011010000",
+        );
+        assert_wire(
+            &Reply::new(Move {
+                x: 300,
+                y: 7,
+                special: 21,
+            })
+            .with_nodes(99),
+            "fb2c0107150163",
+        );
+    }
+}
