@@ -1,7 +1,7 @@
 //! Bot specs as users write them: `FILE:BOT`, optionally followed by `?key=value&key=value`
 //! bot parameters (`target/release/libbreakthrough_alphabeta.so:alphabeta?depth=5`).
 
-use agon_games::params::RawParams;
+use agon_games::contract::RawParams;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;

@@ -43,6 +43,18 @@ pub enum InputError {
     Link { path: String },
 }
 
+/// The files that game parameters name (`puzzle=FILE`, `map=FILE`), read with the instance size
+/// limit: what the engine hands every game's session (the rules themselves do no IO).
+pub struct GameFiles;
+
+impl agon_games::contract::ParamFiles for GameFiles {
+    fn read_text(&self, key: &'static str, path: &str) -> Result<String, String> {
+        Input::new(key, limits::INSTANCE)
+            .read_text(Path::new(path))
+            .map_err(|e| e.to_string())
+    }
+}
+
 /// How to open an input.
 #[derive(Debug, Clone, Copy)]
 pub struct Input {

@@ -1,17 +1,17 @@
 //! Agon's engine: authoritative and self-contained.
 //!
-//! - [`game`]: the [`game::GameRules`] abstraction, one [`game::Session`] per match, and the
-//!   registry of games by name; [`sessions`] adapts each game of `agon_games` to it.
+//! Each game (its rules, protocol and session) and the registry of games live in `agon_games`;
+//! the engine drives them through `agon_games::contract`.
 //! - [`loader`]: finds, checks and loads plugin files (content-addressed copies first).
 //! - [`host`]: how a seat runs: inline on the match thread, or on its own worker thread.
 //! - [`runner`]: one match: seats, clocks, the fault policy -> a [`record::MatchRecord`].
 //! - [`record`] and [`replay`]: the JSON match record and its verification by the rules.
-//! - [`input_file`] and [`output_file`]: reading outside files safely, replacing outputs whole.
+//! - [`input_file`] and [`output_file`]: reading outside files safely (also the files game
+//!   parameters name, [`input_file::GameFiles`]), replacing outputs whole.
 
 pub mod bot_spec;
 pub mod course_net;
 pub mod fault;
-pub mod game;
 pub mod host;
 pub mod input_file;
 pub mod interrupt;
@@ -23,4 +23,3 @@ pub mod runner;
 pub mod sandbox;
 pub mod seating;
 pub mod seed;
-pub mod sessions;

@@ -1,12 +1,13 @@
 //! The match record (JSON): everything needed to know who played, what happened, and to replay
 //! the game with the rules (DESIGN.md, "Records and determinism").
 
-use crate::fault::{Fault, FaultPolicy};
-use crate::game::Outcome;
+use crate::fault::Fault;
 use crate::host::{Clock, HostKind};
 use crate::input_file::{limits, Input};
 use crate::sandbox::SandboxReport;
-use agon_games::params::RawParams;
+use agon_games::contract::FaultPolicy;
+use agon_games::contract::Outcome;
+use agon_games::contract::RawParams;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

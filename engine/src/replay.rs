@@ -2,9 +2,11 @@
 //! the recorded outcome, captures and final board exactly, and that every action the fault
 //! policy imposed answers a recorded fault.
 
-use crate::fault::{tolerated_errors, Fault, FaultPolicy, Phase};
-use crate::game::{Outcome, Registry, Session, Termination};
+use crate::fault::{tolerated_errors, Fault, Phase};
 use crate::record::{Forced, MatchRecord, SeatMetrics};
+use agon_games::contract::FaultPolicy;
+use agon_games::contract::{Outcome, Session, Termination};
+use agon_games::registry::Registry;
 
 /// What a verified replay established.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,10 +26,10 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
         .get(&record.game)
         .map_err(|e| ReplayMismatch(e.to_string()))?;
     let mut session = game
-        .new_session(&record.params)
+        .new_session(&record.params, &crate::input_file::GameFiles)
         .map_err(|e| ReplayMismatch(format!("recorded parameters: {e}")))?;
     let seats = game
-        .seats_for(&record.params)
+        .seats_for(&record.params, &crate::input_file::GameFiles)
         .map_err(|e| ReplayMismatch(format!("recorded parameters: {e}")))?;
     if record.seats.len() != seats {
         return fail(format!(

@@ -1,14 +1,17 @@
 //! One match: seats, clocks and the fault policy around a game session, producing a
 //! [`MatchRecord`] (DESIGN.md, "Data flow of one move").
 
-use crate::fault::{tolerated_errors, Fault, FaultCause, FaultPolicy, Phase};
-use crate::game::{Applied, GameRules, Outcome, Rejection, Session, StartInfo, Termination};
+use crate::fault::{tolerated_errors, Fault, FaultCause, Phase};
 use crate::host::{describe_failure, Call, CallResult, Deadline, SeatHost};
 use crate::record::{
     Budgets, Forced, MatchRecord, MoveRecord, Restart, SeatMetrics, SeatRecord, RECORD_FORMAT,
 };
 use crate::seed::{engine_draw, seat_seed};
-use agon_games::params::{ParamError, RawParams};
+use agon_games::contract::FaultPolicy;
+use agon_games::contract::{
+    Applied, GameRules, Outcome, Rejection, Session, StartInfo, Termination,
+};
+use agon_games::contract::{ParamError, RawParams};
 use agon_plugin_api::abi::FailureKind;
 use std::time::Duration;
 
@@ -109,7 +112,9 @@ pub fn run_observed_match(
         help: game.parameter_help().into(),
         source,
     };
-    let expected = game.seats_for(&settings.params).map_err(params_error)?;
+    let expected = game
+        .seats_for(&settings.params, &crate::input_file::GameFiles)
+        .map_err(params_error)?;
     if seats.len() != expected {
         return Err(MatchError::SeatCount {
             game: game.name().into(),
@@ -117,7 +122,9 @@ pub fn run_observed_match(
             got: seats.len(),
         });
     }
-    let mut session = game.new_session(&settings.params).map_err(params_error)?;
+    let mut session = game
+        .new_session(&settings.params, &crate::input_file::GameFiles)
+        .map_err(params_error)?;
     let mut referee = Referee {
         settings,
         policy: settings

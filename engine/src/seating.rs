@@ -3,7 +3,6 @@
 
 use crate::bot_spec::BotSpec;
 use crate::fault::FaultCause;
-use crate::game::{GameRules, StartInfo};
 use crate::host::process::ProcessHostError;
 use crate::host::{CallResult, Deadline};
 use crate::host::{
@@ -12,7 +11,8 @@ use crate::host::{
 use crate::loader::{cache_dir, LoadError, Plugin, StagedPlugin};
 use crate::record::SeatRecord;
 use crate::runner::Seat;
-use agon_games::params::RawParams;
+use agon_games::contract::RawParams;
+use agon_games::contract::{GameRules, StartInfo};
 use agon_plugin_api::abi::FailureKind;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -243,7 +243,7 @@ pub fn trial_start(
         Ok(seat) => seat,
         Err(e) => return Trial::Exclude(e.to_string()),
     };
-    let Ok(session) = game.new_session(params) else {
+    let Ok(session) = game.new_session(params, &crate::input_file::GameFiles) else {
         return Trial::Fine; // parameter errors are reported by whoever checks the parameters
     };
     let info = StartInfo {

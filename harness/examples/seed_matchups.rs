@@ -7,12 +7,12 @@
 //! ```
 
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::game::Registry;
 use agon_engine::host::HostKind;
 use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::seating;
-use agon_games::params::RawParams;
+use agon_games::contract::RawParams;
+use agon_games::registry::Registry;
 use anyhow::Context;
 
 /// (name, search, depth, heuristic) as the report names its agents.

@@ -1,5 +1,6 @@
 //! `agon`: the command line of the Agon tournament engine. A thin layer over `agon-engine`.
 
+mod bench;
 mod cli;
 mod commands;
 mod console;
@@ -27,7 +28,7 @@ fn main() {
         cli::Command::Games(args) => commands::games::run(args),
         cli::Command::Match(args) => commands::play::run(args),
         cli::Command::Replay(cli::ReplayCommand::Verify(args)) => commands::replay::verify(args),
-        cli::Command::Bench(args) => commands::bench::run(args),
+        cli::Command::Bench(args) => bench::run(args),
         cli::Command::Tournament(command) => commands::tournament::run(command),
         cli::Command::Ladder(args) => commands::ladder::run(args),
         cli::Command::Solve(args) => commands::solve::run(args),

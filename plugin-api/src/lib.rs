@@ -3,7 +3,10 @@
 //! - [`abi`]: the `abi_stable` root module and bot object the engine loads. Versioned: a plugin
 //!   built against an incompatible version of this crate is refused when it loads.
 //! - [`protocol`]: per game, the serde types a bot receives and answers (bincode 2 on the wire),
-//!   each game with its own protocol version.
+//!   each game with its own protocol version; re-exported from each game's folder in
+//!   `agon-games`.
+//! - [`games`]: the engine's own rules (`agon-games`), for bots that search; `games::<game>::convert`
+//!   turns what a bot receives into the rules' types.
 //! - [`sdk`]: a typed [`sdk::Bot`] trait per game and the [`export_plugin!`] macro, which also
 //!   catches panics so that none crosses the ABI.
 //!
@@ -21,7 +24,8 @@
 //! ```no_run
 //! use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 //! use agon_plugin_api::protocol::{Reply, Start};
-//! use agon_plugin_api::sdk::{self, Bot};
+//! use agon_plugin_api::games::breakthrough::convert;
+//! use agon_plugin_api::sdk::Bot;
 //!
 //! #[derive(Default)]
 //! pub struct FirstMove {
@@ -38,7 +42,7 @@
 //!
 //!     fn act(&mut self, observation: &Observation) -> Reply<Move> {
 //!         let setup = self.setup.as_ref().expect("the engine calls start first");
-//!         let position = sdk::breakthrough::position(setup, observation).expect("a valid board");
+//!         let position = convert::position(setup, observation).expect("a valid board");
 //!         Reply::new(position.legal_moves()[0].into())
 //!     }
 //! }

@@ -110,7 +110,7 @@ pub fn agon() -> Command {
 /// for `game`, loading plugins through the test cache.
 pub fn seats<S: AsRef<str>>(
     specs: &[S],
-    game: &dyn agon_engine::game::GameRules,
+    game: &dyn agon_games::contract::GameRules,
     host: agon_engine::host::HostKind,
 ) -> Vec<agon_engine::runner::Seat> {
     specs

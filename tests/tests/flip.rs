@@ -1,18 +1,20 @@
 //! Flip through the engine: seeded games between the baselines replay exactly, invalid moves
 //! are recorded as skips, faults skip the half-turn, the start board matches the rules file.
 
-use agon_engine::fault::{FaultCause, FaultPolicy};
-use agon_engine::game::{GameRules, Registry};
+use agon_engine::fault::FaultCause;
 use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, Forced, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings};
-use agon_games::params::RawParams;
+use agon_games::contract::FaultPolicy;
+use agon_games::contract::GameRules;
+use agon_games::contract::RawParams;
+use agon_games::registry::Registry;
 use agon_tests::{agon, seats, spec};
 use serde_json::Value;
 
 fn flip() -> &'static dyn GameRules {
-    &agon_engine::sessions::flip::FlipRules
+    &agon_games::flip::session::FlipRules
 }
 
 fn play(specs: [&str; 2], params: &[(&str, &str)], policy: Option<FaultPolicy>) -> MatchRecord {

@@ -7,11 +7,11 @@
 
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::course_net::reversixt::{Message, MAX_PAYLOAD};
-use agon_engine::game::Registry;
 use agon_engine::record::MatchRecord;
+use agon_games::contract::RawParams;
 use agon_games::flowfree::Puzzle;
 use agon_games::lightsout::Board;
-use agon_games::params::RawParams;
+use agon_games::registry::Registry;
 use agon_games::reversixt::Map;
 use agon_tests::{agon, scratch, shared_data, spec};
 use proptest::prelude::*;
@@ -181,10 +181,10 @@ proptest! {
         let rules = registry.games().nth(game).unwrap();
         let params: RawParams = pairs.into_iter().collect();
         // Refused with a message, or a game that starts: never a panic.
-        if let Ok(session) = rules.new_session(&params) {
+        if let Ok(session) = rules.new_session(&params, &agon_engine::input_file::GameFiles) {
             let _ = session.to_act();
         }
-        let _ = rules.seats_for(&params);
+        let _ = rules.seats_for(&params, &agon_engine::input_file::GameFiles);
     }
 }
 

@@ -1,10 +1,9 @@
 //! The loader against real files: good plugins, and every kind of bad file it must refuse with
 //! a message naming the file.
 
-use agon_engine::fault::FaultPolicy;
-use agon_engine::game::{GameRules, Registry, Session};
 use agon_engine::loader::{LoadError, Plugin};
-use agon_games::params::{ParamError, RawParams};
+use agon_games::contract::{FaultPolicy, GameRules, ParamError, ParamFiles, RawParams, Session};
+use agon_games::registry::Registry;
 use agon_tests::{artifacts, cache_dir, plugin, scratch};
 use std::path::Path;
 
@@ -13,7 +12,7 @@ fn load(path: &Path) -> Result<Plugin, LoadError> {
 }
 
 fn breakthrough() -> &'static dyn GameRules {
-    &agon_engine::sessions::breakthrough::BreakthroughRules
+    &agon_games::breakthrough::session::BreakthroughRules
 }
 
 fn load_error(path: &Path) -> LoadError {
@@ -184,7 +183,11 @@ impl GameRules for Chess {
     fn default_fault_policy(&self) -> FaultPolicy {
         FaultPolicy::Forfeit
     }
-    fn new_session(&self, _: &RawParams) -> Result<Box<dyn Session>, ParamError> {
+    fn new_session(
+        &self,
+        _: &RawParams,
+        _: &dyn ParamFiles,
+    ) -> Result<Box<dyn Session>, ParamError> {
         unreachable!("only the loader is under test")
     }
 }

@@ -1,19 +1,21 @@
 //! Whole matches in-process, over built plugins: forfeits for every fault the thread and inline
 //! hosts can contain, determinism, metrics, and replay verification of real records.
 
-use agon_engine::fault::{FaultCause, FaultPolicy, Phase};
-use agon_engine::game::{GameRules, Registry, Termination};
+use agon_engine::fault::{FaultCause, Phase};
 use agon_engine::host::HostKind;
 use agon_engine::record::Forced;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings};
-use agon_games::params::RawParams;
+use agon_games::contract::FaultPolicy;
+use agon_games::contract::RawParams;
+use agon_games::contract::{GameRules, Termination};
+use agon_games::registry::Registry;
 use agon_tests::{seats, spec};
 use std::time::{Duration, Instant};
 
 fn breakthrough() -> &'static dyn GameRules {
-    &agon_engine::sessions::breakthrough::BreakthroughRules
+    &agon_games::breakthrough::session::BreakthroughRules
 }
 
 fn play_with(

@@ -1,9 +1,11 @@
 //! Puzzles end to end: `agon solve` on the course's Flow Free puzzles and on Lights Out boards,
 //! the engine's verdicts on wrong answers, the Lights Out tables, puzzle runs.
 
-use agon_engine::game::{GameRules, Registry, Rejection, StartInfo};
-use agon_engine::sessions::{flowfree::FlowFreeRules, lightsout::LightsOutRules};
-use agon_games::params::RawParams;
+use agon_games::contract::RawParams;
+use agon_games::contract::{GameRules, Rejection, StartInfo};
+use agon_games::flowfree::session::FlowFreeRules;
+use agon_games::lightsout::session::LightsOutRules;
+use agon_games::registry::Registry;
 use agon_plugin_api::protocol::{self, flowfree as ff, lightsout as lo, Reply};
 use agon_tests::{agon, scratch, shared_data, spec};
 use serde_json::Value;
@@ -185,8 +187,10 @@ fn lights_out_boards_are_solved_minimally_or_shown_unsolvable() {
     }
 }
 
-fn start(rules: &dyn GameRules, params: &RawParams) -> Box<dyn agon_engine::game::Session> {
-    let session = rules.new_session(params).unwrap();
+fn start(rules: &dyn GameRules, params: &RawParams) -> Box<dyn agon_games::contract::Session> {
+    let session = rules
+        .new_session(params, &agon_engine::input_file::GameFiles)
+        .unwrap();
     let info = StartInfo {
         seed: 0,
         start_budget_ms: 0,

@@ -3,16 +3,17 @@
 //! file, "Time and depth limits"), ranks as results, and replay verification of the records.
 
 use agon_engine::fault::FaultCause;
-use agon_engine::game::{GameRules, Registry, Termination};
 use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
-use agon_games::params::RawParams;
+use agon_games::contract::RawParams;
+use agon_games::contract::{GameRules, Termination};
+use agon_games::registry::Registry;
 use agon_tests::{seats, shared_data, spec};
 
 fn reversixt() -> &'static dyn GameRules {
-    &agon_engine::sessions::reversixt::ReversiXtRules
+    &agon_games::reversixt::session::ReversiXtRules
 }
 
 fn map(name: &str) -> String {

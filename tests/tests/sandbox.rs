@@ -3,7 +3,6 @@
 
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultCause;
-use agon_engine::game::{GameRules, Registry};
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
 use agon_engine::host::Clock;
 use agon_engine::loader::StagedPlugin;
@@ -12,7 +11,9 @@ use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings, Seat};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating;
-use agon_games::params::RawParams;
+use agon_games::contract::GameRules;
+use agon_games::contract::RawParams;
+use agon_games::registry::Registry;
 use agon_tests::{agon, artifacts, cache_dir, plugin, spec};
 use serde_json::Value;
 use std::time::{Duration, Instant};
@@ -228,7 +229,7 @@ fn gone(pid: u32) -> bool {
 }
 
 fn breakthrough() -> &'static dyn GameRules {
-    &agon_engine::sessions::breakthrough::BreakthroughRules
+    &agon_games::breakthrough::session::BreakthroughRules
 }
 
 fn play(seats: Vec<Seat>, move_ms: u64, clock: Clock) -> MatchRecord {

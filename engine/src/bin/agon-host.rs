@@ -4,10 +4,10 @@
 //! and then one request per call.
 
 use abi_stable::std_types::RResult;
-use agon_engine::game::Registry;
 use agon_engine::host::process::{failure_code, frame, Hello, LoadFailure, Ready};
 use agon_engine::loader::Plugin;
 use agon_engine::sandbox;
+use agon_games::registry::Registry;
 use std::fs::File;
 use std::io::Write;
 use std::os::fd::FromRawFd;

@@ -10,9 +10,9 @@
 //! single player: that ends the game, not phase 1, so it is 7 then 9 without 8.
 
 use super::reversixt::Message;
-use crate::game::Outcome;
 use crate::runner::MatchObserver;
-use crate::sessions::reversixt::parse_notation;
+use agon_games::contract::Outcome;
+use agon_games::reversixt::session::parse_notation;
 use agon_games::reversixt::{Map, Phase, Position};
 use std::net::TcpStream;
 

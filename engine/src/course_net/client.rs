@@ -7,12 +7,12 @@
 //! engine does under `skip`), so one late answer costs one move, not the rest of the game.
 
 use super::reversixt::{Message, WireError};
-use crate::game::GameRules;
 use crate::host::{CallResult, Deadline, SeatHost};
-use agon_games::params::RawParams;
+use agon_games::contract::GameRules;
+use agon_games::contract::RawParams;
 use agon_games::reversixt::{Map, MapError, Move, Phase, Position};
+use agon_plugin_api::games::reversixt::convert;
 use agon_plugin_api::protocol::{self, reversixt as wire, Reply, Start};
-use agon_plugin_api::sdk::reversixt as convert;
 use std::net::TcpStream;
 use std::time::Duration;
 

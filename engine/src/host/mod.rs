@@ -15,6 +15,7 @@ pub mod process;
 mod thread;
 mod unavailable;
 
+use agon_games::contract::bounded;
 pub use cpu_clock::thread_cpu_time;
 pub use inline::InlineHost;
 pub use process::{ProcessHost, ProcessHostConfig};
@@ -203,17 +204,6 @@ impl<T> CallResult<T> {
             CallResult::TimedOut => CallResult::TimedOut,
             CallResult::Fault { cause, detail } => CallResult::Fault { cause, detail },
         }
-    }
-}
-
-/// The most of a bot's own text (panic messages, reasons) the engine keeps.
-pub const MAX_BOT_TEXT: usize = 2000;
-
-/// `text` cut to [`MAX_BOT_TEXT`] characters, saying so.
-pub fn bounded(text: &str) -> String {
-    match text.char_indices().nth(MAX_BOT_TEXT) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}... [{} more bytes]", &text[..cut], text.len() - cut),
     }
 }
 

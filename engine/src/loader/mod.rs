@@ -14,9 +14,9 @@ mod errors;
 pub use cache::{cache_dir, content_addressed_copy};
 pub use errors::LoadError;
 
-use crate::game::GameRules;
 use crate::input_file::{limits, Input};
 use abi_stable::library::{lib_header_from_path, LibraryError, RootModule};
+use agon_games::contract::GameRules;
 use agon_plugin_api::abi::{BotBox, PluginModuleRef};
 use serde::Serialize;
 use sha2::{Digest, Sha256};

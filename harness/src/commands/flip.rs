@@ -2,8 +2,8 @@
 
 use crate::cli::FlipBoardArgs;
 use crate::console::outln;
+use agon_games::contract::RawParams;
 use agon_games::flip::{place, Config};
-use agon_games::params::RawParams;
 use anyhow::anyhow;
 
 pub fn board(args: FlipBoardArgs) -> anyhow::Result<()> {

@@ -2,7 +2,7 @@
 
 use crate::cli::GamesArgs;
 use crate::console::outln;
-use agon_engine::game::Registry;
+use agon_games::registry::Registry;
 
 pub fn run(args: GamesArgs) -> anyhow::Result<()> {
     let registry = Registry::builtin();

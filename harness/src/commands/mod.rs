@@ -1,9 +1,3 @@
-pub mod bench;
-mod bench_flip;
-mod bench_ladder;
-mod bench_puzzles;
-mod bench_reversixt;
-mod bench_tournament;
 pub mod course_server;
 pub mod flip;
 pub mod games;

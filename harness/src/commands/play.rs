@@ -3,15 +3,15 @@
 use crate::cli::{BudgetArgs, MatchArgs, SeatingArgs};
 use crate::console::{out, outln};
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::fault::FaultPolicy;
-use agon_engine::game::Registry;
 use agon_engine::host::{Clock, HostKind, ProcessHostConfig};
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating;
 use agon_engine::seating::{Hosting, Trial};
-use agon_games::params::RawParams;
+use agon_games::contract::FaultPolicy;
+use agon_games::contract::RawParams;
+use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -31,13 +31,15 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| s.parse::<BotSpec>())
         .collect::<Result<Vec<_>, _>>()?;
-    let needed = game.seats_for(&params).map_err(|e| {
-        anyhow!(
-            "{}: {e} (parameters: {})",
-            game.name(),
-            game.parameter_help()
-        )
-    })?;
+    let needed = game
+        .seats_for(&params, &agon_engine::input_file::GameFiles)
+        .map_err(|e| {
+            anyhow!(
+                "{}: {e} (parameters: {})",
+                game.name(),
+                game.parameter_help()
+            )
+        })?;
     if specs.len() != needed {
         bail!(
             "{} needs {needed} bots (one --bot per seat), got {}",

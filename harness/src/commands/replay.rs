@@ -2,9 +2,9 @@
 
 use crate::cli::VerifyArgs;
 use crate::console::outln;
-use agon_engine::game::Registry;
 use agon_engine::record::MatchRecord;
 use agon_engine::replay;
+use agon_games::registry::Registry;
 use anyhow::anyhow;
 
 pub fn verify(args: VerifyArgs) -> anyhow::Result<()> {

@@ -3,14 +3,14 @@
 use crate::cli::SolveArgs;
 use crate::console::{out, outln};
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::game::Registry;
 use agon_engine::host::{HostKind, ProcessHostConfig};
 use agon_engine::loader::cache_dir;
 use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::{self, Hosting};
-use agon_games::params::RawParams;
+use agon_games::contract::RawParams;
+use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
@@ -36,7 +36,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     }
     let params = RawParams::from([("puzzle".to_string(), args.puzzle.display().to_string())]);
     // Refuse a bad instance before starting the solver, naming the file.
-    game.new_session(&params)
+    game.new_session(&params, &agon_engine::input_file::GameFiles)
         .map_err(|e| anyhow!("{}: {e}", args.puzzle.display()))?;
     let seat = seating::seat(&spec, 0, game, &hosting)?;
     let settings = MatchSettings {

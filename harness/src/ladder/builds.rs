@@ -4,7 +4,7 @@
 
 use super::entry::SeatBuild;
 use agon_engine::bot_spec::BotSpec;
-use agon_games::params::RawParams;
+use agon_games::contract::RawParams;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;

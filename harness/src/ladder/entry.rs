@@ -1,8 +1,8 @@
 //! One line of a ladder's journal: a finished game, with the build every seat played.
 
 use crate::tournament::journal::{JournalEntry, JournalFault};
-use agon_engine::game::Termination;
 use agon_engine::record::MatchRecord;
+use agon_games::contract::Termination;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

@@ -18,7 +18,7 @@ pub enum Event {
     Started {
         seed: u64,
         game: String,
-        params: agon_games::params::RawParams,
+        params: agon_games::contract::RawParams,
         host: String,
         games_so_far: u64,
     },

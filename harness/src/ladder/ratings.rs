@@ -80,7 +80,7 @@ impl Ratings {
 mod tests {
     use super::*;
     use crate::ladder::entry::SeatBuild;
-    use agon_engine::game::Termination;
+    use agon_games::contract::Termination;
 
     fn game(seats: &[(&str, u32)], ranks: &[usize]) -> LadderGame {
         LadderGame {

@@ -18,12 +18,12 @@ use crate::swap::intake::{Arrival, Intake};
 use crate::swap::validation::{Validated, Validator};
 use crate::tournament::journal::Journal;
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::fault::FaultPolicy;
-use agon_engine::game::Registry;
 use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
 use agon_engine::seating::{self, Hosting};
-use agon_games::params::RawParams;
+use agon_games::contract::FaultPolicy;
+use agon_games::contract::RawParams;
+use agon_games::registry::Registry;
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -108,10 +108,10 @@ pub fn run(options: &LadderOptions) -> Result<Summary, String> {
     let registry = Registry::builtin();
     let rules = registry.get(&options.game).map_err(|e| e.to_string())?;
     let seats = rules
-        .seats_for(&options.params)
+        .seats_for(&options.params, &agon_engine::input_file::GameFiles)
         .map_err(|e| format!("{}: {e}", rules.name()))?;
     rules
-        .new_session(&options.params)
+        .new_session(&options.params, &agon_engine::input_file::GameFiles)
         .map_err(|e| format!("{}: {e} ({})", rules.name(), rules.parameter_help()))?;
     let out = &options.out;
     let records = out.join("records");

@@ -7,7 +7,7 @@ use super::entry::LadderGame;
 use super::ratings::{Rated, Ratings, CONSERVATIVE_SIGMAS};
 use crate::grading::svg::escape;
 use agon_engine::output_file;
-use agon_games::params::RawParams;
+use agon_games::contract::RawParams;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;

@@ -7,14 +7,15 @@
 
 use crate::ladder::builds::Build;
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::fault::FaultPolicy;
-use agon_engine::game::{GameRules, Registry};
 use agon_engine::host::ProcessHost;
 use agon_engine::loader::{Manifest, StagedPlugin};
 use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::seating::{self, Hosting};
-use agon_games::params::RawParams;
+use agon_games::contract::FaultPolicy;
+use agon_games::contract::GameRules;
+use agon_games::contract::RawParams;
+use agon_games::registry::Registry;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -176,10 +177,13 @@ impl Validator {
             file: copy.to_path_buf(),
             ..bot.clone()
         };
-        let Ok(seats) = rules.seats_for(params) else {
+        let Ok(seats) = rules.seats_for(params, &agon_engine::input_file::GameFiles) else {
             return Ok(None);
         };
-        if rules.new_session(params).is_err() {
+        if rules
+            .new_session(params, &agon_engine::input_file::GameFiles)
+            .is_err()
+        {
             return Ok(None);
         }
         let seated = (0..seats)
@@ -199,7 +203,7 @@ impl Validator {
                 fault.seat,
                 bot.bot,
                 fault.cause,
-                agon_engine::host::bounded(&fault.detail)
+                agon_games::contract::bounded(&fault.detail)
             ));
         }
         Ok(Some(format!(

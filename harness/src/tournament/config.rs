@@ -2,11 +2,12 @@
 //! error names the key (and the entrant) it is about.
 
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::fault::FaultPolicy;
-use agon_engine::game::{GameRules, Registry};
 use agon_engine::host::{Clock, HostKind};
 use agon_engine::input_file::{limits, Input};
-use agon_games::params::RawParams;
+use agon_games::contract::FaultPolicy;
+use agon_games::contract::GameRules;
+use agon_games::contract::RawParams;
+use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -230,7 +231,7 @@ impl Config {
                         "puzzles take no per-game seed".into(),
                     ));
                 }
-                game.new_session(&probe)
+                game.new_session(&probe, &agon_engine::input_file::GameFiles)
                     .map_err(|e| fail("game_seed_param", e.to_string()))?;
                 Some((name.clone(), raw.game_seed_base))
             }
@@ -370,7 +371,7 @@ fn puzzle_sets(
                 .read_text(&path)
                 .map_err(|e| (key.clone(), e.to_string()))?;
             let params = RawParams::from([("instance".to_string(), text)]);
-            game.new_session(&params)
+            game.new_session(&params, &agon_engine::input_file::GameFiles)
                 .map_err(|e| (key.clone(), format!("{}: {e}", path.display())))?;
             let name = path
                 .file_name()
@@ -465,14 +466,15 @@ fn param_sets(
                     *value = base.join(&*value).display().to_string();
                 }
             }
-            game.new_session(&params).map_err(|e| {
-                let key = if swept.is_empty() {
-                    "params".to_string()
-                } else {
-                    format!("params/sweep ({})", label(&swept))
-                };
-                (key, e.to_string())
-            })?;
+            game.new_session(&params, &agon_engine::input_file::GameFiles)
+                .map_err(|e| {
+                    let key = if swept.is_empty() {
+                        "params".to_string()
+                    } else {
+                        format!("params/sweep ({})", label(&swept))
+                    };
+                    (key, e.to_string())
+                })?;
             Ok(ParamSet {
                 label: label(&swept),
                 swept,

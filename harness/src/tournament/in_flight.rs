@@ -11,7 +11,7 @@
 use super::journal::{Entry, JournalFault};
 use super::plan::{GameSpec, Plan};
 use agon_engine::fault::FaultCause;
-use agon_engine::game::{Outcome, Termination};
+use agon_games::contract::{Outcome, Termination};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;

@@ -5,10 +5,10 @@
 
 use super::folder_lock::{self, FolderLock};
 use agon_engine::fault::FaultCause;
-use agon_engine::game::Termination;
 use agon_engine::input_file::{limits, Input};
 use agon_engine::output_file;
 use agon_engine::record::MatchRecord;
+use agon_games::contract::Termination;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};

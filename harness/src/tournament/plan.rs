@@ -5,15 +5,15 @@
 use super::config::{Config, Declared, ParamSet, Settings};
 use super::journal::Entry;
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::game::GameRules;
-use agon_engine::game::Registry;
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
 use agon_engine::host::HostKind;
 use agon_engine::input_file::{limits, Input};
 use agon_engine::loader::{Manifest, Plugin, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::{self, Hosting, Trial};
-use agon_games::params::RawParams;
+use agon_games::contract::GameRules;
+use agon_games::contract::RawParams;
+use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -303,7 +303,7 @@ impl Plan {
         let seats = config
             .param_sets
             .iter()
-            .map(|p| game.seats_for(&p.params))
+            .map(|p| game.seats_for(&p.params, &agon_engine::input_file::GameFiles))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| PlanError::Config(format!("{}: {e}", config.file.display())))?;
         let count = planned_games(&seats, settings.games_per_pairing, entrants.len());

@@ -10,9 +10,10 @@
 pub mod heuristics;
 pub mod search;
 
+use agon_plugin_api::games::breakthrough::convert;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{self, Bot, ParamReader};
+use agon_plugin_api::sdk::{Bot, ParamReader};
 use heuristics::{Evaluator, Heuristic};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -101,8 +102,7 @@ impl Bot for AlphaBetaBot {
 
     fn act(&mut self, observation: &Observation) -> Reply<Move> {
         let playing = self.state.as_mut().expect("the engine calls start first");
-        let position =
-            sdk::breakthrough::position(&playing.setup, observation).expect("a valid board");
+        let position = convert::position(&playing.setup, observation).expect("a valid board");
         let result = search::search(
             &position,
             playing.settings.depth,

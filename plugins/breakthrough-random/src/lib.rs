@@ -1,9 +1,10 @@
 //! `random`: a uniformly random legal Breakthrough move, drawn from the seed the engine derives
 //! from the match seed, so a seeded match replays exactly.
 
+use agon_plugin_api::games::breakthrough::convert;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{self, Bot, ParamReader};
+use agon_plugin_api::sdk::{Bot, ParamReader};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -25,7 +26,7 @@ impl Bot for RandomBot {
 
     fn act(&mut self, observation: &Observation) -> Reply<Move> {
         let (setup, rng) = self.state.as_mut().expect("the engine calls start first");
-        let position = sdk::breakthrough::position(setup, observation).expect("a valid board");
+        let position = convert::position(setup, observation).expect("a valid board");
         let count = position.move_count();
         assert!(count > 0, "asked to move without a legal move");
         let pick = position.nth_move(rng.random_range(0..count));

@@ -5,10 +5,11 @@
 //! times per request in all and checks both moves against the old board, so it answers some
 //! invalid moves; this one never does.
 
+use agon_plugin_api::games::flip::convert::table;
 use agon_plugin_api::games::flip::{Player, Point};
 use agon_plugin_api::protocol::flip::{Flip, FlipMove, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{flip::table, Bot};
+use agon_plugin_api::sdk::Bot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

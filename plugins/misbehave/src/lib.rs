@@ -494,7 +494,8 @@ impl Bot for Spend {
         let ms = self.sleeps[self.moves.min(self.sleeps.len() - 1)];
         self.moves += 1;
         std::thread::sleep(Duration::from_millis(ms));
-        let position = agon_plugin_api::sdk::reversixt::position(observation).expect("a board");
+        let position =
+            agon_plugin_api::games::reversixt::convert::position(observation).expect("a board");
         Reply::new(position.legal_moves()[0].into())
     }
 }

@@ -4,9 +4,10 @@
 //! for them to play against.
 
 use crate::illegal_move;
+use agon_plugin_api::games::breakthrough::convert;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_plugin_api::protocol::{encode, Reply, Start};
-use agon_plugin_api::sdk::{self, Bot};
+use agon_plugin_api::sdk::Bot;
 use std::time::Duration;
 
 /// The process host's answer pipe and frame kind (`agon_engine::host::process::frame`).
@@ -29,7 +30,7 @@ fn process_cpu() -> Duration {
 }
 
 fn first_legal_move(setup: &Setup, observation: &Observation) -> Move {
-    let position = sdk::breakthrough::position(setup, observation).expect("a valid board");
+    let position = convert::position(setup, observation).expect("a valid board");
     position
         .nth_move(0)
         .expect("a position to move in has a move")

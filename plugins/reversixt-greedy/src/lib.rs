@@ -2,10 +2,11 @@
 //! others the fewest stones, then to the first in board order. In the bombing phase the same
 //! rule picks the bomb that costs it least and the rivals most.
 
+use agon_plugin_api::games::reversixt::convert::position;
 use agon_plugin_api::games::reversixt::{Move as RulesMove, Position};
 use agon_plugin_api::protocol::reversixt::{Move, Observation, ReversiXt};
 use agon_plugin_api::protocol::Reply;
-use agon_plugin_api::sdk::{reversixt::position, Bot};
+use agon_plugin_api::sdk::Bot;
 
 #[derive(Default)]
 pub struct Greedy;

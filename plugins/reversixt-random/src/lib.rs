@@ -1,9 +1,10 @@
 //! `random`: a uniformly drawn legal move (every special value of a choice or bonus square
 //! counts as its own move), from a generator seeded by the match, so games replay exactly.
 
+use agon_plugin_api::games::reversixt::convert::position;
 use agon_plugin_api::protocol::reversixt::{Move, Observation, ReversiXt, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{reversixt::position, Bot};
+use agon_plugin_api::sdk::Bot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -1,5 +1,5 @@
 use super::Side;
-use crate::params::{ParamError, ParamReader, RawParams};
+use crate::contract::{ParamError, ParamReader, RawParams};
 use serde::{Deserialize, Serialize};
 
 /// The parameters of one Breakthrough game (rules file, "Board and pieces" and "Winning").

@@ -9,6 +9,12 @@
 //! The position is a pair of bitboards, so boards of at most 64 squares are supported; that
 //! covers every board of the rules file (8x8, 5x10, 10x5).
 
+pub mod convert;
+#[cfg(test)]
+mod playthrough;
+pub mod protocol;
+pub mod session;
+
 mod config;
 mod moves;
 mod outcome;

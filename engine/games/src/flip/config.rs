@@ -1,4 +1,4 @@
-use crate::params::{ParamError, ParamReader, RawParams};
+use crate::contract::{ParamError, ParamReader, RawParams};
 use serde::{Deserialize, Serialize};
 
 /// The parameters of one Flip game (rules file, "Score and end" and "Initial placement").

@@ -6,6 +6,12 @@
 //! coin is a disc of diameter 2; a move flips one coin exactly one diameter, to anywhere not
 //! overlapping another coin and on the table ("Moves"). Seat 0 is player 1.
 
+pub mod convert;
+#[cfg(test)]
+mod playthrough;
+pub mod protocol;
+pub mod session;
+
 mod config;
 mod game;
 mod geometry;

@@ -204,7 +204,7 @@ fn the_turn_limit_decides_by_score_or_draws() {
 
 #[test]
 fn n_is_bounded_by_the_largest_board_the_course_played() {
-    let params = |n: u32| crate::params::RawParams::from([("n".to_string(), n.to_string())]);
+    let params = |n: u32| crate::contract::RawParams::from([("n".to_string(), n.to_string())]);
     assert_eq!(Config::from_params(&params(270)).unwrap().n, 270);
     let refused = Config::from_params(&params(271)).unwrap_err().to_string();
     assert!(refused.contains("1 to 270"), "{refused}");

@@ -5,6 +5,11 @@
 //! two sources: every source has exactly one 4-neighbour of its letter, every other cell exactly
 //! two, and each letter's cells are connected (no separate loop).
 
+#[cfg(test)]
+mod playthrough;
+pub mod protocol;
+pub mod session;
+
 mod puzzle;
 mod verify;
 

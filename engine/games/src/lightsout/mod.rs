@@ -8,6 +8,11 @@
 //! Instance files: one line per row, `.` (or `0`) white, `#` (or `1`) black; blank lines at the
 //! end and `\r` line ends are ignored.
 
+#[cfg(test)]
+mod playthrough;
+pub mod protocol;
+pub mod session;
+
 pub mod algebra;
 mod bits;
 mod board;

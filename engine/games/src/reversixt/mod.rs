@@ -1,8 +1,14 @@
 //! ReversiXT: the multi-player Reversi of the RWTH Softwarepraktikum (`shared/rules/reversixt.md`).
 //!
 //! Maps (parsing with positioned errors, squares, directions, transitions) and the rules of
-//! both phases on a `Position`. The engine session and the course's TCP protocol live in
-//! `agon-engine`, the bots in `plugins/reversixt-*`.
+//! both phases on a `Position`, the protocol and the engine session. The course's TCP protocol
+//! lives in `agon-engine`, the bots in `plugins/reversixt-*`.
+
+pub mod convert;
+#[cfg(test)]
+mod playthrough;
+pub mod protocol;
+pub mod session;
 
 mod direction;
 mod map;

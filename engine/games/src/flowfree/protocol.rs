@@ -1,0 +1,83 @@
+//! Flow Free (`shared/rules/puzzles.md`, "Flow Free"), protocol version 1. A single-seat
+//! puzzle: one observation (the grid), one answer. A bot reports its attempted assignments as
+//! the reply's `nodes`.
+
+use crate::protocol::GameProtocol;
+use serde::{Deserialize, Serialize};
+
+pub struct FlowFree;
+
+pub const VERSION: u32 = 1;
+
+impl GameProtocol for FlowFree {
+    const GAME: &'static str = "flowfree";
+    const VERSION: u32 = VERSION;
+    type Setup = Setup;
+    type Observation = Observation;
+    type Action = Answer;
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    pub rows: u32,
+    pub cols: u32,
+}
+
+/// The grid, row by row: `b'_'` for an empty cell, an uppercase ASCII letter for a source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observation {
+    pub rows: u32,
+    pub cols: u32,
+    pub cells: Vec<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Answer {
+    /// Every cell's letter, row by row.
+    Solved { cells: Vec<u8> },
+    /// The bot stopped without a solution (a cut-off, or it proved none exists).
+    GaveUp { reason: String },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{assert_wire, Reply, Start};
+
+    /// Version 1, byte for byte.
+    #[test]
+    fn wire_format_is_stable() {
+        assert_eq!(VERSION, 1);
+        let start = Start {
+            seat: 0,
+            seats: 1,
+            seed: 3,
+            start_budget_ms: 0,
+            move_budget_ms: 500,
+            bot_params: Default::default(),
+            game: Setup { rows: 2, cols: 2 },
+        };
+        assert_wire(&start, "00010300fbf401000202");
+        assert_wire(
+            &Observation {
+                rows: 2,
+                cols: 2,
+                cells: b"A__A".to_vec(),
+            },
+            "020204415f5f41",
+        );
+        assert_wire(
+            &Reply::new(Answer::Solved {
+                cells: b"AAAA".to_vec(),
+            })
+            .with_nodes(300),
+            "00044141414101fb2c01",
+        );
+        assert_wire(
+            &Reply::new(Answer::GaveUp {
+                reason: "cut".into(),
+            }),
+            "010363757400",
+        );
+    }
+}

@@ -1,0 +1,62 @@
+//! One measured figure of `agon bench` and how samples become one: every suite reports
+//! [`Figure`]s; nothing here knows a suite.
+
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+#[derive(Serialize)]
+pub struct Figure {
+    pub name: &'static str,
+    /// Median over the samples.
+    pub median: f64,
+    /// Best sample.
+    pub best: f64,
+    pub unit: &'static str,
+}
+
+pub const SAMPLES: usize = 9;
+
+/// Nanoseconds per call of `f`: SAMPLES samples, each as many calls as fit in `per_sample`.
+pub fn per_call(name: &'static str, per_sample: Duration, mut f: impl FnMut()) -> Figure {
+    // Warm up and size the batch so one timing covers many calls.
+    let mut batch = 1u64;
+    loop {
+        let t0 = Instant::now();
+        for _ in 0..batch {
+            f();
+        }
+        if t0.elapsed() > Duration::from_millis(20) {
+            break;
+        }
+        batch *= 2;
+    }
+    let mut samples = Vec::with_capacity(SAMPLES);
+    for _ in 0..SAMPLES {
+        let t0 = Instant::now();
+        let mut calls = 0u64;
+        while t0.elapsed() < per_sample {
+            for _ in 0..batch {
+                f();
+            }
+            calls += batch;
+        }
+        samples.push(t0.elapsed().as_nanos() as f64 / calls as f64);
+    }
+    summarize(name, samples, "ns")
+}
+
+pub fn summarize(name: &'static str, mut samples: Vec<f64>, unit: &'static str) -> Figure {
+    samples.sort_by(|a, b| a.total_cmp(b));
+    // Times: the smallest is best; rates: the largest.
+    let best = if unit == "/s" {
+        samples[samples.len() - 1]
+    } else {
+        samples[0]
+    };
+    Figure {
+        name,
+        median: samples[samples.len() / 2],
+        best,
+        unit,
+    }
+}

@@ -1,0 +1,218 @@
+//! `agon bench --suite ladder`: hot swap under a running ladder (process host, concurrency 2,
+//! two slots of fast bots). Swap latency: from the rename of a new build into the folder to
+//! the start of the first game that plays it, validation included, over 20 swaps. Memory: the
+//! engine's resident set after the first swap and after 200. Then the ladder plays on to
+//! `--ladder-games` games in all, and the resident set and open descriptors after 1,000 games
+//! are compared with those at the end: a ladder runs for days.
+
+use super::figure::{summarize, Figure};
+use crate::ladder::run::{run, LadderOptions};
+use agon_engine::host::{Clock, HostKind};
+use agon_engine::record::Budgets;
+use anyhow::{anyhow, bail};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const SWAPS_TIMED: usize = 20;
+const SWAPS: usize = 200;
+/// A swap that has not reached a game by then has failed.
+const SWAP_PATIENCE: Duration = Duration::from_secs(60);
+
+pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec<Figure>> {
+    let root = std::env::temp_dir().join(format!("agon-bench-ladder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let (teams, out) = (root.join("teams"), root.join("out"));
+    std::fs::create_dir_all(&teams)?;
+    let builds = [std::fs::read(random)?, std::fs::read(alphabeta)?];
+    publish(&builds[0], &teams, "a.so")?;
+    publish(&builds[0], &teams, "b.so")?;
+    let hosting = crate::commands::play::hosting(HostKind::Process, "report", 1024, 0, None)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let options = LadderOptions {
+        dir: teams.clone(),
+        out: out.clone(),
+        game: "breakthrough".into(),
+        params: Default::default(),
+        concurrency: 2,
+        games: None,
+        seed: 1,
+        settle: Duration::from_millis(500),
+        max_builds_in_process: 8,
+        budgets: Budgets {
+            start_ms: Some(5000),
+            move_ms: Some(1000),
+            clock: Clock::Cpu,
+        },
+        fault_policy: None,
+        validation: hosting.clone(),
+        hosting,
+        configured: Default::default(),
+        quiet: true,
+        stop: stop.clone(),
+    };
+    let measured = std::thread::scope(|scope| {
+        let ladder = scope.spawn(|| run(&options));
+        let measured = measure(&teams, &out, &builds, games);
+        stop.store(true, Ordering::SeqCst);
+        let ran = ladder.join().map_err(|_| anyhow!("the ladder panicked"))?;
+        ran.map_err(|e| anyhow!(e))?;
+        measured
+    });
+    let _ = std::fs::remove_dir_all(&root);
+    measured
+}
+
+fn measure(
+    teams: &Path,
+    out: &Path,
+    builds: &[Vec<u8>; 2],
+    games: u64,
+) -> anyhow::Result<Vec<Figure>> {
+    wait_for_games(out, 2)?;
+    let mut latencies = Vec::new();
+    let mut rss_first = 0.0;
+    for swap in 0..SWAPS {
+        // Each swap a new content: the two builds in turn, made distinct by trailing bytes
+        // (which an ELF loader ignores).
+        let mut bytes = builds[(swap + 1) % 2].clone();
+        bytes.extend_from_slice(&(swap as u64).to_le_bytes());
+        let sha = agon_engine::loader::sha256_hex(&bytes);
+        let temp = teams.join(".b.so.tmp");
+        std::fs::write(&temp, &bytes)?;
+        let renamed_at = unix_ms_f64();
+        std::fs::rename(&temp, teams.join("b.so"))?;
+        let started = first_game_with(out, &sha)?;
+        if swap < SWAPS_TIMED {
+            latencies.push(started - renamed_at);
+        }
+        if swap == 0 {
+            rss_first = settled_resident_mib();
+        }
+    }
+    let rss_swapped = settled_resident_mib();
+    let mut figures = vec![
+        summarize("ladder swap -> first game (ms)", latencies.clone(), "ms"),
+        single(
+            "ladder swap -> first game, worst (ms)",
+            latencies.iter().copied().fold(0.0, f64::max),
+            "ms",
+        ),
+        single("engine RSS after 1 swap (MiB)", rss_first, "Mi"),
+        single("engine RSS after 200 swaps (MiB)", rss_swapped, "Mi"),
+    ];
+    let early = 1000.min(games);
+    wait_for_games(out, early)?;
+    let (rss_early, fds_early) = (resident_mib(), open_fds()?);
+    wait_for_games(out, games)?;
+    let (rss_late, fds_late) = (resident_mib(), open_fds()?);
+    figures.push(single("engine RSS after 1000 games (MiB)", rss_early, "Mi"));
+    figures.push(single("engine RSS at the end (MiB)", rss_late, "Mi"));
+    figures.push(single("open fds after 1000 games", fds_early as f64, ""));
+    figures.push(single("open fds at the end", fds_late as f64, ""));
+    figures.push(single("ladder games played", games as f64, ""));
+    Ok(figures)
+}
+
+fn single(name: &'static str, value: f64, unit: &'static str) -> Figure {
+    Figure {
+        name,
+        median: value,
+        best: value,
+        unit,
+    }
+}
+
+fn publish(bytes: &[u8], dir: &Path, slot: &str) -> std::io::Result<()> {
+    let temp = dir.join(format!(".{slot}.tmp"));
+    std::fs::write(&temp, bytes)?;
+    std::fs::rename(temp, dir.join(slot))
+}
+
+/// The start time (ms since the epoch) of the first game in which b.so played `sha`.
+fn first_game_with(out: &Path, sha: &str) -> anyhow::Result<f64> {
+    let t0 = Instant::now();
+    loop {
+        let standings = read_json(&out.join("standings.json"));
+        let latest = standings["latest_games"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let started = latest
+            .iter()
+            .filter(|g| {
+                g["seats"]
+                    .as_array()
+                    .is_some_and(|seats| seats.iter().any(|s| s["sha256"] == sha))
+            })
+            .filter_map(|g| g["started_unix_ms"].as_f64())
+            .fold(f64::INFINITY, f64::min);
+        if started.is_finite() {
+            return Ok(started);
+        }
+        if t0.elapsed() > SWAP_PATIENCE {
+            let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap_or_default();
+            bail!(
+                "no game with build {sha} after {SWAP_PATIENCE:?}; last events:\n{}",
+                events.lines().rev().take(3).collect::<Vec<_>>().join("\n")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn wait_for_games(out: &Path, games: u64) -> anyhow::Result<()> {
+    let mut last = (0, Instant::now());
+    loop {
+        let now = read_json(&out.join("standings.json"))["games"]
+            .as_u64()
+            .unwrap_or(0);
+        if now >= games {
+            return Ok(());
+        }
+        if now != last.0 {
+            last = (now, Instant::now());
+        } else if last.1.elapsed() > SWAP_PATIENCE {
+            bail!("the ladder stopped playing at {now} games");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn read_json(path: &PathBuf) -> Value {
+    std::fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn unix_ms_f64() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+/// The resident set once the intake and the validator are idle (a candidate build in flight is
+/// megabytes that are about to be freed).
+fn settled_resident_mib() -> f64 {
+    std::thread::sleep(Duration::from_millis(500));
+    resident_mib()
+}
+
+fn resident_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        })
+        .map_or(f64::NAN, |kib| kib / 1024.0)
+}
+
+fn open_fds() -> anyhow::Result<usize> {
+    Ok(std::fs::read_dir("/proc/self/fd")?.count())
+}
