@@ -5,9 +5,7 @@ use crate::fault::Fault;
 use crate::host::{Clock, HostKind};
 use crate::input_file::{limits, Input};
 use crate::sandbox::SandboxReport;
-use agon_games::contract::FaultPolicy;
-use agon_games::contract::Outcome;
-use agon_games::contract::RawParams;
+use agon_games::contract::{FaultPolicy, Outcome, RawParams};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

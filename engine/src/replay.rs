@@ -4,8 +4,7 @@
 
 use crate::fault::{tolerated_errors, Fault, Phase};
 use crate::record::{Forced, MatchRecord, SeatMetrics};
-use agon_games::contract::FaultPolicy;
-use agon_games::contract::{Outcome, Session, Termination};
+use agon_games::contract::{FaultPolicy, Outcome, Session, Termination};
 use agon_games::registry::Registry;
 
 /// What a verified replay established.

@@ -7,11 +7,10 @@ use crate::record::{
     Budgets, Forced, MatchRecord, MoveRecord, Restart, SeatMetrics, SeatRecord, RECORD_FORMAT,
 };
 use crate::seed::{engine_draw, seat_seed};
-use agon_games::contract::FaultPolicy;
 use agon_games::contract::{
-    Applied, GameRules, Outcome, Rejection, Session, StartInfo, Termination,
+    Applied, FaultPolicy, GameRules, Outcome, ParamError, RawParams, Rejection, Session, StartInfo,
+    Termination,
 };
-use agon_games::contract::{ParamError, RawParams};
 use agon_plugin_api::abi::FailureKind;
 use std::time::Duration;
 

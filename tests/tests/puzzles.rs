@@ -1,8 +1,7 @@
 //! Puzzles end to end: `agon solve` on the course's Flow Free puzzles and on Lights Out boards,
 //! the engine's verdicts on wrong answers, the Lights Out tables, puzzle runs.
 
-use agon_games::contract::RawParams;
-use agon_games::contract::{GameRules, Rejection, StartInfo};
+use agon_games::contract::{GameRules, RawParams, Rejection, StartInfo};
 use agon_games::flowfree::session::FlowFreeRules;
 use agon_games::lightsout::session::LightsOutRules;
 use agon_games::registry::Registry;

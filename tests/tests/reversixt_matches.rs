@@ -7,8 +7,7 @@ use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
-use agon_games::contract::RawParams;
-use agon_games::contract::{GameRules, Termination};
+use agon_games::contract::{GameRules, RawParams, Termination};
 use agon_games::registry::Registry;
 use agon_tests::{seats, shared_data, spec};
 

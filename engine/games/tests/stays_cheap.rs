@@ -7,7 +7,12 @@ use std::path::{Path, PathBuf};
 const ALLOWED_DEPENDENCIES: &[&str] = &["serde", "bincode", "thiserror"];
 
 /// Files compiled only for tests (declared under `#[cfg(test)]`), which may read test data.
-const TEST_ONLY_FILES: &[&str] = &["tests.rs", "playthrough.rs", "transcript.rs", "properties.rs"];
+const TEST_ONLY_FILES: &[&str] = &[
+    "tests.rs",
+    "playthrough.rs",
+    "transcript.rs",
+    "properties.rs",
+];
 
 /// What the crate's own code must not use.
 const FORBIDDEN: &[&str] = &[
@@ -65,7 +70,10 @@ fn the_rules_do_no_io_and_start_no_threads() {
         }
         let text = std::fs::read_to_string(&path).unwrap();
         // A file's own test module comes last; only the code before it ships.
-        let shipped = text.split("#[cfg(test)]\nmod tests").next().unwrap_or_default();
+        let shipped = text
+            .split("#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap_or_default();
         for forbidden in FORBIDDEN {
             assert!(
                 !shipped.contains(forbidden),

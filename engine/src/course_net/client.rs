@@ -8,8 +8,7 @@
 
 use super::reversixt::{Message, WireError};
 use crate::host::{CallResult, Deadline, SeatHost};
-use agon_games::contract::GameRules;
-use agon_games::contract::RawParams;
+use agon_games::contract::{GameRules, RawParams};
 use agon_games::reversixt::{Map, MapError, Move, Phase, Position};
 use agon_plugin_api::games::reversixt::convert;
 use agon_plugin_api::protocol::{self, reversixt as wire, Reply, Start};

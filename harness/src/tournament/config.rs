@@ -4,9 +4,7 @@
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::{Clock, HostKind};
 use agon_engine::input_file::{limits, Input};
-use agon_games::contract::FaultPolicy;
-use agon_games::contract::GameRules;
-use agon_games::contract::RawParams;
+use agon_games::contract::{FaultPolicy, GameRules, RawParams};
 use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -4,9 +4,9 @@ use super::protocol as wire;
 use super::{Analysis, Board, Click};
 use crate::contract::instance::{instance_params, instance_text, invalid};
 use crate::contract::{
-    Applied, FaultPolicy, GameRules, Outcome, ParamFiles, Rejection, Session, StartInfo,
+    Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
+    Session, StartInfo,
 };
-use crate::contract::{ParamError, RawParams};
 use crate::protocol::{self, Reply, Start};
 
 pub struct LightsOutRules;

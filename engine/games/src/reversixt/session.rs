@@ -7,9 +7,9 @@ use super::convert;
 use super::protocol as wire;
 use super::{Map, Move, Phase, Position};
 use crate::contract::{
-    Applied, FaultPolicy, GameRules, Outcome, ParamFiles, Rejection, Session, StartInfo,
+    Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, ParamReader, RawParams,
+    Rejection, Session, StartInfo,
 };
-use crate::contract::{ParamError, ParamReader, RawParams};
 use crate::protocol::{self, Reply, Start};
 use std::time::Duration;
 
