@@ -220,4 +220,26 @@ mod tests {
             .contains("byte 0"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    /// The files game parameters name go through the same checks, named by their parameter.
+    #[test]
+    fn game_files_are_read_with_the_input_checks() {
+        use agon_games::contract::ParamFiles;
+        let err = GameFiles.read_text("puzzle", "/dev/zero").unwrap_err();
+        assert!(err.contains("character device"), "{err}");
+        let dir = std::env::temp_dir().join(format!("agon-game-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let puzzle = dir.join("p.txt");
+        std::fs::write(&puzzle, "#.\n.#\n").unwrap();
+        let path = puzzle.to_str().unwrap();
+        assert_eq!(GameFiles.read_text("puzzle", path).unwrap(), "#.\n.#\n");
+        // A sparse file one byte over the limit: refused by its size, before any read.
+        std::fs::File::create(&puzzle)
+            .unwrap()
+            .set_len(limits::INSTANCE + 1)
+            .unwrap();
+        let err = GameFiles.read_text("map", path).unwrap_err();
+        assert!(err.contains("a map"), "names the parameter: {err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
