@@ -52,8 +52,8 @@ pub struct Restart {
     pub reason: String,
 }
 
-/// Per-call time budgets; `None`: unlimited.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Per-call time budgets; `None`: unlimited (the default).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Budgets {
     pub start_ms: Option<u64>,
     pub move_ms: Option<u64>,

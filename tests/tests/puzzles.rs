@@ -428,3 +428,30 @@ fn a_large_board_is_solved_through_the_process_host() {
     let v = solve("lightsout", &spec("lightsout-gf2", "gf2"), &file);
     assert_eq!(v["solved"], true, "{}", v["reason"]);
 }
+
+/// A puzzle is one answer: the fault policies that pass a turn or play a random legal action
+/// for a seat have nothing to do, and the puzzle stays unanswered.
+#[test]
+fn puzzles_refuse_to_skip_or_play_a_random_answer() {
+    use agon_games::contract::puzzle::{no_random_answer, no_turn_to_skip};
+    let instance = |text: &str| RawParams::from([("instance".to_string(), text.to_string())]);
+    let lights_out: &dyn GameRules = &LightsOutRules;
+    let flow_free: &dyn GameRules = &FlowFreeRules;
+    for (rules, text) in [(lights_out, "#.\n.#\n"), (flow_free, "A_A\n")] {
+        let mut session = start(rules, &instance(text));
+        assert_eq!(session.skip(0), Err(no_turn_to_skip()), "{}", rules.name());
+        assert_eq!(
+            session.play_random_legal(0, 7),
+            Err(no_random_answer()),
+            "{}",
+            rules.name()
+        );
+        assert_eq!(
+            session.to_act(),
+            Some(0),
+            "{} is still to answer",
+            rules.name()
+        );
+        assert!(session.outcome().is_none());
+    }
+}

@@ -8,7 +8,7 @@
 //!
 //! # The shape of a game folder
 //! Every game folder `src/<game>/` has the same files for the same roles (a test,
-//! `registry::tests::every_game_has_the_same_role_files`, keeps it so):
+//! `tests/layout.rs`, keeps it so):
 //!
 //! | file             | role                                                                  |
 //! |------------------|-----------------------------------------------------------------------|

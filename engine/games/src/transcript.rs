@@ -5,7 +5,7 @@
 //!
 //! To accept an intended change: `AGON_BLESS=1 cargo test -p agon-games playthrough`.
 
-use crate::contract::{Applied, ParamFiles, Rejection};
+use crate::contract::{Applied, ParamFiles, Rejection, Session};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -70,5 +70,43 @@ pub fn judged(out: &mut String, label: &str, verdict: Result<Applied, Rejection>
         Err(rejection) => {
             let _ = writeln!(out, "{label}: refused: {rejection:?}");
         }
+    }
+}
+
+/// What a transcript's outcome line names besides the points.
+pub enum Shows {
+    /// The winning seat (two-seat games).
+    Winner,
+    /// The winning seat and the game's own scores (puzzles).
+    WinnerAndGameScores,
+    /// Every seat's rank (games of more seats).
+    Ranks,
+}
+
+/// Ends a transcript: the outcome line and, with `final_board`, the position as rendered.
+pub fn finish(out: &mut String, session: &dyn Session, shows: Shows, final_board: bool) {
+    let outcome = session.outcome().expect("a playthrough plays to the end");
+    let _ = match shows {
+        Shows::Winner => writeln!(
+            out,
+            "\noutcome: winner {:?}, scores {:?}: {}",
+            outcome.winner, outcome.scores, outcome.reason
+        ),
+        Shows::WinnerAndGameScores => writeln!(
+            out,
+            "\noutcome: winner {:?}, scores {:?}, game scores {:?}: {}",
+            outcome.winner,
+            outcome.scores,
+            session.game_scores(),
+            outcome.reason
+        ),
+        Shows::Ranks => writeln!(
+            out,
+            "\noutcome: ranks {:?}, scores {:?}: {}",
+            outcome.ranks, outcome.scores, outcome.reason
+        ),
+    };
+    if final_board {
+        out.push_str(&session.render());
     }
 }

@@ -34,11 +34,7 @@ fn game(greedy: &Path) -> anyhow::Result<(MatchRecord, f64)> {
     let settings = MatchSettings {
         params: params(),
         seed: 1,
-        budgets: Budgets {
-            start_ms: None,
-            move_ms: None,
-            clock: Default::default(),
-        },
+        budgets: Budgets::default(),
         fault_policy: None,
     };
     let t0 = Instant::now();

@@ -127,11 +127,7 @@ pub fn greedy_games(greedy: &Path, per_sample: Duration) -> anyhow::Result<Figur
     let settings = MatchSettings {
         params: RawParams::from([("instance".to_string(), OTHELLO.to_string())]),
         seed: 1,
-        budgets: Budgets {
-            start_ms: None,
-            move_ms: None,
-            clock: Default::default(),
-        },
+        budgets: Budgets::default(),
         fault_policy: None,
     };
     let mut samples = Vec::with_capacity(SAMPLES);

@@ -171,7 +171,9 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
                                 break;
                             }
                         }
-                        let result = play_again_if_killed(plan, &game, hosting, builds, dir);
+                        let result = play_again_if_killed(&game.id, || {
+                            play(plan, &game, hosting, builds, dir)
+                        });
                         if in_process {
                             in_flight::clear(dir, &game.id);
                         }
@@ -284,22 +286,17 @@ fn hosting(plan: &Plan) -> Result<Hosting, String> {
     super::plan::hosting(&plan.settings)
 }
 
-/// Plays one game, again when a bot's process was killed from outside the engine.
-fn play_again_if_killed(
-    plan: &Plan,
-    game: &GameSpec,
-    hosting: &Hosting,
-    builds: Option<&Builds>,
-    dir: &Path,
-) -> Done {
+/// Plays game `id` with `play_once`, again when a bot's process was killed from outside the
+/// engine.
+fn play_again_if_killed(id: &str, mut play_once: impl FnMut() -> Done) -> Done {
     let mut attempt = 1;
     loop {
-        match play(plan, game, hosting, builds, dir) {
+        match play_once() {
             Done::Unplayed { why, .. }
                 if attempt < EXTERNAL_KILL_ATTEMPTS
                     && agon_engine::interrupt::requested().is_none() =>
             {
-                log::warn!("game {}: {why}; playing it again", game.id);
+                log::warn!("game {id}: {why}; playing it again");
                 attempt += 1;
             }
             done => return done,

@@ -5,7 +5,7 @@ use super::protocol as wire;
 use super::session::BreakthroughRules;
 use crate::contract::{GameRules, RawParams, Session, StartInfo};
 use crate::protocol::{self, Reply, Start};
-use crate::transcript::{check, PlainFiles};
+use crate::transcript::{check, finish, PlainFiles, Shows};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -77,13 +77,7 @@ fn playthrough(params: &[(&str, &str)], seed: u64) -> String {
         let applied = session.apply_answer(seat, &answer).unwrap();
         let _ = writeln!(out, "  plays {}", applied.notation);
     }
-    let outcome = session.outcome().unwrap();
-    let _ = writeln!(
-        out,
-        "\noutcome: winner {:?}, scores {:?}: {}",
-        outcome.winner, outcome.scores, outcome.reason
-    );
-    out.push_str(&session.render());
+    finish(&mut out, session.as_ref(), Shows::Winner, true);
     out
 }
 

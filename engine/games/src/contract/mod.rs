@@ -8,14 +8,14 @@
 //! | `outcome.rs`      | [`Outcome`] and [`Termination`]: how a match ended                 |
 //! | `fault_policy.rs` | [`FaultPolicy`]: what a fault costs                                |
 //! | `params.rs`       | [`RawParams`], [`ParamReader`], [`ParamError`]                     |
-//! | `instance.rs`     | a puzzle's instance from `puzzle=FILE` or `instance=TEXT`          |
+//! | `puzzle.rs`       | what puzzles share: the instance, the fault hooks they refuse      |
 //! | `bot_text.rs`     | [`bounded`]: how much of a bot's own text is kept                  |
 
 mod bot_text;
 mod fault_policy;
-pub mod instance;
 mod outcome;
 mod params;
+pub mod puzzle;
 mod rules;
 mod session;
 

@@ -4,7 +4,7 @@ use super::protocol as fw;
 use super::session::FlipRules;
 use crate::contract::{GameRules, RawParams};
 use crate::protocol::{self, Reply};
-use crate::transcript::{check, PlainFiles};
+use crate::transcript::{check, finish, PlainFiles, Shows};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -57,13 +57,7 @@ fn flip_playthrough(seed: u64) -> String {
             .unwrap();
         let _ = writeln!(out, "  plays {}", applied.notation);
     }
-    let outcome = session.outcome().unwrap();
-    let _ = writeln!(
-        out,
-        "\noutcome: winner {:?}, scores {:?}: {}",
-        outcome.winner, outcome.scores, outcome.reason
-    );
-    out.push_str(&session.render());
+    finish(&mut out, session.as_ref(), Shows::Winner, true);
     out
 }
 

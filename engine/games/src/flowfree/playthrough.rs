@@ -4,7 +4,7 @@ use super::protocol as fw;
 use super::session::FlowFreeRules;
 use crate::contract::{GameRules, RawParams};
 use crate::protocol::{self, Reply};
-use crate::transcript::{check, judged, shared_data, PlainFiles};
+use crate::transcript::{check, finish, judged, shared_data, PlainFiles, Shows};
 use std::fmt::Write as _;
 
 /// Flow Free: the course's 5 x 5 sample, answered with a path that touches itself, then with
@@ -47,16 +47,7 @@ fn flowfree_playthrough() -> String {
         "the official answer",
         session.apply_answer(0, &answer(solved)),
     );
-    let outcome = session.outcome().unwrap();
-    let _ = writeln!(
-        out,
-        "\noutcome: winner {:?}, scores {:?}, game scores {:?}: {}",
-        outcome.winner,
-        outcome.scores,
-        session.game_scores(),
-        outcome.reason
-    );
-    out.push_str(&session.render());
+    finish(&mut out, session.as_ref(), Shows::WinnerAndGameScores, true);
     out
 }
 

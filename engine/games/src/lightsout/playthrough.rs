@@ -5,7 +5,7 @@ use super::session::LightsOutRules;
 use super::{Analysis, Board, Click};
 use crate::contract::{GameRules, RawParams};
 use crate::protocol::{self, Reply};
-use crate::transcript::{check, judged, PlainFiles};
+use crate::transcript::{check, finish, judged, PlainFiles, Shows};
 use std::fmt::Write as _;
 
 /// Lights Out: a 4 x 4 board (null space of 16 solutions), answered three times: clicks that
@@ -70,14 +70,11 @@ fn lightsout_playthrough() -> String {
         "the fewest clicks, claimed minimal",
         session.apply_answer(0, &answer(&fewest, true)),
     );
-    let outcome = session.outcome().unwrap();
-    let _ = writeln!(
-        out,
-        "\noutcome: winner {:?}, scores {:?}, game scores {:?}: {}",
-        outcome.winner,
-        outcome.scores,
-        session.game_scores(),
-        outcome.reason
+    finish(
+        &mut out,
+        session.as_ref(),
+        Shows::WinnerAndGameScores,
+        false,
     );
     out
 }

@@ -2,7 +2,9 @@
 
 use super::protocol as wire;
 use super::{Analysis, Board, Click};
-use crate::contract::instance::{instance_params, instance_text, invalid};
+use crate::contract::puzzle::{
+    instance_params, instance_text, invalid, no_random_answer, no_turn_to_skip,
+};
 use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
     Session, StartInfo,
@@ -260,13 +262,11 @@ impl Session for LightsOutSession {
     }
 
     fn skip(&mut self, _seat: usize) -> Result<Applied, Rejection> {
-        Err(Rejection::Illegal("a puzzle has no turn to skip".into()))
+        Err(no_turn_to_skip())
     }
 
     fn play_random_legal(&mut self, _seat: usize, _draw: u64) -> Result<Applied, Rejection> {
-        Err(Rejection::Illegal(
-            "a puzzle has no random legal answer".into(),
-        ))
+        Err(no_random_answer())
     }
 
     fn outcome(&self) -> Option<Outcome> {

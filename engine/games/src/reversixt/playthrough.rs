@@ -5,7 +5,7 @@ use super::protocol as rw;
 use super::session::ReversiXtRules;
 use crate::contract::{GameRules, RawParams};
 use crate::protocol::{self, Reply};
-use crate::transcript::{check, shared_data, PlainFiles};
+use crate::transcript::{check, finish, shared_data, PlainFiles, Shows};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -65,13 +65,7 @@ fn reversixt_playthrough(seed: u64) -> String {
             applied.notation, applied.captures
         );
     }
-    let outcome = session.outcome().unwrap();
-    let _ = writeln!(
-        out,
-        "\noutcome: ranks {:?}, scores {:?}: {}",
-        outcome.ranks, outcome.scores, outcome.reason
-    );
-    out.push_str(&session.render());
+    finish(&mut out, session.as_ref(), Shows::Ranks, true);
     out
 }
 

@@ -1,7 +1,8 @@
-//! The instance of a puzzle game, from its parameters: `puzzle=FILE` (read through the engine's [`super::ParamFiles`]) or
-//! `instance=TEXT`. Records keep the text itself, so they replay without the file.
+//! What the single-seat puzzles share: the instance from the parameters, `puzzle=FILE` (read
+//! through the engine's [`super::ParamFiles`]) or `instance=TEXT` (records keep the text itself,
+//! so they replay without the file), and the turn-based fault hooks a puzzle refuses.
 
-use super::{ParamError, ParamFiles, RawParams};
+use super::{ParamError, ParamFiles, RawParams, Rejection};
 
 /// The instance text the parameters name.
 pub fn instance_text(params: &RawParams, files: &dyn ParamFiles) -> Result<String, ParamError> {
@@ -43,4 +44,14 @@ pub fn invalid(error: impl std::fmt::Display) -> ParamError {
         value: "(the instance)".into(),
         expected: format!("a valid instance: {error}"),
     }
+}
+
+/// A puzzle is one answer: there is no turn to pass (the `skip` fault policy).
+pub fn no_turn_to_skip() -> Rejection {
+    Rejection::Illegal("a puzzle has no turn to skip".into())
+}
+
+/// A puzzle has no legal answer the engine could pick (the `random-legal` fault policy).
+pub fn no_random_answer() -> Rejection {
+    Rejection::Illegal("a puzzle has no random legal answer".into())
 }
