@@ -98,6 +98,10 @@ pub struct MoveRecord {
     /// Set when the engine chose this action after a fault of the seat (see `faults`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub forced: Option<Forced>,
+    /// Games of simultaneous moves: the round this action belongs to (0 first). The actions of
+    /// one round were all chosen on the same position and applied together.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub round: Option<u32>,
 }
 
 /// An action the fault policy imposed.
@@ -219,6 +223,7 @@ mod tests {
             nodes: Some(u64::MAX),
             captures: u32::MAX,
             forced: None,
+            round: None,
         };
         let m = SeatMetrics::from_moves(0, &[mv(0), mv(1)]);
         assert_eq!(m.nodes, Some(u64::MAX));

@@ -71,6 +71,14 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
             }
             Some(_) => {}
         }
+        if m.round != session.round() {
+            return fail(format!(
+                "ply {i} ({}) is recorded in round {:?}, but the rules play round {:?}",
+                m.action,
+                m.round,
+                session.round()
+            ));
+        }
         if let Some(forced) = m.forced {
             let policy_allows = matches!(
                 (forced, record.fault_policy),

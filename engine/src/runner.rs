@@ -64,6 +64,61 @@ struct Referee<'a, 'o> {
     errors: Vec<u32>,
     /// Consecutive turns that ended in a fault, over all seats (for stall detection).
     faulty_streak: usize,
+    /// The round of simultaneous moves being played, for the record.
+    round: Option<u32>,
+}
+
+/// One seat's request in a round: its budget, and the observation to send, or the fault that
+/// already took its turn (its host could not be started again).
+struct Request {
+    index: usize,
+    deadline: Deadline,
+    message: Result<Vec<u8>, Fault>,
+}
+
+/// Asks each `(seat, observation, deadline)` for its answer. A single seat is asked on this
+/// thread; several (a round of simultaneous moves) are asked at once, each on a thread of its
+/// own and under its own deadline, so one seat's thinking time is not another's. The calls come
+/// back in the order asked.
+fn ask_together(seats: &mut [Seat], asked: Vec<(usize, Vec<u8>, Deadline)>) -> Vec<Call<Vec<u8>>> {
+    if let [(index, _, deadline)] = asked.as_slice() {
+        let (index, deadline) = (*index, *deadline);
+        let message = asked
+            .into_iter()
+            .next()
+            .map(|(_, m, _)| m)
+            .unwrap_or_default();
+        return vec![seats[index].host.act(message, deadline)];
+    }
+    let mut wanted: Vec<Option<(Vec<u8>, Deadline)>> = (0..seats.len()).map(|_| None).collect();
+    let order: Vec<usize> = asked.iter().map(|(index, _, _)| *index).collect();
+    for (index, message, deadline) in asked {
+        wanted[index] = Some((message, deadline));
+    }
+    let mut answers: Vec<Option<Call<Vec<u8>>>> = (0..seats.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let running: Vec<_> = seats
+            .iter_mut()
+            .zip(wanted)
+            .enumerate()
+            .filter_map(|(index, (seat, wanted))| {
+                let (message, deadline) = wanted?;
+                let host = &mut seat.host;
+                Some((index, scope.spawn(move || host.act(message, deadline))))
+            })
+            .collect();
+        for (index, thread) in running {
+            match thread.join() {
+                Ok(call) => answers[index] = Some(call),
+                // A host's own failure, not the bot's (bots' panics are caught by the hosts).
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    order
+        .into_iter()
+        .map(|index| answers[index].take().expect("every asked seat answered"))
+        .collect()
 }
 
 /// Hears what happens in a match as it happens (the course server announces every move to
@@ -135,6 +190,7 @@ pub fn run_observed_match(
         turns: vec![0; seats.len()],
         errors: vec![0; seats.len()],
         faulty_streak: 0,
+        round: None,
         observer,
     };
     let outcome = match referee.play(session.as_mut(), &mut seats) {
@@ -220,55 +276,96 @@ impl Referee<'_, '_> {
         }
         loop {
             stop_requested()?;
-            let Some(index) = session.to_act() else {
+            let batch = session.round_seats();
+            if batch.is_empty() {
                 return Ok(session
                     .outcome()
                     .expect("a session with no seat to act is over"));
-            };
-            let ply = self.moves.len() as u32;
-            self.turns[index] += 1;
-            let deadline = match session.request_budget(index) {
-                Some(budget) => Deadline {
-                    budget: Some(budget),
-                    clock: self.settings.budgets.clock,
-                },
-                None => self.deadline(self.settings.budgets.move_ms),
-            };
-            if let Some(reason) = seats[index]
-                .host
-                .gone()
-                .filter(|_| !self.policy.ends_game())
-            {
-                // Under a policy that plays on, a dead host costs the turns it missed, not the
-                // rest of the game: the bot starts again and is asked for this move.
-                if let Err(fault) = self.restart(index, ply, reason, session, seats) {
-                    self.faulty_streak += 1;
-                    if let Some(end) = self.fault(fault, session, seats)? {
-                        return Ok(end);
-                    }
+            }
+            self.round = session.round();
+            let mut requests = Vec::with_capacity(batch.len());
+            for (k, &index) in batch.iter().enumerate() {
+                self.turns[index] += 1;
+                let deadline = match session.request_budget(index) {
+                    Some(budget) => Deadline {
+                        budget: Some(budget),
+                        clock: self.settings.budgets.clock,
+                    },
+                    None => self.deadline(self.settings.budgets.move_ms),
+                };
+                let mut restart_fault = None;
+                if let Some(reason) = seats[index]
+                    .host
+                    .gone()
+                    .filter(|_| !self.policy.ends_game())
+                {
+                    // Under a policy that plays on, a dead host costs the turns it missed, not
+                    // the rest of the game: the bot starts again and is asked for this move.
+                    let ply = (self.moves.len() + k) as u32;
+                    restart_fault = self.restart(index, ply, reason, session, seats).err();
+                }
+                let message = match restart_fault {
+                    None => Ok(session.observation(index)),
+                    Some(fault) => Err(fault),
+                };
+                requests.push(Request {
+                    index,
+                    deadline,
+                    message,
+                });
+            }
+            let asked: Vec<(usize, Vec<u8>, Deadline)> = requests
+                .iter_mut()
+                .filter_map(|r| match &mut r.message {
+                    Ok(message) => Some((r.index, std::mem::take(message), r.deadline)),
+                    Err(_) => None,
+                })
+                .collect();
+            let mut calls = ask_together(seats, asked).into_iter();
+            // Applied in seat order, as a game of turns would have them, so that records and
+            // replays read the same for both kinds of game.
+            for request in requests {
+                let index = request.index;
+                let ply = self.moves.len() as u32;
+                let deadline = request.deadline;
+                let call = match request.message {
+                    Ok(_) => Ok(calls.next().expect("one call per asked seat")),
+                    Err(fault) => Err(fault),
+                };
+                if session.to_act() != Some(index) {
+                    // An earlier seat's fault took this one's action away (a disqualification
+                    // that left too few players to go on).
                     continue;
                 }
-            }
-            let message = session.observation(index);
-            let call = seats[index].host.act(message, deadline);
-            session.charge(index, spent(&call, &deadline));
-            let applied =
-                judge(index, Phase::Move, ply, call, &deadline).and_then(|(answer, wall, cpu)| {
-                    match session.apply_answer(index, &answer) {
+                let call = match call {
+                    Ok(call) => call,
+                    Err(mut fault) => {
+                        fault.ply = ply;
+                        self.faulty_streak += 1;
+                        if let Some(end) = self.fault(fault, session, seats)? {
+                            return Ok(end);
+                        }
+                        continue;
+                    }
+                };
+                session.charge(index, spent(&call, &deadline));
+                let applied = judge(index, Phase::Move, ply, call, &deadline).and_then(
+                    |(answer, wall, cpu)| match session.apply_answer(index, &answer) {
                         Ok(applied) => Ok((applied, wall, cpu)),
                         Err(rejection) => Err(rejected(index, ply, rejection, wall)),
+                    },
+                );
+                match applied {
+                    Ok((applied, wall, cpu)) => {
+                        log::debug!("ply {ply}: seat {index} plays {}", applied.notation);
+                        self.faulty_streak = 0;
+                        self.record_move(ply, index, applied, micros(wall), cpu.map(micros), None);
                     }
-                });
-            match applied {
-                Ok((applied, wall, cpu)) => {
-                    log::debug!("ply {ply}: seat {index} plays {}", applied.notation);
-                    self.faulty_streak = 0;
-                    self.record_move(ply, index, applied, micros(wall), cpu.map(micros), None);
-                }
-                Err(fault) => {
-                    self.faulty_streak += 1;
-                    if let Some(end) = self.fault(fault, session, seats)? {
-                        return Ok(end);
+                    Err(fault) => {
+                        self.faulty_streak += 1;
+                        if let Some(end) = self.fault(fault, session, seats)? {
+                            return Ok(end);
+                        }
                     }
                 }
             }
@@ -345,6 +442,7 @@ impl Referee<'_, '_> {
             nodes: applied.nodes,
             captures: applied.captures,
             forced,
+            round: self.round,
         });
     }
 

@@ -9,4 +9,5 @@ pub use agon_games::breakthrough::protocol as breakthrough;
 pub use agon_games::flip::protocol as flip;
 pub use agon_games::flowfree::protocol as flowfree;
 pub use agon_games::lightsout::protocol as lightsout;
+pub use agon_games::rectangles::protocol as rectangles;
 pub use agon_games::reversixt::protocol as reversixt;

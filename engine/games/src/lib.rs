@@ -37,6 +37,7 @@ pub mod breakthrough;
 pub mod flip;
 pub mod flowfree;
 pub mod lightsout;
+pub mod rectangles;
 pub mod reversixt;
 
 #[cfg(test)]

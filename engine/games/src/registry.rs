@@ -18,6 +18,7 @@ impl Registry {
                 Box::new(crate::lightsout::session::LightsOutRules),
                 Box::new(crate::flowfree::session::FlowFreeRules),
                 Box::new(crate::reversixt::session::ReversiXtRules),
+                Box::new(crate::rectangles::session::RectanglesRules),
             ],
         }
     }

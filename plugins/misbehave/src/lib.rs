@@ -1,6 +1,7 @@
 //! Bots that misbehave on purpose, one bad thing each, so that every fault path of the engine
 //! is exercised by a real plugin. Each plays Breakthrough and misbehaves when asked for a move
-//! (`panic-start`: in start); `malformed` also plays Flip; `illegal` and `spend` play ReversiXT.
+//! (`panic-start`: in start); `malformed` also plays Flip; `illegal` and `spend` play ReversiXT; `illegal`, `sleep` and `rendezvous`
+//! play Rectangles ([`rounds`]).
 //!
 //! Faults: `panic`, `panic-start`, `panic-new`, `segfault`, `abort`, `stack-overflow`, `loop`, `sleep`, `oom`,
 //! `exit`, `malformed`, `huge`, `illegal`.
@@ -21,6 +22,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 pub mod machine;
+pub mod rounds;
 pub mod timing;
 
 /// A move no rule allows: from the corner to the middle of the board.
@@ -510,6 +512,9 @@ agon_plugin_api::export_plugin! {
         "sleep" => Sleep: "sleeps past its move budget",
         "illegal" => Illegal: "answers a move no rule allows",
         "illegal" => IllegalReversiXt: "answers a move no rule allows (ReversiXT)",
+        "illegal" => rounds::IllegalRectangles: "moves one robot too few (Rectangles)",
+        "sleep" => rounds::SleepRounds: "sleeps twice its budget in the rounds `rounds=A,B,..` lists, default 2; stays otherwise (Rectangles)",
+        "rendezvous" => rounds::Rendezvous: "answers only when every player of the round has been asked at once (Rectangles, hosts that share a process)",
         "spend" => Spend: "sleeps the ms its `ms=A,B,..` parameter lists per move, then plays (ReversiXT)",
         "segfault" => Segfault: "writes to address 0",
         "abort" => Abort: "calls abort()",

@@ -16,8 +16,22 @@ pub struct StartInfo {
 pub trait Session: Send {
     /// The parameters in effect, every key present (defaults filled in).
     fn params(&self) -> RawParams;
-    /// The seat that acts next, or `None` once the game is over.
+    /// The seat whose action is awaited next, or `None` once the game is over. In a round of
+    /// simultaneous moves: the first seat of the round whose action has not been given yet.
     fn to_act(&self) -> Option<usize>;
+    /// Games played in rounds of simultaneous moves (Rectangles): the number of the round in
+    /// progress, which records write beside each of its actions. `None`: a game of turns.
+    fn round(&self) -> Option<u32> {
+        None
+    }
+    /// The seats asked together next, in seat order; empty once the game is over. Each is sent
+    /// the same position (`observation` does not show actions given for the round in
+    /// progress), and gives its action through `apply_answer`, `skip` or `play_random_legal`
+    /// in this order; the round is applied when its last seat's action is in. A game of turns
+    /// asks one seat at a time.
+    fn round_seats(&self) -> Vec<usize> {
+        self.to_act().into_iter().collect()
+    }
     /// The encoded `Start` message for `seat`.
     fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8>;
     /// The encoded observation for `seat`, which is about to act.

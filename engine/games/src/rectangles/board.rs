@@ -1,0 +1,105 @@
+//! The grid: each cell unpainted, painted in one player's colour, or filled (rules file,
+//! "Setup").
+
+use serde::{Deserialize, Serialize};
+
+/// A cell by row (0 is North) and column (0 is West).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Cell {
+    pub row: u16,
+    pub col: u16,
+}
+
+impl Cell {
+    pub fn new(row: usize, col: usize) -> Cell {
+        Cell {
+            row: row as u16,
+            col: col as u16,
+        }
+    }
+
+    /// City-block distance, the number of rounds a robot needs to go from one to the other.
+    pub fn distance(self, other: Cell) -> usize {
+        (self.row as i32 - other.row as i32).unsigned_abs() as usize
+            + (self.col as i32 - other.col as i32).unsigned_abs() as usize
+    }
+}
+
+/// What a cell holds, as one byte (the protocol sends the board this way): `UNPAINTED`,
+/// `1 + player` for a player's colour, or `FILLED`.
+pub type Paint = u8;
+pub const UNPAINTED: Paint = 0;
+pub const FILLED: Paint = 255;
+
+/// The colour byte of `player` (0-based).
+pub fn colour(player: usize) -> Paint {
+    1 + player as Paint
+}
+
+/// An n x n board of paint.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    n: usize,
+    cells: Vec<Paint>,
+}
+
+impl Board {
+    pub fn new(n: usize) -> Board {
+        Board {
+            n,
+            cells: vec![UNPAINTED; n * n],
+        }
+    }
+
+    /// A board from its cells in row-major order; `None` unless there are n x n of them and
+    /// each is unpainted, filled or a colour of one of `players`.
+    pub fn from_cells(n: usize, players: usize, cells: Vec<Paint>) -> Option<Board> {
+        let valid = |&p: &Paint| p == UNPAINTED || p == FILLED || (p as usize) <= players;
+        (cells.len() == n * n && cells.iter().all(valid)).then_some(Board { n, cells })
+    }
+
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    pub fn cells(&self) -> &[Paint] {
+        &self.cells
+    }
+
+    pub fn at(&self, row: usize, col: usize) -> Paint {
+        self.cells[row * self.n + col]
+    }
+
+    pub fn get(&self, cell: Cell) -> Paint {
+        self.at(cell.row as usize, cell.col as usize)
+    }
+
+    pub fn set(&mut self, cell: Cell, paint: Paint) {
+        let n = self.n;
+        self.cells[cell.row as usize * n + cell.col as usize] = paint;
+    }
+
+    pub fn contains(&self, row: i32, col: i32) -> bool {
+        row >= 0 && col >= 0 && (row as usize) < self.n && (col as usize) < self.n
+    }
+
+    /// The board as text, one line per row: `.` unpainted, `#` filled, `a`, `b`, ... a player's
+    /// colour.
+    pub fn render(&self) -> String {
+        let mut text = String::with_capacity(self.n * (self.n + 1));
+        for row in self.cells.chunks(self.n.max(1)) {
+            text.extend(row.iter().map(|&p| paint_char(p)));
+            text.push('\n');
+        }
+        text
+    }
+}
+
+/// One cell as `render` writes it.
+pub fn paint_char(paint: Paint) -> char {
+    match paint {
+        UNPAINTED => '.',
+        FILLED => '#',
+        p => (b'a' + (p - 1)) as char,
+    }
+}

@@ -1,0 +1,49 @@
+//! A robot's move for one round (rules file, "A round", 1).
+
+use serde::{Deserialize, Serialize};
+
+/// One robot's move. Row 0 is North (rules file, "A round", 1, ours).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Direction {
+    North,
+    South,
+    East,
+    West,
+    Stay,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 5] = [
+        Direction::North,
+        Direction::South,
+        Direction::East,
+        Direction::West,
+        Direction::Stay,
+    ];
+
+    /// The letter records write: `N`, `S`, `E`, `W`, or `-` for Stay.
+    pub fn letter(self) -> char {
+        match self {
+            Direction::North => 'N',
+            Direction::South => 'S',
+            Direction::East => 'E',
+            Direction::West => 'W',
+            Direction::Stay => '-',
+        }
+    }
+
+    pub fn from_letter(letter: char) -> Option<Direction> {
+        Direction::ALL.into_iter().find(|d| d.letter() == letter)
+    }
+
+    /// The change of (row, column) this move asks for.
+    pub fn delta(self) -> (i32, i32) {
+        match self {
+            Direction::North => (-1, 0),
+            Direction::South => (1, 0),
+            Direction::East => (0, 1),
+            Direction::West => (0, -1),
+            Direction::Stay => (0, 0),
+        }
+    }
+}

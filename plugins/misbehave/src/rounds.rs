@@ -1,0 +1,109 @@
+//! Rectangles bots for the engine's rounds of simultaneous moves: `rendezvous` proves that the
+//! seats of a round are asked at once (on hosts that share a process), `sleep` that one seat's
+//! lateness costs only that seat, `illegal` an action the rules refuse.
+
+use agon_plugin_api::protocol::rectangles::{
+    Action, Cell, Direction, Observation, Rectangles, Setup,
+};
+use agon_plugin_api::protocol::{Reply, Start};
+use agon_plugin_api::sdk::Bot;
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
+
+/// Every robot on the first cell, then Stay: a legal answer for any round.
+fn stay(setup: &Setup, observation: &Observation) -> Action {
+    if observation.round == 0 {
+        Action::Place(vec![Cell { row: 0, col: 0 }; setup.robots as usize])
+    } else {
+        Action::Move(vec![Direction::Stay; setup.robots as usize])
+    }
+}
+
+/// Per round, how many `rendezvous` seats have arrived (shared by every seat in this process).
+static ARRIVED: Mutex<(u32, u32)> = Mutex::new((0, 0));
+static ALL_IN: Condvar = Condvar::new();
+
+/// Waits, up to two seconds, until every player of the round has been asked; answers Stay when
+/// all came and an illegal action when they did not (which a test sees as a fault). Asked one
+/// after another, the first seat waits in vain.
+#[derive(Default)]
+pub struct Rendezvous {
+    setup: Option<Setup>,
+}
+
+impl Bot for Rendezvous {
+    type Game = Rectangles;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.setup = Some(start.game.clone());
+        Ok(())
+    }
+    fn act(&mut self, observation: &Observation) -> Reply<Action> {
+        let setup = self.setup.clone().expect("started");
+        let mut arrived = ARRIVED.lock().unwrap_or_else(|e| e.into_inner());
+        if arrived.0 != observation.round {
+            *arrived = (observation.round, 0);
+        }
+        arrived.1 += 1;
+        ALL_IN.notify_all();
+        let (arrived, timeout) = ALL_IN
+            .wait_timeout_while(arrived, Duration::from_secs(2), |a| {
+                a.0 == observation.round && a.1 < setup.players as u32
+            })
+            .unwrap_or_else(|e| e.into_inner());
+        drop(arrived);
+        if timeout.timed_out() {
+            return Reply::new(Action::Move(Vec::new()));
+        }
+        Reply::new(stay(&setup, observation))
+    }
+}
+
+/// Sleeps twice its move budget in the rounds its `rounds=A,B,..` parameter lists (default:
+/// round 2), and stays otherwise.
+#[derive(Default)]
+pub struct SleepRounds {
+    setup: Option<Setup>,
+    budget_ms: u64,
+    rounds: Vec<u32>,
+}
+
+impl Bot for SleepRounds {
+    type Game = Rectangles;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.setup = Some(start.game.clone());
+        self.budget_ms = start.move_budget_ms;
+        self.rounds = start
+            .bot_params
+            .get("rounds")
+            .map_or("2", String::as_str)
+            .split(',')
+            .map(|r| {
+                r.trim()
+                    .parse()
+                    .map_err(|_| format!("rounds: `{r}` is not a number"))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(())
+    }
+    fn act(&mut self, observation: &Observation) -> Reply<Action> {
+        if self.rounds.contains(&observation.round) {
+            std::thread::sleep(Duration::from_millis((self.budget_ms * 2).max(200)));
+        }
+        Reply::new(stay(self.setup.as_ref().expect("started"), observation))
+    }
+}
+
+/// Moves one robot too few.
+#[derive(Default)]
+pub struct IllegalRectangles;
+
+impl Bot for IllegalRectangles {
+    type Game = Rectangles;
+    fn act(&mut self, observation: &Observation) -> Reply<Action> {
+        let robots = observation.robots.first().map_or(0, Vec::len);
+        Reply::new(Action::Move(vec![
+            Direction::Stay;
+            robots.saturating_sub(1)
+        ]))
+    }
+}
