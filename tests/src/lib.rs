@@ -27,6 +27,7 @@ const PACKAGES: &[&str] = &[
     "reversixt-random",
     "reversixt-greedy",
     "reversixt-seed",
+    "rectangles-random",
 ];
 
 /// The course data beside the project (`../shared/data`), as CI places it.

@@ -1,6 +1,7 @@
 //! Rectangles bots for the engine's rounds of simultaneous moves: `rendezvous` proves that the
 //! seats of a round are asked at once (on hosts that share a process), `sleep` that one seat's
-//! lateness costs only that seat, `illegal` an action the rules refuse.
+//! lateness costs only that seat, `illegal` an action the rules refuse
+//! (after a legal placement).
 
 use agon_plugin_api::protocol::rectangles::{
     Action, Cell, Direction, Observation, Rectangles, Setup,
@@ -58,12 +59,12 @@ impl Bot for Rendezvous {
     }
 }
 
-/// Sleeps twice its move budget in the rounds its `rounds=A,B,..` parameter lists (default:
-/// round 2), and stays otherwise.
+/// Sleeps in the rounds its `rounds=A,B,..` parameter lists (default: round 2) for `ms`
+/// milliseconds (default: twice its move budget, at least 200), and stays in every round.
 #[derive(Default)]
 pub struct SleepRounds {
     setup: Option<Setup>,
-    budget_ms: u64,
+    sleep_ms: u64,
     rounds: Vec<u32>,
 }
 
@@ -71,7 +72,12 @@ impl Bot for SleepRounds {
     type Game = Rectangles;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.setup = Some(start.game.clone());
-        self.budget_ms = start.move_budget_ms;
+        self.sleep_ms = match start.bot_params.get("ms") {
+            Some(ms) => ms
+                .parse()
+                .map_err(|_| format!("ms: `{ms}` is not a number"))?,
+            None => (start.move_budget_ms * 2).max(200),
+        };
         self.rounds = start
             .bot_params
             .get("rounds")
@@ -87,23 +93,32 @@ impl Bot for SleepRounds {
     }
     fn act(&mut self, observation: &Observation) -> Reply<Action> {
         if self.rounds.contains(&observation.round) {
-            std::thread::sleep(Duration::from_millis((self.budget_ms * 2).max(200)));
+            std::thread::sleep(Duration::from_millis(self.sleep_ms));
         }
         Reply::new(stay(self.setup.as_ref().expect("started"), observation))
     }
 }
 
-/// Moves one robot too few.
+/// Places its robots, then moves one robot too few every round.
 #[derive(Default)]
-pub struct IllegalRectangles;
+pub struct IllegalRectangles {
+    setup: Option<Setup>,
+}
 
 impl Bot for IllegalRectangles {
     type Game = Rectangles;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.setup = Some(start.game.clone());
+        Ok(())
+    }
     fn act(&mut self, observation: &Observation) -> Reply<Action> {
-        let robots = observation.robots.first().map_or(0, Vec::len);
-        Reply::new(Action::Move(vec![
-            Direction::Stay;
-            robots.saturating_sub(1)
-        ]))
+        let setup = self.setup.as_ref().expect("started");
+        Reply::new(match stay(setup, observation) {
+            Action::Move(mut moves) => {
+                moves.pop();
+                Action::Move(moves)
+            }
+            place => place,
+        })
     }
 }

@@ -1,0 +1,261 @@
+//! Rounds of simultaneous moves through the engine, with Rectangles (the first such game): all
+//! seats of a round are asked at once on every host kind, each under its own budget; a fault
+//! costs only the seat that made it under every policy; records number the rounds and replay.
+
+use agon_engine::fault::FaultCause;
+use agon_engine::host::HostKind;
+use agon_engine::record::{Budgets, Forced, MatchRecord};
+use agon_engine::replay;
+use agon_engine::runner::{run_match, MatchSettings};
+use agon_games::contract::{FaultPolicy, GameRules, RawParams, Termination};
+use agon_games::registry::Registry;
+use agon_tests::{agon_ok, scratch, seats, spec};
+use std::time::Instant;
+
+fn rectangles() -> &'static dyn GameRules {
+    &agon_games::rectangles::session::RectanglesRules
+}
+
+fn params(pairs: &[(&str, &str)]) -> RawParams {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn play(
+    specs: &[String],
+    host: HostKind,
+    game: &[(&str, &str)],
+    move_ms: u64,
+    policy: Option<FaultPolicy>,
+) -> MatchRecord {
+    let settings = MatchSettings {
+        params: params(game),
+        seed: 17,
+        budgets: Budgets {
+            start_ms: Some(5000),
+            move_ms: Some(move_ms),
+            clock: Default::default(),
+        },
+        fault_policy: policy,
+    };
+    let record = run_match(rectangles(), &settings, seats(specs, rectangles(), host)).unwrap();
+    let verified = replay::verify(&record, &Registry::builtin()).unwrap();
+    assert_eq!(verified.outcome, record.outcome);
+    record
+}
+
+fn random() -> String {
+    spec("rectangles-random", "random")
+}
+
+fn misbehave(bot: &str) -> String {
+    spec("misbehave", bot)
+}
+
+/// Each round's actions carry its number, in seat order, every seat once.
+fn assert_rounds(record: &MatchRecord, players: usize) {
+    for (i, m) in record.moves.iter().enumerate() {
+        assert_eq!(m.round, Some((i / players) as u32), "{m:?}");
+        assert_eq!(m.seat, i % players, "{m:?}");
+    }
+}
+
+#[test]
+fn the_seats_of_a_round_are_asked_at_once_on_the_inline_and_thread_hosts() {
+    // `rendezvous` answers only when every player of the round is being asked at the same
+    // time; asked one after another, the first would wait in vain and fault.
+    for host in [HostKind::Inline, HostKind::Thread] {
+        for players in [2, 4] {
+            let specs = vec![misbehave("rendezvous"); players];
+            let record = play(
+                &specs,
+                host,
+                &[
+                    ("n", "6"),
+                    ("robots", "2"),
+                    ("players", &players.to_string()),
+                    ("max_rounds", "5"),
+                ],
+                5000,
+                None,
+            );
+            assert!(record.faults.is_empty(), "{host}: {:?}", record.faults);
+            assert_eq!(record.moves.len(), players * 6, "{host}");
+            assert_rounds(&record, players);
+            assert!(record.outcome.reason.contains("round limit of 5"));
+        }
+    }
+}
+
+#[test]
+fn a_late_seat_loses_only_its_own_round_and_the_others_moves_stand() {
+    // Rules file, "A round", 1 (ours): a late answer means Stay for that player's robots.
+    let late = format!("{}?rounds=2,3", misbehave("sleep"));
+    let record = play(
+        &[random(), late, random()],
+        // The inline host waits for a late answer (a thread host would abandon the seat).
+        HostKind::Inline,
+        &[("n", "8"), ("players", "3"), ("max_rounds", "6")],
+        100,
+        None,
+    );
+    assert_eq!(record.fault_policy, FaultPolicy::Skip);
+    let faults: Vec<(usize, u32, FaultCause)> = record
+        .faults
+        .iter()
+        .map(|f| (f.seat, f.ply, f.cause))
+        .collect();
+    // Rounds 2 and 3 are plies 6..9 and 9..12; seat 1 is the middle of each.
+    assert_eq!(
+        faults,
+        vec![(1, 7, FaultCause::Timeout), (1, 10, FaultCause::Timeout)]
+    );
+    assert_rounds(&record, 3);
+    for m in &record.moves {
+        let forced = m.seat == 1 && (m.round == Some(2) || m.round == Some(3));
+        assert_eq!(m.forced.is_some(), forced, "{m:?}");
+        if forced {
+            assert_eq!(m.action, "--------");
+        }
+    }
+    assert_eq!(record.outcome.termination, Termination::Rules);
+}
+
+#[test]
+fn every_fault_policy_costs_only_the_faulty_seat_in_a_round() {
+    let game = [
+        ("n", "8"),
+        ("players", "3"),
+        ("robots", "2"),
+        ("max_rounds", "8"),
+    ];
+    let specs = [random(), misbehave("illegal"), random()];
+    // Disqualify: seat 1 is out after its first move round, its robots stay, the others play
+    // on to the round limit; it ranks last.
+    let record = play(
+        &specs,
+        HostKind::Thread,
+        &game,
+        5000,
+        Some(FaultPolicy::Disqualify),
+    );
+    assert_eq!(record.faults.len(), 1);
+    assert_eq!(record.outcome.termination, Termination::Rules);
+    assert_eq!(record.outcome.ranks[1], 3);
+    assert_eq!(record.moves.iter().filter(|m| m.seat == 1).count(), 1);
+    assert_eq!(record.moves.iter().filter(|m| m.seat == 0).count(), 9);
+    assert!(record.final_board.contains("player 1 (b): 0 claimed, out"));
+    // Random-legal: the engine moves seat 1's robots; past the error rate it is disqualified,
+    // and the game ends with it ranked last.
+    let record = play(
+        &specs,
+        HostKind::Thread,
+        &game,
+        5000,
+        Some(FaultPolicy::RandomLegal {
+            max_error_rate: 1.0,
+        }),
+    );
+    assert_eq!(record.faults.len(), 8);
+    let forced: Vec<_> = record.moves.iter().filter(|m| m.forced.is_some()).collect();
+    assert_eq!(forced.len(), 8);
+    assert!(forced
+        .iter()
+        .all(|m| m.seat == 1 && m.forced == Some(Forced::RandomLegal)));
+    // Forfeit: the first fault ends the match; the others share the first rank.
+    let record = play(
+        &specs,
+        HostKind::Thread,
+        &game,
+        5000,
+        Some(FaultPolicy::Forfeit),
+    );
+    assert_eq!(record.outcome.termination, Termination::Forfeit);
+    assert_eq!(record.outcome.ranks, vec![1, 3, 1]);
+}
+
+#[test]
+fn the_process_host_asks_a_round_at_once_and_restarts_a_seat_killed_at_its_deadline() {
+    let dir = scratch("rectangles-process");
+    // Both bots sleep 400 ms in each of four move rounds, within their 1500 ms budgets:
+    // asked at once, the rounds take about 1.6 s; one after another they would take 3.2 s.
+    let slow = format!("{}?rounds=1,2,3,4&ms=400", misbehave("sleep"));
+    let record_path = dir.join("parallel.json");
+    let started = Instant::now();
+    agon_ok(&[
+        "match",
+        "--game",
+        "rectangles",
+        "--param",
+        "n=6",
+        "--param",
+        "max_rounds=4",
+        "--param",
+        "robots=2",
+        "--bot",
+        &slow,
+        "--bot",
+        &slow,
+        "--move-ms",
+        "1500",
+        "--clock",
+        "wall",
+        "--seed",
+        "3",
+        "--record",
+        record_path.to_str().unwrap(),
+    ]);
+    let elapsed = started.elapsed();
+    let record: MatchRecord =
+        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    assert!(elapsed.as_secs_f64() < 2.8, "four rounds took {elapsed:?}");
+    // A seat that sleeps past its budget is killed at the deadline, loses that round only and
+    // is started again for the next.
+    let late = format!("{}?rounds=2", misbehave("sleep"));
+    let record_path = dir.join("late.json");
+    agon_ok(&[
+        "match",
+        "--game",
+        "rectangles",
+        "--param",
+        "n=8",
+        "--param",
+        "max_rounds=5",
+        "--bot",
+        &random(),
+        "--bot",
+        &late,
+        "--move-ms",
+        "200",
+        "--clock",
+        "wall",
+        "--seed",
+        "4",
+        "--record",
+        record_path.to_str().unwrap(),
+    ]);
+    let record: MatchRecord =
+        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    assert_eq!(record.faults.len(), 1, "{:?}", record.faults);
+    assert_eq!((record.faults[0].seat, record.faults[0].ply), (1, 5));
+    assert_eq!(record.restarts.len(), 1);
+    assert_eq!(record.moves.len(), 12);
+    agon_ok(&["replay", "verify", record_path.to_str().unwrap()]);
+}
+
+#[test]
+fn a_record_whose_rounds_are_renumbered_fails_verification() {
+    let mut record = play(
+        &[random(), random()],
+        HostKind::Inline,
+        &[("n", "6"), ("max_rounds", "3")],
+        5000,
+        None,
+    );
+    record.moves[3].round = Some(2);
+    let error = replay::verify(&record, &Registry::builtin()).unwrap_err();
+    assert!(error.0.contains("round Some(2)"), "{error}");
+}
