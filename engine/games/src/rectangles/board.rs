@@ -18,6 +18,43 @@ impl Cell {
         }
     }
 
+    /// The first step of a shortest walk to `to`: along the longer axis first, Stay when there.
+    pub fn step_toward(self, to: Cell) -> super::Direction {
+        use super::Direction::*;
+        let (dr, dc) = (
+            to.row as i32 - self.row as i32,
+            to.col as i32 - self.col as i32,
+        );
+        match (dr.signum(), dc.signum()) {
+            (0, 0) => Stay,
+            (r, c) if dr.abs() >= dc.abs() && r != 0 || c == 0 => {
+                if r > 0 {
+                    South
+                } else {
+                    North
+                }
+            }
+            (_, c) => {
+                if c > 0 {
+                    East
+                } else {
+                    West
+                }
+            }
+        }
+    }
+
+    /// The cell one step in `direction`, or this one when the step would leave an n x n board.
+    pub fn stepped(self, direction: super::Direction, n: usize) -> Cell {
+        let (dr, dc) = direction.delta();
+        let (row, col) = (self.row as i32 + dr, self.col as i32 + dc);
+        if row >= 0 && col >= 0 && (row as usize) < n && (col as usize) < n {
+            Cell::new(row as usize, col as usize)
+        } else {
+            self
+        }
+    }
+
     /// City-block distance, the number of rounds a robot needs to go from one to the other.
     pub fn distance(self, other: Cell) -> usize {
         (self.row as i32 - other.row as i32).unsigned_abs() as usize
@@ -77,10 +114,6 @@ impl Board {
     pub fn set(&mut self, cell: Cell, paint: Paint) {
         let n = self.n;
         self.cells[cell.row as usize * n + cell.col as usize] = paint;
-    }
-
-    pub fn contains(&self, row: i32, col: i32) -> bool {
-        row >= 0 && col >= 0 && (row as usize) < self.n && (col as usize) < self.n
     }
 
     /// The board as text, one line per row: `.` unpainted, `#` filled, `a`, `b`, ... a player's

@@ -187,11 +187,7 @@ impl Game {
         // 2. Moves apply at once; a move off the board leaves the robot where it is.
         for (robots, moves) in self.robots.iter_mut().zip(&moves) {
             for (robot, m) in robots.iter_mut().zip(moves) {
-                let (dr, dc) = m.delta();
-                let (row, col) = (robot.row as i32 + dr, robot.col as i32 + dc);
-                if self.board.contains(row, col) {
-                    *robot = Cell::new(row as usize, col as usize);
-                }
+                *robot = robot.stepped(*m, self.config.n);
             }
         }
         self.last_moves = moves;
@@ -204,9 +200,9 @@ impl Game {
         Ok(RoundReport { claims })
     }
 
-    /// 3. Painting by occupancy: every occupied, paintable cell takes the colour of the one
-    /// player whose robots stand on it, or becomes unpainted when several players' do. Returns
-    /// the cells that took a colour they did not have, with that colour's player.
+    /// Painting by occupancy ("A round", 3): every occupied, paintable cell takes the colour of
+    /// the one player whose robots stand on it, or becomes unpainted when several players'
+    /// robots do. Returns the cells that took a colour they did not have, with its player.
     fn paint(&mut self) -> Vec<(usize, Cell)> {
         let mut occupied: Vec<(Cell, usize)> = self
             .robots
@@ -237,7 +233,7 @@ impl Game {
         changed
     }
 
-    /// 4. Claims through the cells painted this round, resolved until none remains; scores.
+    /// Claims ("A round", 4) through the cells painted this round, resolved until none remains; scores.
     fn claim(&mut self, changed: Vec<(usize, Cell)>) -> Vec<Claim> {
         let mut candidates = Vec::new();
         let mut rects: Vec<Rect> = Vec::new();

@@ -406,3 +406,16 @@ fn a_disqualified_player_is_out_its_robots_stay_and_the_others_play_on() {
         outcome.reason
     );
 }
+
+#[test]
+fn a_step_toward_a_cell_goes_along_the_longer_axis_and_stays_on_the_board() {
+    let from = Cell::new(5, 5);
+    assert_eq!(from.step_toward(Cell::new(1, 4)), North);
+    assert_eq!(from.step_toward(Cell::new(6, 9)), East);
+    assert_eq!(from.step_toward(Cell::new(5, 2)), West);
+    assert_eq!(from.step_toward(Cell::new(8, 8)), South);
+    assert_eq!(from.step_toward(from), Stay);
+    assert_eq!(Cell::new(0, 3).stepped(North, 4), Cell::new(0, 3));
+    assert_eq!(Cell::new(0, 3).stepped(South, 4), Cell::new(1, 3));
+    assert_eq!(Cell::new(2, 3).stepped(East, 4), Cell::new(2, 3));
+}

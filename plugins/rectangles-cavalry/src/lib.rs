@@ -1,0 +1,78 @@
+//! The seed team's "Cavalry" players (`shared/seeds/003_*.txt`, Columbia COMS W4444, Fall 2003,
+//! group 5): `annealing` (the Annealing Cavalry) and `cavalry` (the Royal Cavalry with the
+//! Rectmania end game). See [`cavalry`] for the strategy, [`rectmania`] for the end game,
+//! [`path`] and [`line`] for the algorithms they share, [`orientation`] for the eight-fold
+//! re-orientation.
+
+pub mod cavalry;
+pub mod line;
+pub mod orientation;
+pub mod path;
+pub mod rectmania;
+pub mod view;
+
+use agon_plugin_api::protocol::rectangles::{Action, Direction, Observation, Rectangles, Setup};
+use agon_plugin_api::protocol::{Reply, Start};
+use agon_plugin_api::sdk::Bot;
+use cavalry::{Cavalry, Style};
+
+/// One cavalry bot of either style.
+pub struct CavalryBot<const ROYAL: bool> {
+    cavalry: Option<Cavalry>,
+    robots: usize,
+}
+
+impl<const ROYAL: bool> Default for CavalryBot<ROYAL> {
+    fn default() -> Self {
+        CavalryBot {
+            cavalry: None,
+            robots: 0,
+        }
+    }
+}
+
+impl<const ROYAL: bool> Bot for CavalryBot<ROYAL> {
+    type Game = Rectangles;
+
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        let style = if ROYAL {
+            Style::Royal
+        } else {
+            Style::Annealing
+        };
+        let g = &start.game;
+        if g.n < 3 || g.robots == 0 {
+            return Err(format!(
+                "a {} x {} board with {} robots is too small",
+                g.n, g.n, g.robots
+            ));
+        }
+        self.robots = g.robots as usize;
+        self.cavalry = Some(Cavalry::new(
+            style,
+            g.n as usize,
+            self.robots,
+            g.you as usize,
+            start.seed,
+        ));
+        Ok(())
+    }
+
+    fn act(&mut self, observation: &Observation) -> Reply<Action> {
+        let Some(cavalry) = self.cavalry.as_mut() else {
+            return Reply::new(Action::Move(vec![Direction::Stay; self.robots]));
+        };
+        if observation.round == 0 {
+            return Reply::new(Action::Place(cavalry.placement()));
+        }
+        Reply::new(Action::Move(cavalry.act(observation)))
+    }
+}
+
+agon_plugin_api::export_plugin! {
+    team: "Agon staff, after Feng, Mohammed, Nicksay and Vespe (COMS W4444 F03, group 5)",
+    bots: {
+        "annealing" => CavalryBot<false>: "Annealing Cavalry: blind sweeps closing rectangles, spacing shrinking every scan",
+        "cavalry" => CavalryBot<true>: "Royal Cavalry: adaptive sweeps with damage and danger detection, repairs, anti-chasers, Rectmania end game",
+    },
+}
