@@ -48,7 +48,13 @@ enum Stage {
 }
 
 /// Rounds in a row an enemy robot must follow one of ours before ours counts as chased.
-const CHASED_AFTER: u32 = 2;
+const CHASED_AFTER: u32 = 1;
+
+/// How many of its last cells a robot remembers to recognise a follower on its path.
+const TRAIL: usize = 4;
+
+/// Rounds without a follower after which a dropped robot rejoins the cavalry.
+const REJOIN_AFTER: u32 = 6;
 
 pub struct Cavalry {
     style: Style,
@@ -65,11 +71,15 @@ pub struct Cavalry {
     progress: Vec<u8>,
     /// Royal repairs: the cell a robot repaints and the rounds it has left.
     repair: Vec<Option<(Cell, usize)>>,
+    /// Cells sent a repairer since the last line was begun.
+    repaired: Vec<Cell>,
     /// Rounds in a row each robot has had an enemy robot next to it (annealing), or standing
     /// on the cell it just left (royal: the signature of a chaser).
     chased: Vec<u32>,
-    /// Each robot's cell last round, on the virtual board.
-    last: Vec<Cell>,
+    /// Rounds in a row each robot has gone without a follower.
+    quiet: Vec<u32>,
+    /// Each robot's last cells, on the virtual board, oldest first.
+    trail: Vec<Vec<Cell>>,
     target: Option<Target>,
     rng: ChaCha8Rng,
 }
@@ -81,7 +91,7 @@ impl Cavalry {
             n,
             robots,
             you,
-            orientation: Orientation::nth(you % 8),
+            orientation: Orientation::nth(start_orientation(style, you)),
             spacing: 2,
             tracks: Vec::new(),
             members: vec![true; robots],
@@ -89,8 +99,10 @@ impl Cavalry {
             stage: Stage::Forming,
             progress: vec![0; robots],
             repair: vec![None; robots],
+            repaired: Vec::new(),
             chased: vec![0; robots],
-            last: Vec::new(),
+            quiet: vec![0; robots],
+            trail: Vec::new(),
             target: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
         };
@@ -131,7 +143,7 @@ impl Cavalry {
 
     fn advance_distances(&self) -> (usize, usize, usize, usize) {
         let s = self.spacing;
-        ((s / 2).max(2), s, s + s / 2, 2 * s)
+        ((s / 2).max(2), s, s, 2 * s)
     }
 
     pub fn act(&mut self, observation: &Observation) -> Vec<Direction> {
@@ -144,31 +156,58 @@ impl Cavalry {
         let mine = view.mine();
         let enemies = view.enemies();
         for (k, &c) in mine.iter().enumerate() {
-            let followed = match (self.style, self.last.get(k)) {
-                (Style::Royal, Some(&before)) if before != c => {
-                    enemies.iter().any(|(e, _)| *e == before)
-                }
-                (Style::Royal, _) => enemies.iter().any(|(e, _)| *e == c) && self.chased[k] > 0,
-                (Style::Annealing, _) => enemies.iter().any(|(e, _)| e.distance(c) <= 1),
+            let trail = self.trail.get(k).map_or(&[][..], Vec::as_slice);
+            let followed = match self.style {
+                // A follower walks our path a few steps behind (or sits on our cell).
+                Style::Royal => enemies.iter().any(|(e, _)| {
+                    trail.iter().any(|t| t == e && *t != c) || (*e == c && self.chased[k] > 0)
+                }),
+                Style::Annealing => enemies.iter().any(|(e, _)| e.distance(c) <= 1),
             };
-            self.chased[k] = if followed { self.chased[k] + 1 } else { 0 };
+            if followed {
+                self.chased[k] += 1;
+                self.quiet[k] = 0;
+            } else {
+                self.chased[k] = 0;
+                self.quiet[k] += 1;
+            }
             if self.style == Style::Royal && self.chased[k] >= CHASED_AFTER {
                 self.members[k] = false;
             }
+            if self.style == Style::Royal && self.quiet[k] >= REJOIN_AFTER {
+                self.members[k] = true;
+            }
         }
-        self.last = mine.clone();
+        self.trail.resize(self.robots, Vec::new());
+        for (trail, &c) in self.trail.iter_mut().zip(&mine) {
+            if trail.last() != Some(&c) {
+                trail.push(c);
+            }
+            if trail.len() > TRAIL {
+                trail.remove(0);
+            }
+        }
         if self.style == Style::Royal
             && self.stage != Stage::Rectmania
             && self.members.iter().filter(|m| **m).count() < 2
         {
             self.stage = Stage::Rectmania;
         }
-        let virtual_moves = match self.stage.clone() {
+        if self.style == Style::Royal {
+            self.tick_repairs(&view);
+        }
+        let mut virtual_moves = match self.stage.clone() {
             Stage::Rectmania => return self.rectmania(observation),
             Stage::Forming => self.forming(&mine),
             Stage::Advancing { target } => self.advancing(&view, &mine, &enemies, target),
             Stage::Enclosing { row, rounds_left } => self.enclosing(&view, &mine, row, rounds_left),
         };
+        // Repairs go on beside the line and the advance; neither waits for them.
+        for (k, m) in virtual_moves.iter_mut().enumerate() {
+            if let Some((cell, _)) = self.repair[k] {
+                *m = best_step(&view, mine[k], cell);
+            }
+        }
         let mut moves: Vec<Direction> = virtual_moves
             .into_iter()
             .map(|d| self.orientation.direction_to_real(d))
@@ -311,12 +350,15 @@ impl Cavalry {
     ) -> Vec<Direction> {
         let (lo, hi) = self.span();
         let mut moves = vec![Direction::Stay; self.robots];
-        if self.style == Style::Royal {
+        let line_done = (lo..=hi)
+            .all(|c| view.own(Cell::new(row, c)) || view.paint(Cell::new(row, c)) == FILLED);
+        // Royal: once the line stands, damage is what keeps the rectangles from closing; the
+        // nearest robots go back to repair it.
+        if self.style == Style::Royal && line_done {
             self.plan_repairs(view, mine, row);
         }
-        let liners: Vec<usize> = (0..self.robots)
-            .filter(|&k| self.members[k] && self.repair[k].is_none())
-            .collect();
+        // A repairer keeps its segment of the line and draws it when back.
+        let liners: Vec<usize> = (0..self.robots).filter(|&k| self.members[k]).collect();
         let mut by_track = liners.clone();
         by_track.sort_by_key(|&k| self.tracks[k]);
         let positions: Vec<usize> = by_track.iter().map(|&k| self.tracks[k]).collect();
@@ -342,14 +384,6 @@ impl Cavalry {
             all_home &= mine[k] == self.home(k, row) && goal == self.home(k, row);
             moves[k] = best_step(view, mine[k], goal);
         }
-        for k in 0..self.robots {
-            if let Some((cell, _)) = self.repair[k] {
-                all_home = false;
-                moves[k] = best_step(view, mine[k], cell);
-            }
-        }
-        let line_done = (lo..=hi)
-            .all(|c| view.own(Cell::new(row, c)) || view.paint(Cell::new(row, c)) == FILLED);
         let done = (all_home && (line_done || self.style == Style::Annealing)) || rounds_left == 0;
         if done {
             self.finish_line(row);
@@ -365,6 +399,27 @@ impl Cavalry {
     /// Royal: the nearest free member repaints each damaged cell it can reach within the
     /// spacing; a repair that runs out of time is given up.
     fn plan_repairs(&mut self, view: &View, mine: &[Cell], row: usize) {
+        for cell in self.damaged(view, row) {
+            // Each damaged cell is tried once per line: a cell an enemy keeps repainting is
+            // left, rather than held up by.
+            if self.repaired.contains(&cell) {
+                continue;
+            }
+            let nearest = (0..self.robots)
+                .filter(|&k| self.members[k] && self.repair[k].is_none())
+                .min_by_key(|&k| mine[k].distance(cell));
+            if let Some(k) = nearest {
+                let d = mine[k].distance(cell);
+                if d <= self.spacing / 2 {
+                    self.repair[k] = Some((cell, d + 2));
+                    self.repaired.push(cell);
+                }
+            }
+        }
+    }
+
+    /// Repairs done, given up at their deadline, or of robots no longer in the cavalry end.
+    fn tick_repairs(&mut self, view: &View) {
         for k in 0..self.robots {
             if let Some((cell, left)) = self.repair[k] {
                 self.repair[k] = if view.own(cell) || left == 0 || !self.members[k] {
@@ -374,24 +429,10 @@ impl Cavalry {
                 };
             }
         }
-        for cell in self.damaged(view, row) {
-            if self.repair.iter().any(|r| r.map(|(c, _)| c) == Some(cell)) {
-                continue;
-            }
-            let nearest = (0..self.robots)
-                .filter(|&k| self.members[k] && self.repair[k].is_none())
-                .min_by_key(|&k| mine[k].distance(cell));
-            if let Some(k) = nearest {
-                let d = mine[k].distance(cell);
-                if d <= self.spacing {
-                    self.repair[k] = Some((cell, 2 * d + 2));
-                }
-            }
-        }
     }
 
     fn finish_line(&mut self, row: usize) {
-        self.repair = vec![None; self.robots];
+        self.repaired.clear();
         if row + 1 < self.n {
             self.start_row = row;
             self.stage = Stage::Advancing { target: None };
@@ -508,6 +549,17 @@ fn ring_for(robots: usize, n: usize) -> Target {
         }
     }
     best
+}
+
+/// The orientation a player's cavalry starts in. The annealing cavalry takes the seat's own
+/// (players sweep from different edges); the royal one always starts on the south edge and
+/// sweeps north, the mirror image taken by seat, so that it meets the 2002 Army's column sweep
+/// (north to south) head on only once that sweep has passed its own lines.
+fn start_orientation(style: Style, you: usize) -> usize {
+    match style {
+        Style::Annealing => you % 8,
+        Style::Royal => 1 | (you % 2) << 1 | (you / 2 % 2) << 2,
+    }
 }
 
 #[cfg(test)]
