@@ -28,6 +28,9 @@ const PACKAGES: &[&str] = &[
     "reversixt-greedy",
     "reversixt-seed",
     "rectangles-random",
+    "rectangles-army",
+    "rectangles-chaser",
+    "rectangles-cavalry",
 ];
 
 /// The course data beside the project (`../shared/data`), as CI places it.

@@ -30,9 +30,20 @@ fn play(
     move_ms: u64,
     policy: Option<FaultPolicy>,
 ) -> MatchRecord {
+    play_seeded(specs, host, game, move_ms, policy, 17)
+}
+
+fn play_seeded(
+    specs: &[String],
+    host: HostKind,
+    game: &[(&str, &str)],
+    move_ms: u64,
+    policy: Option<FaultPolicy>,
+    seed: u64,
+) -> MatchRecord {
     let settings = MatchSettings {
         params: params(game),
-        seed: 17,
+        seed,
         budgets: Budgets {
             start_ms: Some(5000),
             move_ms: Some(move_ms),
@@ -258,4 +269,71 @@ fn a_record_whose_rounds_are_renumbered_fails_verification() {
     record.moves[3].round = Some(2);
     let error = replay::verify(&record, &Registry::builtin()).unwrap_err();
     assert!(error.0.contains("round Some(2)"), "{error}");
+}
+
+fn player(package: &str, bot: &str) -> String {
+    spec(package, bot)
+}
+
+/// The seed team's royal cavalry against each baseline, two seeds in each seat, must win at
+/// least three of the four games (the closing note of the Rectangles issue reports 20 games
+/// per setting; this keeps the claim checked).
+#[test]
+fn the_royal_cavalry_beats_random_army_and_chaser_from_either_seat() {
+    let cavalry = player("rectangles-cavalry", "cavalry");
+    for opponent in [
+        player("rectangles-random", "random"),
+        player("rectangles-army", "army"),
+        player("rectangles-chaser", "chaser"),
+    ] {
+        let mut results = Vec::new();
+        for seed in 1..=2 {
+            for cavalry_seat in 0..2 {
+                let mut specs = vec![opponent.clone(), opponent.clone()];
+                specs[cavalry_seat] = cavalry.clone();
+                let record = play_seeded(&specs, HostKind::Thread, &[], 5000, None, seed);
+                assert!(record.faults.is_empty(), "{:?}", record.faults);
+                results.push((
+                    record.outcome.winner == Some(cavalry_seat),
+                    record.outcome.reason,
+                ));
+            }
+        }
+        let wins = results.iter().filter(|(won, _)| *won).count();
+        assert!(wins >= 3, "{opponent}: {results:?}");
+    }
+}
+
+#[test]
+fn every_player_plays_four_player_games_without_faults() {
+    let specs = [
+        player("rectangles-cavalry", "annealing"),
+        player("rectangles-army", "army"),
+        player("rectangles-chaser", "chaser"),
+        player("rectangles-cavalry", "cavalry"),
+    ];
+    let record = play(
+        &specs,
+        HostKind::Thread,
+        &[
+            ("players", "4"),
+            ("n", "30"),
+            ("robots", "6"),
+            ("max_rounds", "300"),
+        ],
+        5000,
+        None,
+    );
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    assert_eq!(record.outcome.ranks.len(), 4);
+    assert!(record.game_scores.iter().sum::<f64>() > 0.0);
+}
+
+#[test]
+fn the_benchmark_measures_the_rules_time_per_round() {
+    let out = agon_ok(&["bench", "--suite", "rectangles", "--seconds", "0.2"]);
+    assert!(
+        out.contains("Rectangles rules per round at n = 100, 4 x 16 robots, mid-game:"),
+        "{out}"
+    );
 }

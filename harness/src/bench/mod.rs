@@ -6,6 +6,7 @@ mod flip;
 mod hosts;
 mod ladder;
 mod puzzles;
+mod rectangles;
 mod reversixt;
 mod rules;
 mod summary;
@@ -43,13 +44,14 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "puzzles",
         "flip",
         "reversixt",
+        "rectangles",
         "ladder",
     ]
     .contains(&suite)
     {
         anyhow::bail!(
-            "--suite `{suite}`: expected all, hosts, rules, tournament, puzzles, flip, reversixt \
-             or ladder"
+            "--suite `{suite}`: expected all, hosts, rules, tournament, puzzles, flip, reversixt, \
+             rectangles or ladder"
         );
     }
     let wants = |part: &str| suite == "all" || suite == part;
@@ -72,6 +74,21 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             &sibling(&noop, "libreversixt_seed.so")?,
             &greedy,
             &args.reversixt_map,
+            per_sample,
+        )?);
+    }
+    if wants("rectangles") {
+        let cavalry = sibling(&noop, "librectangles_cavalry.so")?;
+        let army = sibling(&noop, "librectangles_army.so")?;
+        let chaser = sibling(&noop, "librectangles_chaser.so")?;
+        let random = sibling(&noop, "librectangles_random.so")?;
+        figures.push(rectangles::rules_per_round(
+            [
+                (&cavalry, "cavalry"),
+                (&army, "army"),
+                (&chaser, "chaser"),
+                (&random, "random"),
+            ],
             per_sample,
         )?);
     }

@@ -34,6 +34,12 @@ pub fn print(figures: &[Figure], ladder_games: u64) {
             startup / 1000.0
         );
     }
+    if let Some(per_round) = get("Rectangles rules per round") {
+        outln!(
+            "Rectangles rules per round at n = 100, 4 x 16 robots, mid-game: {per_round:.1} us \
+             (target <= 50 us)"
+        );
+    }
     if let (Some(p50), Some(p99)) = (get("deadline overshoot p50"), get("deadline overshoot p99")) {
         outln!(
             "kill past the deadline, both cores busy: p50 {:.2} ms, p99 {:.2} ms (target p99 < \
