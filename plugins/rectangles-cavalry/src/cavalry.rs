@@ -50,6 +50,9 @@ enum Stage {
 /// Rounds in a row an enemy robot must follow one of ours before ours counts as chased.
 const CHASED_AFTER: u32 = 1;
 
+/// The robots the opening ring takes unless told otherwise.
+pub const DEFAULT_RING_ROBOTS: usize = 8;
+
 /// How many of its last cells a robot remembers to recognise a follower on its path.
 const TRAIL: usize = 4;
 
@@ -82,6 +85,8 @@ pub struct Cavalry {
     trail: Vec<Vec<Cell>>,
     target: Option<Target>,
     rng: ChaCha8Rng,
+    /// Robots the royal cavalry's opening ring may take.
+    ring_robots: usize,
 }
 
 impl Cavalry {
@@ -105,6 +110,7 @@ impl Cavalry {
             trail: Vec::new(),
             target: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            ring_robots: DEFAULT_RING_ROBOTS,
         };
         cavalry.spread(((n - 1) / robots.saturating_sub(1).max(1)).max(2));
         cavalry
@@ -124,21 +130,32 @@ impl Cavalry {
     /// Where the robots start, on the board: on their tracks on virtual row 0. The royal
     /// cavalry opens with a ring: placement is round 0 and is painted and claimed like any
     /// round (rules file, "A round", 3 and 4), so robots placed on the boundary of a
-    /// rectangle claim its interior before anyone moves. The largest ring its robots can
-    /// stand on is placed in the middle of the start row; the others take their tracks.
+    /// rectangle claim its interior before anyone moves. The ring takes at most
+    /// `ring_robots` robots, those of the middle tracks, and stands in the middle of the start
+    /// row; the others start on their tracks.
     pub fn placement(&self) -> Vec<Cell> {
         let mut cells: Vec<Cell> = self.tracks.iter().map(|&c| Cell::new(0, c)).collect();
-        if self.style == Style::Royal && self.robots >= 8 && self.n >= 3 {
-            let ring = ring_for(self.robots, self.n);
-            let at = self.n / 2 - ring.right.min(self.n / 2) / 2;
-            for (k, c) in ring.boundary().into_iter().enumerate() {
-                cells[k] = Cell::new(c.row as usize, c.col as usize + at);
+        let ring = ring_for(self.ring_robots.min(self.robots), self.n);
+        if self.style == Style::Royal && ring.interior() > 0 {
+            let mut boundary = ring.boundary();
+            // Left to right, so each ring robot has the shortest way to its track.
+            boundary.sort_by_key(|c| (c.col, c.row));
+            let at = (self.n - 1 - ring.right) / 2;
+            let first = (self.robots - boundary.len()) / 2;
+            for (k, c) in boundary.into_iter().enumerate() {
+                cells[first + k] = Cell::new(c.row as usize, c.col as usize + at);
             }
         }
         cells
             .into_iter()
             .map(|c| self.orientation.to_real(c, self.n))
             .collect()
+    }
+
+    /// At most `robots` robots stand on the opening ring (0: no ring).
+    pub fn with_ring(mut self, robots: usize) -> Cavalry {
+        self.ring_robots = robots;
+        self
     }
 
     fn advance_distances(&self) -> (usize, usize, usize, usize) {

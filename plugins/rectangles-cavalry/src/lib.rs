@@ -48,13 +48,16 @@ impl<const ROYAL: bool> Bot for CavalryBot<ROYAL> {
             ));
         }
         self.robots = g.robots as usize;
-        self.cavalry = Some(Cavalry::new(
-            style,
-            g.n as usize,
-            self.robots,
-            g.you as usize,
-            start.seed,
-        ));
+        let ring = match start.bot_params.get("ring") {
+            Some(text) => text
+                .parse()
+                .map_err(|_| format!("ring: `{text}` is not a number of robots"))?,
+            None => cavalry::DEFAULT_RING_ROBOTS,
+        };
+        self.cavalry = Some(
+            Cavalry::new(style, g.n as usize, self.robots, g.you as usize, start.seed)
+                .with_ring(ring),
+        );
         Ok(())
     }
 
@@ -73,6 +76,6 @@ agon_plugin_api::export_plugin! {
     team: "Agon staff, after Feng, Mohammed, Nicksay and Vespe (COMS W4444 F03, group 5)",
     bots: {
         "annealing" => CavalryBot<false>: "Annealing Cavalry: blind sweeps closing rectangles, spacing shrinking every scan",
-        "cavalry" => CavalryBot<true>: "Royal Cavalry: adaptive sweeps with damage and danger detection, repairs, anti-chasers, Rectmania end game",
+        "cavalry" => CavalryBot<true>: "Royal Cavalry: an opening ring (`ring=ROBOTS`, default 8), adaptive sweeps with damage and danger detection, repairs, anti-chasers, Rectmania end game",
     },
 }
