@@ -160,14 +160,16 @@ proptest! {
 
     #[test]
     fn game_parameters_are_refused_by_name_or_accepted(
-        game in 0usize..5,
+        game in 0usize..Registry::builtin().names().len(),
         pairs in proptest::collection::vec(
             (
                 prop_oneof![
                     Just("rows".to_string()), Just("cols".to_string()), Just("n".to_string()),
                     Just("map".to_string()), Just("instance".to_string()),
                     Just("time".to_string()), Just("depth".to_string()),
-                    Just("turns".to_string()), Just("puzzle".to_string()), "\\PC{0,8}"
+                    Just("turns".to_string()), Just("puzzle".to_string()),
+                    Just("players".to_string()), Just("robots".to_string()),
+                    Just("idle_rounds".to_string()), Just("max_rounds".to_string()), "\\PC{0,8}"
                 ],
                 prop_oneof![
                     "-?[0-9]{1,20}", "[0-9]{0,3}\\.[0-9]{0,3}", Just("NaN".to_string()),

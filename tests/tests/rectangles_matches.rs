@@ -337,3 +337,46 @@ fn the_benchmark_measures_the_rules_time_per_round() {
         "{out}"
     );
 }
+
+/// A tournament of three-player rounds: rotations seat every entrant in every seat, the
+/// journal ranks all three, and every record numbers its rounds and replays.
+#[test]
+fn a_tournament_of_simultaneous_rounds_ranks_every_seat_and_its_records_replay() {
+    let dir = scratch("rectangles-tournament");
+    let text = format!(
+        "game = \"rectangles\"\nseed = 4\ngames_per_pairing = 2\nhost = \"process\"\n\
+         [params]\nplayers = 3\nn = 12\nrobots = 3\nmax_rounds = 60\n\
+         [[entrant]]\nname = \"random\"\nbot = \"{}\"\n\
+         [[entrant]]\nname = \"army\"\nbot = \"{}\"\n\
+         [[entrant]]\nname = \"chaser\"\nbot = \"{}\"\n",
+        random(),
+        player("rectangles-army", "army"),
+        player("rectangles-chaser", "chaser"),
+    );
+    let cfg = dir.join("tournament.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out = dir.join("out");
+    agon_ok(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    // One subset of three, rotated over three seats, two games each.
+    assert_eq!(journal.lines().count(), 6, "{journal}");
+    for line in journal.lines() {
+        let entry: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(entry["ranks"].as_array().unwrap().len(), 3, "{line}");
+        assert_eq!(entry["faults"].as_array().unwrap().len(), 0, "{line}");
+    }
+    for entry in std::fs::read_dir(out.join("records")).unwrap() {
+        let path = entry.unwrap().path();
+        let record: MatchRecord =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_rounds(&record, 3);
+        agon_ok(&["replay", "verify", path.to_str().unwrap()]);
+    }
+}

@@ -552,8 +552,10 @@ fn ring_for(robots: usize, n: usize) -> Target {
         bottom: 0,
         right: 0,
     };
-    for h in 3..=n {
-        for w in 3..=n {
+    // A ring of h x w has 2(h + w) - 4 boundary cells: neither side exceeds robots / 2.
+    let side = n.min(robots / 2);
+    for h in 3..=side {
+        for w in 3..=side {
             let ring = Target {
                 top: 0,
                 left: 0,

@@ -24,6 +24,13 @@ fn config(params: &RawParams) -> Result<Config, ParamError> {
     let mut reader = ParamReader::new(params);
     // Rules file, "Setup" (ours): n = 40, p = 2, b = 8.
     let n: usize = reader.get("n", "a board side from 3 to 1000", 40)?;
+    if !(3..=MAX_N).contains(&n) {
+        return Err(ParamError::Invalid {
+            key: "n".into(),
+            value: n.to_string(),
+            expected: "a board side from 3 to 1000".into(),
+        });
+    }
     let players: usize = reader.get("players", "2 to 8 players", 2)?;
     let robots: usize = reader.get("robots", "1 to 256 robots per player", 8)?;
     // Rules file, "End and result" (ours): 4n idle rounds, 40n rounds at most.
@@ -43,9 +50,6 @@ fn config(params: &RawParams) -> Result<Config, ParamError> {
         value,
         expected: expected.into(),
     };
-    if !(3..=MAX_N).contains(&n) {
-        return Err(invalid("n", n.to_string(), "a board side from 3 to 1000"));
-    }
     if !(2..=MAX_PLAYERS).contains(&players) {
         return Err(invalid("players", players.to_string(), "2 to 8 players"));
     }

@@ -274,6 +274,8 @@ fn parameters_have_the_rules_files_defaults_and_refuse_bad_values() {
     for bad in [
         ("n", "2"),
         ("n", "x"),
+        ("n", "4294967296"),
+        ("n", "18446744073709551615"),
         ("players", "1"),
         ("players", "9"),
         ("robots", "0"),
