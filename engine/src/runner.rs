@@ -68,12 +68,12 @@ struct Referee<'a, 'o> {
     round: Option<u32>,
 }
 
-/// One seat's request in a round: its budget, and the observation to send, or the fault that
-/// already took its turn (its host could not be started again).
+/// One seat's request in a round: its budget, or the fault that already took its turn (its
+/// host could not be started again).
 struct Request {
     index: usize,
     deadline: Deadline,
-    message: Result<Vec<u8>, Fault>,
+    restart_fault: Option<Fault>,
 }
 
 /// Asks each `(seat, observation, deadline)` for its answer. A single seat is asked on this
@@ -284,90 +284,108 @@ impl Referee<'_, '_> {
             }
             self.round = session.round();
             let mut requests = Vec::with_capacity(batch.len());
+            let mut asked = Vec::with_capacity(batch.len());
             for (k, &index) in batch.iter().enumerate() {
-                self.turns[index] += 1;
-                let deadline = match session.request_budget(index) {
-                    Some(budget) => Deadline {
-                        budget: Some(budget),
-                        clock: self.settings.budgets.clock,
-                    },
-                    None => self.deadline(self.settings.budgets.move_ms),
-                };
-                let mut restart_fault = None;
-                if let Some(reason) = seats[index]
-                    .host
-                    .gone()
-                    .filter(|_| !self.policy.ends_game())
-                {
-                    // Under a policy that plays on, a dead host costs the turns it missed, not
-                    // the rest of the game: the bot starts again and is asked for this move.
-                    let ply = (self.moves.len() + k) as u32;
-                    restart_fault = self.restart(index, ply, reason, session, seats).err();
+                let request = self.prepare(index, k, session, seats);
+                if request.restart_fault.is_none() {
+                    asked.push((index, session.observation(index), request.deadline));
                 }
-                let message = match restart_fault {
-                    None => Ok(session.observation(index)),
-                    Some(fault) => Err(fault),
-                };
-                requests.push(Request {
-                    index,
-                    deadline,
-                    message,
-                });
+                requests.push(request);
             }
-            let asked: Vec<(usize, Vec<u8>, Deadline)> = requests
-                .iter_mut()
-                .filter_map(|r| match &mut r.message {
-                    Ok(message) => Some((r.index, std::mem::take(message), r.deadline)),
-                    Err(_) => None,
-                })
-                .collect();
             let mut calls = ask_together(seats, asked).into_iter();
             // Applied in seat order, as a game of turns would have them, so that records and
             // replays read the same for both kinds of game.
             for request in requests {
-                let index = request.index;
-                let ply = self.moves.len() as u32;
-                let deadline = request.deadline;
-                let call = match request.message {
-                    Ok(_) => Ok(calls.next().expect("one call per asked seat")),
-                    Err(fault) => Err(fault),
+                let call = match request.restart_fault {
+                    None => Ok(calls.next().expect("one call per asked seat")),
+                    Some(fault) => Err(fault),
                 };
-                if session.to_act() != Some(index) {
+                if session.to_act() != Some(request.index) {
                     // An earlier seat's fault took this one's action away (a disqualification
                     // that left too few players to go on).
                     continue;
                 }
-                let call = match call {
-                    Ok(call) => call,
-                    Err(mut fault) => {
-                        fault.ply = ply;
-                        self.faulty_streak += 1;
-                        if let Some(end) = self.fault(fault, session, seats)? {
-                            return Ok(end);
-                        }
-                        continue;
-                    }
-                };
-                session.charge(index, spent(&call, &deadline));
-                let applied = judge(index, Phase::Move, ply, call, &deadline).and_then(
-                    |(answer, wall, cpu)| match session.apply_answer(index, &answer) {
-                        Ok(applied) => Ok((applied, wall, cpu)),
-                        Err(rejection) => Err(rejected(index, ply, rejection, wall)),
-                    },
-                );
-                match applied {
-                    Ok((applied, wall, cpu)) => {
-                        log::debug!("ply {ply}: seat {index} plays {}", applied.notation);
-                        self.faulty_streak = 0;
-                        self.record_move(ply, index, applied, micros(wall), cpu.map(micros), None);
-                    }
-                    Err(fault) => {
-                        self.faulty_streak += 1;
-                        if let Some(end) = self.fault(fault, session, seats)? {
-                            return Ok(end);
-                        }
-                    }
+                if let Some(end) =
+                    self.settle(request.index, request.deadline, call, session, seats)?
+                {
+                    return Ok(end);
                 }
+            }
+        }
+    }
+
+    /// Counts seat `index`'s turn (the `k`-th of its round) and sets its budget; starts its bot
+    /// again first when its host is gone under a policy that plays on.
+    fn prepare(
+        &mut self,
+        index: usize,
+        k: usize,
+        session: &mut dyn Session,
+        seats: &mut [Seat],
+    ) -> Request {
+        self.turns[index] += 1;
+        let deadline = match session.request_budget(index) {
+            Some(budget) => Deadline {
+                budget: Some(budget),
+                clock: self.settings.budgets.clock,
+            },
+            None => self.deadline(self.settings.budgets.move_ms),
+        };
+        let mut restart_fault = None;
+        if let Some(reason) = seats[index]
+            .host
+            .gone()
+            .filter(|_| !self.policy.ends_game())
+        {
+            // Under a policy that plays on, a dead host costs the turns it missed, not the rest
+            // of the game: the bot starts again and is asked for this move.
+            let ply = (self.moves.len() + k) as u32;
+            restart_fault = self.restart(index, ply, reason, session, seats).err();
+        }
+        Request {
+            index,
+            deadline,
+            restart_fault,
+        }
+    }
+
+    /// Judges seat `index`'s call and applies its answer, or the fault policy in its place;
+    /// `Some(outcome)` when that ends the match.
+    fn settle(
+        &mut self,
+        index: usize,
+        deadline: Deadline,
+        call: Result<Call<Vec<u8>>, Fault>,
+        session: &mut dyn Session,
+        seats: &[Seat],
+    ) -> Result<Option<Outcome>, Interrupted> {
+        let ply = self.moves.len() as u32;
+        let call = match call {
+            Ok(call) => call,
+            Err(mut fault) => {
+                fault.ply = ply;
+                self.faulty_streak += 1;
+                return self.fault(fault, session, seats);
+            }
+        };
+        session.charge(index, spent(&call, &deadline));
+        let applied =
+            judge(index, Phase::Move, ply, call, &deadline).and_then(|(answer, wall, cpu)| {
+                match session.apply_answer(index, &answer) {
+                    Ok(applied) => Ok((applied, wall, cpu)),
+                    Err(rejection) => Err(rejected(index, ply, rejection, wall)),
+                }
+            });
+        match applied {
+            Ok((applied, wall, cpu)) => {
+                log::debug!("ply {ply}: seat {index} plays {}", applied.notation);
+                self.faulty_streak = 0;
+                self.record_move(ply, index, applied, micros(wall), cpu.map(micros), None);
+                Ok(None)
+            }
+            Err(fault) => {
+                self.faulty_streak += 1;
+                self.fault(fault, session, seats)
             }
         }
     }

@@ -181,7 +181,8 @@ fn bad_input_is_refused_with_a_clear_message() {
     let out = run(&["match", "--game", "go", "--bot", &random, "--bot", &random]);
     assert!(
         stderr(&out).contains(
-            "unknown game `go` (known games: breakthrough, flip, lightsout, flowfree, reversixt)"
+            "unknown game `go` (known games: breakthrough, flip, lightsout, flowfree, reversixt, \
+             rectangles)"
         ),
         "{}",
         stderr(&out)
@@ -452,8 +453,13 @@ fn plugins_survives_truncated_and_bit_flipped_libraries() {
     }
     let out = child.wait_with_output().unwrap();
     let (stdout, stderr) = (stdout(&out), stderr(&out));
-    assert!(!out.status.success(), "the truncated copies are errors");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    // Exit status 1 is agon's own error exit; a panic of agon itself exits with 101. (A copy's
+    // host may panic inside abi_stable: that is quoted from its stderr in the copy's error.)
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the truncated copies are errors: {stderr}"
+    );
     for file in &files {
         let name = file.display().to_string();
         assert!(
