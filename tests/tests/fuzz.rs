@@ -196,7 +196,7 @@ fn records() -> &'static [String] {
     RECORDS.get_or_init(|| {
         let dir = scratch("fuzz-records");
         let map = shared_data().join("reversixt/maps/initialMaps/heartExercise3.map");
-        let games: [(&str, Vec<String>, [String; 2]); 2] = [
+        let games: [(&str, Vec<String>, [String; 2]); 3] = [
             (
                 "breakthrough",
                 Vec::new(),
@@ -211,6 +211,17 @@ fn records() -> &'static [String] {
                 [
                     spec("reversixt-random", "random"),
                     spec("reversixt-greedy", "greedy"),
+                ],
+            ),
+            (
+                "rectangles",
+                ["n=8", "robots=3", "max_rounds=40"]
+                    .iter()
+                    .flat_map(|p| ["--param".to_string(), p.to_string()])
+                    .collect(),
+                [
+                    spec("rectangles-army", "army"),
+                    spec("rectangles-random", "random"),
                 ],
             ),
         ];
@@ -241,7 +252,7 @@ proptest! {
 
     #[test]
     fn match_records_refuse_or_verify_without_panicking(
-        which in 0usize..2,
+        which in 0usize..3,
         edits in edits(),
         cut in proptest::option::of(any::<usize>()),
     ) {
