@@ -163,6 +163,21 @@ impl Cavalry {
         ((s / 2).max(2), s, s, 2 * s)
     }
 
+    /// Whether `observation` is of the game this cavalry was made for: the board's size, a
+    /// robot list for every player up to this one, and this player's robots all there.
+    pub fn fits(&self, observation: &Observation) -> bool {
+        observation.cells.len() == self.n * self.n
+            && observation
+                .robots
+                .get(self.you)
+                .is_some_and(|mine| mine.len() == self.robots)
+            && observation
+                .robots
+                .iter()
+                .flatten()
+                .all(|c| (c.row as usize) < self.n && (c.col as usize) < self.n)
+    }
+
     pub fn act(&mut self, observation: &Observation) -> Vec<Direction> {
         let view = View {
             n: self.n,
@@ -584,6 +599,32 @@ fn start_orientation(style: Style, you: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_observation_of_another_game_is_recognised() {
+        use agon_plugin_api::protocol::rectangles::Observation;
+        let cavalry = Cavalry::new(Style::Royal, 6, 2, 1, 1);
+        let mut obs = Observation {
+            you: 1,
+            round: 3,
+            cells: vec![0; 36],
+            robots: vec![vec![Cell::new(0, 0); 2], vec![Cell::new(5, 5); 2]],
+            scores: vec![0, 0],
+            last_moves: Vec::new(),
+            idle: 0,
+            out: vec![false, false],
+        };
+        assert!(cavalry.fits(&obs));
+        obs.robots[1].pop();
+        assert!(!cavalry.fits(&obs));
+        obs.robots.truncate(1);
+        assert!(!cavalry.fits(&obs));
+        obs.robots = vec![vec![Cell::new(0, 0); 2], vec![Cell::new(6, 0); 2]];
+        assert!(!cavalry.fits(&obs));
+        obs.robots[1] = vec![Cell::new(0, 0); 2];
+        obs.cells.pop();
+        assert!(!cavalry.fits(&obs));
+    }
 
     #[test]
     fn the_opening_ring_is_the_largest_the_robots_can_stand_on() {

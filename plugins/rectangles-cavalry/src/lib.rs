@@ -68,6 +68,10 @@ impl<const ROYAL: bool> Bot for CavalryBot<ROYAL> {
         if observation.round == 0 {
             return Reply::new(Action::Place(cavalry.placement()));
         }
+        if !cavalry.fits(observation) {
+            // Not the game this bot was started for: stand still rather than guess.
+            return Reply::new(Action::Move(vec![Direction::Stay; self.robots]));
+        }
         Reply::new(Action::Move(cavalry.act(observation)))
     }
 }
