@@ -76,6 +76,12 @@ struct Request {
     restart_fault: Option<Fault>,
 }
 
+/// How many of `calls` made at once share each of this machine's cores (1 when each has one).
+fn calls_per_core(calls: usize) -> u32 {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    calls.div_ceil(cores).max(1) as u32
+}
+
 /// Asks each `(seat, observation, deadline)` for its answer. A single seat is asked on this
 /// thread; several (a round of simultaneous moves) are asked at once, each on a thread of its
 /// own and under its own deadline, so one seat's thinking time is not another's. The calls come
@@ -258,6 +264,7 @@ impl Referee<'_, '_> {
         Deadline {
             budget: ms.map(Duration::from_millis),
             clock: self.settings.budgets.clock,
+            sharing: 1,
         }
     }
 
@@ -285,8 +292,10 @@ impl Referee<'_, '_> {
             self.round = session.round();
             let mut requests = Vec::with_capacity(batch.len());
             let mut asked = Vec::with_capacity(batch.len());
+            let sharing = calls_per_core(batch.len());
             for (k, &index) in batch.iter().enumerate() {
-                let request = self.prepare(index, k, session, seats);
+                let mut request = self.prepare(index, k, session, seats);
+                request.deadline.sharing = sharing;
                 if request.restart_fault.is_none() {
                     asked.push((index, session.observation(index), request.deadline));
                 }
@@ -328,6 +337,7 @@ impl Referee<'_, '_> {
             Some(budget) => Deadline {
                 budget: Some(budget),
                 clock: self.settings.budgets.clock,
+                sharing: 1,
             },
             None => self.deadline(self.settings.budgets.move_ms),
         };

@@ -374,3 +374,47 @@ fn a_tournament_of_simultaneous_rounds_ranks_every_seat_and_its_records_replay()
         agon_ok(&["replay", "verify", path.to_str().unwrap()]);
     }
 }
+
+/// Eight seats asked at once on a machine of fewer cores share them: under the CPU clock each
+/// bot's budget is its own CPU time, and the wall-clock watchdog stretches by the calls per core,
+/// so bots that spend most of their budget are not killed for waiting their turn at a core.
+#[test]
+fn seats_asked_at_once_are_not_killed_for_sharing_the_cores() {
+    let dir = scratch("rectangles-sharing");
+    let spinner = format!("{}?rounds=1,2&ms=250&cpu=true", misbehave("sleep"));
+    let record_path = dir.join("eight.json");
+    let mut args: Vec<String> = [
+        "match",
+        "--game",
+        "rectangles",
+        "--param",
+        "players=8",
+        "--param",
+        "n=8",
+        "--param",
+        "robots=1",
+        "--param",
+        "max_rounds=2",
+        "--move-ms",
+        "300",
+        "--clock",
+        "cpu",
+        "--seed",
+        "5",
+        "--record",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(record_path.display().to_string());
+    for _ in 0..8 {
+        args.push("--bot".into());
+        args.push(spinner.clone());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    agon_ok(&args);
+    let record: MatchRecord =
+        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    assert_eq!(record.moves.len(), 8 * 3);
+}

@@ -110,6 +110,10 @@ pub const UNLIMITED_CALL_WATCHDOG: Duration = Duration::from_secs(3600);
 pub struct Deadline {
     pub budget: Option<Duration>,
     pub clock: Clock,
+    /// Calls made at once per core (a round of simultaneous moves with more seats than cores):
+    /// under the CPU clock each gets a share of a core, so the wall-clock watchdog stretches by
+    /// this much. 1 for a call alone.
+    pub sharing: u32,
 }
 
 impl Deadline {
@@ -117,6 +121,7 @@ impl Deadline {
         Deadline {
             budget,
             clock: Clock::Wall,
+            sharing: 1,
         }
     }
 
@@ -125,7 +130,9 @@ impl Deadline {
         match (self.budget, self.clock) {
             (None, _) => UNLIMITED_CALL_WATCHDOG,
             (Some(b), Clock::Wall) => b,
-            (Some(b), Clock::Cpu) => b.saturating_mul(CPU_WATCHDOG_FACTOR),
+            (Some(b), Clock::Cpu) => b
+                .saturating_mul(CPU_WATCHDOG_FACTOR)
+                .saturating_mul(self.sharing.max(1)),
         }
     }
 

@@ -513,7 +513,7 @@ agon_plugin_api::export_plugin! {
         "illegal" => Illegal: "answers a move no rule allows",
         "illegal" => IllegalReversiXt: "answers a move no rule allows (ReversiXT)",
         "illegal" => rounds::IllegalRectangles: "places its robots, then moves one robot too few (Rectangles)",
-        "sleep" => rounds::SleepRounds: "stays; sleeps `ms` (default twice its budget) in the rounds `rounds=A,B,..` lists, default 2 (Rectangles)",
+        "sleep" => rounds::SleepRounds: "stays; sleeps `ms` (default twice its budget; of CPU time spinning with `cpu=true`) in the rounds `rounds=A,B,..` lists, default 2 (Rectangles)",
         "rendezvous" => rounds::Rendezvous: "answers only when every player of the round has been asked at once (Rectangles, hosts that share a process)",
         "spend" => Spend: "sleeps the ms its `ms=A,B,..` parameter lists per move, then plays (ReversiXT)",
         "segfault" => Segfault: "writes to address 0",

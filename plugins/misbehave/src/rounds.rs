@@ -60,12 +60,14 @@ impl Bot for Rendezvous {
 }
 
 /// Sleeps in the rounds its `rounds=A,B,..` parameter lists (default: round 2) for `ms`
-/// milliseconds (default: twice its move budget, at least 200), and stays in every round.
+/// milliseconds (default: twice its move budget, at least 200), and stays in every round. With
+/// `cpu=true` it spends those milliseconds of its own CPU time spinning instead.
 #[derive(Default)]
 pub struct SleepRounds {
     setup: Option<Setup>,
     sleep_ms: u64,
     rounds: Vec<u32>,
+    spin: bool,
 }
 
 impl Bot for SleepRounds {
@@ -89,11 +91,20 @@ impl Bot for SleepRounds {
                     .map_err(|_| format!("rounds: `{r}` is not a number"))
             })
             .collect::<Result<_, _>>()?;
+        self.spin = start.bot_params.get("cpu").is_some_and(|v| v == "true");
         Ok(())
     }
     fn act(&mut self, observation: &Observation) -> Reply<Action> {
         if self.rounds.contains(&observation.round) {
-            std::thread::sleep(Duration::from_millis(self.sleep_ms));
+            let ms = Duration::from_millis(self.sleep_ms);
+            if self.spin {
+                let start = thread_cpu();
+                while thread_cpu().saturating_sub(start) < ms {
+                    std::hint::black_box(0u64);
+                }
+            } else {
+                std::thread::sleep(ms);
+            }
         }
         Reply::new(stay(self.setup.as_ref().expect("started"), observation))
     }
@@ -121,4 +132,15 @@ impl Bot for IllegalRectangles {
             place => place,
         })
     }
+}
+
+/// This thread's CPU time.
+fn thread_cpu() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
