@@ -336,8 +336,7 @@ impl Referee<'_, '_> {
         let deadline = match session.request_budget(index) {
             Some(budget) => Deadline {
                 budget: Some(budget),
-                clock: self.settings.budgets.clock,
-                sharing: 1,
+                ..self.deadline(None)
             },
             None => self.deadline(self.settings.budgets.move_ms),
         };

@@ -6,7 +6,7 @@ use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, Forced, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings};
-use agon_games::contract::{FaultPolicy, GameRules, RawParams};
+use agon_games::contract::{FaultPolicy, GameRules};
 use agon_games::registry::Registry;
 use agon_tests::{agon, seats, spec};
 use serde_json::Value;
@@ -18,10 +18,7 @@ fn flip() -> &'static dyn GameRules {
 fn play(specs: [&str; 2], params: &[(&str, &str)], policy: Option<FaultPolicy>) -> MatchRecord {
     let seats = seats(&specs, flip(), HostKind::Thread);
     let settings = MatchSettings {
-        params: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect::<RawParams>(),
+        params: agon_games::contract::raw_params(params),
         seed: 3,
         budgets: Budgets {
             start_ms: Some(2000),

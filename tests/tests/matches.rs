@@ -239,10 +239,11 @@ fn seeded_matches_replay_exactly() {
 
 #[test]
 fn extended_rules_play_through_the_engine() {
-    let params: RawParams = [("rows", "5"), ("cols", "10"), ("workers_to_base", "3")]
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+    let params: RawParams = agon_games::contract::raw_params(&[
+        ("rows", "5"),
+        ("cols", "10"),
+        ("workers_to_base", "3"),
+    ]);
     let specs = [
         &format!(
             "{}?depth=2&heuristic=defensive2",

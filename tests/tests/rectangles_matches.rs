@@ -7,7 +7,7 @@ use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, Forced, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings};
-use agon_games::contract::{FaultPolicy, GameRules, RawParams, Termination};
+use agon_games::contract::{FaultPolicy, GameRules, Termination};
 use agon_games::registry::Registry;
 use agon_tests::{agon_ok, scratch, seats, spec};
 use std::time::Instant;
@@ -16,12 +16,7 @@ fn rectangles() -> &'static dyn GameRules {
     &agon_games::rectangles::session::RectanglesRules
 }
 
-fn params(pairs: &[(&str, &str)]) -> RawParams {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
+use agon_games::contract::raw_params as params;
 
 fn play(
     specs: &[String],

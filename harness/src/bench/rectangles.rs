@@ -9,7 +9,7 @@ use agon_engine::loader::Plugin;
 use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::seating::seat_from_plugin;
-use agon_games::contract::{GameRules, RawParams};
+use agon_games::contract::{raw_params, GameRules};
 use agon_games::rectangles::session::{parse_notation, RectanglesRules};
 use agon_games::rectangles::{Config, Direction, Game};
 use agon_plugin_api::protocol::rectangles::Action;
@@ -27,11 +27,13 @@ pub fn rules_per_round(
     per_sample: Duration,
 ) -> anyhow::Result<Figure> {
     let rules: &dyn GameRules = &RectanglesRules;
-    let params: RawParams = [("n", "100"), ("players", "4"), ("robots", "16")]
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .chain([("max_rounds".to_string(), (OPENING + MEASURED).to_string())])
-        .collect();
+    let rounds = (OPENING + MEASURED).to_string();
+    let params = raw_params(&[
+        ("n", "100"),
+        ("players", "4"),
+        ("robots", "16"),
+        ("max_rounds", &rounds),
+    ]);
     let settings = MatchSettings {
         params,
         seed: 7,

@@ -3,6 +3,7 @@
 //! lateness costs only that seat, `illegal` an action the rules refuse
 //! (after a legal placement).
 
+use crate::timing::thread_cpu;
 use agon_plugin_api::protocol::rectangles::{
     Action, Cell, Direction, Observation, Rectangles, Setup,
 };
@@ -132,15 +133,4 @@ impl Bot for IllegalRectangles {
             place => place,
         })
     }
-}
-
-/// This thread's CPU time.
-fn thread_cpu() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec for the call to fill.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }

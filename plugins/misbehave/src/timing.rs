@@ -20,12 +20,21 @@ const ANSWER: u8 = 2;
 const PONDER_LIMIT: Duration = Duration::from_millis(20);
 
 fn process_cpu() -> Duration {
+    cpu_clock(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+/// The CPU time of the calling thread.
+pub(crate) fn thread_cpu() -> Duration {
+    cpu_clock(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+fn cpu_clock(clock: libc::clockid_t) -> Duration {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: writes the local.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    unsafe { libc::clock_gettime(clock, &mut ts) };
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 

@@ -19,8 +19,9 @@
 use crate::line::segments;
 use crate::orientation::Orientation;
 use crate::path::best_step;
-use crate::rectmania::{assign, search, Target};
+use crate::rectmania::{assign, search};
 use crate::view::View;
+use agon_plugin_api::games::rectangles::Rect;
 use agon_plugin_api::protocol::rectangles::{Cell, Direction, Observation, FILLED};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -83,7 +84,7 @@ pub struct Cavalry {
     quiet: Vec<u32>,
     /// Each robot's last cells, on the virtual board, oldest first.
     trail: Vec<Vec<Cell>>,
-    target: Option<Target>,
+    target: Option<Rect>,
     rng: ChaCha8Rng,
     /// Robots the royal cavalry's opening ring may take.
     ring_robots: usize,
@@ -136,11 +137,11 @@ impl Cavalry {
     pub fn placement(&self) -> Vec<Cell> {
         let mut cells: Vec<Cell> = self.tracks.iter().map(|&c| Cell::new(0, c)).collect();
         let ring = ring_for(self.ring_robots.min(self.robots), self.n);
-        if self.style == Style::Royal && ring.interior() > 0 {
-            let mut boundary = ring.boundary();
+        if self.style == Style::Royal && ring.interior_len() > 0 {
+            let mut boundary: Vec<Cell> = ring.boundary().collect();
             // Left to right, so each ring robot has the shortest way to its track.
             boundary.sort_by_key(|c| (c.col, c.row));
-            let at = (self.n - 1 - ring.right) / 2;
+            let at = (self.n - 1 - ring.right as usize) / 2;
             let first = (self.robots - boundary.len()) / 2;
             for (k, c) in boundary.into_iter().enumerate() {
                 cells[first + k] = Cell::new(c.row as usize, c.col as usize + at);
@@ -519,22 +520,25 @@ impl Cavalry {
             orientation: Orientation::default(),
         };
         let filled: Vec<bool> = observation.cells.iter().map(|&p| p == FILLED).collect();
-        let still_open = |t: &Target| {
-            t.boundary().iter().all(|&c| !view.filled(c))
-                && (t.top + 1..t.bottom)
-                    .any(|r| (t.left + 1..t.right).any(|c| !view.filled(Cell::new(r, c))))
+        let still_open = |t: &Rect| {
+            t.boundary().all(|c| !view.filled(c)) && t.interior().any(|c| !view.filled(c))
         };
         if !self.target.is_some_and(|t| still_open(&t)) {
             let mine = view.mine();
             self.target = search(self.n, &filled, 24).into_iter().max_by_key(|t| {
-                let missing = t.boundary().iter().filter(|&&c| !view.own(c)).count();
+                let missing = t.boundary().filter(|&c| !view.own(c)).count();
                 let reach = mine
                     .iter()
-                    .map(|r| r.distance(Cell::new(t.top, t.left)))
+                    .map(|r| {
+                        r.distance(Cell {
+                            row: t.top,
+                            col: t.left,
+                        })
+                    })
                     .min()
                     .unwrap_or(0);
                 // Profit per cost: interior cells per cell still to paint and step to get there.
-                (t.interior() * 1000) / (missing + reach / 2 + 1)
+                (t.interior_len() * 1000) / (missing + reach / 2 + 1)
             });
         }
         let mine = view.mine();
@@ -545,7 +549,7 @@ impl Cavalry {
             .map(|k| self.evade(observation, k))
             .collect();
         if let Some(t) = self.target {
-            let todo: Vec<Cell> = t.boundary().into_iter().filter(|&c| !view.own(c)).collect();
+            let todo: Vec<Cell> = t.boundary().filter(|&c| !view.own(c)).collect();
             let at: Vec<Cell> = workers.iter().map(|&k| mine[k]).collect();
             let routes = assign(&at, &todo);
             for (i, &k) in workers.iter().enumerate() {
@@ -560,24 +564,14 @@ impl Cavalry {
 
 /// The ring of at most `robots` boundary cells with the largest interior that fits on an n x n
 /// board, at the top left corner.
-fn ring_for(robots: usize, n: usize) -> Target {
-    let mut best = Target {
-        top: 0,
-        left: 0,
-        bottom: 0,
-        right: 0,
-    };
+fn ring_for(robots: usize, n: usize) -> Rect {
+    let mut best = Rect::new(0, 0, 0, 0);
     // A ring of h x w has 2(h + w) - 4 boundary cells: neither side exceeds robots / 2.
     let side = n.min(robots / 2);
     for h in 3..=side {
         for w in 3..=side {
-            let ring = Target {
-                top: 0,
-                left: 0,
-                bottom: h - 1,
-                right: w - 1,
-            };
-            if ring.boundary().len() <= robots && ring.interior() > best.interior() {
+            let ring = Rect::new(0, 0, h - 1, w - 1);
+            if 2 * (h + w) - 4 <= robots && ring.interior_len() > best.interior_len() {
                 best = ring;
             }
         }
@@ -629,10 +623,10 @@ mod tests {
     #[test]
     fn the_opening_ring_is_the_largest_the_robots_can_stand_on() {
         let ring = ring_for(8, 40);
-        assert_eq!((ring.bottom, ring.right, ring.interior()), (2, 2, 1));
+        assert_eq!((ring.bottom, ring.right, ring.interior_len()), (2, 2, 1));
         let ring = ring_for(16, 80);
-        assert_eq!(ring.interior(), 9);
-        assert_eq!(ring_for(7, 40).interior(), 0);
+        assert_eq!(ring.interior_len(), 9);
+        assert_eq!(ring_for(7, 40).interior_len(), 0);
         let royal = Cavalry::new(Style::Royal, 40, 8, 0, 1);
         let placed = royal.placement();
         assert_eq!(placed.len(), 8);

@@ -7,41 +7,14 @@
 //! and bottom lines, and finally grow every rectangle found by one cell on each side: its
 //! boundary then lies on paintable cells around an unfilled interior.
 
+use agon_plugin_api::games::rectangles::Rect;
 use agon_plugin_api::protocol::rectangles::Cell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// A rectangle by its boundary rows and columns, inclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Target {
-    pub top: usize,
-    pub left: usize,
-    pub bottom: usize,
-    pub right: usize,
-}
-
-impl Target {
-    pub fn boundary(&self) -> Vec<Cell> {
-        let mut cells = Vec::new();
-        for c in self.left..=self.right {
-            cells.push(Cell::new(self.top, c));
-            cells.push(Cell::new(self.bottom, c));
-        }
-        for r in self.top + 1..self.bottom {
-            cells.push(Cell::new(r, self.left));
-            cells.push(Cell::new(r, self.right));
-        }
-        cells
-    }
-
-    pub fn interior(&self) -> usize {
-        (self.bottom.saturating_sub(self.top + 1)) * (self.right.saturating_sub(self.left + 1))
-    }
-}
-
 /// Up to `limit` unclaimed rectangles, largest first, on an n x n board whose filled cells
 /// `filled` marks.
-pub fn search(n: usize, filled: &[bool], limit: usize) -> Vec<Target> {
+pub fn search(n: usize, filled: &[bool], limit: usize) -> Vec<Rect> {
     let at = |r: i32, c: i32| {
         r < 0 || c < 0 || r >= n as i32 || c >= n as i32 || filled[r as usize * n + c as usize]
     };
@@ -87,14 +60,9 @@ pub fn search(n: usize, filled: &[bool], limit: usize) -> Vec<Target> {
             }
         }
         // Grown back by one: the boundary on the dilation ring, which is never filled.
-        found.push(Target {
-            top: top - 1,
-            left: left - 1,
-            bottom: bottom + 1,
-            right: right + 1,
-        });
+        found.push(Rect::new(top - 1, left - 1, bottom + 1, right + 1));
     }
-    found.sort_by_key(|t| Reverse(t.interior()));
+    found.sort_by_key(|t| Reverse(t.interior_len()));
     found
 }
 
@@ -138,15 +106,7 @@ mod tests {
     fn an_empty_board_yields_the_largest_rectangle_inside_its_ring() {
         let n = 8;
         let found = search(n, &vec![false; n * n], 4);
-        assert_eq!(
-            found[0],
-            Target {
-                top: 0,
-                left: 0,
-                bottom: 7,
-                right: 7
-            }
-        );
+        assert_eq!(found[0], Rect::new(0, 0, 7, 7));
     }
 
     #[test]

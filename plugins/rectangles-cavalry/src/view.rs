@@ -59,24 +59,8 @@ impl View<'_> {
             }
             for (k, &c) in robots.iter().enumerate() {
                 let last = self.obs.last_moves.get(p).and_then(|m| m.get(k)).copied();
-                let before = match last {
-                    Some(d) => {
-                        let back = match d {
-                            agon_plugin_api::protocol::rectangles::Direction::North => (1, 0),
-                            agon_plugin_api::protocol::rectangles::Direction::South => (-1, 0),
-                            agon_plugin_api::protocol::rectangles::Direction::East => (0, -1),
-                            agon_plugin_api::protocol::rectangles::Direction::West => (0, 1),
-                            _ => (0, 0),
-                        };
-                        let (r, k) = (c.row as i32 + back.0, c.col as i32 + back.1);
-                        if r >= 0 && k >= 0 && (r as usize) < self.n && (k as usize) < self.n {
-                            Cell::new(r as usize, k as usize)
-                        } else {
-                            c
-                        }
-                    }
-                    None => c,
-                };
+                // The cell it came from: one step back against its last move.
+                let before = last.map_or(c, |d| c.stepped(d.opposite(), self.n));
                 out.push((
                     self.orientation.to_virtual(c, self.n),
                     self.orientation.to_virtual(before, self.n),

@@ -110,12 +110,7 @@ impl Config {
 mod tests {
     use super::*;
 
-    fn params(pairs: &[(&str, &str)]) -> RawParams {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use crate::contract::raw_params as params;
 
     #[test]
     fn defaults_are_the_standard_game() {

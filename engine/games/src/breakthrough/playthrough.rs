@@ -27,10 +27,7 @@ fn render_cells(setup: &wire::Setup, obs: &wire::Observation) -> String {
 }
 
 fn playthrough(params: &[(&str, &str)], seed: u64) -> String {
-    let params: RawParams = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+    let params: RawParams = crate::contract::raw_params(params);
     let mut session: Box<dyn Session> =
         BreakthroughRules.new_session(&params, &PlainFiles).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -24,6 +24,6 @@ pub use fault_policy::{
     FaultPolicy, DEFAULT_MAX_ERROR_RATE, DEFAULT_STALL_TURNS, SAFETY_STALL_TURNS,
 };
 pub use outcome::{Outcome, Termination};
-pub use params::{ParamError, ParamReader, RawParams};
+pub use params::{raw_params, ParamError, ParamReader, RawParams};
 pub use rules::{GameRules, ParamFiles};
 pub use session::{Applied, Rejection, Session, StartInfo};

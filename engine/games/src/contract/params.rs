@@ -6,6 +6,14 @@ use std::str::FromStr;
 /// Game parameters as given by the user: key to raw value.
 pub type RawParams = BTreeMap<String, String>;
 
+/// Parameters from `(key, value)` pairs, as code that sets them (tests, benchmarks) writes them.
+pub fn raw_params(pairs: &[(&str, &str)]) -> RawParams {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 /// A parameter the game could not accept; names the key and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParamError {

@@ -11,10 +11,8 @@ use std::fmt::Write as _;
 
 /// Flip: a seeded game of random flips through the session, every observation printed.
 fn flip_playthrough(seed: u64) -> String {
-    let params: RawParams = [("n", "3"), ("turns", "4"), ("seed", "43")]
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+    let params: RawParams =
+        crate::contract::raw_params(&[("n", "3"), ("turns", "4"), ("seed", "43")]);
     let mut session = FlipRules.new_session(&params, &PlainFiles).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = format!("game: flip (protocol v{})\n", fw::VERSION);

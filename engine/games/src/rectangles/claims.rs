@@ -44,6 +44,11 @@ impl Rect {
         rows.chain(cols)
     }
 
+    /// How many cells the strict interior has (0 below 3 x 3).
+    pub fn interior_len(&self) -> usize {
+        self.height().saturating_sub(2) * self.width().saturating_sub(2)
+    }
+
     /// The cells of the strict interior.
     pub fn interior(&self) -> impl Iterator<Item = Cell> + '_ {
         (self.top + 1..self.bottom)

@@ -36,6 +36,17 @@ impl Direction {
         Direction::ALL.into_iter().find(|d| d.letter() == letter)
     }
 
+    /// The move that undoes this one (Stay for Stay).
+    pub fn opposite(self) -> Direction {
+        match self {
+            Direction::North => Direction::South,
+            Direction::South => Direction::North,
+            Direction::East => Direction::West,
+            Direction::West => Direction::East,
+            Direction::Stay => Direction::Stay,
+        }
+    }
+
     /// The change of (row, column) this move asks for.
     pub fn delta(self) -> (i32, i32) {
         match self {

@@ -13,15 +13,12 @@ use std::fmt::Write as _;
 /// (so rings close and claims happen) and now and then steps aside at random, which breaks
 /// other players' rings: every round's board, actions and scores.
 fn rectangles_playthrough(seed: u64) -> String {
-    let params: RawParams = [
+    let params: RawParams = crate::contract::raw_params(&[
         ("n", "7"),
         ("players", "3"),
         ("robots", "3"),
         ("max_rounds", "60"),
-    ]
-    .iter()
-    .map(|(k, v)| (k.to_string(), v.to_string()))
-    .collect();
+    ]);
     let mut session = RectanglesRules.new_session(&params, &PlainFiles).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = format!("game: rectangles (protocol v{})\n", wire::VERSION);

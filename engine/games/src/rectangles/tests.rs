@@ -6,7 +6,7 @@ use super::game::{Config, End, Game};
 use super::protocol::Action;
 use super::session::{default_placement, notation, parse_notation, RectanglesRules};
 use super::Direction::{self, *};
-use crate::contract::{GameRules, RawParams, Rejection};
+use crate::contract::{GameRules, Rejection};
 use crate::protocol::{self, Reply};
 use crate::transcript::PlainFiles;
 
@@ -242,12 +242,7 @@ fn equal_scores_share_a_rank_and_players_out_rank_last() {
     assert_eq!(game.ranks(), vec![2, 1, 2, 4]);
 }
 
-fn params(pairs: &[(&str, &str)]) -> RawParams {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
+use crate::contract::raw_params as params;
 
 #[test]
 fn parameters_have_the_rules_files_defaults_and_refuse_bad_values() {
@@ -420,4 +415,7 @@ fn a_step_toward_a_cell_goes_along_the_longer_axis_and_stays_on_the_board() {
     assert_eq!(Cell::new(0, 3).stepped(North, 4), Cell::new(0, 3));
     assert_eq!(Cell::new(0, 3).stepped(South, 4), Cell::new(1, 3));
     assert_eq!(Cell::new(2, 3).stepped(East, 4), Cell::new(2, 3));
+    for d in Direction::ALL {
+        assert_eq!(from.stepped(d, 10).stepped(d.opposite(), 10), from);
+    }
 }
