@@ -54,30 +54,42 @@ impl RootModule for PluginModuleRef {
 pub struct Manifest {
     /// The plugin's name (its crate name when exported by the SDK).
     pub plugin: RString,
+    /// The team that wrote it.
     pub team: RString,
+    /// The plugin's version (its crate version when exported by the SDK).
     pub version: RString,
     /// One entry per bot and game: a bot that plays two games appears twice.
     pub bots: RVec<BotDescriptor>,
 }
 
+/// One bot of a plugin, for one game.
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct BotDescriptor {
+    /// The bot's name in bot specs (`FILE:NAME`).
     pub name: RString,
     /// One line for `agon plugins`.
     pub description: RString,
+    /// The game's registry name.
     pub game: RString,
+    /// The version of the game's protocol the bot was built against.
     pub protocol_version: u32,
+    /// Whether tournaments take the bot when they take a whole folder of plugins (`false`:
+    /// a debugging or sparring bot, played only by name).
+    pub tournament: bool,
 }
 
 /// Why a bot call produced no answer.
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct BotFailure {
+    /// What kind of failure.
     pub kind: FailureKind,
+    /// What happened, for the record.
     pub message: RString,
 }
 
+/// The kinds of [`BotFailure`].
 #[repr(u8)]
 #[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailureKind {

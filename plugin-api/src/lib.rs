@@ -1,64 +1,91 @@
-//! Everything an Agon bot links against.
+//! Everything an Agon bot links against: write a bot for any of Agon's games in the rules'
+//! own types, export it, and the engine loads it.
 //!
-//! - [`abi`]: the `abi_stable` root module and bot object the engine loads. Versioned: a plugin
-//!   built against an incompatible version of this crate is refused when it loads.
-//! - [`protocol`]: per game, the serde types a bot receives and answers (bincode 2 on the wire),
-//!   each game with its own protocol version; re-exported from each game's folder in
-//!   `agon-games`.
-//! - [`games`]: the engine's own rules (`agon-games`), for bots that search; `games::<game>::convert`
-//!   turns what a bot receives into the rules' types.
-//! - [`sdk`]: a typed [`sdk::Bot`] trait per game and the [`export_plugin!`] macro, which also
-//!   catches panics so that none crosses the ABI.
+//! - [`Bot`]: the trait a bot implements, once per game it plays. It is handed the rules'
+//!   state and a [`Turn`] (time left, seeded random numbers, parameters) and answers the rules'
+//!   move.
+//! - One module per game, each with one set of types: [`breakthrough`], [`flip`],
+//!   [`reversixt`], [`rectangles`], and the puzzles [`lightsout`] and [`flowfree`]. Each also
+//!   names the game's marker for [`Bot::Game`] and, for games of several players, a built-in
+//!   sparring bot (`RandomBot`).
+//! - [`export_plugin!`]: one macro exports any number of bots for any games from one library.
+//!   It catches panics so that none crosses the ABI.
+//! - Lower levels, for bots that want them: [`protocol`] (the wire types, bincode 2),
+//!   [`export::WireBot`] and [`export::RawBot`], [`abi`] (the `abi_stable` root module), and
+//!   [`games`] (all of the engine's rules).
 //!
 //! # A complete bot
-//! A plugin is a `cdylib` crate depending on `agon-plugin-api` and `abi_stable` (the export
-//! macro expands to `abi_stable`'s root-module export):
+//! A plugin is a `cdylib` crate whose only Agon dependency is this crate (`agon new` writes
+//! one; see `docs/writing-a-bot.md` in Agon's repository):
 //! ```toml
 //! [lib]
 //! crate-type = ["cdylib"]
 //! [dependencies]
-//! agon-plugin-api = "0.1"
-//! abi_stable = "0.11"
+//! agon-plugin-api = "0.2"
 //! ```
-//! This bot plays the first legal Breakthrough move, searching with the engine's own rules:
+//! This bot plays a random legal Breakthrough move, preferring captures, with the engine's own
+//! rules:
 //! ```no_run
-//! use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
-//! use agon_plugin_api::protocol::{Reply, Start};
-//! use agon_plugin_api::games::breakthrough::convert;
-//! use agon_plugin_api::sdk::Bot;
+//! use agon_plugin_api::breakthrough::{Breakthrough, Move, Position};
+//! use agon_plugin_api::rand::seq::IndexedRandom;
+//! use agon_plugin_api::{Bot, Turn};
 //!
 //! #[derive(Default)]
-//! pub struct FirstMove {
-//!     setup: Option<Setup>,
-//! }
+//! pub struct Capturer;
 //!
-//! impl Bot for FirstMove {
+//! impl Bot for Capturer {
 //!     type Game = Breakthrough;
 //!
-//!     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-//!         self.setup = Some(start.game.clone());
-//!         Ok(())
-//!     }
-//!
-//!     fn act(&mut self, observation: &Observation) -> Reply<Move> {
-//!         let setup = self.setup.as_ref().expect("the engine calls start first");
-//!         let position = convert::position(setup, observation).expect("a valid board");
-//!         Reply::new(position.legal_moves()[0].into())
+//!     fn play(&mut self, position: &Position, turn: &mut Turn<'_, Breakthrough>) -> Move {
+//!         let moves = position.legal_moves();
+//!         let captures: Vec<Move> = moves
+//!             .iter()
+//!             .copied()
+//!             .filter(|m| position.piece_at(m.to).is_some())
+//!             .collect();
+//!         let pool = if captures.is_empty() { &moves } else { &captures };
+//!         *pool.choose(turn.rng()).expect("the engine asks only when a move exists")
 //!     }
 //! }
 //!
 //! agon_plugin_api::export_plugin! {
 //!     team: "Example team",
-//!     bots: { "first" => FirstMove: "plays the first legal move" },
+//!     bots: {
+//!         "capturer" => Capturer: "captures when it can, else moves at random",
+//!         "random" => agon_plugin_api::breakthrough::RandomBot: "sparring partner" [hidden],
+//!     },
 //! }
 //! # fn main() {}
 //! ```
-//! `agon plugins target/release/libmy_bot.so` then lists the bot, and
-//! `agon match --game breakthrough --bot target/release/libmy_bot.so:first --bot ...` plays it.
-//! A panic inside `start` or `act` becomes a recorded fault of this bot, not a crash.
+//! `agon plugins target/release/libmy_bot.so` then lists the bots, and
+//! `agon match --game breakthrough --bot target/release/libmy_bot.so:capturer --bot ...` plays.
+//! A panic inside `start` or `play` becomes a recorded fault of this bot, not a crash.
+#![deny(missing_docs)]
 
 pub mod abi;
+mod bot;
+pub mod export;
+mod game;
 pub mod protocol;
-pub mod sdk;
+mod turn;
 
+pub mod breakthrough;
+pub mod flip;
+pub mod flowfree;
+pub mod lightsout;
+pub mod rectangles;
+pub mod reversixt;
+
+pub use bot::Bot;
+pub use export::{ParamError, ParamReader};
+pub use game::{Game, MoveOf, StateOf};
+pub use turn::Turn;
+
+/// The engine's rules for every game (the `agon-games` crate), for bots that want more than
+/// their game's module re-exports.
+#[doc(inline)]
 pub use agon_games as games;
+/// The `rand` version the SDK seeds [`Turn::rng`] with, so a bot's `Rng` calls match it.
+pub use rand;
+/// The generator behind [`Turn::rng`].
+pub use rand_chacha;

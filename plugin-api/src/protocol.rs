@@ -1,7 +1,7 @@
 //! What a bot receives and answers: the wire envelope ([`Start`], [`Reply`], [`encode`],
 //! [`decode`]) and, per game, the serde types of that game's `protocol.rs` in `agon-games`, each
 //! with its own protocol version. Conversions to the rules' own types, for a bot that searches
-//! with the engine's rules, are in [`crate::games`]`::<game>::convert`.
+//! with the engine's rules, are in [`crate::games`]`::<game>::convert`; most bots use the per-game modules ([`crate::breakthrough`] and the others) instead, which convert for them.
 
 pub use agon_games::protocol::*;
 

@@ -46,7 +46,8 @@ pub enum LoadError {
         supported: String,
     },
     #[error("{}: bot `{bot}` was built for {game} protocol v{plugin}, but this engine speaks \
-             v{engine}; rebuild it against the current agon-plugin-api", path.display())]
+             v{engine}; rebuild the plugin against agon-plugin-api {} (the engine's version)",
+             path.display(), super::api_version())]
     ProtocolMismatch {
         path: PathBuf,
         bot: String,

@@ -51,6 +51,13 @@ pub struct BotDescriptor {
     pub description: String,
     pub game: String,
     pub protocol_version: u32,
+    /// Whether `folder =` tournament entrants take the bot (`false`: marked `[hidden]`).
+    #[serde(default = "taken_by_tournaments")]
+    pub tournament: bool,
+}
+
+fn taken_by_tournaments() -> bool {
+    true
 }
 
 /// Libraries already opened in this process, by content hash: opening is not repeated, and the
@@ -308,6 +315,7 @@ fn read_manifest(module: PluginModuleRef) -> Manifest {
                 description: b.description.into_string(),
                 game: b.game.into_string(),
                 protocol_version: b.protocol_version,
+                tournament: b.tournament,
             })
             .collect(),
     }

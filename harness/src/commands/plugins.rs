@@ -3,7 +3,8 @@
 use crate::cli::PluginsArgs;
 use crate::console::outln;
 use agon_engine::host::{HostKind, ProcessHost, ProcessHostConfig};
-use agon_engine::loader::{cache_dir, Manifest, Plugin, StagedPlugin};
+use agon_engine::loader::{cache_dir, BotDescriptor, Manifest, Plugin, StagedPlugin};
+use agon_games::registry::Registry;
 use agon_engine::sandbox::SandboxConfig;
 use anyhow::{anyhow, bail};
 use std::path::PathBuf;
@@ -64,6 +65,7 @@ pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
         let out = serde_json::json!({ "plugins": plugins, "errors": failures });
         outln!("{}", serde_json::to_string_pretty(&out)?);
     } else {
+        let registry = Registry::builtin();
         for p in &listed {
             let m = &p.manifest;
             outln!("{}", p.path.display());
@@ -71,12 +73,16 @@ pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
             outln!("  sha256  {}", p.sha256);
             for b in &m.bots {
                 outln!(
-                    "  bot     {:<14} {} (protocol v{})  {}",
+                    "  bot     {:<14} {} (protocol v{}){}  {}",
                     b.name,
                     b.game,
                     b.protocol_version,
+                    if b.tournament { "" } else { " [hidden]" },
                     b.description
                 );
+                if let Some(problem) = protocol_problem(&registry, b) {
+                    outln!("          {problem}");
+                }
             }
         }
     }
@@ -84,4 +90,26 @@ pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
         bail!("{}", failures.join("\nagon: error: "));
     }
     Ok(())
+}
+
+/// Why the engine would refuse `bot`: a game it does not know, or another protocol version of
+/// the game (the loader refuses such a bot before it plays).
+fn protocol_problem(registry: &Registry, bot: &BotDescriptor) -> Option<String> {
+    let Ok(game) = registry.get(&bot.game) else {
+        return Some(format!(
+            "refused: this engine has no game `{}` (it has: {})",
+            bot.game,
+            registry.names().join(", ")
+        ));
+    };
+    (game.protocol_version() != bot.protocol_version).then(|| {
+        format!(
+            "refused: built for {} protocol v{}, this engine speaks v{}; rebuild the plugin \
+             against agon-plugin-api {}",
+            bot.game,
+            bot.protocol_version,
+            game.protocol_version(),
+            agon_engine::loader::api_version()
+        )
+    })
 }

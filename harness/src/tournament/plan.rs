@@ -212,6 +212,7 @@ impl Plan {
                     }
                 }
                 Declared::Folder { path } => {
+                    let mut loaded = Vec::new();
                     for file in plugin_files(path) {
                         let label = file
                             .file_name()
@@ -234,16 +235,35 @@ impl Plan {
                                 file,
                                 error,
                             }),
-                            Ok(m) => {
-                                for bot in m.bots.iter().filter(|b| b.game == game.name()) {
-                                    let spec = BotSpec {
-                                        file: file.clone(),
-                                        bot: bot.name.clone(),
-                                        params: Default::default(),
-                                    };
-                                    add(format!("{}:{}", m.plugin, bot.name), &spec, &staged, &m);
-                                }
+                            Ok(m) => loaded.push((file, label, staged, m)),
+                        }
+                    }
+                    for (file, label, staged, m) in &loaded {
+                        let shared_team = loaded
+                            .iter()
+                            .filter(|(_, _, _, other)| team_of(other) == team_of(m))
+                            .count()
+                            > 1;
+                        // A team's debugging and sparring bots (marked hidden) stay out.
+                        let bots: Vec<_> = m
+                            .bots
+                            .iter()
+                            .filter(|b| b.game == game.name() && b.tournament)
+                            .collect();
+                        for bot in &bots {
+                            let spec = BotSpec {
+                                file: file.clone(),
+                                bot: bot.name.clone(),
+                                params: Default::default(),
+                            };
+                            let mut name = team_of(m).to_string();
+                            if shared_team {
+                                name = format!("{name} ({label})");
                             }
+                            if bots.len() > 1 {
+                                name = format!("{name}:{}", bot.name);
+                            }
+                            add(name, &spec, staged, m);
                         }
                     }
                 }
@@ -252,7 +272,8 @@ impl Plan {
         for (i, e) in entrants.iter().enumerate() {
             if entrants[..i].iter().any(|f| f.name == e.name) {
                 return Err(PlanError::Config(format!(
-                    "{}: two entrants are named `{}` (a folder entrant is named plugin:bot)",
+                    "{}: two entrants are named `{}` (a folder entrant is named by its team, with its file's name when two \
+                     plugins of the folder share a team)",
                     config.file.display(),
                     e.name
                 )));
@@ -437,6 +458,18 @@ impl Plan {
             .spec
             .parse()
             .expect("plans hold valid specs")
+    }
+}
+
+/// A folder entrant is named by its team (its plugin's name when the team is blank), with the
+/// file's name when two plugins of the folder share a team, and the bot's name after a colon
+/// when the team enters several bots for the game.
+fn team_of(manifest: &Manifest) -> &str {
+    let team = manifest.team.trim();
+    if team.is_empty() {
+        &manifest.plugin
+    } else {
+        team
     }
 }
 

@@ -13,7 +13,7 @@ pub mod search;
 use agon_plugin_api::games::breakthrough::convert;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{Bot, ParamReader};
+use agon_plugin_api::export::{ParamReader, WireBot};
 use heuristics::{Evaluator, Heuristic};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -85,7 +85,7 @@ struct Playing {
     evaluator: Evaluator,
 }
 
-impl Bot for AlphaBetaBot {
+impl WireBot for AlphaBetaBot {
     type Game = Breakthrough;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -116,7 +116,7 @@ impl Bot for AlphaBetaBot {
 
 agon_plugin_api::export_plugin! {
     team: "UIUC CS440 F17 seed",
-    bots: {
+    wire_bots: {
         "alphabeta" => AlphaBetaBot:
             "minimax / alpha-beta with the seed's heuristics (depth, search, heuristic)",
     },

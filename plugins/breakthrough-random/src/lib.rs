@@ -4,7 +4,7 @@
 use agon_plugin_api::games::breakthrough::convert;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{Bot, ParamReader};
+use agon_plugin_api::export::{ParamReader, WireBot};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -13,7 +13,7 @@ pub struct RandomBot {
     state: Option<(Setup, ChaCha8Rng)>,
 }
 
-impl Bot for RandomBot {
+impl WireBot for RandomBot {
     type Game = Breakthrough;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -36,5 +36,5 @@ impl Bot for RandomBot {
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff",
-    bots: { "random" => RandomBot: "uniformly random legal move (seeded)" },
+    wire_bots: { "random" => RandomBot: "uniformly random legal move (seeded)" },
 }

@@ -6,7 +6,7 @@ use agon_plugin_api::games::flip::convert::table;
 use agon_plugin_api::games::flip::{Flip as Table, Player, Point};
 use agon_plugin_api::protocol::flip::{Flip, FlipMove, Observation};
 use agon_plugin_api::protocol::Reply;
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 
 #[derive(Default)]
 pub struct Greedy;
@@ -40,7 +40,7 @@ pub fn straightest(board: &Table, me: Player, id: u32) -> Option<Point> {
     None
 }
 
-impl Bot for Greedy {
+impl WireBot for Greedy {
     type Game = Flip;
 
     fn act(&mut self, observation: &Observation) -> Reply<Vec<FlipMove>> {
@@ -72,5 +72,5 @@ impl Bot for Greedy {
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff",
-    bots: { "greedy" => Greedy: "the most advanced coin straight ahead, else the smallest valid deviation" },
+    wire_bots: { "greedy" => Greedy: "the most advanced coin straight ahead, else the smallest valid deviation" },
 }

@@ -9,7 +9,7 @@ use agon_plugin_api::games::flip::convert::table;
 use agon_plugin_api::games::flip::{Player, Point};
 use agon_plugin_api::protocol::flip::{Flip, FlipMove, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -21,7 +21,7 @@ pub struct RandomFlip {
     rng: Option<ChaCha8Rng>,
 }
 
-impl Bot for RandomFlip {
+impl WireBot for RandomFlip {
     type Game = Flip;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -60,5 +60,5 @@ impl Bot for RandomFlip {
 
 agon_plugin_api::export_plugin! {
     team: "COMS W4444 F19 (course sample)",
-    bots: { "random" => RandomFlip: "random coin, random forward angle, checked before answering" },
+    wire_bots: { "random" => RandomFlip: "random coin, random forward angle, checked before answering" },
 }

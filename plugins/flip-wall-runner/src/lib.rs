@@ -28,14 +28,14 @@ mod strategy;
 
 use agon_plugin_api::protocol::flip::{Flip, FlipMove, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{Bot, ParamReader};
+use agon_plugin_api::export::{ParamReader, WireBot};
 
 #[derive(Default)]
 pub struct WallRunner {
     state: strategy::State,
 }
 
-impl Bot for WallRunner {
+impl WireBot for WallRunner {
     type Game = Flip;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -63,5 +63,5 @@ impl Bot for WallRunner {
 
 agon_plugin_api::export_plugin! {
     team: "COMS W4444 F19 seed (wall and runners)",
-    bots: { "wall-runner" => WallRunner: "runners first, an 11-coin wall, runners released over it" },
+    wire_bots: { "wall-runner" => WallRunner: "runners first, an 11-coin wall, runners released over it" },
 }

@@ -10,7 +10,7 @@ pub mod sat;
 
 use agon_plugin_api::protocol::flowfree::{Answer, FlowFree, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{Bot, ParamReader};
+use agon_plugin_api::export::{ParamReader, WireBot};
 use csp::{Search, Strategy};
 use problem::Problem;
 
@@ -67,7 +67,7 @@ impl<const S: u8> Default for CspBot<S> {
     }
 }
 
-impl<const S: u8> Bot for CspBot<S> {
+impl<const S: u8> WireBot for CspBot<S> {
     type Game = FlowFree;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -99,7 +99,7 @@ impl<const S: u8> Bot for CspBot<S> {
 #[derive(Default)]
 pub struct FastBot;
 
-impl Bot for FastBot {
+impl WireBot for FastBot {
     type Game = FlowFree;
 
     fn act(&mut self, observation: &Observation) -> Reply<Answer> {
@@ -126,7 +126,7 @@ impl Bot for FastBot {
 
 agon_plugin_api::export_plugin! {
     team: "UIUC CS440 F17 seed",
-    bots: {
+    wire_bots: {
         "dumb" => CspBot<0>: "CSP, random variable and value order, no forward checking (cutoff)",
         "smart" => CspBot<1>: "CSP, most-constrained variable, forward checking",
         "smarter" => CspBot<2>: "CSP, smart plus propagation to a fixed point",

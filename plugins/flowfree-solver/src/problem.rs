@@ -15,16 +15,7 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(observation: &Observation) -> Result<Problem, String> {
-        let cols = observation.cols as usize;
-        if cols == 0 || !observation.cells.len().is_multiple_of(cols) {
-            return Err("the grid is not rectangular".into());
-        }
-        let text: String = observation
-            .cells
-            .chunks(cols)
-            .map(|row| String::from_utf8_lossy(row).into_owned() + "\n")
-            .collect();
-        let puzzle = Puzzle::parse(&text).map_err(|e| e.to_string())?;
+        let puzzle = agon_plugin_api::games::flowfree::convert::puzzle(observation)?;
         let letters = puzzle.letters();
         let fixed: Vec<Option<u8>> = puzzle
             .cells()

@@ -10,10 +10,10 @@
 //!
 //! Parameter: `max_nullity` (default 24), the largest null space searched completely.
 
-use agon_plugin_api::games::lightsout::{Analysis, Board};
-use agon_plugin_api::protocol::lightsout::{pack, unpack, Answer, LightsOut, Observation, Setup};
+use agon_plugin_api::games::lightsout::Analysis;
+use agon_plugin_api::protocol::lightsout::{pack, Answer, LightsOut, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{Bot, ParamReader};
+use agon_plugin_api::export::{ParamReader, WireBot};
 use std::time::{Duration, Instant};
 
 const DEFAULT_MAX_NULLITY: u32 = 24;
@@ -33,24 +33,8 @@ impl Default for Gf2 {
     }
 }
 
-fn board(observation: &Observation) -> Result<Board, String> {
-    let (rows, cols) = (observation.rows as usize, observation.cols as usize);
-    let cells = unpack(rows, cols, &observation.black)
-        .filter(|_| rows > 0 && cols > 0)
-        .ok_or_else(|| {
-            format!(
-                "{} bytes for a {rows} x {cols} board",
-                observation.black.len()
-            )
-        })?;
-    let mut board = Board::new(rows, cols);
-    for (r, c) in cells {
-        board.set(r, c, true);
-    }
-    Ok(board)
-}
 
-impl Bot for Gf2 {
+impl WireBot for Gf2 {
     type Game = LightsOut;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -74,7 +58,7 @@ impl Bot for Gf2 {
     }
 
     fn act(&mut self, observation: &Observation) -> Reply<Answer> {
-        let board = match board(observation) {
+        let board = match agon_plugin_api::games::lightsout::convert::board(observation) {
             Ok(b) => b,
             Err(e) => {
                 return Reply::new(Answer::Unsolvable {
@@ -121,7 +105,7 @@ impl Bot for Gf2 {
 
 agon_plugin_api::export_plugin! {
     team: "An Algorithm for Flip (seed)",
-    bots: {
+    wire_bots: {
         "gf2" => Gf2: "minimum-click solution by GF(2) elimination and a null-space search",
     },
 }

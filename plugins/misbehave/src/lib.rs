@@ -17,7 +17,7 @@
 
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup, Square};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{Bot, RawBot};
+use agon_plugin_api::export::{RawBot, WireBot};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -36,7 +36,7 @@ pub(crate) fn illegal_move() -> Move {
 #[derive(Default)]
 pub struct Panic;
 
-impl Bot for Panic {
+impl WireBot for Panic {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         panic!("misbehave: deliberate panic in act");
@@ -46,7 +46,7 @@ impl Bot for Panic {
 #[derive(Default)]
 pub struct PanicStart;
 
-impl Bot for PanicStart {
+impl WireBot for PanicStart {
     type Game = Breakthrough;
     fn start(&mut self, _: &Start<Setup>) -> Result<(), String> {
         panic!("misbehave: deliberate panic in start");
@@ -59,7 +59,7 @@ impl Bot for PanicStart {
 #[derive(Default)]
 pub struct Loop;
 
-impl Bot for Loop {
+impl WireBot for Loop {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         let mut spins: u64 = 0;
@@ -75,7 +75,7 @@ pub struct Sleep {
     budget_ms: u64,
 }
 
-impl Bot for Sleep {
+impl WireBot for Sleep {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.budget_ms = start.move_budget_ms;
@@ -95,7 +95,7 @@ impl Bot for Sleep {
 #[derive(Default)]
 pub struct Illegal;
 
-impl Bot for Illegal {
+impl WireBot for Illegal {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         Reply::new(illegal_move())
@@ -105,7 +105,7 @@ impl Bot for Illegal {
 #[derive(Default)]
 pub struct Segfault;
 
-impl Bot for Segfault {
+impl WireBot for Segfault {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         // SAFETY: none; this bot exists to crash. A volatile write to address 0 faults.
@@ -117,7 +117,7 @@ impl Bot for Segfault {
 #[derive(Default)]
 pub struct Abort;
 
-impl Bot for Abort {
+impl WireBot for Abort {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         std::process::abort()
@@ -133,7 +133,7 @@ fn recurse(depth: u64) -> u64 {
 #[derive(Default)]
 pub struct StackOverflow;
 
-impl Bot for StackOverflow {
+impl WireBot for StackOverflow {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         black_box(recurse(0));
@@ -145,7 +145,7 @@ impl Bot for StackOverflow {
 #[derive(Default)]
 pub struct Oom;
 
-impl Bot for Oom {
+impl WireBot for Oom {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         let mut hoard: Vec<Vec<u8>> = Vec::new();
@@ -162,7 +162,7 @@ impl Bot for Oom {
 #[derive(Default)]
 pub struct Exit;
 
-impl Bot for Exit {
+impl WireBot for Exit {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         std::process::exit(0)
@@ -183,7 +183,7 @@ impl RawBot for Huge {
 #[derive(Default)]
 pub struct Fork;
 
-impl Bot for Fork {
+impl WireBot for Fork {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         // SAFETY: the child only calls _exit.
@@ -201,7 +201,7 @@ pub struct ReadFile {
     other: Option<String>,
 }
 
-impl Bot for ReadFile {
+impl WireBot for ReadFile {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.other = start.bot_params.get("path").cloned();
@@ -224,7 +224,7 @@ pub struct Connect {
     port: u16,
 }
 
-impl Bot for Connect {
+impl WireBot for Connect {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.port = match start.bot_params.get("port") {
@@ -246,7 +246,7 @@ impl Bot for Connect {
 #[derive(Default)]
 pub struct StdoutGarbage;
 
-impl Bot for StdoutGarbage {
+impl WireBot for StdoutGarbage {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         use std::io::Write;
@@ -266,7 +266,7 @@ impl Bot for StdoutGarbage {
 #[derive(Default)]
 pub struct ThreadHog;
 
-impl Bot for ThreadHog {
+impl WireBot for ThreadHog {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         let spawned = std::thread::Builder::new().spawn(|| {
@@ -291,7 +291,7 @@ impl Default for PanicNew {
     }
 }
 
-impl Bot for PanicNew {
+impl WireBot for PanicNew {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         Reply::new(illegal_move())
@@ -321,7 +321,7 @@ impl Default for EarlyThread {
     }
 }
 
-impl Bot for EarlyThread {
+impl WireBot for EarlyThread {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         Reply::new(illegal_move())
@@ -332,7 +332,7 @@ impl Bot for EarlyThread {
 #[derive(Default)]
 pub struct JoinGroup;
 
-impl Bot for JoinGroup {
+impl WireBot for JoinGroup {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         // SAFETY: plain system calls on this process.
@@ -354,7 +354,7 @@ pub struct SelfSignal {
     signal: i32,
 }
 
-impl Bot for SelfSignal {
+impl WireBot for SelfSignal {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.use_kill = match start.bot_params.get("call").map(String::as_str) {
@@ -386,7 +386,7 @@ impl Bot for SelfSignal {
 #[derive(Default)]
 pub struct Orphan;
 
-impl Bot for Orphan {
+impl WireBot for Orphan {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         // SAFETY: a plain system call on this process.
@@ -401,7 +401,7 @@ impl Bot for Orphan {
 #[derive(Default)]
 pub struct LimitParent;
 
-impl Bot for LimitParent {
+impl WireBot for LimitParent {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         let zero = libc::rlimit {
@@ -450,7 +450,7 @@ impl RawBot for Malformed {
 #[derive(Default)]
 pub struct IllegalReversiXt;
 
-impl Bot for IllegalReversiXt {
+impl WireBot for IllegalReversiXt {
     type Game = agon_plugin_api::protocol::reversixt::ReversiXt;
     fn act(
         &mut self,
@@ -472,7 +472,7 @@ pub struct Spend {
     moves: usize,
 }
 
-impl Bot for Spend {
+impl WireBot for Spend {
     type Game = agon_plugin_api::protocol::reversixt::ReversiXt;
     fn start(
         &mut self,
@@ -504,7 +504,7 @@ impl Bot for Spend {
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff",
-    bots: {
+    wire_bots: {
         "panic" => Panic: "panics when asked for a move",
         "panic-start" => PanicStart: "panics in start",
         "panic-new" => PanicNew: "panics while being created",

@@ -8,7 +8,7 @@
 use crate::illegal_move;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 
 fn errno() -> i32 {
     std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
@@ -63,7 +63,7 @@ pub struct ByCall<A> {
     _attack: std::marker::PhantomData<A>,
 }
 
-impl<A: CallAttack> Bot for ByCall<A> {
+impl<A: CallAttack> WireBot for ByCall<A> {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.call = param(start, "call", A::DEFAULT_CALL);
@@ -80,7 +80,7 @@ impl<A: CallAttack> Bot for ByCall<A> {
 #[derive(Default)]
 pub struct Ioctl;
 
-impl Bot for Ioctl {
+impl WireBot for Ioctl {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         const FS_IOC_GETFLAGS: libc::c_ulong = 0x8008_6601;
@@ -211,7 +211,7 @@ impl CallAttack for NotifyCalls {
 #[derive(Default)]
 pub struct FsUid;
 
-impl Bot for FsUid {
+impl WireBot for FsUid {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         // SAFETY: plain system calls on this process.
@@ -272,7 +272,7 @@ extern "C" fn wait_forever(_: *mut libc::c_void) -> libc::c_int {
     }
 }
 
-impl Bot for ThreadFlood {
+impl WireBot for ThreadFlood {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.allowed = param(start, "allowed", "0")
@@ -322,7 +322,7 @@ impl Bot for ThreadFlood {
 #[derive(Default)]
 pub struct InheritedFd;
 
-impl Bot for InheritedFd {
+impl WireBot for InheritedFd {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         let library = own_library();
@@ -348,7 +348,7 @@ impl Bot for InheritedFd {
 #[derive(Default)]
 pub struct NamespaceThread;
 
-impl Bot for NamespaceThread {
+impl WireBot for NamespaceThread {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         const STACK: usize = 16 << 10;

@@ -8,7 +8,7 @@ use agon_plugin_api::protocol::rectangles::{
     Action, Cell, Direction, Observation, Rectangles, Setup,
 };
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
@@ -33,7 +33,7 @@ pub struct Rendezvous {
     setup: Option<Setup>,
 }
 
-impl Bot for Rendezvous {
+impl WireBot for Rendezvous {
     type Game = Rectangles;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.setup = Some(start.game.clone());
@@ -71,7 +71,7 @@ pub struct SleepRounds {
     spin: bool,
 }
 
-impl Bot for SleepRounds {
+impl WireBot for SleepRounds {
     type Game = Rectangles;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.setup = Some(start.game.clone());
@@ -117,7 +117,7 @@ pub struct IllegalRectangles {
     setup: Option<Setup>,
 }
 
-impl Bot for IllegalRectangles {
+impl WireBot for IllegalRectangles {
     type Game = Rectangles;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.setup = Some(start.game.clone());

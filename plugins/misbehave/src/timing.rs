@@ -7,7 +7,7 @@ use crate::illegal_move;
 use agon_plugin_api::games::breakthrough::convert;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_plugin_api::protocol::{encode, Reply, Start};
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 use std::time::Duration;
 
 /// The process host's answer pipe and frame kind (`agon_engine::host::process::frame`).
@@ -77,7 +77,7 @@ pub struct Ponder {
     last_answer_cpu: Option<Duration>,
 }
 
-impl Bot for Ponder {
+impl WireBot for Ponder {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.mode = start
@@ -154,7 +154,7 @@ pub struct Slow {
     ms: u64,
 }
 
-impl Bot for Slow {
+impl WireBot for Slow {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.ms = match start.bot_params.get("ms") {
@@ -186,7 +186,7 @@ impl Default for SlowNew {
     }
 }
 
-impl Bot for SlowNew {
+impl WireBot for SlowNew {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.setup = Some(start.game.clone());
@@ -203,7 +203,7 @@ impl Bot for SlowNew {
 #[derive(Default)]
 pub struct EscapeCodes;
 
-impl Bot for EscapeCodes {
+impl WireBot for EscapeCodes {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         panic!("\u{1b}[2J\u{1b}]0;pwned\u{7}gotcha\u{1b}[31m");

@@ -3,7 +3,7 @@
 
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Square};
 use agon_plugin_api::protocol::{encode, Reply};
-use agon_plugin_api::sdk::RawBot;
+use agon_plugin_api::export::RawBot;
 
 pub struct Noop {
     reply: Vec<u8>,
@@ -30,6 +30,6 @@ impl RawBot for Noop {
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff",
-    bots: {},
+    wire_bots: {},
     raw_bots: { "noop" => Noop: "answers a constant reply (benchmarks)" },
 }

@@ -7,7 +7,7 @@ use agon_plugin_api::protocol::rectangles::{
     Action, Cell, Direction, Observation, Rectangles, Setup,
 };
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 
 #[derive(Default)]
 pub struct Army {
@@ -53,7 +53,7 @@ impl Army {
     }
 }
 
-impl Bot for Army {
+impl WireBot for Army {
     type Game = Rectangles;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -100,5 +100,5 @@ impl Bot for Army {
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff",
-    bots: { "army" => Army: "a formation sweeping parallel rows, then columns, gridding the board" },
+    wire_bots: { "army" => Army: "a formation sweeping parallel rows, then columns, gridding the board" },
 }

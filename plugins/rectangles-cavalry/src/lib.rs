@@ -13,7 +13,7 @@ pub mod view;
 
 use agon_plugin_api::protocol::rectangles::{Action, Direction, Observation, Rectangles, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 use cavalry::{Cavalry, Style};
 
 /// One cavalry bot of either style.
@@ -31,7 +31,7 @@ impl<const ROYAL: bool> Default for CavalryBot<ROYAL> {
     }
 }
 
-impl<const ROYAL: bool> Bot for CavalryBot<ROYAL> {
+impl<const ROYAL: bool> WireBot for CavalryBot<ROYAL> {
     type Game = Rectangles;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -78,7 +78,7 @@ impl<const ROYAL: bool> Bot for CavalryBot<ROYAL> {
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff, after Feng, Mohammed, Nicksay and Vespe (COMS W4444 F03, group 5)",
-    bots: {
+    wire_bots: {
         "annealing" => CavalryBot<false>: "Annealing Cavalry: blind sweeps closing rectangles, spacing shrinking every scan",
         "cavalry" => CavalryBot<true>: "Royal Cavalry: an opening ring (`ring=ROBOTS`, default 8), adaptive sweeps with damage and danger detection, repairs, anti-chasers, Rectmania end game",
     },

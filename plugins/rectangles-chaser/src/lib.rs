@@ -6,7 +6,7 @@ use agon_plugin_api::protocol::rectangles::{
     Action, Cell, Direction, Observation, Rectangles, Setup,
 };
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 
 #[derive(Default)]
 pub struct Chaser {
@@ -15,7 +15,7 @@ pub struct Chaser {
     you: usize,
 }
 
-impl Bot for Chaser {
+impl WireBot for Chaser {
     type Game = Rectangles;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -82,5 +82,5 @@ impl Bot for Chaser {
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff",
-    bots: { "chaser" => Chaser: "each robot follows the nearest enemy robot to repaint its borders" },
+    wire_bots: { "chaser" => Chaser: "each robot follows the nearest enemy robot to repaint its borders" },
 }

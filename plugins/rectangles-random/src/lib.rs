@@ -5,7 +5,7 @@ use agon_plugin_api::protocol::rectangles::{
     Action, Cell, Direction, Observation, Rectangles, Setup,
 };
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -16,7 +16,7 @@ pub struct RandomRectangles {
     robots: usize,
 }
 
-impl Bot for RandomRectangles {
+impl WireBot for RandomRectangles {
     type Game = Rectangles;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -50,5 +50,5 @@ impl Bot for RandomRectangles {
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff",
-    bots: { "random" => RandomRectangles: "robots start anywhere and wander at random" },
+    wire_bots: { "random" => RandomRectangles: "robots start anywhere and wander at random" },
 }

@@ -6,7 +6,7 @@ use agon_plugin_api::games::reversixt::convert::position;
 use agon_plugin_api::games::reversixt::{Move as RulesMove, Position};
 use agon_plugin_api::protocol::reversixt::{Move, Observation, ReversiXt};
 use agon_plugin_api::protocol::Reply;
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 
 #[derive(Default)]
 pub struct Greedy;
@@ -31,7 +31,7 @@ fn greedy_move(position: &Position) -> Option<RulesMove> {
     best.map(|(_, m)| m)
 }
 
-impl Bot for Greedy {
+impl WireBot for Greedy {
     type Game = ReversiXt;
 
     fn act(&mut self, observation: &Observation) -> Reply<Move> {
@@ -43,5 +43,5 @@ impl Bot for Greedy {
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff",
-    bots: { "greedy" => Greedy: "the move after which it holds the most stones" },
+    wire_bots: { "greedy" => Greedy: "the move after which it holds the most stones" },
 }

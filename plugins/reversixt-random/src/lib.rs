@@ -4,7 +4,7 @@
 use agon_plugin_api::games::reversixt::convert::position;
 use agon_plugin_api::protocol::reversixt::{Move, Observation, ReversiXt, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::Bot;
+use agon_plugin_api::export::WireBot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -13,7 +13,7 @@ pub struct RandomReversiXt {
     rng: Option<ChaCha8Rng>,
 }
 
-impl Bot for RandomReversiXt {
+impl WireBot for RandomReversiXt {
     type Game = ReversiXt;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
@@ -32,5 +32,5 @@ impl Bot for RandomReversiXt {
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff",
-    bots: { "random" => RandomReversiXt: "a uniformly random legal move" },
+    wire_bots: { "random" => RandomReversiXt: "a uniformly random legal move" },
 }

@@ -19,5 +19,5 @@ mod plugin;
 
 agon_plugin_api::export_plugin! {
     team: "Agon staff, after the SS 2019 seed team",
-    bots: { "seed" => plugin::Seed: "the seed team's evaluation in a paranoid (or mode=maxn) alpha-beta search with iterative deepening" },
+    wire_bots: { "seed" => plugin::Seed: "the seed team's evaluation in a paranoid (or mode=maxn) alpha-beta search with iterative deepening" },
 }

@@ -8,7 +8,7 @@ use crate::search::{choose, Limits, Mode};
 use agon_plugin_api::games::reversixt::convert::position;
 use agon_plugin_api::protocol::reversixt::{Move, Observation, ReversiXt, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::{Bot, ParamReader};
+use agon_plugin_api::export::{ParamReader, WireBot};
 use std::time::{Duration, Instant};
 
 pub struct Seed {
@@ -62,7 +62,7 @@ impl Seed {
     }
 }
 
-impl Bot for Seed {
+impl WireBot for Seed {
     type Game = ReversiXt;
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {

@@ -4,60 +4,12 @@
 use super::protocol as wire;
 use super::{Config, Move, Position, Side, Square};
 
-impl From<Side> for wire::Side {
-    fn from(side: Side) -> wire::Side {
-        match side {
-            Side::White => wire::Side::White,
-            Side::Black => wire::Side::Black,
-        }
-    }
-}
-
-impl From<wire::Side> for Side {
-    fn from(side: wire::Side) -> Side {
-        match side {
-            wire::Side::White => Side::White,
-            wire::Side::Black => Side::Black,
-        }
-    }
-}
-
-impl From<Square> for wire::Square {
-    fn from(s: Square) -> wire::Square {
-        wire::Square {
-            row: s.row,
-            col: s.col,
-        }
-    }
-}
-
-impl From<wire::Square> for Square {
-    fn from(s: wire::Square) -> Square {
-        Square::new(s.row, s.col)
-    }
-}
-
-impl From<Move> for wire::Move {
-    fn from(m: Move) -> wire::Move {
-        wire::Move {
-            from: m.from.into(),
-            to: m.to.into(),
-        }
-    }
-}
-
-impl From<wire::Move> for Move {
-    fn from(m: wire::Move) -> Move {
-        Move::new(m.from.into(), m.to.into())
-    }
-}
-
 /// The rules configuration a setup describes.
 pub fn config(setup: &wire::Setup) -> Config {
     Config {
         rows: setup.rows,
         cols: setup.cols,
-        first: setup.first.into(),
+        first: setup.first,
         workers_to_base: setup.workers_to_base,
         move_limit: setup.move_limit,
     }
@@ -68,8 +20,8 @@ pub fn setup(config: &Config, you: Side) -> wire::Setup {
     wire::Setup {
         rows: config.rows,
         cols: config.cols,
-        you: you.into(),
-        first: config.first.into(),
+        you,
+        first: config.first,
         workers_to_base: config.workers_to_base,
         move_limit: config.move_limit,
     }
@@ -87,9 +39,9 @@ pub fn observation(position: &Position, last_move: Option<Move>) -> wire::Observ
     }
     wire::Observation {
         board,
-        to_move: position.to_move().into(),
+        to_move: position.to_move(),
         ply: position.ply(),
-        last_move: last_move.map(Into::into),
+        last_move,
     }
 }
 
@@ -120,7 +72,7 @@ pub fn position(setup: &wire::Setup, observation: &wire::Observation) -> Result<
                 wire::Cell::Black => Some((square, Side::Black)),
             }
         });
-    Position::from_pieces(config, pieces, observation.to_move.into(), observation.ply)
+    Position::from_pieces(config, pieces, observation.to_move, observation.ply)
 }
 
 #[cfg(test)]
@@ -138,7 +90,7 @@ mod tests {
         let bytes = protocol::encode(&obs);
         let back: wire::Observation = protocol::decode(&bytes).unwrap();
         assert_eq!(position(&setup, &back), Ok(p));
-        assert_eq!(back.last_move.map(Move::from), Some(mv));
+        assert_eq!(back.last_move, Some(mv));
     }
 
     /// The wire format of version 1, byte for byte: if this fails, the protocol changed and

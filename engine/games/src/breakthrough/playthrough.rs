@@ -63,14 +63,14 @@ fn playthrough(params: &[(&str, &str)], seed: u64) -> String {
             obs.ply,
             obs.to_move,
             obs.last_move
-                .map_or("none".to_string(), |m| { super::Move::from(m).to_string() }),
+                .map_or("none".to_string(), |m| m.to_string()),
             bytes.len()
         );
         out.push_str(&render_cells(setup, &obs));
         let names: Vec<String> = legal.iter().map(|m| position.notation(*m)).collect();
         let _ = writeln!(out, "  legal ({}): {}", legal.len(), names.join(" "));
         let choice = legal[rng.random_range(0..legal.len())];
-        let answer = protocol::encode(&Reply::new(wire::Move::from(choice)));
+        let answer = protocol::encode(&Reply::new(choice));
         let applied = session.apply_answer(seat, &answer).unwrap();
         let _ = writeln!(out, "  plays {}", applied.notation);
     }

@@ -6,6 +6,10 @@
 use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
+// The rules' own types travel as they are (their serde shapes are the wire format of version 1),
+// so a bot has one `Side`, `Square` and `Move`, not a wire copy of each beside the rules'.
+pub use super::{Move, Side, Square};
+
 pub struct Breakthrough;
 
 pub const VERSION: u32 = 1;
@@ -19,28 +23,10 @@ impl GameProtocol for Breakthrough {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Side {
-    White,
-    Black,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Cell {
     Empty,
     White,
     Black,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Square {
-    pub row: u8,
-    pub col: u8,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Move {
-    pub from: Square,
-    pub to: Square,
 }
 
 /// The rules' parameters and the side this bot plays.

@@ -118,7 +118,7 @@ impl Session for BreakthroughSession {
     fn apply_answer(&mut self, seat: usize, answer: &[u8]) -> Result<Applied, Rejection> {
         let reply: Reply<wire::Move> = protocol::decode(answer)
             .map_err(|e| Rejection::Malformed(format!("not a Breakthrough reply: {e}")))?;
-        self.play(seat, reply.action.into(), reply.nodes)
+        self.play(seat, reply.action, reply.nodes)
     }
 
     fn apply_notation(&mut self, seat: usize, action: &str) -> Result<Applied, Rejection> {

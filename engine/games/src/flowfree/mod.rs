@@ -7,6 +7,7 @@
 
 #[cfg(test)]
 mod playthrough;
+pub mod convert;
 pub mod protocol;
 pub mod session;
 
