@@ -16,6 +16,7 @@ pub mod host;
 pub mod input_file;
 pub mod interrupt;
 pub mod loader;
+pub mod local_match;
 pub mod output_file;
 pub mod record;
 pub mod replay;

@@ -32,6 +32,22 @@ pub enum Command {
     Games(GamesArgs),
     /// Play one match between bots and print (or record) the result
     Match(MatchArgs),
+    /// Start a team's bot: a new Cargo project with a bot that plays, a test and a README
+    #[command(
+        long_about = "Create a standalone Cargo project at PATH (not part of any workspace) \
+                      with a bot for GAME that plays legal moves, written against \
+                      agon-plugin-api. `cargo build --release` in it gives a plugin file that \
+                      `agon plugins` lists and `agon match` plays; `cargo test --release` plays \
+                      one game through the engine's real loader.\n\n\
+                      The project depends on this Agon checkout's agon-plugin-api by path \
+                      (--registry: on the published version instead); its test depends on \
+                      the checkout's engine.",
+        after_help = "Example:\n  agon new --game breakthrough my-bot --name \"Team Rocket\"\n  \
+                      cd my-bot && cargo build --release\n  \
+                      agon match --game breakthrough --bot target/release/libmy_bot.so:bot \
+                      --bot target/release/libmy_bot.so:random"
+    )]
+    New(NewArgs),
     /// Work with match records
     #[command(subcommand)]
     Replay(ReplayCommand),
@@ -358,6 +374,28 @@ pub struct PluginsArgs {
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Args)]
+pub struct NewArgs {
+    /// The game the bot plays (see `agon games`)
+    #[arg(long)]
+    pub game: String,
+    /// The project's folder; it must not exist or be empty. Its name becomes the crate's
+    pub path: PathBuf,
+    /// The team's name, shown by `agon plugins` and in tournaments [default: the folder's name]
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The bot's name in bot specs (`FILE:BOT`)
+    #[arg(long, default_value = "bot")]
+    pub bot: String,
+    /// The Agon checkout to depend on [default: the one this agon was built from]
+    #[arg(long, value_name = "DIR")]
+    pub agon_dir: Option<PathBuf>,
+    /// Depend on the published agon-plugin-api of this engine's version instead of the
+    /// checkout's by path
+    #[arg(long)]
+    pub registry: bool,
 }
 
 #[derive(Args)]

@@ -27,6 +27,7 @@ fn main() {
         cli::Command::Plugins(args) => commands::plugins::run(args),
         cli::Command::Games(args) => commands::games::run(args),
         cli::Command::Match(args) => commands::play::run(args),
+        cli::Command::New(args) => commands::new::run(args),
         cli::Command::Replay(cli::ReplayCommand::Verify(args)) => commands::replay::verify(args),
         cli::Command::Bench(args) => bench::run(args),
         cli::Command::Tournament(command) => commands::tournament::run(command),

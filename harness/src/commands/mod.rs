@@ -3,6 +3,7 @@ pub mod flip;
 pub mod games;
 pub mod ladder;
 pub mod lightsout;
+pub mod new;
 pub mod play;
 pub mod plugins;
 pub mod replay;

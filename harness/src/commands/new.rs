@@ -1,0 +1,267 @@
+//! `agon new`: a team's first bot, as a standalone Cargo project that builds and plays.
+
+use crate::cli::NewArgs;
+use crate::console::outln;
+use agon_games::registry::Registry;
+use anyhow::{bail, Context};
+use std::path::{Path, PathBuf};
+
+/// What the template of one game needs.
+struct Starter {
+    game: &'static str,
+    title: &'static str,
+    /// `src/lib.rs`.
+    source: &'static str,
+    /// Whether the SDK has a sparring bot for the game (games of several players) that the
+    /// template exports as `random`, so the test has an opponent.
+    sparring: bool,
+    /// The game parameters the test plays with, as Rust source of `(key, value)` pairs.
+    test_params: &'static str,
+    /// What the README's `agon match` command adds for the game's parameters.
+    match_params: &'static str,
+}
+
+const STARTERS: &[Starter] = &[
+    Starter {
+        game: "breakthrough",
+        title: "Breakthrough",
+        source: include_str!("../../templates/breakthrough.rs"),
+        sparring: true,
+        test_params: "",
+        match_params: "",
+    },
+    Starter {
+        game: "flip",
+        title: "Flip",
+        source: include_str!("../../templates/flip.rs"),
+        sparring: true,
+        test_params: r#"("turns", "40")"#,
+        match_params: " --param turns=200",
+    },
+    Starter {
+        game: "reversixt",
+        title: "ReversiXT",
+        source: include_str!("../../templates/reversixt.rs"),
+        sparring: true,
+        // A 6 x 6 map of our own, two players with one override stone and one bomb each
+        // (rules file reversixt.md, "Map file").
+        test_params: r#"("instance", "2\n1\n1 1\n6 6\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n")"#,
+        match_params: " --param map=MAP_FILE",
+    },
+    Starter {
+        game: "rectangles",
+        title: "Rectangles",
+        source: include_str!("../../templates/rectangles.rs"),
+        sparring: true,
+        test_params: r#"("n", "20"), ("max_rounds", "200")"#,
+        match_params: "",
+    },
+    Starter {
+        game: "lightsout",
+        title: "Lights Out",
+        source: include_str!("../../templates/lightsout.rs"),
+        sparring: false,
+        test_params: r##"("instance", "#.#\n.#.\n#.#\n")"##,
+        match_params: " --param puzzle=PUZZLE_FILE",
+    },
+    Starter {
+        game: "flowfree",
+        title: "Flow Free",
+        source: include_str!("../../templates/flowfree.rs"),
+        sparring: false,
+        test_params: r#"("instance", "A_A\nB_B\n")"#,
+        match_params: " --param puzzle=PUZZLE_FILE",
+    },
+];
+
+const CARGO_TOML: &str = include_str!("../../templates/Cargo.toml");
+const README: &str = include_str!("../../templates/README.md");
+const GITIGNORE: &str = include_str!("../../templates/gitignore");
+const TEST: &str = include_str!("../../templates/plays.rs");
+
+pub fn run(args: NewArgs) -> anyhow::Result<()> {
+    let registry = Registry::builtin();
+    registry.get(&args.game)?;
+    let Some(starter) = STARTERS.iter().find(|s| s.game == args.game) else {
+        bail!("agon new has no template for {} yet", args.game);
+    };
+    if !is_identifier(&args.bot) {
+        bail!(
+            "--bot `{}`: a bot name is letters, digits, `_` and `-`",
+            args.bot
+        );
+    }
+    let folder_name = args
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let crate_name = crate_name(&folder_name);
+    let team = args.name.clone().unwrap_or_else(|| folder_name.clone());
+    let agon_dir = match &args.agon_dir {
+        Some(dir) => dir.clone(),
+        None => built_from(),
+    };
+    let agon_dir = std::fs::canonicalize(&agon_dir)
+        .ok()
+        .filter(|d| d.join("plugin-api").join("Cargo.toml").is_file())
+        .with_context(|| {
+            format!(
+                "{} is not an Agon checkout (no plugin-api/Cargo.toml); give --agon-dir DIR",
+                agon_dir.display()
+            )
+        })?;
+    check_empty(&args.path)?;
+
+    let api_version = agon_engine::loader::api_version();
+    let api_path = agon_dir.join("plugin-api");
+    let registry_line = format!("agon-plugin-api = \"{api_version}\"");
+    let path_line = format!("agon-plugin-api = {{ path = {:?} }}", api_path.display().to_string());
+    let api_dependency = if args.registry {
+        format!("# {path_line}\n{registry_line}")
+    } else {
+        format!("{path_line}\n# {registry_line}")
+    };
+    let engine_dependency = format!(
+        "agon-engine = {{ path = {:?} }}",
+        agon_dir.join("engine").display().to_string()
+    );
+    let crate_snake = crate_name.replace('-', "_");
+    let seats = if starter.sparring {
+        format!("{:?}, \"random\"", args.bot)
+    } else {
+        format!("{:?}", args.bot)
+    };
+    let library = format!("target/release/lib{crate_snake}.so");
+    let opponent = if starter.sparring {
+        format!(" --bot {library}:random")
+    } else {
+        String::new()
+    };
+    let match_command = format!(
+        "agon match --game {}{} --bot {library}:{}{opponent}",
+        starter.game, starter.match_params, args.bot
+    );
+    let fill = |template: &str| {
+        template
+            .replace("{{crate}}", &crate_name)
+            .replace("{{crate_snake}}", &crate_snake)
+            .replace("{{team_literal}}", &format!("{team:?}"))
+            .replace("{{team}}", &team)
+            .replace("{{bot}}", &args.bot)
+            .replace("{{game_title}}", starter.title)
+            .replace("{{game}}", starter.game)
+            .replace("{{api_dependency}}", &api_dependency)
+            .replace("{{engine_dependency}}", &engine_dependency)
+            .replace("{{seats}}", &seats)
+            .replace("{{params}}", starter.test_params)
+            .replace("{{match_command}}", &match_command)
+    };
+    let files: [(&str, String); 5] = [
+        ("Cargo.toml", fill(CARGO_TOML)),
+        ("README.md", fill(README)),
+        (".gitignore", fill(GITIGNORE)),
+        ("src/lib.rs", fill(starter.source)),
+        ("tests/plays.rs", fill(TEST)),
+    ];
+    for (name, text) in &files {
+        let target = args.path.join(name);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&target, text)
+            .with_context(|| format!("cannot write {}", target.display()))?;
+    }
+    // The engine's lock file pins the versions the engine is tested with (cargo drops the
+    // entries the new project does not use).
+    let lock = agon_dir.join("Cargo.lock");
+    if !args.registry && lock.is_file() {
+        std::fs::copy(&lock, args.path.join("Cargo.lock"))
+            .with_context(|| format!("cannot copy {}", lock.display()))?;
+    }
+    outln!(
+        "created {} ({} bot `{}` of team {team:?})",
+        args.path.display(),
+        starter.title,
+        args.bot
+    );
+    outln!("next:\n  cd {}\n  cargo build --release\n  {match_command}", args.path.display());
+    Ok(())
+}
+
+/// The checkout this binary was built from (the harness's parent folder).
+fn built_from() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// A valid Cargo package name from a folder's name: lowercase letters, digits and `-`,
+/// starting with a letter.
+fn crate_name(folder: &str) -> String {
+    let mut name: String = folder
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    name = name.trim_matches('-').to_string();
+    while name.contains("--") {
+        name = name.replace("--", "-");
+    }
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        name = format!("bot-{name}").trim_end_matches('-').to_string();
+    }
+    name
+}
+
+fn is_identifier(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Refuses to write into a folder that has anything in it.
+fn check_empty(path: &Path) -> anyhow::Result<()> {
+    match std::fs::read_dir(path) {
+        Ok(mut entries) => {
+            if entries.next().is_some() {
+                bail!("{} exists and is not empty; give a new folder", path.display());
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => bail!("{}: {e}", path.display()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crate_names_are_valid_package_names() {
+        assert_eq!(crate_name("my-bot"), "my-bot");
+        assert_eq!(crate_name("Team Rocket!"), "team-rocket");
+        assert_eq!(crate_name("42"), "bot-42");
+        assert_eq!(crate_name("__"), "bot");
+        assert_eq!(crate_name("a  b"), "a-b");
+    }
+
+    #[test]
+    fn every_game_has_a_starter() {
+        for game in Registry::builtin().names() {
+            assert!(
+                STARTERS.iter().any(|s| s.game == game),
+                "no agon new template for {game}"
+            );
+        }
+    }
+}
