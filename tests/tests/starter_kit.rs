@@ -1,0 +1,246 @@
+//! The team starter kit as a team meets it: `agon new` for every game, `cargo build --release`
+//! in the new project, `agon match` against the engine's own baseline, and the project's own
+//! `cargo test`; a library built against another agon-plugin-api is refused by name.
+//!
+//! The projects share one target folder (`target/starter-kit`), so their dependencies are
+//! compiled once per checkout.
+
+use agon_tests::{agon, agon_ok, artifacts, plugin, scratch, shared_data, workspace_root};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn kit_target() -> PathBuf {
+    workspace_root().join("target").join("starter-kit")
+}
+
+/// `cargo ARGS` in `project`, building into the shared target folder; must succeed.
+fn cargo(project: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO"))
+        .current_dir(project)
+        .args(args)
+        .env("CARGO_TARGET_DIR", kit_target())
+        .output()
+        .expect("cargo runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "cargo {args:?} in {}:\n{text}", project.display());
+    text
+}
+
+/// What each game's first match needs: the engine's baseline opponents (games of several
+/// players) and the parameters.
+fn first_match(game: &str) -> (Vec<String>, Vec<String>) {
+    let baseline = |package: &str| vec![format!("{}:random", plugin(package).display())];
+    match game {
+        "breakthrough" => (baseline("breakthrough-random"), vec![]),
+        "flip" => (baseline("flip-random"), vec![]),
+        // The course's example map has three players.
+        "reversixt" => (
+            [baseline("reversixt-random"), baseline("reversixt-random")].concat(),
+            vec![format!(
+                "map={}",
+                shared_data().join("reversixt/maps/example.map").display()
+            )],
+        ),
+        "rectangles" => (baseline("rectangles-random"), vec!["n=20".into()]),
+        "lightsout" => (vec![], vec!["instance=#..#\n.##.\n#..#\n".into()]),
+        "flowfree" => (
+            vec![],
+            vec![format!(
+                "puzzle={}",
+                shared_data().join("flowfree/input55.txt").display()
+            )],
+        ),
+        other => panic!("no first match written for {other}: add it here"),
+    }
+}
+
+#[test]
+fn agon_new_gives_a_plugin_that_plays_first_time_for_every_game() {
+    artifacts();
+    let dir = scratch("starter-kit");
+    for game in agon_games::registry::Registry::builtin().names() {
+        let started = Instant::now();
+        let project = dir.join(format!("team-{game}"));
+        agon_ok(&[
+            "new",
+            "--game",
+            game,
+            project.to_str().unwrap(),
+            "--name",
+            &format!("Team {game}"),
+        ]);
+        cargo(&project, &["build", "--release"]);
+        let library = kit_target()
+            .join("release")
+            .join(format!("libteam_{game}.so"));
+        let listed = agon_ok(&["plugins", library.to_str().unwrap()]);
+        assert!(listed.contains(&format!("team: Team {game}")), "{listed}");
+
+        let (opponents, params) = first_match(game);
+        let mut args = vec![
+            "match".to_string(),
+            "--game".into(),
+            game.into(),
+            "--json".into(),
+            "--bot".into(),
+            format!("{}:bot", library.display()),
+        ];
+        for opponent in opponents {
+            args.extend(["--bot".into(), opponent]);
+        }
+        for p in params {
+            args.extend(["--param".into(), p]);
+        }
+        let out = agon().args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{game}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(record["faults"], serde_json::json!([]), "{game}: {record}");
+        assert!(record["reason"].is_string(), "{game}: {record}");
+        println!(
+            "{game}: agon new to a finished match in {:.1} s ({} lines of bot)",
+            started.elapsed().as_secs_f64(),
+            std::fs::read_to_string(project.join("src/lib.rs"))
+                .unwrap()
+                .lines()
+                .count()
+        );
+
+        // The project's own test plays through the real loader.
+        let tested = cargo(&project, &["test", "--release"]);
+        assert!(tested.contains("plays_a_game_without_a_fault ... ok"), "{tested}");
+    }
+}
+
+#[test]
+fn folder_entrants_leave_out_hidden_bots_and_are_named_by_team() {
+    artifacts();
+    let dir = scratch("starter-kit-folder");
+    let project = dir.join("rocket");
+    agon_ok(&[
+        "new",
+        "--game",
+        "breakthrough",
+        project.to_str().unwrap(),
+        "--name",
+        "Team Rocket",
+    ]);
+    cargo(&project, &["build", "--release"]);
+    let teams = dir.join("teams");
+    std::fs::create_dir_all(&teams).unwrap();
+    std::fs::copy(
+        kit_target().join("release/librocket.so"),
+        teams.join("librocket.so"),
+    )
+    .unwrap();
+    std::fs::copy(plugin("breakthrough-alphabeta"), teams.join("libseed.so")).unwrap();
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        "game = \"breakthrough\"\ngames_per_pairing = 2\nhost = \"thread\"\n\
+         [[entrant]]\nfolder = \"teams\"\n",
+    )
+    .unwrap();
+    let s = agon_tests::tournament_standings(&cfg, &dir.join("out"));
+    let mut names: Vec<&str> = s["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    names.sort();
+    // The template's `random` sparring bot is hidden: only the team's bot enters, by team name;
+    // the seed plugin enters its one bot under its team.
+    assert_eq!(names, ["Team Rocket", "UIUC CS440 F17 seed"], "{s}");
+}
+
+/// A library built, for real, against a copy of agon-plugin-api whose version was bumped to
+/// 9.0.0 is refused at load, naming both versions and what to do.
+#[test]
+fn a_plugin_built_against_another_api_version_is_refused_with_both_versions() {
+    artifacts();
+    let dir = scratch("starter-kit-bumped");
+    let api = dir.join("plugin-api");
+    std::fs::create_dir_all(api.join("src")).unwrap();
+    for entry in std::fs::read_dir(workspace_root().join("plugin-api/src")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().is_file() {
+            std::fs::copy(entry.path(), api.join("src").join(entry.file_name())).unwrap();
+        }
+    }
+    std::fs::write(api.join("Cargo.toml"), bumped_manifest("9.0.0")).unwrap();
+    let project = dir.join("bumped");
+    agon_ok(&["new", "--game", "breakthrough", project.to_str().unwrap()]);
+    let manifest = project.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let original = format!(
+        "agon-plugin-api = {{ path = {:?} }}",
+        workspace_root().join("plugin-api").display().to_string()
+    );
+    assert!(text.contains(&original), "{text}");
+    let text = text.replace(
+        &original,
+        &format!("agon-plugin-api = {{ path = {:?} }}", api.display().to_string()),
+    );
+    std::fs::write(&manifest, text).unwrap();
+    cargo(&project, &["build", "--release"]);
+    let library = kit_target().join("release/libbumped.so");
+    let out = agon()
+        .args(["match", "--game", "breakthrough", "--bot"])
+        .arg(format!("{}:bot", library.display()))
+        .arg("--bot")
+        .arg(format!("{}:random", plugin("breakthrough-random").display()))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    let engine = agon_engine::loader::api_version();
+    assert!(
+        stderr.contains("built against agon-plugin-api 9.0.0")
+            && stderr.contains(&format!("this engine uses {engine}"))
+            && stderr.contains(&format!("rebuild the plugin against agon-plugin-api {engine}")),
+        "{stderr}"
+    );
+}
+
+/// plugin-api's manifest outside the workspace: the workspace's inherited keys written out,
+/// with `version` bumped.
+fn bumped_manifest(version: &str) -> String {
+    let root: toml::Table = std::fs::read_to_string(workspace_root().join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let shared = &root["workspace"]["dependencies"];
+    let api: toml::Table = std::fs::read_to_string(workspace_root().join("plugin-api/Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut dependencies = toml::Table::new();
+    for name in api["dependencies"].as_table().unwrap().keys() {
+        let mut spec = shared[name].clone();
+        if let Some(path) = spec.get("path").and_then(|p| p.as_str()) {
+            let absolute = workspace_root().join(path).display().to_string();
+            spec.as_table_mut()
+                .unwrap()
+                .insert("path".into(), absolute.into());
+        }
+        dependencies.insert(name.clone(), spec);
+    }
+    let mut manifest = toml::Table::new();
+    let mut package = toml::Table::new();
+    package.insert("name".into(), "agon-plugin-api".into());
+    package.insert("version".into(), version.into());
+    package.insert("edition".into(), "2021".into());
+    manifest.insert("package".into(), package.into());
+    manifest.insert("dependencies".into(), dependencies.into());
+    manifest.insert("workspace".into(), toml::Table::new().into());
+    toml::to_string(&manifest).unwrap()
+}
