@@ -23,9 +23,13 @@ pub fn play(
     let registry = Registry::builtin();
     let game = registry.get(game).map_err(|e| e.to_string())?;
     let params = raw_params(params);
-    let needed = game
-        .seats_for(&params, &GameFiles)
-        .map_err(|e| format!("{}: {e} (parameters: {})", game.name(), game.parameter_help()))?;
+    let needed = game.seats_for(&params, &GameFiles).map_err(|e| {
+        format!(
+            "{}: {e} (parameters: {})",
+            game.name(),
+            game.parameter_help()
+        )
+    })?;
     if bots.len() != needed {
         return Err(format!(
             "{} needs {needed} bots, got {}",

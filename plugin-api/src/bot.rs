@@ -22,20 +22,30 @@ pub trait Bot: Default + Send + 'static {
 
     /// Called once before the first move with the match's setup. Return an error to decline
     /// (a bad bot parameter, say); the engine records it as a fault of this bot.
-    fn start(&mut self, start: &Start<<Self::Game as crate::protocol::GameProtocol>::Setup>) -> Result<(), String> {
+    fn start(
+        &mut self,
+        start: &Start<<Self::Game as crate::protocol::GameProtocol>::Setup>,
+    ) -> Result<(), String> {
         let _ = start;
         Ok(())
     }
 
     /// This bot's move in `state`. `turn` tells the time left, hands out seeded random numbers
     /// and takes the nodes searched.
-    fn play(&mut self, state: &StateOf<Self::Game>, turn: &mut Turn<'_, Self::Game>) -> MoveOf<Self::Game>;
+    fn play(
+        &mut self,
+        state: &StateOf<Self::Game>,
+        turn: &mut Turn<'_, Self::Game>,
+    ) -> MoveOf<Self::Game>;
 }
 
 /// A [`Bot`] behind the ABI: what it was started with, and its random numbers.
 pub(crate) struct Played<B: Bot> {
     bot: B,
-    started: Option<(Start<<B::Game as crate::protocol::GameProtocol>::Setup>, ChaCha8Rng)>,
+    started: Option<(
+        Start<<B::Game as crate::protocol::GameProtocol>::Setup>,
+        ChaCha8Rng,
+    )>,
 }
 
 impl<B: Bot> Played<B> {

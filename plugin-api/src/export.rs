@@ -258,7 +258,7 @@ pub fn new_bot(
 #[doc(hidden)]
 pub mod __private {
     pub use abi_stable::library::{
-        CheckTypeLayout, LibHeader, RootModuleResult, __call_root_module_loader,
+        __call_root_module_loader, CheckTypeLayout, LibHeader, RootModuleResult,
     };
     pub use abi_stable::std_types::{RResult, RStr, RString};
 }

@@ -11,7 +11,9 @@ pub use agon_games::flip::protocol::{Coin, Flip, FlipMove, Observation, Setup, S
 /// The rules' table: both players' coins, the turn, and the move checks.
 pub use agon_games::flip::Flip as Table;
 #[doc(inline)]
-pub use agon_games::flip::{Config, FlipOutcome, HalfTurn, Invalid, MoveResult, Player, Point, EPS};
+pub use agon_games::flip::{
+    Config, FlipOutcome, HalfTurn, Invalid, MoveResult, Player, Point, EPS,
+};
 
 impl Game for Flip {
     type State = Table;
@@ -54,7 +56,11 @@ impl Bot for RandomBot {
                     from.y + 2.0 * angle.sin(),
                 );
                 if table.move_coin(me, id, to).is_ok() {
-                    moves.push(FlipMove { id, x: to.x, y: to.y });
+                    moves.push(FlipMove {
+                        id,
+                        x: to.x,
+                        y: to.y,
+                    });
                     break;
                 }
             }

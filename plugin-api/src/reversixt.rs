@@ -11,8 +11,8 @@ use rand::Rng;
 pub use agon_games::reversixt::protocol::{Observation, ReversiXt, Setup};
 #[doc(inline)]
 pub use agon_games::reversixt::{
-    Direction, IllegalMove, Map, MapError, Move, Phase, Position, Square, Transition,
-    BONUS_BOMB, BONUS_OVERRIDE, MAX_SIDE,
+    Direction, IllegalMove, Map, MapError, Move, Phase, Position, Square, Transition, BONUS_BOMB,
+    BONUS_OVERRIDE, MAX_SIDE,
 };
 
 impl Game for ReversiXt {

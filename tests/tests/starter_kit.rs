@@ -27,7 +27,11 @@ fn cargo(project: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "cargo {args:?} in {}:\n{text}", project.display());
+    assert!(
+        out.status.success(),
+        "cargo {args:?} in {}:\n{text}",
+        project.display()
+    );
     text
 }
 
@@ -116,7 +120,10 @@ fn agon_new_gives_a_plugin_that_plays_first_time_for_every_game() {
 
         // The project's own test plays through the real loader.
         let tested = cargo(&project, &["test", "--release"]);
-        assert!(tested.contains("plays_a_game_without_a_fault ... ok"), "{tested}");
+        assert!(
+            tested.contains("plays_a_game_without_a_fault ... ok"),
+            "{tested}"
+        );
     }
 }
 
@@ -188,7 +195,10 @@ fn a_plugin_built_against_another_api_version_is_refused_with_both_versions() {
     assert!(text.contains(&original), "{text}");
     let text = text.replace(
         &original,
-        &format!("agon-plugin-api = {{ path = {:?} }}", api.display().to_string()),
+        &format!(
+            "agon-plugin-api = {{ path = {:?} }}",
+            api.display().to_string()
+        ),
     );
     std::fs::write(&manifest, text).unwrap();
     cargo(&project, &["build", "--release"]);
@@ -197,7 +207,10 @@ fn a_plugin_built_against_another_api_version_is_refused_with_both_versions() {
         .args(["match", "--game", "breakthrough", "--bot"])
         .arg(format!("{}:bot", library.display()))
         .arg("--bot")
-        .arg(format!("{}:random", plugin("breakthrough-random").display()))
+        .arg(format!(
+            "{}:random",
+            plugin("breakthrough-random").display()
+        ))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -206,7 +219,9 @@ fn a_plugin_built_against_another_api_version_is_refused_with_both_versions() {
     assert!(
         stderr.contains("built against agon-plugin-api 9.0.0")
             && stderr.contains(&format!("this engine uses {engine}"))
-            && stderr.contains(&format!("rebuild the plugin against agon-plugin-api {engine}")),
+            && stderr.contains(&format!(
+                "rebuild the plugin against agon-plugin-api {engine}"
+            )),
         "{stderr}"
     );
 }

@@ -116,7 +116,10 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
     let api_version = agon_engine::loader::api_version();
     let api_path = agon_dir.join("plugin-api");
     let registry_line = format!("agon-plugin-api = \"{api_version}\"");
-    let path_line = format!("agon-plugin-api = {{ path = {:?} }}", api_path.display().to_string());
+    let path_line = format!(
+        "agon-plugin-api = {{ path = {:?} }}",
+        api_path.display().to_string()
+    );
     let api_dependency = if args.registry {
         format!("# {path_line}\n{registry_line}")
     } else {
@@ -186,7 +189,10 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         starter.title,
         args.bot
     );
-    outln!("next:\n  cd {}\n  cargo build --release\n  {match_command}", args.path.display());
+    outln!(
+        "next:\n  cd {}\n  cargo build --release\n  {match_command}",
+        args.path.display()
+    );
     Ok(())
 }
 
@@ -233,7 +239,10 @@ fn check_empty(path: &Path) -> anyhow::Result<()> {
     match std::fs::read_dir(path) {
         Ok(mut entries) => {
             if entries.next().is_some() {
-                bail!("{} exists and is not empty; give a new folder", path.display());
+                bail!(
+                    "{} exists and is not empty; give a new folder",
+                    path.display()
+                );
             }
             Ok(())
         }

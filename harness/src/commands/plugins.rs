@@ -4,8 +4,8 @@ use crate::cli::PluginsArgs;
 use crate::console::outln;
 use agon_engine::host::{HostKind, ProcessHost, ProcessHostConfig};
 use agon_engine::loader::{cache_dir, BotDescriptor, Manifest, Plugin, StagedPlugin};
-use agon_games::registry::Registry;
 use agon_engine::sandbox::SandboxConfig;
+use agon_games::registry::Registry;
 use anyhow::{anyhow, bail};
 use std::path::PathBuf;
 

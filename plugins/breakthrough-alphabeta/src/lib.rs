@@ -10,10 +10,10 @@
 pub mod heuristics;
 pub mod search;
 
+use agon_plugin_api::export::{ParamReader, WireBot};
 use agon_plugin_api::games::breakthrough::convert;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::export::{ParamReader, WireBot};
 use heuristics::{Evaluator, Heuristic};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -1,10 +1,10 @@
 //! `random`: a uniformly random legal Breakthrough move, drawn from the seed the engine derives
 //! from the match seed, so a seeded match replays exactly.
 
+use agon_plugin_api::export::{ParamReader, WireBot};
 use agon_plugin_api::games::breakthrough::convert;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::export::{ParamReader, WireBot};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -2,11 +2,11 @@
 //! straight toward the target; when that is blocked, the smallest deviation (1-degree steps, up
 //! to 90 degrees either way) that is valid; a coin that cannot move gives way to the next.
 
+use agon_plugin_api::export::WireBot;
 use agon_plugin_api::games::flip::convert::table;
 use agon_plugin_api::games::flip::{Flip as Table, Player, Point};
 use agon_plugin_api::protocol::flip::{Flip, FlipMove, Observation};
 use agon_plugin_api::protocol::Reply;
-use agon_plugin_api::export::WireBot;
 
 #[derive(Default)]
 pub struct Greedy;

@@ -26,9 +26,9 @@
 pub mod geometry;
 mod strategy;
 
+use agon_plugin_api::export::{ParamReader, WireBot};
 use agon_plugin_api::protocol::flip::{Flip, FlipMove, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::export::{ParamReader, WireBot};
 
 #[derive(Default)]
 pub struct WallRunner {

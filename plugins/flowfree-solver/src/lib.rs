@@ -8,9 +8,9 @@ pub mod csp;
 pub mod problem;
 pub mod sat;
 
+use agon_plugin_api::export::{ParamReader, WireBot};
 use agon_plugin_api::protocol::flowfree::{Answer, FlowFree, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::export::{ParamReader, WireBot};
 use csp::{Search, Strategy};
 use problem::Problem;
 

@@ -10,10 +10,10 @@
 //!
 //! Parameter: `max_nullity` (default 24), the largest null space searched completely.
 
+use agon_plugin_api::export::{ParamReader, WireBot};
 use agon_plugin_api::games::lightsout::Analysis;
 use agon_plugin_api::protocol::lightsout::{pack, Answer, LightsOut, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::export::{ParamReader, WireBot};
 use std::time::{Duration, Instant};
 
 const DEFAULT_MAX_NULLITY: u32 = 24;
@@ -32,7 +32,6 @@ impl Default for Gf2 {
         }
     }
 }
-
 
 impl WireBot for Gf2 {
     type Game = LightsOut;

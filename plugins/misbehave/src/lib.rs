@@ -15,9 +15,9 @@
 //! it gives up by answering an illegal move. So every bot here ends in a recorded fault, and an
 //! `escaped:` panic means a hole in the sandbox.
 
+use agon_plugin_api::export::{RawBot, WireBot};
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup, Square};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::export::{RawBot, WireBot};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -4,11 +4,11 @@
 //! (after a legal placement).
 
 use crate::timing::thread_cpu;
+use agon_plugin_api::export::WireBot;
 use agon_plugin_api::protocol::rectangles::{
     Action, Cell, Direction, Observation, Rectangles, Setup,
 };
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::export::WireBot;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 

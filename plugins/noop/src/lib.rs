@@ -1,9 +1,9 @@
 //! `noop`: answers one constant, pre-encoded Breakthrough reply (`a2-a3`) without decoding the
 //! observation, so that timing it measures the plugin boundary and the host, not a bot.
 
+use agon_plugin_api::export::RawBot;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Square};
 use agon_plugin_api::protocol::{encode, Reply};
-use agon_plugin_api::export::RawBot;
 
 pub struct Noop {
     reply: Vec<u8>,

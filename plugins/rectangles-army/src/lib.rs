@@ -3,11 +3,11 @@
 //! lines grid the board and the columns close rectangles as they cross the rows. Every full
 //! sweep shifts the lines by half their spacing, so the next grid cuts what is left.
 
+use agon_plugin_api::export::WireBot;
 use agon_plugin_api::protocol::rectangles::{
     Action, Cell, Direction, Observation, Rectangles, Setup,
 };
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::export::WireBot;
 
 #[derive(Default)]
 pub struct Army {

@@ -11,9 +11,9 @@ pub mod path;
 pub mod rectmania;
 pub mod view;
 
+use agon_plugin_api::export::WireBot;
 use agon_plugin_api::protocol::rectangles::{Action, Direction, Observation, Rectangles, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::export::WireBot;
 use cavalry::{Cavalry, Style};
 
 /// One cavalry bot of either style.

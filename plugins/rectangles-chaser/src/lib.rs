@@ -2,11 +2,11 @@
 //! nearest enemy robot that no other of its robots follows, to repaint the borders the enemy is
 //! drawing (robots of two players on one cell leave it unpainted).
 
+use agon_plugin_api::export::WireBot;
 use agon_plugin_api::protocol::rectangles::{
     Action, Cell, Direction, Observation, Rectangles, Setup,
 };
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::export::WireBot;
 
 #[derive(Default)]
 pub struct Chaser {

@@ -2,11 +2,11 @@
 //! others the fewest stones, then to the first in board order. In the bombing phase the same
 //! rule picks the bomb that costs it least and the rivals most.
 
+use agon_plugin_api::export::WireBot;
 use agon_plugin_api::games::reversixt::convert::position;
 use agon_plugin_api::games::reversixt::{Move as RulesMove, Position};
 use agon_plugin_api::protocol::reversixt::{Move, Observation, ReversiXt};
 use agon_plugin_api::protocol::Reply;
-use agon_plugin_api::export::WireBot;
 
 #[derive(Default)]
 pub struct Greedy;

@@ -62,8 +62,7 @@ fn playthrough(params: &[(&str, &str)], seed: u64) -> String {
             "\nply {} seat {seat} to move ({:?}), last move {}, observation {} bytes",
             obs.ply,
             obs.to_move,
-            obs.last_move
-                .map_or("none".to_string(), |m| m.to_string()),
+            obs.last_move.map_or("none".to_string(), |m| m.to_string()),
             bytes.len()
         );
         out.push_str(&render_cells(setup, &obs));

@@ -8,9 +8,9 @@
 //! Instance files: one line per row, `.` (or `0`) white, `#` (or `1`) black; blank lines at the
 //! end and `\r` line ends are ignored.
 
+pub mod convert;
 #[cfg(test)]
 mod playthrough;
-pub mod convert;
 pub mod protocol;
 pub mod session;
 
