@@ -259,3 +259,67 @@ fn bumped_manifest(version: &str) -> String {
     manifest.insert("workspace".into(), toml::Table::new().into());
     toml::to_string(&manifest).unwrap()
 }
+
+/// The fenced blocks of `lang` in the bot-writer's guide, in order.
+fn guide_blocks(lang: &str) -> Vec<String> {
+    let guide = std::fs::read_to_string(workspace_root().join("docs/writing-a-bot.md")).unwrap();
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in guide.lines() {
+        match &mut current {
+            None if line.trim_start() == format!("```{lang}") => current = Some(String::new()),
+            Some(_) if line.trim_start() == "```" => blocks.extend(current.take()),
+            Some(block) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            None => {}
+        }
+    }
+    blocks
+}
+
+/// The guide's shell blocks, run in order in one folder as a student would type them, with
+/// `agon` on the PATH. Builds go to the kit's shared target folder, so `target/release/` in the
+/// guide reads as `$CARGO_TARGET_DIR/release/` here.
+#[test]
+fn the_guide_s_shell_blocks_run_in_order() {
+    artifacts();
+    let blocks = guide_blocks("sh");
+    assert!(blocks.len() >= 3, "the guide has its shell blocks");
+    let script = blocks
+        .join("\n")
+        .replace("target/release/", "$CARGO_TARGET_DIR/release/");
+    let dir = scratch("starter-kit-guide");
+    let path = format!(
+        "{}:{}",
+        artifacts().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &script])
+        .current_dir(&dir)
+        .env("PATH", path)
+        .env("CARGO_TARGET_DIR", kit_target())
+        .env("AGON_CACHE_DIR", agon_tests::cache_dir())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{script}\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("team: Team Rocket"), "{stdout}");
+    assert!(dir.join("my-bot/game.json").is_file(), "{stdout}");
+}
+
+#[test]
+fn the_guide_s_toml_blocks_parse() {
+    let blocks = guide_blocks("toml");
+    assert!(!blocks.is_empty());
+    for block in blocks {
+        let parsed: toml::Table = block.parse().unwrap_or_else(|e| panic!("{block}: {e}"));
+        assert!(parsed["dependencies"].get("agon-plugin-api").is_some(), "{block}");
+    }
+}
