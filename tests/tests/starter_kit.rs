@@ -323,3 +323,28 @@ fn the_guide_s_toml_blocks_parse() {
         assert!(parsed["dependencies"].get("agon-plugin-api").is_some(), "{block}");
     }
 }
+
+/// A team can depend on a published agon-plugin-api: the API crate and the rules crate it
+/// depends on package (the build of the packaged sources is checked by hand with the same
+/// command without `--no-verify`, which compiles them again).
+#[test]
+fn the_api_and_rules_crates_package() {
+    let out = Command::new(env!("CARGO"))
+        .current_dir(workspace_root())
+        .args([
+            "package",
+            "-p",
+            "agon-games",
+            "-p",
+            "agon-plugin-api",
+            "--no-verify",
+            "--allow-dirty",
+        ])
+        .env("CARGO_TARGET_DIR", kit_target())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("Packaging agon-plugin-api"), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+}
