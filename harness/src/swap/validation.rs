@@ -132,7 +132,7 @@ impl Validator {
             Some(spec) => spec.bot.as_str(),
             None => first_bot(manifest, game).ok_or_else(|| {
                 format!(
-                    "it offers no bot for {game} (its bots: {})",
+                    "it offers no bot for {game} that is not hidden (its bots: {})",
                     manifest
                         .bots
                         .iter()
@@ -222,10 +222,45 @@ fn declared_games(manifest: &Manifest) -> Vec<&str> {
     games
 }
 
+/// The bot a slot plays when its configuration names none: the first for the game that is not
+/// marked hidden (a team's debugging and sparring bots never stand in for it).
 fn first_bot<'m>(manifest: &'m Manifest, game: &str) -> Option<&'m str> {
     manifest
         .bots
         .iter()
-        .find(|b| b.game == game)
+        .find(|b| b.game == game && b.tournament)
         .map(|b| b.name.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agon_engine::loader::BotDescriptor;
+
+    fn bot(name: &str, game: &str, tournament: bool) -> BotDescriptor {
+        BotDescriptor {
+            name: name.into(),
+            description: String::new(),
+            game: game.into(),
+            protocol_version: 1,
+            tournament,
+        }
+    }
+
+    #[test]
+    fn a_slot_plays_its_first_bot_that_is_not_hidden() {
+        let manifest = Manifest {
+            plugin: "team".into(),
+            team: "Team".into(),
+            version: "0.1.0".into(),
+            bots: vec![
+                bot("sparring", "breakthrough", false),
+                bot("flipper", "flip", true),
+                bot("main", "breakthrough", true),
+            ],
+        };
+        assert_eq!(first_bot(&manifest, "breakthrough"), Some("main"));
+        assert_eq!(first_bot(&manifest, "flip"), Some("flipper"));
+        assert_eq!(first_bot(&manifest, "rectangles"), None);
+    }
 }
