@@ -348,3 +348,34 @@ fn the_api_and_rules_crates_package() {
     assert!(stderr.contains("Packaging agon-plugin-api"), "{stderr}");
     assert!(!stderr.contains("warning"), "{stderr}");
 }
+
+#[test]
+fn agon_new_refuses_what_it_cannot_do_and_says_why() {
+    let dir = scratch("starter-kit-refusals");
+    let taken = dir.join("taken");
+    std::fs::create_dir_all(&taken).unwrap();
+    std::fs::write(taken.join("notes.txt"), "ours").unwrap();
+    let refusal = |args: &[&str]| {
+        let out = agon().args(args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let e = refusal(&["new", "--game", "breakthrough", taken.to_str().unwrap()]);
+    assert!(e.contains("exists and is not empty"), "{e}");
+    assert_eq!(std::fs::read_to_string(taken.join("notes.txt")).unwrap(), "ours");
+    let fresh = dir.join("fresh");
+    let e = refusal(&["new", "--game", "chess", fresh.to_str().unwrap()]);
+    assert!(e.contains("chess") && e.contains("breakthrough"), "{e}");
+    let e = refusal(&["new", "--game", "flip", fresh.to_str().unwrap(), "--bot", "a b"]);
+    assert!(e.contains("--bot `a b`"), "{e}");
+    let e = refusal(&[
+        "new",
+        "--game",
+        "flip",
+        fresh.to_str().unwrap(),
+        "--agon-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(e.contains("not an Agon checkout"), "{e}");
+    assert!(!fresh.exists(), "nothing is written when refused");
+}
