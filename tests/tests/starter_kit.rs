@@ -320,7 +320,10 @@ fn the_guide_s_toml_blocks_parse() {
     assert!(!blocks.is_empty());
     for block in blocks {
         let parsed: toml::Table = block.parse().unwrap_or_else(|e| panic!("{block}: {e}"));
-        assert!(parsed["dependencies"].get("agon-plugin-api").is_some(), "{block}");
+        assert!(
+            parsed["dependencies"].get("agon-plugin-api").is_some(),
+            "{block}"
+        );
     }
 }
 
@@ -362,11 +365,21 @@ fn agon_new_refuses_what_it_cannot_do_and_says_why() {
     };
     let e = refusal(&["new", "--game", "breakthrough", taken.to_str().unwrap()]);
     assert!(e.contains("exists and is not empty"), "{e}");
-    assert_eq!(std::fs::read_to_string(taken.join("notes.txt")).unwrap(), "ours");
+    assert_eq!(
+        std::fs::read_to_string(taken.join("notes.txt")).unwrap(),
+        "ours"
+    );
     let fresh = dir.join("fresh");
     let e = refusal(&["new", "--game", "chess", fresh.to_str().unwrap()]);
     assert!(e.contains("chess") && e.contains("breakthrough"), "{e}");
-    let e = refusal(&["new", "--game", "flip", fresh.to_str().unwrap(), "--bot", "a b"]);
+    let e = refusal(&[
+        "new",
+        "--game",
+        "flip",
+        fresh.to_str().unwrap(),
+        "--bot",
+        "a b",
+    ]);
     assert!(e.contains("--bot `a b`"), "{e}");
     let e = refusal(&[
         "new",

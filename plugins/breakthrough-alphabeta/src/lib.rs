@@ -90,7 +90,7 @@ impl WireBot for AlphaBetaBot {
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         let settings = Settings::from_params(&start.bot_params)?;
-        let me = start.game.you.into();
+        let me = start.game.you;
         let rng = ChaCha8Rng::seed_from_u64(start.seed);
         self.state = Some(Playing {
             setup: start.game.clone(),
@@ -110,7 +110,7 @@ impl WireBot for AlphaBetaBot {
             &mut playing.evaluator,
         );
         let best = result.best.expect("asked to move in a finished game");
-        Reply::new(best.into()).with_nodes(result.nodes)
+        Reply::new(best).with_nodes(result.nodes)
     }
 }
 

@@ -30,7 +30,7 @@ impl WireBot for RandomBot {
         let count = position.move_count();
         assert!(count > 0, "asked to move without a legal move");
         let pick = position.nth_move(rng.random_range(0..count));
-        Reply::new(pick.expect("index below the move count").into())
+        Reply::new(pick.expect("index below the move count"))
     }
 }
 

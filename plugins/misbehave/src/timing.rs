@@ -43,7 +43,6 @@ fn first_legal_move(setup: &Setup, observation: &Observation) -> Move {
     position
         .nth_move(0)
         .expect("a position to move in has a move")
-        .into()
 }
 
 fn frame(answer: &Reply<Move>) -> Vec<u8> {
