@@ -31,6 +31,7 @@
 pub mod contract;
 pub mod protocol;
 pub mod registry;
+/// [`text_error::TextError`]: where a text (a puzzle, a board, a map) goes wrong.
 pub mod text_error;
 
 pub mod breakthrough;
