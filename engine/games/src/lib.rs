@@ -28,6 +28,8 @@
 //! [`protocol`] (the wire envelope and encoding every game's protocol uses), [`registry`] (the
 //! one list of games) and [`text_error`].
 
+#![deny(missing_docs)]
+
 pub mod contract;
 pub mod protocol;
 pub mod registry;
