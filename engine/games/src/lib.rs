@@ -28,9 +28,12 @@
 //! [`protocol`] (the wire envelope and encoding every game's protocol uses), [`registry`] (the
 //! one list of games) and [`text_error`].
 
+#![deny(missing_docs)]
+
 pub mod contract;
 pub mod protocol;
 pub mod registry;
+/// [`text_error::TextError`]: where a text (a puzzle, a board, a map) goes wrong.
 pub mod text_error;
 
 pub mod breakthrough;

@@ -17,36 +17,47 @@ pub trait GameProtocol: 'static {
     const VERSION: u32;
     /// The game's part of [`Start`]: the rules' parameters and the bot's place.
     type Setup: Serialize + DeserializeOwned + Send + 'static;
+    /// What the bot about to act is sent before each of its answers.
     type Observation: Serialize + DeserializeOwned + Send + 'static;
+    /// What the bot answers to an observation, inside a [`Reply`].
     type Action: Serialize + DeserializeOwned + Send + 'static;
 }
 
 /// Sent once to every bot before the first move.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Start<S> {
-    /// This bot's seat (0-based) and the number of seats.
+    /// This bot's seat, from 0 (what it means is the game's: e.g. Breakthrough's seat 0 plays
+    /// White).
     pub seat: u32,
+    /// The number of seats in the match (1 for a puzzle).
     pub seats: u32,
     /// A seed for the bot's own randomness, derived from the match seed, so that seeded games
     /// replay exactly.
     pub seed: u64,
-    /// Per-call budgets in milliseconds (`0`: none).
+    /// The budget of the start call, in milliseconds (`0`: none).
     pub start_budget_ms: u64,
+    /// The budget of each move request, in milliseconds (`0`: none). A game that keeps its own
+    /// clock (ReversiXT with its `time` parameter) replaces it with the limit its observation
+    /// sends.
     pub move_budget_ms: u64,
     /// Bot parameters from the bot spec (`FILE:BOT?depth=3&search=alphabeta`).
     pub bot_params: BTreeMap<String, String>,
+    /// The game's own part ([`GameProtocol::Setup`]): the rules' parameters and this bot's
+    /// place in them.
     pub game: S,
 }
 
 /// A bot's answer to one observation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reply<A> {
+    /// The answer itself, in the game's [`GameProtocol::Action`] type.
     pub action: A,
     /// Search nodes the bot expanded for this answer, if it counts them (reported in metrics).
     pub nodes: Option<u64>,
 }
 
 impl<A> Reply<A> {
+    /// A reply that reports no node count.
     pub fn new(action: A) -> Reply<A> {
         Reply {
             action,
@@ -54,6 +65,7 @@ impl<A> Reply<A> {
         }
     }
 
+    /// The same reply, reporting `nodes` search nodes.
     pub fn with_nodes(self, nodes: u64) -> Reply<A> {
         Reply {
             nodes: Some(nodes),

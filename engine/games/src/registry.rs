@@ -23,6 +23,7 @@ impl Registry {
         }
     }
 
+    /// The game registered as `name`; the error lists the names this registry knows.
     pub fn get(&self, name: &str) -> Result<&dyn GameRules, UnknownGame> {
         self.games
             .iter()
@@ -34,19 +35,24 @@ impl Registry {
             })
     }
 
+    /// Every game's registry name, in registration order.
     pub fn names(&self) -> Vec<&'static str> {
         self.games.iter().map(|g| g.name()).collect()
     }
 
+    /// Every game, in registration order.
     pub fn games(&self) -> impl Iterator<Item = &dyn GameRules> {
         self.games.iter().map(|g| g.as_ref())
     }
 }
 
+/// A game name that no registered game has ([`Registry::get`]).
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("unknown game `{name}` (known games: {known})")]
 pub struct UnknownGame {
+    /// The name asked for.
     pub name: String,
+    /// The names the registry knows, comma-separated.
     pub known: String,
 }
 

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 /// The parameters of one Breakthrough game (rules file, "Board and pieces" and "Winning").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Config {
+    /// Rows of the board, at least 4 (two home rows per side); row 0 is White's back row.
     pub rows: u8,
+    /// Columns of the board, 2 to 26 (lettered `a` to `z`); `rows * cols` is at most 64.
     pub cols: u8,
     /// Who moves first; the rules file's default is White ("Board and pieces").
     pub first: Side,
@@ -101,6 +103,7 @@ impl Config {
         p
     }
 
+    /// The number of squares, `rows * cols`.
     pub fn squares(&self) -> u32 {
         self.rows as u32 * self.cols as u32
     }

@@ -6,9 +6,11 @@ use serde::{Deserialize, Serialize};
 pub struct Outcome {
     /// `None` for a draw (only the move limit draws).
     pub winner: Option<Side>,
+    /// Which rule ended the game.
     pub reason: EndReason,
 }
 
+/// The rule that ended a game (rules file, "Moves" and "Winning").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
@@ -23,6 +25,7 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// The reason in words, from the winner's side (e.g. "reached the opponent's home row").
     pub fn describe(self) -> &'static str {
         match self {
             EndReason::ReachedBase => "reached the opponent's home row",

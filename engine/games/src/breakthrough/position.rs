@@ -116,10 +116,12 @@ impl Position {
         Ok(position)
     }
 
+    /// The game's parameters (board size, `workers_to_base`, move limit).
     pub fn config(&self) -> &Config {
         &self.config
     }
 
+    /// The side whose move it is (the side that would move next, once the game is over).
     pub fn to_move(&self) -> Side {
         self.to_move
     }
@@ -129,6 +131,7 @@ impl Position {
         self.ply
     }
 
+    /// Whose worker stands on `square`; `None` for an empty square or one off the board.
     pub fn piece_at(&self, square: Square) -> Option<Side> {
         let bit = self.bit(square)?;
         if self.white & bit != 0 {

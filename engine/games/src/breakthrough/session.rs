@@ -9,6 +9,8 @@ use crate::contract::{
 };
 use crate::protocol::{self, Reply, Start};
 
+/// Breakthrough's [`GameRules`]: parameters `rows`, `cols`, `first`, `workers_to_base` and
+/// `move_limit` ([`Config::from_params`]); two seats, seat 0 White.
 pub struct BreakthroughRules;
 
 impl GameRules for BreakthroughRules {

@@ -6,13 +6,17 @@ use std::str::FromStr;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// Home rows 0 and 1, moves toward higher rows; seat 0.
     White,
+    /// Home rows `rows - 2` and `rows - 1`, moves toward row 0; seat 1.
     Black,
 }
 
 impl Side {
+    /// Both sides in seat order: White, then Black.
     pub const BOTH: [Side; 2] = [Side::White, Side::Black];
 
+    /// The other side.
     pub fn opponent(self) -> Side {
         match self {
             Side::White => Side::Black,
@@ -28,6 +32,7 @@ impl Side {
         }
     }
 
+    /// The side `seat` plays (0 White, 1 Black); `None` for any other seat.
     pub fn from_seat(seat: usize) -> Option<Side> {
         match seat {
             0 => Some(Side::White),
@@ -36,6 +41,7 @@ impl Side {
         }
     }
 
+    /// `W` or `B`, as [`super::Position::render`] draws the side's workers.
     pub fn letter(self) -> char {
         match self {
             Side::White => 'W',

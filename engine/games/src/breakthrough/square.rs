@@ -5,11 +5,14 @@ use std::str::FromStr;
 /// A square by row (0 = White's back row) and column (0 = column `a`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Square {
+    /// The row from 0, White's back row (notation rank `row + 1`).
     pub row: u8,
+    /// The column from 0, column `a`.
     pub col: u8,
 }
 
 impl Square {
+    /// The square at `row`, `col` (not checked against any board).
     pub const fn new(row: u8, col: u8) -> Square {
         Square { row, col }
     }
@@ -25,6 +28,8 @@ impl fmt::Display for Square {
     }
 }
 
+/// Text that is not a square (a lowercase column letter and a row number from 1, like `e2`)
+/// or not a move of two such squares; holds the text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{0}` is not a square (expected a column letter and a row number, like `e2`)")]
 pub struct ParseSquareError(pub String);

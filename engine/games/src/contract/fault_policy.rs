@@ -19,10 +19,18 @@ pub enum FaultPolicy {
     Skip,
     /// As `Skip`, and a game in which `turns` turns in a row, over all seats, ended in a fault
     /// is stalled: it ends with no winner (opt-in, for games with no turn limit of their own).
-    SkipStall { turns: u32 },
+    SkipStall {
+        /// Faulted turns in a row that stall the game, from 1 ([`DEFAULT_STALL_TURNS`] when
+        /// none is given).
+        turns: u32,
+    },
     /// The engine plays a uniformly random legal action for the faulty seat and counts the
     /// error; a seat whose errors exceed `max(1, rate x its turns so far)` is disqualified.
-    RandomLegal { max_error_rate: f64 },
+    RandomLegal {
+        /// The share of its turns so far a seat may fault (one fault is always allowed), 0 to
+        /// 1 ([`DEFAULT_MAX_ERROR_RATE`] when none is given).
+        max_error_rate: f64,
+    },
 }
 
 /// Faulted turns in a row that stall a game under `skip-stall` when no number is given: two

@@ -18,6 +18,7 @@ pub struct Outcome {
     pub ranks: Vec<usize>,
 }
 
+/// Why a match ended: by the rules, or by what a fault cost (written in snake case in records).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Termination {

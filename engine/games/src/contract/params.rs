@@ -17,16 +17,31 @@ pub fn raw_params(pairs: &[(&str, &str)]) -> RawParams {
 /// A parameter the game could not accept; names the key and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParamError {
+    /// A key the game does not have (a misspelt parameter is refused, not ignored).
     #[error("unknown parameter `{key}` (known: {known})")]
-    Unknown { key: String, known: String },
+    Unknown {
+        /// The key given.
+        key: String,
+        /// The keys the game knows, comma-separated.
+        known: String,
+    },
+    /// A value that does not parse as what its key needs.
     #[error("parameter `{key}`: expected {expected}, got `{value}`")]
     Invalid {
+        /// The key whose value is wrong.
         key: String,
+        /// The value given, as written.
         value: String,
+        /// What the key takes, in words (e.g. "a number of rows (4 to 32)").
         expected: String,
     },
+    /// Values that each parse but do not make a game together (e.g. a board too big for the
+    /// rules' representation).
     #[error("parameters {detail}")]
-    Inconsistent { detail: String },
+    Inconsistent {
+        /// Which values clash and why, in words.
+        detail: String,
+    },
 }
 
 /// Reads typed values out of [`RawParams`], remembering which keys were used so that unknown keys
@@ -37,6 +52,7 @@ pub struct ParamReader<'a> {
 }
 
 impl<'a> ParamReader<'a> {
+    /// A reader over `raw` that has asked for no key yet.
     pub fn new(raw: &'a RawParams) -> Self {
         ParamReader {
             raw,

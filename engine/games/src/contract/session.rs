@@ -6,9 +6,13 @@ use super::{Outcome, RawParams};
 /// The per-seat fields of the protocol's `Start` message that do not depend on the game.
 #[derive(Debug, Clone)]
 pub struct StartInfo {
+    /// The seat's seed, derived from the match seed (the protocol's `Start::seed`).
     pub seed: u64,
+    /// The budget of the start call in milliseconds, `0` for none.
     pub start_budget_ms: u64,
+    /// The budget of each move request in milliseconds, `0` for none.
     pub move_budget_ms: u64,
+    /// The bot's own parameters from its bot spec (`FILE:BOT?depth=3`).
     pub bot_params: RawParams,
 }
 

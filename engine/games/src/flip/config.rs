@@ -29,6 +29,9 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Parses `n` (1 to 270, the most the course played), `turns` (from 1) and `seed`, each
+    /// defaulting to [`Config::default`] (10 coins, 200 turns, seed 42); unknown keys are
+    /// refused.
     pub fn from_params(raw: &RawParams) -> Result<Config, ParamError> {
         let d = Config::default();
         let mut reader = ParamReader::new(raw);
@@ -57,6 +60,7 @@ impl Config {
         Ok(Config { n, turns, seed })
     }
 
+    /// The configuration as parameters with every key present, as records store it.
     pub fn to_params(&self) -> RawParams {
         RawParams::from([
             ("n".to_string(), self.n.to_string()),

@@ -4,6 +4,7 @@ use super::geometry::{on_table, overlap, Point, DIAMETER, EPS, X_LIMIT, Y_LIMIT}
 use super::{place, Config};
 use serde::{Deserialize, Serialize};
 
+/// One of the two players, numbered as in the rules file ("Table and coins").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Player {
@@ -14,6 +15,7 @@ pub enum Player {
 }
 
 impl Player {
+    /// The player's index, also its seat: 0 for player 1, 1 for player 2.
     pub fn index(self) -> usize {
         match self {
             Player::One => 0,
@@ -21,6 +23,7 @@ impl Player {
         }
     }
 
+    /// The opponent.
     pub fn other(self) -> Player {
         match self {
             Player::One => Player::Two,
@@ -40,14 +43,32 @@ impl Player {
 /// Why a move was skipped (rules file, "Moves": rules 1 to 4).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 pub enum Invalid {
+    /// Rule 1: the id is not one of the mover's coins.
     #[error("coin {id} does not exist (ids are 0 to {max})")]
-    NoSuchCoin { id: u32, max: u32 },
+    NoSuchCoin {
+        /// The id asked for.
+        id: u32,
+        /// The mover's highest coin id, `n - 1`.
+        max: u32,
+    },
+    /// The destination has a NaN or infinite coordinate.
     #[error("the destination is not a number")]
     NotFinite,
+    /// Rule 2: the new centre is not 2 (within [`EPS`]) from the old one.
     #[error("the flip is {distance} long, not exactly one diameter")]
-    NotOneDiameter { distance: f64 },
+    NotOneDiameter {
+        /// The distance from the old centre to the new one.
+        distance: f64,
+    },
+    /// Rule 3: the coin would overlap another coin (touching is allowed).
     #[error("the destination overlaps {owner:?}'s coin {id}")]
-    Overlap { owner: Player, id: u32 },
+    Overlap {
+        /// Whose coin is in the way (the mover's own coins count too).
+        owner: Player,
+        /// That coin's id.
+        id: u32,
+    },
+    /// Rule 4: the coin would not lie fully on the table.
     #[error("the destination is not fully on the table")]
     OffTable,
 }
@@ -55,27 +76,35 @@ pub enum Invalid {
 /// One requested move and what became of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MoveResult {
+    /// The coin the move asked for.
     pub id: u32,
+    /// The centre it asked to flip that coin to.
     pub to: Point,
+    /// `Ok` when the coin moved; otherwise why the move was skipped (the coin stayed).
     pub result: Result<(), Invalid>,
 }
 
 /// A player's half-turn: the moves it asked for (beyond the allowed number they are ignored).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HalfTurn {
+    /// The player who moved.
     pub player: Player,
+    /// The turn the half-turn belongs to, from 0.
     pub turn: u32,
+    /// The moves within the allowed number, in the order asked and applied.
     pub moves: Vec<MoveResult>,
     /// Requested moves beyond the allowed number, ignored.
     pub ignored: usize,
 }
 
+/// How a finished game ended (rules file, "Score and end").
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// `None`: a draw.
     pub winner: Option<Player>,
     /// Every coin in the target third after the winner's half-turn.
     pub early: bool,
+    /// The recorded (sticky) scores at the end: [player 1, player 2].
     pub scores: [u32; 2],
 }
 
@@ -122,6 +151,11 @@ impl Grid {
     }
 }
 
+/// A Flip game: both players' coins, the turn, the player to move, the recorded scores and,
+/// once over, the outcome. Player 1 moves first; [`Flip::play`] applies a whole half-turn in
+/// turn order, [`Flip::move_coin`] one move outside it. A table rebuilt from an observation
+/// ([`super::convert::table`]) holds the coins only: its turn, player to move and scores are
+/// those of [`Flip::from_positions`], not the game's (the observation has the real ones).
 #[derive(Debug, Clone)]
 pub struct Flip {
     config: Config,
@@ -135,12 +169,17 @@ pub struct Flip {
 }
 
 impl Flip {
+    /// The start of a game: the board drawn from `config.seed` as the course simulator drew it
+    /// (rules file, "Initial placement"). Fails when `config.n` coins cannot be placed (see
+    /// [`super::PRACTICAL_COINS`]).
     pub fn new(config: Config) -> Result<Flip, String> {
         let coins = place(config.n, config.seed)?;
         Ok(Flip::from_positions(config, coins))
     }
 
-    /// A game from given positions (tests and bots that rebuild a state).
+    /// A game from given positions (tests and bots that rebuild a state): `coins[0]` are player
+    /// 1's, `coins[1]` player 2's, by id; turn 0, player 1 to move, scores 0.
+    /// Not checked: coins may overlap or lie off the table, and their count need not be `n`.
     pub fn from_positions(config: Config, coins: [Vec<Point>; 2]) -> Flip {
         let mut grid = Grid {
             cells: vec![Vec::new(); GRID_COLS * GRID_ROWS],
@@ -161,26 +200,33 @@ impl Flip {
         }
     }
 
+    /// The game's parameters (coins per player, turn limit, board seed).
     pub fn config(&self) -> &Config {
         &self.config
     }
 
+    /// `player`'s coin centres, indexed by coin id.
     pub fn coins(&self, player: Player) -> &[Point] {
         &self.coins[player.index()]
     }
 
+    /// The turn in progress, from 0; a turn is player 1's half-turn then player 2's.
     pub fn turn(&self) -> u32 {
         self.turn
     }
 
+    /// The player whose half-turn is next.
     pub fn to_move(&self) -> Player {
         self.to_move
     }
 
+    /// The recorded (sticky) scores, [player 1, player 2]: each player's running maximum of
+    /// [`Flip::count`] after its own half-turns ("Score and end").
     pub fn scores(&self) -> [u32; 2] {
         self.scores
     }
 
+    /// How the game ended, or `None` while it goes on.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }

@@ -5,6 +5,8 @@ const MULTIPLIER: u64 = 0x5_DEEC_E66D;
 const ADDEND: u64 = 0xB;
 const MASK: u64 = (1 << 48) - 1;
 
+/// `java.util.Random`'s generator: a 48-bit state advanced as in the rules file ("Initial
+/// placement"), giving the same numbers as Java for the same seed.
 #[derive(Debug, Clone)]
 pub struct JavaRandom {
     seed: u64,

@@ -4,8 +4,11 @@
 use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
+/// Flip's [`GameProtocol`]: [`Setup`], [`Observation`], and a half-turn of [`FlipMove`]s as
+/// the action.
 pub struct Flip;
 
+/// Flip's protocol version; a bot built for another version is refused.
 pub const VERSION: u32 = 1;
 
 impl GameProtocol for Flip {
@@ -18,6 +21,7 @@ impl GameProtocol for Flip {
     type Action = Vec<FlipMove>;
 }
 
+/// Which player a bot is (the rules' [`super::Player`] on the wire).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Side {
     /// Player 1: right third, attacks toward -x.
@@ -26,40 +30,58 @@ pub enum Side {
     Two,
 }
 
+/// The game's parameters and the player this bot is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
+    /// Coins per player.
     pub n: u32,
+    /// The turn limit: turns 0 to `turns - 1` are played.
     pub turns: u32,
+    /// The player this bot is (seat 0 is player 1).
     pub you: Side,
     /// The `java.util.Random` seed the start board was drawn from.
     pub board_seed: i64,
 }
 
+/// A coin's centre, in the table's coordinates (x in [-60, 60], y in [-20, 20]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Coin {
+    /// Along the table's length; player 1 attacks toward -x.
     pub x: f64,
+    /// Across the table.
     pub y: f64,
 }
 
 /// The whole table before one of this bot's half-turns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Observation {
+    /// The player this bot is.
     pub you: Side,
+    /// Coins per player.
     pub n: u32,
+    /// The turn in progress, from 0.
     pub turn: u32,
+    /// The turn limit: the game ends after turn `turn_limit - 1`.
     pub turn_limit: u32,
+    /// Moves this half-turn may make: 1 for player 1 on turn 0, otherwise 2 ("Turns").
     pub moves_allowed: u32,
-    /// Coins by id.
+    /// This bot's coins by id.
     pub own: Vec<Coin>,
+    /// The opponent's coins by id.
     pub opponent: Vec<Coin>,
     /// Recorded (sticky) scores: [player 1, player 2].
     pub scores: [u32; 2],
 }
 
+/// One move: flip own coin `id` to the new centre (`x`, `y`), which must be exactly 2 from the
+/// old one, overlap no coin and lie on the table (rules file, "Moves").
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct FlipMove {
+    /// The coin to move, one of this bot's ids `0..n`.
     pub id: u32,
+    /// The new centre's x.
     pub x: f64,
+    /// The new centre's y.
     pub y: f64,
 }
 

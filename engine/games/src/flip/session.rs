@@ -9,6 +9,8 @@ use crate::contract::{
 };
 use crate::protocol::{self, Reply, Start};
 
+/// Flip's [`GameRules`]: parameters `n`, `turns` and `seed` ([`Config::from_params`]); two
+/// seats, seat 0 player 1.
 pub struct FlipRules;
 
 impl GameRules for FlipRules {

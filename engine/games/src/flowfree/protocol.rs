@@ -5,8 +5,10 @@
 use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
+/// Flow Free's [`GameProtocol`]: [`Setup`], [`Observation`], and an [`Answer`] as the action.
 pub struct FlowFree;
 
+/// Flow Free's protocol version; a bot built for another version is refused.
 pub const VERSION: u32 = 1;
 
 impl GameProtocol for FlowFree {
@@ -17,26 +19,40 @@ impl GameProtocol for FlowFree {
     type Action = Answer;
 }
 
+/// The grid's size, known at the start call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
+    /// Rows of the grid.
     pub rows: u32,
+    /// Columns of the grid.
     pub cols: u32,
 }
 
 /// The grid, row by row: `b'_'` for an empty cell, an uppercase ASCII letter for a source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
+    /// Rows of the grid.
     pub rows: u32,
+    /// Columns of the grid.
     pub cols: u32,
+    /// `rows * cols` cells, row-major: cell (r, c) is at `r * cols + c`.
     pub cells: Vec<u8>,
 }
 
+/// A bot's one answer to the puzzle. A solution that fails the engine's check ([`super::verify`])
+/// is a fault (under the default fault policy, the puzzle is unsolved).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Answer {
     /// Every cell's letter, row by row.
-    Solved { cells: Vec<u8> },
+    Solved {
+        /// `rows * cols` uppercase ASCII letters, row-major, sources keeping their own.
+        cells: Vec<u8>,
+    },
     /// The bot stopped without a solution (a cut-off, or it proved none exists).
-    GaveUp { reason: String },
+    GaveUp {
+        /// Why, in the bot's words (kept up to [`crate::contract::MAX_BOT_TEXT`] characters).
+        reason: String,
+    },
 }
 
 #[cfg(test)]

@@ -110,10 +110,12 @@ impl Puzzle {
         })
     }
 
+    /// Rows of the grid.
     pub fn rows(&self) -> usize {
         self.rows
     }
 
+    /// Columns of the grid; cell (r, c) is index `r * cols + c`.
     pub fn cols(&self) -> usize {
         self.cols
     }

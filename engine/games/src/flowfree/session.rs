@@ -11,6 +11,7 @@ use crate::contract::{
 };
 use crate::protocol::{self, Reply, Start};
 
+/// Flow Free's [`GameRules`]: one seat, the puzzle from `puzzle=FILE` or `instance=TEXT`.
 pub struct FlowFreeRules;
 
 impl GameRules for FlowFreeRules {

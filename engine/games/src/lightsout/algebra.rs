@@ -97,6 +97,8 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// Analyses `board`: one row reduction of the light-chasing system of `min(rows, cols)`
+    /// unknowns (see the module docs). A 0 x 0 board panics.
     pub fn new(board: &Board) -> Analysis {
         let transposed = board.cols() > board.rows();
         let board = if transposed {
@@ -149,6 +151,7 @@ impl Analysis {
         }
     }
 
+    /// Whether some set of clicks clears the board.
     pub fn solvable(&self) -> bool {
         self.particular.is_some()
     }

@@ -6,6 +6,7 @@ pub struct Bits {
 }
 
 impl Bits {
+    /// `len` bits, all zero.
     pub fn zeros(len: usize) -> Bits {
         Bits {
             len,
@@ -18,18 +19,24 @@ impl Bits {
         &self.words
     }
 
+    /// The number of bits.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the vector has no bits at all (not whether they are all zero: see
+    /// [`Bits::is_zero`]).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Bit `i`; `i` must be below [`Bits::len`] (not checked: past the last word it panics).
     pub fn get(&self, i: usize) -> bool {
         self.words[i / 64] >> (i % 64) & 1 == 1
     }
 
+    /// Sets bit `i` to `value`; `i` must be below [`Bits::len`] (not checked: a bit past the
+    /// length but in the last word is set all the same, past the last word it panics).
     pub fn set(&mut self, i: usize, value: bool) {
         let mask = 1u64 << (i % 64);
         if value {
@@ -39,20 +46,25 @@ impl Bits {
         }
     }
 
+    /// Toggles bit `i`; `i` must be below [`Bits::len`], as for [`Bits::set`].
     pub fn flip(&mut self, i: usize) {
         self.words[i / 64] ^= 1u64 << (i % 64);
     }
 
+    /// Adds `other` over GF(2) (bitwise XOR); both should have the same length (only the
+    /// words both have are combined).
     pub fn xor_with(&mut self, other: &Bits) {
         for (a, b) in self.words.iter_mut().zip(&other.words) {
             *a ^= b;
         }
     }
 
+    /// The number of set bits.
     pub fn count_ones(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Whether no bit is set.
     pub fn is_zero(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
     }

@@ -17,7 +17,9 @@ pub struct Board {
 /// A click, by row and column from the top left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Click {
+    /// The row, from 0 at the top.
     pub row: u32,
+    /// The column, from 0 at the left.
     pub col: u32,
 }
 
@@ -124,22 +126,28 @@ impl Board {
         Ok(board)
     }
 
+    /// Rows of the board.
     pub fn rows(&self) -> usize {
         self.rows
     }
 
+    /// Columns of the board.
     pub fn cols(&self) -> usize {
         self.cols
     }
 
+    /// Row `r` as bits, bit `c` the cell in column `c` (`true` black); panics off the board.
     pub fn row(&self, r: usize) -> &Bits {
         &self.lights[r]
     }
 
+    /// Whether cell (`r`, `c`) is black; the cell must be on the board (as for [`Bits::get`]).
     pub fn get(&self, r: usize, c: usize) -> bool {
         self.lights[r].get(c)
     }
 
+    /// Makes cell (`r`, `c`) black (`true`) or white, without flipping its neighbours (that is
+    /// [`Board::click`]); the cell must be on the board (as for [`Bits::set`]).
     pub fn set(&mut self, r: usize, c: usize, value: bool) {
         self.lights[r].set(c, value);
     }
@@ -169,10 +177,12 @@ impl Board {
         Ok(())
     }
 
+    /// Whether every cell is white: the goal (rules file, "Lights Out").
     pub fn is_clear(&self) -> bool {
         self.lights.iter().all(Bits::is_zero)
     }
 
+    /// The number of black cells (for a click pattern: the number of clicks).
     pub fn black_cells(&self) -> usize {
         self.lights.iter().map(Bits::count_ones).sum()
     }
@@ -191,6 +201,8 @@ impl Board {
             .collect()
     }
 
+    /// The `cols x rows` board with cell (r, c) of this one at (c, r). A board is solvable
+    /// exactly when its transpose is: the grid is the same, its cells renamed.
     pub fn transpose(&self) -> Board {
         let mut t = Board::new(self.cols, self.rows);
         for (r, bits) in self.lights.iter().enumerate() {

@@ -6,8 +6,10 @@
 use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
+/// Lights Out's [`GameProtocol`]: [`Setup`], [`Observation`], and an [`Answer`] as the action.
 pub struct LightsOut;
 
+/// Lights Out's protocol version; a bot built for another version is refused.
 pub const VERSION: u32 = 2;
 
 impl GameProtocol for LightsOut {
@@ -18,30 +20,43 @@ impl GameProtocol for LightsOut {
     type Action = Answer;
 }
 
+/// The board's size, known at the start call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
+    /// Rows of the board.
     pub rows: u32,
+    /// Columns of the board.
     pub cols: u32,
 }
 
 /// The board: the black cells as a packed bitmap (module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
+    /// Rows of the board.
     pub rows: u32,
+    /// Columns of the board.
     pub cols: u32,
+    /// The black cells, `(rows * cols).div_ceil(8)` bytes ([`unpack`] reads them).
     pub black: Vec<u8>,
 }
 
+/// A bot's one answer to the board. An answer the engine finds wrong (clicks that leave a black
+/// cell, a false claim) is a fault (under the default fault policy, the puzzle is unsolved).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Answer {
     /// The cells to click, as a packed bitmap (module docs). `proven_minimal`: the bot
     /// searched every solution (the engine checks the claim on small null spaces).
     Clicks {
+        /// The clicked cells, `(rows * cols).div_ceil(8)` bytes ([`pack`] writes them).
         clicks: Vec<u8>,
+        /// Whether the bot claims no solution has fewer clicks.
         proven_minimal: bool,
     },
     /// No set of clicks clears the board; the engine checks this claim with its own rank test.
-    Unsolvable { reason: String },
+    Unsolvable {
+        /// Why, in the bot's words (kept up to [`crate::contract::MAX_BOT_TEXT`] characters).
+        reason: String,
+    },
 }
 
 /// Packs `rows * cols` cells (`cell(row, col)`) into the protocol's bitmap.

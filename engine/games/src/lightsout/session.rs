@@ -11,6 +11,7 @@ use crate::contract::{
 };
 use crate::protocol::{self, Reply, Start};
 
+/// Lights Out's [`GameRules`]: one seat, the board from `puzzle=FILE` or `instance=TEXT`.
 pub struct LightsOutRules;
 
 impl GameRules for LightsOutRules {

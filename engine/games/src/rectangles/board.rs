@@ -6,11 +6,14 @@ use serde::{Deserialize, Serialize};
 /// A cell by row (0 is North) and column (0 is West).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Cell {
+    /// The row from 0, the North edge; South is toward higher rows.
     pub row: u16,
+    /// The column from 0, the West edge; East is toward higher columns.
     pub col: u16,
 }
 
 impl Cell {
+    /// The cell at `row`, `col` (not checked against any board; each is cut to 16 bits).
     pub fn new(row: usize, col: usize) -> Cell {
         Cell {
             row: row as u16,
@@ -65,7 +68,11 @@ impl Cell {
 /// What a cell holds, as one byte (the protocol sends the board this way): `UNPAINTED`,
 /// `1 + player` for a player's colour, or `FILLED`.
 pub type Paint = u8;
+/// A cell in no colour: never painted, or left by robots of several players (rules file, "A
+/// round", 3).
 pub const UNPAINTED: Paint = 0;
+/// A claimed interior cell ("black"): it takes no paint any more and never scores again (rules
+/// file, "Setup" and "A round", 4).
 pub const FILLED: Paint = 255;
 
 /// The colour byte of `player` (0-based).
@@ -81,6 +88,7 @@ pub struct Board {
 }
 
 impl Board {
+    /// An n x n board with every cell unpainted.
     pub fn new(n: usize) -> Board {
         Board {
             n,
@@ -95,22 +103,30 @@ impl Board {
         (cells.len() == n * n && cells.iter().all(valid)).then_some(Board { n, cells })
     }
 
+    /// The board's side: it has n rows and n columns.
     pub fn n(&self) -> usize {
         self.n
     }
 
+    /// Every cell's paint in row-major order, row 0 (North) first: cell (r, c) is at
+    /// `r * n + c`.
     pub fn cells(&self) -> &[Paint] {
         &self.cells
     }
 
+    /// The paint at `row`, `col`, which must be on the board: not checked, a row off the board
+    /// panics and a column off it reads a later row's cell (or panics past the last).
     pub fn at(&self, row: usize, col: usize) -> Paint {
         self.cells[row * self.n + col]
     }
 
+    /// The paint on `cell`, which must be on the board (as for [`Board::at`]).
     pub fn get(&self, cell: Cell) -> Paint {
         self.at(cell.row as usize, cell.col as usize)
     }
 
+    /// Puts `paint` on `cell`, whatever it held (filled cells included: no rule is applied);
+    /// `cell` must be on the board (as for [`Board::at`]).
     pub fn set(&mut self, cell: Cell, paint: Paint) {
         let n = self.n;
         self.cells[cell.row as usize * n + cell.col as usize] = paint;

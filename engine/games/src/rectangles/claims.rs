@@ -12,13 +12,19 @@ use serde::{Deserialize, Serialize};
 /// A rectangle by its boundary rows and columns, inclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Rect {
+    /// The boundary's top row (its North edge).
     pub top: u16,
+    /// The boundary's left column (its West edge).
     pub left: u16,
+    /// The boundary's bottom row, at least `top`.
     pub bottom: u16,
+    /// The boundary's right column, at least `left`.
     pub right: u16,
 }
 
 impl Rect {
+    /// The rectangle with these boundary rows and columns, inclusive; not checked (`top <=
+    /// bottom` and `left <= right` are expected by the other methods).
     pub fn new(top: usize, left: usize, bottom: usize, right: usize) -> Rect {
         Rect {
             top: top as u16,
@@ -28,10 +34,12 @@ impl Rect {
         }
     }
 
+    /// Rows spanned, boundary included.
     pub fn height(&self) -> usize {
         (self.bottom - self.top) as usize + 1
     }
 
+    /// Columns spanned, boundary included.
     pub fn width(&self) -> usize {
         (self.right - self.left) as usize + 1
     }
@@ -59,8 +67,11 @@ impl Rect {
 /// A claim made: who, which rectangle, and the cells it scored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Claim {
+    /// The claiming player, 0-based (its colour is `player + 1`).
     pub player: usize,
+    /// The rectangle whose boundary was all in the player's colour.
     pub rect: Rect,
+    /// The interior cells it scored: those that were not filled yet, now filled.
     pub cells: u32,
 }
 

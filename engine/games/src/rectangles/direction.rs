@@ -5,14 +5,20 @@ use serde::{Deserialize, Serialize};
 /// One robot's move. Row 0 is North (rules file, "A round", 1, ours).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Direction {
+    /// One row up, toward row 0.
     North,
+    /// One row down, toward higher rows.
     South,
+    /// One column right, toward higher columns.
     East,
+    /// One column left, toward column 0.
     West,
+    /// No move.
     Stay,
 }
 
 impl Direction {
+    /// The five moves: North, South, East, West, Stay.
     pub const ALL: [Direction; 5] = [
         Direction::North,
         Direction::South,
@@ -32,6 +38,8 @@ impl Direction {
         }
     }
 
+    /// The move a record's letter names ([`Direction::letter`]); `None` for any other
+    /// character.
     pub fn from_letter(letter: char) -> Option<Direction> {
         Direction::ALL.into_iter().find(|d| d.letter() == letter)
     }

@@ -8,8 +8,11 @@ use super::Direction;
 /// The parameters of one game (rules file, "Setup" and "End and result").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
+    /// The board's side: an n x n grid.
     pub n: usize,
+    /// Players, one per seat (the rules allow 2 to 8).
     pub players: usize,
+    /// Robots per player.
     pub robots: usize,
     /// Consecutive move rounds without a claim that end the game.
     pub idle_rounds: u32,
@@ -45,10 +48,14 @@ pub enum End {
 /// A game in progress.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
+    /// The game's parameters.
     pub config: Config,
+    /// Every cell's paint.
     pub board: Board,
     /// Per player, per robot.
     pub robots: Vec<Vec<Cell>>,
+    /// Per player, the cells claimed so far (rules file, "End and result": score = cells
+    /// claimed).
     pub scores: Vec<u32>,
     /// Whether the robots have been placed (the placement round is round 0).
     pub placed: bool,
@@ -65,27 +72,44 @@ pub struct Game {
 /// What a round did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RoundReport {
+    /// The claims made after the round's painting, in the order they were resolved.
     pub claims: Vec<Claim>,
 }
 
 /// Why a player's answer cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Invalid {
+    /// A list of the wrong length: one start cell or one move per robot, one entry per player.
     #[error("expected {expected} {what}, got {got}")]
     Count {
+        /// What was counted, in words (e.g. "moves (one per robot)").
         what: &'static str,
+        /// The number the rules want.
         expected: usize,
+        /// The number given.
         got: usize,
     },
+    /// A start cell off the board.
     #[error("cell ({row}, {col}) is off the {n} x {n} board")]
-    OffBoard { row: u16, col: u16, n: usize },
+    OffBoard {
+        /// The cell's row.
+        row: u16,
+        /// The cell's column.
+        col: u16,
+        /// The board's side.
+        n: usize,
+    },
+    /// A placement after the robots were placed: every round but round 0 wants moves.
     #[error("the robots are placed at the start only; this round wants moves")]
     NotPlacement,
+    /// Moves in round 0, before the robots were placed.
     #[error("the robots must be placed first")]
     NotPlaced,
 }
 
 impl Game {
+    /// A game before placement: an unpainted board, no robots, no scores, every player in.
+    /// `config` is not checked (the session's parameters are).
     pub fn new(config: Config) -> Game {
         Game {
             board: Board::new(config.n),

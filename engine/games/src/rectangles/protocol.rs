@@ -12,8 +12,10 @@ use serde::{Deserialize, Serialize};
 pub use super::board::{Cell, Paint, FILLED, UNPAINTED};
 pub use super::Direction;
 
+/// Rectangles' [`GameProtocol`]: [`Setup`], [`Observation`], and an [`Action`] per round.
 pub struct Rectangles;
 
+/// Rectangles' protocol version; a bot built for another version is refused.
 pub const VERSION: u32 = 1;
 
 impl GameProtocol for Rectangles {
@@ -24,20 +26,27 @@ impl GameProtocol for Rectangles {
     type Action = Action;
 }
 
+/// The game's parameters and the player this bot is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
     /// This bot's player, 0-based.
     pub you: u8,
+    /// Players in the game, 2 to 8.
     pub players: u8,
+    /// The board's side: an n x n grid.
     pub n: u16,
+    /// Robots per player.
     pub robots: u16,
+    /// Move rounds in a row without a claim that end the game (rules file, "End and result").
     pub idle_rounds: u32,
+    /// Move rounds after which the game ends whatever happens.
     pub max_rounds: u32,
 }
 
 /// The state at the start of a round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
+    /// This bot's player, 0-based; its colour on the board is `you + 1`.
     pub you: u8,
     /// 0: place the robots; from 1: move them.
     pub round: u32,
@@ -45,6 +54,7 @@ pub struct Observation {
     pub cells: Vec<Paint>,
     /// Per player, per robot (empty lists before placement).
     pub robots: Vec<Vec<Cell>>,
+    /// Per player, the cells claimed so far.
     pub scores: Vec<u32>,
     /// Per player, the last round's moves (empty before the first move round).
     pub last_moves: Vec<Vec<Direction>>,

@@ -12,6 +12,8 @@ use crate::contract::{
 };
 use crate::protocol::{self, Reply, Start};
 
+/// Rectangles' [`GameRules`]: parameters `n`, `players`, `robots`, `idle_rounds` and
+/// `max_rounds`; one seat per player (`players`, 2 to 8), seat `k` player `k`.
 pub struct RectanglesRules;
 
 /// Rules file, "Setup": 2..8 players.
@@ -121,6 +123,8 @@ pub struct RectanglesSession {
 }
 
 impl RectanglesSession {
+    /// A match under `config` (not checked: [`RectanglesRules`] checks the parameters), waiting
+    /// for every player's placement.
     pub fn new(config: Config) -> RectanglesSession {
         RectanglesSession {
             game: Game::new(config),
@@ -128,6 +132,8 @@ impl RectanglesSession {
         }
     }
 
+    /// The game as the rounds applied so far left it (actions given for the round in progress
+    /// are not in it).
     pub fn game(&self) -> &Game {
         &self.game
     }

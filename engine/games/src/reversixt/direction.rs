@@ -4,6 +4,7 @@
 pub struct Direction(u8);
 
 impl Direction {
+    /// The eight directions in index order, 0 (up) to 7 (up-left).
     pub const ALL: [Direction; 8] = [
         Direction(0),
         Direction(1),
@@ -15,10 +16,12 @@ impl Direction {
         Direction(7),
     ];
 
+    /// The direction numbered `index`; `None` unless `index` is 0 to 7.
     pub fn new(index: u8) -> Option<Direction> {
         (index < 8).then_some(Direction(index))
     }
 
+    /// The direction's number, 0 to 7, as maps write it.
     pub fn index(self) -> u8 {
         self.0
     }

@@ -11,9 +11,15 @@ pub type MapError = crate::text_error::TextError;
 /// `to_dir.reverse()`, and symmetrically (rules file, "Map file").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Transition {
+    /// The first end's square, (x, y): x the column, y the row.
     pub from: (usize, usize),
+    /// The direction out of the first end: a step that way that would leave the board or hit a
+    /// hole goes through the transition instead.
     pub from_dir: Direction,
+    /// The second end's square, (x, y).
     pub to: (usize, usize),
+    /// The direction out of the second end, used as `from_dir` is; a walk that enters through
+    /// the first end continues from here in its reverse.
     pub to_dir: Direction,
     /// The map line it was written on.
     pub line: usize,
@@ -22,14 +28,24 @@ pub struct Transition {
 /// A ReversiXT map: header, board and transitions, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Map {
+    /// Players of the map, 2 to 8.
     pub players: u8,
+    /// Override stones each player starts with (the header's; a [`super::Position`] counts
+    /// them in play).
     pub overrides: u32,
+    /// Bombs each player starts with (the header's; a [`super::Position`] counts them in play).
     pub bombs: u32,
+    /// A bomb's blast radius in steps (rules file, "Phase 2").
     pub bomb_strength: u32,
+    /// Columns, 1 to [`MAX_SIDE`]; x runs from 0 to `width - 1`, left to right.
     pub width: usize,
+    /// Rows, 1 to [`MAX_SIDE`]; y runs from 0 (the top row) to `height - 1`.
     pub height: usize,
-    /// Row-major, `y * width + x`.
+    /// Row-major, `y * width + x`. Writing to it directly applies no rule: a square made a
+    /// hole this way keeps its transitions (use [`Map::make_holes`]).
     pub squares: Vec<Square>,
+    /// The transitions still standing, in the map's order. Walks follow the map's own links,
+    /// built when it was parsed: editing this list does not change where a step leads.
     pub transitions: Vec<Transition>,
     /// Where a step off an end leads: (square, direction) -> (square, direction to continue in).
     links: HashMap<(usize, Direction), (usize, Direction)>,
@@ -235,10 +251,12 @@ impl Map {
         Ok(map)
     }
 
+    /// The index of (x, y) in [`Map::squares`], `y * width + x` (not checked against the board).
     pub fn index(&self, x: usize, y: usize) -> usize {
         y * self.width + x
     }
 
+    /// What (x, y) holds. Not checked: off the board it reads another square or panics.
     pub fn square(&self, x: usize, y: usize) -> Square {
         self.squares[self.index(x, y)]
     }
@@ -331,6 +349,7 @@ impl Map {
             .collect()
     }
 
+    /// How many squares hold `square` (e.g. the bonus squares left).
     pub fn count(&self, square: Square) -> usize {
         self.squares.iter().filter(|&&s| s == square).count()
     }

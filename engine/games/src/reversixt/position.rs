@@ -3,8 +3,11 @@ use super::{Direction, Map, Square};
 /// The phase of a game (rules file, "Phase 1", "Phase 2").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
+    /// Phase 1: stones are placed, capturing lines (rules file, "Phase 1 (building)").
     Building,
+    /// Phase 2: bombs are thrown (rules file, "Phase 2 (bombing)").
     Bombing,
+    /// The game has ended: nobody can throw a bomb, or one active player is left.
     Over,
 }
 
@@ -13,46 +16,73 @@ pub enum Phase {
 /// stone) on a bonus square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Move {
+    /// The target square's column, from 0 at the left.
     pub x: usize,
+    /// The target square's row, from 0 at the top.
     pub y: usize,
+    /// The special value: 0, a player number 1 to 8, [`BONUS_BOMB`] or [`BONUS_OVERRIDE`].
     pub special: u8,
 }
 
-/// The bonus choices (rules file, "Effects").
+/// The bonus choices (rules file, "Effects"): the special value that takes a bomb on a bonus
+/// square.
 pub const BONUS_BOMB: u8 = 20;
+/// The special value that takes an override stone on a bonus square (rules file, "Effects").
 pub const BONUS_OVERRIDE: u8 = 21;
 
 /// Why a move is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {
+    /// The target (x, y) is outside the map's rectangle.
     #[error("({0},{1}) is off the board")]
     OffBoard(usize, usize),
+    /// The target (x, y) is a hole: no stone or bomb can go there.
     #[error("({0},{1}) is a hole")]
     Hole(usize, usize),
+    /// Another player is to move; holds that player's number.
     #[error("it is player {0}'s turn")]
     NotYourTurn(u8),
+    /// The game has ended.
     #[error("the game is over")]
     Over,
+    /// A phase-1 stone on (x, y) would turn no line (only taking an `x` with an override stone
+    /// may turn nothing).
     #[error("({0},{1}) captures nothing")]
     NoCapture(usize, usize),
+    /// The target (x, y) holds a stone or `x`, which costs an override stone, and the player
+    /// (the third value) has none left.
     #[error("({0},{1}) needs an override stone and player {2} has none")]
     NoOverride(usize, usize, u8),
+    /// A phase-2 move by a player without bombs; holds the player's number.
     #[error("player {0} has no bomb")]
     NoBomb(u8),
+    /// The special value does not fit the square (rules file, "Effects").
     #[error("special value {special} is not allowed here: {expected}")]
-    Special { special: u8, expected: String },
+    Special {
+        /// The special value given.
+        special: u8,
+        /// What the square takes, in words.
+        expected: String,
+    },
 }
 
 /// A ReversiXT game in progress: the board (a map whose squares and transitions change), each
 /// player's override stones and bombs, who is disqualified, the phase and the player to move.
 #[derive(Debug, Clone)]
 pub struct Position {
+    /// The board as it stands: squares, stones and the transitions bombs left.
     pub map: Map,
-    /// Per player, index 0 is player 1.
+    /// Per player, index 0 is player 1: the override stones left.
     pub overrides: Vec<u32>,
+    /// Per player, index 0 is player 1: the bombs left.
     pub bombs: Vec<u32>,
+    /// Per player, index 0 is player 1: whether the player is out (its stones stay; rules
+    /// file, "Result").
     pub disqualified: Vec<bool>,
+    /// The phase in progress.
     pub phase: Phase,
+    /// The player to move, 1-based (player numbers as on the board); stale once the phase is
+    /// [`Phase::Over`].
     pub to_move: u8,
     last_building_mover: Option<u8>,
 }
@@ -96,6 +126,7 @@ impl Position {
         }
     }
 
+    /// The number of players, disqualified ones included.
     pub fn players(&self) -> u8 {
         self.map.players
     }

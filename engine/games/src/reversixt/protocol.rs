@@ -8,8 +8,10 @@
 use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
+/// ReversiXT's [`GameProtocol`]: [`Setup`], [`Observation`], and a [`Move`] as the action.
 pub struct ReversiXt;
 
+/// ReversiXT's protocol version; a bot built for another version is refused.
 pub const VERSION: u32 = 1;
 
 impl GameProtocol for ReversiXt {
@@ -20,10 +22,12 @@ impl GameProtocol for ReversiXt {
     type Action = Move;
 }
 
+/// The map, this bot's player number and the limits of the match.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
     /// This bot's player number, 1..=players.
     pub you: u8,
+    /// Players in the game: the map's, 2 to 8, one seat each.
     pub players: u8,
     /// The map file as loaded.
     pub map: String,
@@ -33,23 +37,30 @@ pub struct Setup {
     pub depth: u32,
 }
 
+/// The phase of the move asked for (the game is never over when a bot is asked).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
+    /// Phase 1: place a stone (rules file, "Phase 1 (building)").
     Building,
+    /// Phase 2: throw a bomb, special value 0 (rules file, "Phase 2 (bombing)").
     Bombing,
 }
 
 /// The state before one of this bot's moves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
+    /// This bot's player number, the player to move.
     pub you: u8,
+    /// The phase this move belongs to.
     pub phase: Phase,
     /// The board in the map-file format: the header as loaded, the squares and transitions as
     /// they stand now.
     pub board: String,
     /// Per player (index 0 is player 1).
     pub overrides: Vec<u32>,
+    /// Per player, the bombs left.
     pub bombs: Vec<u32>,
+    /// Per player, whether the player is out (its stones stay on the board).
     pub disqualified: Vec<bool>,
     /// Moves played so far.
     pub ply: u32,
@@ -63,8 +74,11 @@ pub struct Observation {
 /// "Effects": 0, a player number on a choice square, 20 or 21 on a bonus square).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Move {
+    /// The target square's column, from 0 at the left.
     pub x: u16,
+    /// The target square's row, from 0 at the top.
     pub y: u16,
+    /// The special value: 0, a player number, 20 (bomb) or 21 (override stone).
     pub special: u8,
 }
 

@@ -13,6 +13,8 @@ use crate::contract::{
 use crate::protocol::{self, Reply, Start};
 use std::time::Duration;
 
+/// ReversiXT's [`GameRules`]: parameters `map` (or `instance`), `time`, `depth` and
+/// `lenient_map`; one seat per player of the map, seat `k` player `k + 1`.
 pub struct ReversiXtRules;
 
 /// The map and the limits of one match.

@@ -34,6 +34,7 @@ impl Square {
         })
     }
 
+    /// The map token that names this square (the inverse of [`Square::from_token`]).
     pub fn token(self) -> char {
         match self {
             Square::Empty => '0',
