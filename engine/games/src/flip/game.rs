@@ -154,8 +154,7 @@ impl Grid {
 /// A Flip game: both players' coins, the turn, the player to move, the recorded scores and,
 /// once over, the outcome. Player 1 moves first; [`Flip::play`] applies a whole half-turn in
 /// turn order, [`Flip::move_coin`] one move outside it. A table rebuilt from an observation
-/// ([`super::convert::table`]) holds the coins only: its turn, player to move and scores are
-/// those of [`Flip::from_positions`], not the game's (the observation has the real ones).
+/// ([`super::convert::table`]) has the game's turn, player to move and scores too.
 #[derive(Debug, Clone)]
 pub struct Flip {
     config: Config,
@@ -197,6 +196,23 @@ impl Flip {
             to_move: Player::One,
             scores: [0, 0],
             outcome: None,
+        }
+    }
+
+    /// A game in progress from given positions, turn, player to move and recorded scores (a
+    /// bot rebuilding the state it was sent). Not checked, like [`Flip::from_positions`].
+    pub fn resume(
+        config: Config,
+        coins: [Vec<Point>; 2],
+        turn: u32,
+        to_move: Player,
+        scores: [u32; 2],
+    ) -> Flip {
+        Flip {
+            turn,
+            to_move,
+            scores,
+            ..Flip::from_positions(config, coins)
         }
     }
 
