@@ -9,8 +9,9 @@
 //! Attempts: `fork`, `read-file`, `connect`, `stdout-garbage`, `thread-hog`, `early-thread`,
 //! `setpgid`, `pdeathsig`, `prlimit-parent`, `self-signal`; on the machine ([`machine`]):
 //! `ioctl`, `metadata`, `mounts`, `notify`, `setfsuid`, `sysv`, `thread-flood`,
-//! `inherited-fd`, `namespace-thread`, `machine`; with time ([`timing`]): `ponder`, `slow-new`,
-//! `escape-codes` (and `slow`, a slow legal player to face them). An attempting bot
+//! `inherited-fd`, `namespace-thread`, `machine`; on the sandbox's report of a refused call
+//! ([`refusal`]): `sigsys`; with time ([`timing`]): `ponder`, `slow-new`, `escape-codes` (and
+//! `slow`, a slow legal player to face them). An attempting bot
 //! that succeeds at something forbidden panics with a message beginning `escaped:`; otherwise
 //! it gives up by answering an illegal move. So every bot here ends in a recorded fault, and an
 //! `escaped:` panic means a hole in the sandbox.
@@ -22,6 +23,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 pub mod machine;
+pub mod refusal;
 pub mod rounds;
 pub mod timing;
 
@@ -545,6 +547,7 @@ agon_plugin_api::export_plugin! {
         "slow" => timing::Slow: "sleeps `ms` (default 100) per move, then plays a legal move",
         "slow-new" => timing::SlowNew: "spends 1.5 s of CPU in its constructor, then plays legal moves",
         "escape-codes" => timing::EscapeCodes: "panics with terminal control sequences in its message",
+        "sigsys" => refusal::Sigsys: "tries to carry on after a refused system call (`call=handler|ignore|block`), or prints a refusal line of its own (`call=fake`)",
     },
     raw_bots: {
         "malformed" => Malformed: "answers bytes that do not decode",
