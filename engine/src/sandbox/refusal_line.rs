@@ -48,23 +48,24 @@ pub fn write_line(number: i32, line: &mut [u8; LINE_CAPACITY]) -> usize {
 }
 
 /// The number in the last well-formed refusal line of `stderr`, if any. Anything else after
-/// the marker (letters, a number out of an `int`'s range, more digits than an `int` has) makes
-/// that line not count; nothing in `stderr` can make this panic.
+/// the marker (letters, a number out of an `int`'s range or not written as the host writes it)
+/// makes that line not count; nothing in `stderr` can make this panic.
 pub fn last_refused_call(stderr: &str) -> Option<i32> {
     stderr
         .rmatch_indices(MARKER)
         .find_map(|(at, _)| number_at_line_start(&stderr[at + MARKER.len()..]))
 }
 
-/// The `int` that `text` holds up to its first newline (or its end), exactly.
+/// The `int` that `text` holds up to its first newline (or its end), written exactly as
+/// [`write_line`] writes it: no sign but a minus, no leading zero, nothing else.
 fn number_at_line_start(text: &str) -> Option<i32> {
     let line = text.split('\n').next().unwrap_or_default();
-    let digits = line.strip_prefix('-').unwrap_or(line);
-    if digits.is_empty() || digits.len() > MAX_DIGITS || !digits.bytes().all(|b| b.is_ascii_digit())
-    {
+    // Longer cannot be an `int`; not parsed at all.
+    if line.len() > MAX_DIGITS + 1 {
         return None;
     }
-    line.parse::<i32>().ok()
+    let number: i32 = line.parse().ok()?;
+    (number.to_string() == line).then_some(number)
 }
 
 #[cfg(test)]
@@ -96,6 +97,40 @@ mod tests {
         assert_eq!(last_refused_call(&format!("x\n{MARKER}59")), Some(59));
     }
 
+    /// Random text made of the line's own pieces and of what could break a parser.
+    #[test]
+    fn random_text_never_panics_and_names_only_what_follows_a_marker() {
+        use rand::{Rng, SeedableRng};
+        let pieces = [
+            MARKER,
+            MARKER,
+            "-",
+            "0",
+            "7",
+            "56",
+            "\n",
+            "\r",
+            " ",
+            "é",
+            "\u{0}",
+            "x",
+            "2147483647",
+            "2147483648",
+            "99999999999",
+            "agon-host: ",
+        ];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
+        for _ in 0..20_000 {
+            let len = rng.random_range(0..12);
+            let text: String = (0..len)
+                .map(|_| pieces[rng.random_range(0..pieces.len())])
+                .collect();
+            if let Some(number) = last_refused_call(&text) {
+                assert!(text.contains(&format!("{MARKER}{number}")), "{text:?}");
+            }
+        }
+    }
+
     #[test]
     fn hostile_text_never_panics_and_names_nothing() {
         let long_digits = "9".repeat(100_000);
@@ -105,6 +140,8 @@ mod tests {
             format!("{MARKER}\n"),
             format!("{MARKER}-"),
             format!("{MARKER}--5\n"),
+            format!("{MARKER}-0\n"),
+            format!("{MARKER}056\n"),
             format!("{MARKER}+5\n"),
             format!("{MARKER} 5\n"),
             format!("{MARKER}5 \n"),
