@@ -12,11 +12,13 @@ use agon_games::contract::Session;
 /// Prints the trace of a match whose seats hold `bots` (their names, in seat order).
 pub struct TracePrinter {
     bots: Vec<String>,
+    /// The round being asked, in a game of simultaneous moves (faults do not carry it).
+    round: Option<u32>,
 }
 
 impl TracePrinter {
     pub fn new(bots: Vec<String>) -> TracePrinter {
-        TracePrinter { bots }
+        TracePrinter { bots, round: None }
     }
 
     /// `0 (alphabeta)`.
@@ -45,6 +47,7 @@ fn ms(micros: u64) -> String {
 
 impl MatchObserver for TracePrinter {
     fn asking(&mut self, ply: u32, round: Option<u32>, seats: &[usize], session: &dyn Session) {
+        self.round = round;
         let asked = match seats {
             [one] => self.seat(*one),
             many => {
@@ -89,7 +92,7 @@ impl MatchObserver for TracePrinter {
         let when = match fault.phase {
             Phase::Start if fault.ply == 0 => "start".to_string(),
             Phase::Start => format!("start before ply {}", fault.ply),
-            Phase::Move => format!("ply {}", fault.ply),
+            Phase::Move => when(fault.ply, self.round),
         };
         outln!(
             "trace: {when}: {} faults: {}: {}",
