@@ -128,11 +128,22 @@ fn ask_together(seats: &mut [Seat], asked: Vec<(usize, Vec<u8>, Deadline)>) -> V
 }
 
 /// Hears what happens in a match as it happens (the course server announces every move to
-/// every client).
+/// every client; `agon match --trace` prints each position and answer).
 pub trait MatchObserver {
-    /// `seat`'s action was applied; `notation` as the record writes it.
-    fn moved(&mut self, seat: usize, notation: &str) {
-        let _ = (seat, notation);
+    /// `seats` are about to be asked for their actions on the position `session` holds: one
+    /// seat in a game of turns, a round's seats together in a game of simultaneous moves
+    /// (`round`). `ply` actions were applied before.
+    fn asking(&mut self, ply: u32, round: Option<u32>, seats: &[usize], session: &dyn Session) {
+        let _ = (ply, round, seats, session);
+    }
+    /// An action was applied, as the record writes it: the seat's answer, or the one its fault
+    /// policy chose (`forced`).
+    fn moved(&mut self, played: &MoveRecord) {
+        let _ = played;
+    }
+    /// A fault was recorded; its policy applies next.
+    fn faulted(&mut self, fault: &Fault) {
+        let _ = fault;
     }
     /// `seat` was disqualified and the game goes on without it.
     fn disqualified(&mut self, seat: usize) {
@@ -290,6 +301,8 @@ impl Referee<'_, '_> {
                     .expect("a session with no seat to act is over"));
             }
             self.round = session.round();
+            self.observer
+                .asking(self.moves.len() as u32, self.round, &batch, &*session);
             let mut requests = Vec::with_capacity(batch.len());
             let mut asked = Vec::with_capacity(batch.len());
             let sharing = calls_per_core(batch.len());
@@ -459,8 +472,7 @@ impl Referee<'_, '_> {
         cpu_us: Option<u64>,
         forced: Option<Forced>,
     ) {
-        self.observer.moved(seat, &applied.notation);
-        self.moves.push(MoveRecord {
+        let played = MoveRecord {
             ply,
             seat,
             action: applied.notation,
@@ -470,7 +482,9 @@ impl Referee<'_, '_> {
             captures: applied.captures,
             forced,
             round: self.round,
-        });
+        };
+        self.observer.moved(&played);
+        self.moves.push(played);
     }
 
     /// Records `fault` and applies the policy: `Some(outcome)` when it ends the match. A fault
@@ -504,6 +518,7 @@ impl Referee<'_, '_> {
             "seat {seat} ({}): {} at ply {}: {}",
             seats[seat].record.bot, fault.cause, fault.ply, fault.detail
         );
+        self.observer.faulted(&fault);
         self.faults.push(fault);
         self.errors[seat] += 1;
         let forced = match self.policy {

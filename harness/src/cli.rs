@@ -429,6 +429,14 @@ pub struct MatchArgs {
     /// Print the match record as JSON on stdout instead of the human summary
     #[arg(long)]
     pub json: bool,
+    /// Print on stdout, as the match runs, the position each seat is sent and its answer in
+    /// the game's notation with its time (one line per action), and each fault
+    #[arg(long, conflicts_with = "json")]
+    pub trace: bool,
+    /// Print every seat's whole captured stderr after the summary (process host; by itself the
+    /// summary shows the last lines of a faulty seat's)
+    #[arg(long, conflicts_with = "json")]
+    pub show_stderr: bool,
 }
 
 /// Budgets and the fault policy, shared by the commands that play games.

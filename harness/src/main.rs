@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod console;
 mod exit_guard;
+mod feedback;
 mod grading;
 mod ladder;
 mod swap;

@@ -113,6 +113,12 @@ fn every_misbehaving_bot_is_contained() {
         // A SIGKILL to itself would pass for the kernel's OOM killer.
         case("self-signal?call=kill&signal=kill", "refused_syscall"),
         case("self-signal?signal=kill", "refused_syscall"),
+        // The report of a refused call: a handler of its own or SIGSYS ignored is refused
+        // itself, SIGSYS blocked still kills, a refusal line of its own refuses nothing.
+        case("sigsys?call=handler", "refused_syscall"),
+        case("sigsys?call=ignore", "refused_syscall"),
+        case("sigsys?call=block", "refused_syscall"),
+        case("sigsys?call=fake", "illegal"),
         // Sandbox v2: the machine (see `sandbox_machine.rs` for what each leaves behind).
         case("ioctl", "refused_syscall"),
         case("metadata?call=chmod", "refused_syscall"),

@@ -274,10 +274,17 @@ fn the_process_host_holds_without_root() {
         spec("misbehave", "read-file"),
         plugin("breakthrough-random").display()
     );
-    for (bot, cause) in [
-        (read_file.as_str(), "illegal"),
-        (&spec("misbehave", "fork"), "refused_syscall"),
-        (&spec("misbehave", "setfsuid"), "refused_syscall"),
+    let own_sigsys_handler = format!("{}?call=handler", spec("misbehave", "sigsys"));
+    // With the call the host names on its stderr before it dies, as it does for root.
+    for (bot, cause, named) in [
+        (read_file.as_str(), "illegal", ""),
+        (&spec("misbehave", "fork"), "refused_syscall", "`clone`"),
+        (
+            &spec("misbehave", "setfsuid"),
+            "refused_syscall",
+            "`setfsuid`",
+        ),
+        (&own_sigsys_handler, "refused_syscall", "`rt_sigaction`"),
     ] {
         let mut command = match_command([bot, &random], &["--json"]);
         command.env("AGON_CACHE_DIR", &cache).env("HOME", &home);
@@ -288,6 +295,7 @@ fn the_process_host_holds_without_root() {
         let (seat, found, detail) = first_fault(&v);
         assert_eq!((seat, found.as_str()), (0, cause), "{bot}: {detail}");
         assert!(!detail.contains("escaped"), "{bot}: {detail}");
+        assert!(detail.contains(named), "{bot}: {detail}");
         let sandbox = &v["seats"][1]["sandbox"];
         let expected_uid = if is_root() {
             65534

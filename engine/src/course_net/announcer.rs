@@ -10,6 +10,7 @@
 //! single player: that ends the game, not phase 1, so it is 7 then 9 without 8.
 
 use super::reversixt::Message;
+use crate::record::MoveRecord;
 use crate::runner::MatchObserver;
 use agon_games::contract::Outcome;
 use agon_games::reversixt::session::parse_notation;
@@ -63,8 +64,9 @@ impl Announcer {
 }
 
 impl MatchObserver for Announcer {
-    fn moved(&mut self, seat: usize, notation: &str) {
-        let player = seat as u8 + 1;
+    fn moved(&mut self, played: &MoveRecord) {
+        let notation = played.action.as_str();
+        let player = played.seat as u8 + 1;
         let Some(m) = parse_notation(notation) else {
             log::error!("announcer: `{notation}` is no ReversiXT move");
             return;

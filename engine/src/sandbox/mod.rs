@@ -12,8 +12,9 @@
 //!   threads.
 //! - [`landlock`]: no file readable or writable but the plugin's own copy and the system's
 //!   shared libraries, no TCP, no signals or abstract sockets beyond the host's own domain.
-//! - [`seccomp`]: an allow-list (anything else fails with `EPERM`) and a kill list of hostile
-//!   calls (`SIGSYS`, recorded as `refused_syscall`).
+//! - [`seccomp`]: an allow-list; anything else traps, and the host names the call on its
+//!   stderr ([`sigsys_handler`], [`refusal_line`]) before it dies of `SIGSYS`, recorded as
+//!   `refused_syscall` with the call and the rule that refused it ([`refused_calls`]).
 //!
 //! Where a mechanism is unavailable, the [`SandboxReport`] says which; in strict mode the host
 //! refuses to serve instead. Loading still works: the plugin is opened before the host gives up
@@ -24,7 +25,10 @@ pub mod landlock;
 pub mod limits;
 pub mod namespaces;
 pub mod privileges;
+pub mod refusal_line;
+pub mod refused_calls;
 pub mod seccomp;
+mod sigsys_handler;
 
 use serde::{Deserialize, Serialize};
 use std::os::fd::AsRawFd;

@@ -2,15 +2,18 @@
 //!
 //! - an allow-list: the calls a bot legitimately makes through the standard library (memory,
 //!   time, futexes, its own threads when allowed, reading and writing its descriptors, loading
-//!   its library), some only with harmless arguments. Anything else kills the host with
-//!   `SIGSYS`, recorded as `refused_syscall`: process creation, exec, sockets, tracing, file
-//!   metadata and names, mounts (old and new API), file-system notification, SysV IPC and
-//!   message queues, namespaces, identities, memory locking, signals to others, and the
-//!   administration of the kernel; and any call added to a later kernel until it is reviewed.
-//!   (One filter: every filter installed costs the host start-up time in the kernel.)
+//!   its library), some only with harmless arguments. Anything else is refused with a trap: the
+//!   call does not run, the host's SIGSYS handler ([`super::sigsys_handler`]) writes which call
+//!   it was on its stderr, and the host dies of SIGSYS, recorded as `refused_syscall`: process
+//!   creation, exec, sockets, tracing, file metadata and names, mounts (old and new API),
+//!   file-system notification, SysV IPC and message queues, namespaces, identities, memory
+//!   locking, signals to others, a new handler for SIGSYS, and the administration of the
+//!   kernel; and any call added to a later kernel until it is reviewed. (One filter: every
+//!   filter installed costs the host start-up time in the kernel.)
 //! - `clone3` answers "not implemented", so that the C library falls back to `clone`, whose
 //!   flags a filter can read.
 
+use super::sigsys_handler;
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule, TargetArch,
@@ -23,7 +26,8 @@ const ARCH: TargetArch = TargetArch::x86_64;
 const ARCH: TargetArch = TargetArch::aarch64;
 
 /// Calls allowed with any arguments. Paths are confined by Landlock, not here; `kill`, `tgkill`,
-/// `fcntl`, `prlimit64`, `prctl`, `ioctl` and `clone` are allowed only with some arguments.
+/// `rt_sigaction`, `fcntl`, `prlimit64`, `prctl`, `ioctl` and `clone` are allowed only with some
+/// arguments.
 const ALLOWED: &[i64] = &[
     libc::SYS_read,
     libc::SYS_write,
@@ -49,7 +53,6 @@ const ALLOWED: &[i64] = &[
     libc::SYS_madvise,
     libc::SYS_mincore,
     libc::SYS_brk,
-    libc::SYS_rt_sigaction,
     libc::SYS_rt_sigprocmask,
     libc::SYS_rt_sigreturn,
     // How the kernel resumes a sleep or wait interrupted by a stop: every host is stopped
@@ -207,8 +210,8 @@ fn all_of(conditions: Vec<SeccompCondition>) -> Result<Vec<SeccompRule>, String>
     Ok(vec![rule(conditions)?])
 }
 
-/// The allow-list filter: anything it does not allow kills the host with `SIGSYS`.
-/// `allow_threads` lets `clone` through when it creates a plain thread.
+/// The allow-list filter: anything it does not allow traps (`SIGSYS`), which the host reports
+/// and dies of. `allow_threads` lets `clone` through when it creates a plain thread.
 fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
     let own_pid = std::process::id() as u64;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
@@ -237,6 +240,15 @@ fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
     };
     rules.insert(libc::SYS_kill, signal_rule(1)?);
     rules.insert(libc::SYS_tgkill, signal_rule(2)?);
+    // Any handler but for SIGSYS, and reading SIGSYS's (no new action): the host's own handler
+    // reports a refused call and then dies; a bot's could carry on instead.
+    rules.insert(
+        libc::SYS_rt_sigaction,
+        vec![
+            rule(vec![condition32(0, SeccompCmpOp::Ne, libc::SIGSYS as u64)?])?,
+            rule(vec![condition(1, SeccompCmpOp::Eq, 0)?])?,
+        ],
+    );
     rules.insert(
         libc::SYS_fcntl,
         all_of(none_of(1, &FCNTL_FORBIDDEN_COMMANDS.map(|c| c as u64))?)?,
@@ -260,20 +272,15 @@ fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
             ])?,
         );
     }
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::KillProcess,
-        SeccompAction::Allow,
-        ARCH,
-    )
-    .map_err(|e| e.to_string())?;
+    let filter = SeccompFilter::new(rules, SeccompAction::Trap, SeccompAction::Allow, ARCH)
+        .map_err(|e| e.to_string())?;
     filter
         .try_into()
         .map_err(|e: seccompiler::BackendError| e.to_string())
 }
 
 /// `clone3` passes its flags in memory a filter cannot read; answering "not implemented" makes
-/// the C library fall back to `clone`, whose flags the kill filter checks.
+/// the C library fall back to `clone`, whose flags the allow-list checks.
 fn clone3_filter() -> Result<BpfProgram, String> {
     let rules = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
     let filter = SeccompFilter::new(
@@ -288,14 +295,20 @@ fn clone3_filter() -> Result<BpfProgram, String> {
         .map_err(|e: seccompiler::BackendError| e.to_string())
 }
 
-/// Installs both filters on every thread of the process (TSYNC; the host is single-threaded
-/// when it does, before any plugin code runs). The allow-list goes last: it refuses the call
-/// that installs a filter.
+/// Installs the SIGSYS handler that reports refused calls, then both filters on every thread of
+/// the process (TSYNC; the host is single-threaded when it does, before any plugin code runs).
+/// The allow-list goes last: it refuses the call that installs a filter, and any change to the
+/// SIGSYS handler.
 pub fn install(allow_threads: bool) -> Result<(), String> {
     let clone3 = clone3_filter()?;
     let allow = allow_filter(allow_threads)?;
+    sigsys_handler::install()?;
     for filter in [&clone3, &allow] {
-        seccompiler::apply_filter_all_threads(filter).map_err(|e| e.to_string())?;
+        if let Err(e) = seccompiler::apply_filter_all_threads(filter) {
+            // Without the allow-list nothing traps: SIGSYS keeps its default action.
+            sigsys_handler::uninstall();
+            return Err(e.to_string());
+        }
     }
     Ok(())
 }

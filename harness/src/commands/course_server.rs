@@ -1,7 +1,7 @@
 //! `agon reversixt serve` and `agon reversixt connect`: Agon as the course's ReversiXT server,
 //! and a plugin bot as a client of any course server (rules file, "Network protocol").
 
-use super::play::{hosting, publish};
+use super::play::{hosting, publish, Shown};
 use crate::cli::{ConnectArgs, ServeArgs};
 use crate::console::outln;
 use agon_engine::bot_spec::BotSpec;
@@ -146,7 +146,14 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     };
     let mut announcer = Announcer::new(map, writers);
     let record = run_observed_match(game, &settings, seats, &mut announcer)?;
-    publish(&record, args.record.as_deref(), args.json)
+    let shown = if args.json {
+        Shown::Json
+    } else {
+        Shown::Summary {
+            whole_stderr: false,
+        }
+    };
+    publish(&record, args.record.as_deref(), shown)
 }
 
 pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {

@@ -2,10 +2,11 @@
 
 use crate::cli::{BudgetArgs, MatchArgs, SeatingArgs};
 use crate::console::{out, outln};
+use crate::feedback::{faults, seat_stderr, trace::TracePrinter};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::{Clock, HostKind, ProcessHostConfig};
 use agon_engine::record::{Budgets, MatchRecord};
-use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::runner::{run_match, run_observed_match, MatchSettings};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating;
 use agon_engine::seating::{Hosting, Trial};
@@ -80,23 +81,45 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         budgets,
         fault_policy,
     };
-    let record = run_match(game, &settings, seats)?;
-    publish(&record, args.record.as_deref(), args.json)
+    let record = if args.trace {
+        let bots = seats.iter().map(|seat| seat.record.bot.clone()).collect();
+        run_observed_match(game, &settings, seats, &mut TracePrinter::new(bots))?
+    } else {
+        run_match(game, &settings, seats)?
+    };
+    let shown = if args.json {
+        Shown::Json
+    } else {
+        Shown::Summary {
+            whole_stderr: args.show_stderr,
+        }
+    };
+    publish(&record, args.record.as_deref(), shown)
 }
 
-/// Writes the record to `path` if given, and prints it: as JSON, or the human summary.
-pub fn publish(record: &MatchRecord, path: Option<&Path>, json: bool) -> anyhow::Result<()> {
+/// How a match's result is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// The record, as JSON.
+    Json,
+    /// The human summary; `whole_stderr`: every seat's whole stderr after it.
+    Summary { whole_stderr: bool },
+}
+
+/// Writes the record to `path` if given, and prints it as `shown`.
+pub fn publish(record: &MatchRecord, path: Option<&Path>, shown: Shown) -> anyhow::Result<()> {
     if let Some(path) = path {
         record
             .write(path)
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
     }
-    if json {
-        outln!("{}", record.to_json());
-    } else {
-        out!("{}", summary(record));
-        if let Some(path) = path {
-            outln!("record: {}", path.display());
+    match shown {
+        Shown::Json => outln!("{}", record.to_json()),
+        Shown::Summary { whole_stderr } => {
+            out!("{}", summary(record, whole_stderr));
+            if let Some(path) = path {
+                outln!("record: {}", path.display());
+            }
         }
     }
     Ok(())
@@ -184,8 +207,9 @@ pub fn parse_params(flags: &[String]) -> anyhow::Result<RawParams> {
     Ok(params)
 }
 
-/// The human-readable report of a match.
-pub fn summary(record: &MatchRecord) -> String {
+/// The human-readable report of a match: each fault explained, then the end of each faulty
+/// seat's stderr, or every seat's whole stderr (`whole_stderr`) after the metrics.
+pub fn summary(record: &MatchRecord, whole_stderr: bool) -> String {
     let mut out = String::new();
     // Multi-line values (a whole map or puzzle) are summarised.
     let params: Vec<String> = record
@@ -256,13 +280,7 @@ pub fn summary(record: &MatchRecord) -> String {
         record.moves.len(),
         record.outcome.reason
     );
-    for f in &record.faults {
-        let _ = writeln!(
-            out,
-            "fault: seat {} {} at ply {}: {}",
-            f.seat, f.cause, f.ply, f.detail
-        );
-    }
+    out.push_str(&faults::explained(record));
     for r in &record.restarts {
         let _ = writeln!(
             out,
@@ -279,6 +297,9 @@ pub fn summary(record: &MatchRecord) -> String {
                 sandbox.missing.join("; ")
             );
         }
+    }
+    if !whole_stderr {
+        out.push_str(&seat_stderr::faulty_tails(record));
     }
     let _ = writeln!(
         out,
@@ -300,6 +321,9 @@ pub fn summary(record: &MatchRecord) -> String {
                 .map_or("-".to_string(), |n| format!("{n:.0}")),
             m.captures
         );
+    }
+    if whole_stderr {
+        out.push_str(&seat_stderr::every_seat(record));
     }
     out
 }

@@ -9,10 +9,13 @@
 //! Attempts: `fork`, `read-file`, `connect`, `stdout-garbage`, `thread-hog`, `early-thread`,
 //! `setpgid`, `pdeathsig`, `prlimit-parent`, `self-signal`; on the machine ([`machine`]):
 //! `ioctl`, `metadata`, `mounts`, `notify`, `setfsuid`, `sysv`, `thread-flood`,
-//! `inherited-fd`, `namespace-thread`, `machine`; with time ([`timing`]): `ponder`, `slow-new`,
-//! `escape-codes` (and `slow`, a slow legal player to face them). An attempting bot
+//! `inherited-fd`, `namespace-thread`, `machine`; on the sandbox's report of a refused call
+//! ([`refusal`]): `sigsys`; with time ([`timing`]): `ponder`, `slow-new`, `escape-codes` (and
+//! `slow`, a slow legal player to face them). For the summary a student reads ([`feedback`]):
+//! `chatty` (writes to stderr, plays legal moves), `read-book`. An attempting bot
 //! that succeeds at something forbidden panics with a message beginning `escaped:`; otherwise
-//! it gives up by answering an illegal move. So every bot here ends in a recorded fault, and an
+//! it gives up by answering an illegal move. So every bot here but the legal players (`slow`,
+//! `chatty`) ends in a recorded fault, and an
 //! `escaped:` panic means a hole in the sandbox.
 
 use agon_plugin_api::export::{RawBot, WireBot};
@@ -21,7 +24,9 @@ use agon_plugin_api::protocol::{Reply, Start};
 use std::hint::black_box;
 use std::time::Duration;
 
+pub mod feedback;
 pub mod machine;
+pub mod refusal;
 pub mod rounds;
 pub mod timing;
 
@@ -545,6 +550,9 @@ agon_plugin_api::export_plugin! {
         "slow" => timing::Slow: "sleeps `ms` (default 100) per move, then plays a legal move",
         "slow-new" => timing::SlowNew: "spends 1.5 s of CPU in its constructor, then plays legal moves",
         "escape-codes" => timing::EscapeCodes: "panics with terminal control sequences in its message",
+        "sigsys" => refusal::Sigsys: "tries to carry on after a refused system call (`call=handler|ignore|block`), or prints a refusal line of its own (`call=fake`)",
+        "chatty" => feedback::Chatty: "writes a line to stderr on every move, and plays legal moves",
+        "read-book" => feedback::ReadBook: "reads /etc/passwd as its opening book with `expect` (panics when denied)",
     },
     raw_bots: {
         "malformed" => Malformed: "answers bytes that do not decode",

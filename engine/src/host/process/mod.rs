@@ -15,7 +15,7 @@ use super::engine_stall::Stopwatch;
 use super::{Call, CallResult, Deadline, HostKind, HostReport, SeatHost};
 use crate::fault::FaultCause;
 use crate::loader::{Manifest, StagedPlugin};
-use crate::sandbox::{limits, SandboxConfig, SandboxReport};
+use crate::sandbox::{limits, refusal_line, refused_calls, SandboxConfig, SandboxReport};
 use agon_plugin_api::abi::{BotFailure, FailureKind};
 use frame::ReadError;
 use rustix::process::{kill_process_group, Pid, Signal};
@@ -798,7 +798,8 @@ pub fn failure_code(kind: FailureKind) -> u8 {
     }
 }
 
-/// How a host that stopped answering died, from its wait status and its stderr.
+/// How a host that stopped answering died, from its wait status and its stderr (whose text
+/// only ever words the detail: a bot writes there too).
 ///
 /// `confined`: the host's seccomp filter was on, so the bot could not send itself a stop signal
 /// or SIGKILL (see `sandbox::seccomp`); a death by one of those then came from outside the
@@ -826,9 +827,11 @@ pub fn classify_death(
     let signal = status.signal().unwrap_or(0);
     let name = signal_name(signal);
     match signal {
+        // The cause is the death's; the refusal line only names the call in the detail, so a
+        // bot that prints a line of its own changes nothing but that text.
         libc::SIGSYS => (
             FaultCause::RefusedSyscall,
-            "the sandbox refused a system call (SIGSYS)".into(),
+            refused_calls::describe(refusal_line::last_refused_call(stderr)),
         ),
         libc::SIGABRT if stderr.contains("memory allocation of") => (
             FaultCause::Oom,
@@ -1026,5 +1029,29 @@ mod tests {
             let (cause, detail) = classify_death(killed_by(signal), Some(stderr), true);
             assert_eq!(cause, expected, "{detail}");
         }
+    }
+
+    #[test]
+    fn a_refused_call_is_named_from_the_hosts_line() {
+        let stderr = format!("{}{}\n", refusal_line::MARKER, libc::SYS_socket);
+        let (cause, detail) = classify_death(killed_by(libc::SIGSYS), Some(&stderr), true);
+        assert_eq!(cause, FaultCause::RefusedSyscall);
+        assert!(detail.contains("`socket`"), "{detail}");
+    }
+
+    #[test]
+    fn a_refusal_line_never_changes_the_cause() {
+        let fake = format!("{}{}\n", refusal_line::MARKER, libc::SYS_clone);
+        for (signal, expected) in [
+            (libc::SIGSEGV, FaultCause::Crash),
+            (libc::SIGKILL, FaultCause::External),
+            (libc::SIGXCPU, FaultCause::Timeout),
+        ] {
+            let (cause, detail) = classify_death(killed_by(signal), Some(&fake), true);
+            assert_eq!(cause, expected, "{detail}");
+            assert!(!detail.contains("clone"), "{detail}");
+        }
+        let exited = classify_death(Some(ExitStatus::from_raw(3 << 8)), Some(&fake), true);
+        assert_eq!(exited.0, FaultCause::Exited);
     }
 }

@@ -1,19 +1,37 @@
-//! Captures a host's standard error, bounded: the first [`STDERR_LIMIT`] bytes are kept, the
-//! rest is read and counted (so a chatty bot never blocks on a full pipe).
+//! Captures a host's standard error, bounded: its first [`HEAD_LIMIT`] bytes and its last
+//! [`TAIL_LIMIT`] are kept, what lies between is read and counted (so a chatty bot never blocks
+//! on a full pipe). The end matters as much as the beginning: a panic's message and location,
+//! and the host's own line naming a refused system call, come last.
 
+use std::collections::VecDeque;
 use std::io::Read;
 use std::process::ChildStderr;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Bytes of a bot's stderr kept per match.
-pub const STDERR_LIMIT: usize = 64 << 10;
+/// Bytes kept of the beginning of a bot's stderr.
+pub const HEAD_LIMIT: usize = 48 << 10;
+/// Bytes kept of the end of a bot's stderr, past the beginning.
+pub const TAIL_LIMIT: usize = 16 << 10;
 
 #[derive(Default)]
 struct Captured {
-    kept: Vec<u8>,
+    head: Vec<u8>,
+    tail: VecDeque<u8>,
+    /// Bytes between the head and the tail, read and let go.
     dropped: u64,
+}
+
+impl Captured {
+    fn keep(&mut self, bytes: &[u8]) {
+        let room = HEAD_LIMIT.saturating_sub(self.head.len()).min(bytes.len());
+        self.head.extend_from_slice(&bytes[..room]);
+        self.tail.extend(&bytes[room..]);
+        let excess = self.tail.len().saturating_sub(TAIL_LIMIT);
+        self.tail.drain(..excess);
+        self.dropped += excess as u64;
+    }
 }
 
 pub struct StderrCapture {
@@ -35,9 +53,7 @@ impl StderrCapture {
                             break;
                         }
                         let mut c = sink.lock().unwrap_or_else(|p| p.into_inner());
-                        let room = STDERR_LIMIT.saturating_sub(c.kept.len()).min(n);
-                        c.kept.extend_from_slice(&buf[..room]);
-                        c.dropped += (n - room) as u64;
+                        c.keep(&buf[..n]);
                     }
                 })
                 .ok()
@@ -62,16 +78,18 @@ impl StderrCapture {
     /// What was captured so far, or `None` if nothing was written.
     pub fn text(&self) -> Option<String> {
         let c = self.captured.lock().unwrap_or_else(|p| p.into_inner());
-        if c.kept.is_empty() {
+        if c.head.is_empty() {
             return None;
         }
-        let mut text = String::from_utf8_lossy(&c.kept).into_owned();
+        let mut text = String::from_utf8_lossy(&c.head).into_owned();
         if c.dropped > 0 {
             text.push_str(&format!(
-                "\n[agon: {} more bytes of stderr dropped]",
+                "\n[agon: {} bytes of stderr dropped here]\n",
                 c.dropped
             ));
         }
+        let (front, back) = c.tail.as_slices();
+        text.push_str(&String::from_utf8_lossy(&[front, back].concat()));
         Some(text)
     }
 }
@@ -82,9 +100,12 @@ mod tests {
     use std::process::{Command, Stdio};
 
     #[test]
-    fn keeps_the_first_64_kib_and_counts_the_rest() {
+    fn keeps_the_beginning_and_the_end_and_counts_the_rest() {
         let mut child = Command::new("sh")
-            .args(["-c", "head -c 200000 /dev/zero | tr '\\0' x >&2"])
+            .args([
+                "-c",
+                "head -c 200000 /dev/zero | tr '\\0' x >&2; echo 'panicked at src/lib.rs:7:5' >&2",
+            ])
             .stderr(Stdio::piped())
             .spawn()
             .expect("sh runs");
@@ -92,15 +113,33 @@ mod tests {
         child.wait().unwrap();
         capture.finish(Duration::from_secs(5));
         let text = capture.text().unwrap();
-        assert!(text.starts_with(&"x".repeat(STDERR_LIMIT)));
-        assert!(
-            text.ends_with(&format!(
-                "[agon: {} more bytes of stderr dropped]",
-                200_000 - STDERR_LIMIT
-            )),
-            "{}",
-            &text[STDERR_LIMIT..]
+        assert!(text.starts_with(&"x".repeat(HEAD_LIMIT)));
+        let written = 200_000 + "panicked at src/lib.rs:7:5\n".len();
+        let marker = format!(
+            "\n[agon: {} bytes of stderr dropped here]\n",
+            written - HEAD_LIMIT - TAIL_LIMIT
         );
+        assert_eq!(
+            text.len(),
+            HEAD_LIMIT + marker.len() + TAIL_LIMIT,
+            "{}",
+            &text[HEAD_LIMIT..HEAD_LIMIT + 100]
+        );
+        assert!(text[HEAD_LIMIT..].starts_with(&marker));
+        assert!(text.ends_with("xxxpanicked at src/lib.rs:7:5\n"));
+    }
+
+    #[test]
+    fn a_short_stderr_is_kept_whole() {
+        let mut child = Command::new("sh")
+            .args(["-c", "printf 'one\\ntwo\\n' >&2"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("sh runs");
+        let mut capture = StderrCapture::start(child.stderr.take());
+        child.wait().unwrap();
+        capture.finish(Duration::from_secs(5));
+        assert_eq!(capture.text().as_deref(), Some("one\ntwo\n"));
     }
 
     #[test]
