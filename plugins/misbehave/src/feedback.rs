@@ -2,10 +2,10 @@
 //! stderr while playing legal moves, and one that reads a file of its own (an "opening book")
 //! and panics when the sandbox denies it, as a bot unwrapping an I/O error would.
 
+use agon_plugin_api::export::WireBot;
 use agon_plugin_api::games::breakthrough::convert;
 use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_plugin_api::protocol::{Reply, Start};
-use agon_plugin_api::sdk::Bot;
 
 /// Writes `chatty: move N` to stderr with `eprintln!` on every move, then plays its first legal
 /// move.
@@ -15,7 +15,7 @@ pub struct Chatty {
     moves: u32,
 }
 
-impl Bot for Chatty {
+impl WireBot for Chatty {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.setup = Some(start.game.clone());
@@ -35,7 +35,7 @@ impl Bot for Chatty {
 #[derive(Default)]
 pub struct ReadBook;
 
-impl Bot for ReadBook {
+impl WireBot for ReadBook {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         let book = std::fs::read("/etc/passwd").expect("reading my opening book");
