@@ -26,7 +26,7 @@ impl WireBot for Chatty {
         eprintln!("chatty: move {}", self.moves);
         let setup = self.setup.as_ref().expect("start comes first");
         let position = convert::position(setup, observation).expect("a valid board");
-        Reply::new(position.nth_move(0).expect("a move to make").into())
+        Reply::new(position.nth_move(0).expect("a move to make"))
     }
 }
 
