@@ -108,3 +108,102 @@ impl<B: Bot> BotObject for Played<B> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::breakthrough::{Breakthrough, Config, Move, Position, Side};
+    use agon_games::breakthrough::convert;
+    use rand::Rng;
+    use std::collections::BTreeMap;
+
+    /// Records what its turn said, and answers the first legal move.
+    #[derive(Default)]
+    struct Probe {
+        draws: Vec<u64>,
+        budget: Option<Duration>,
+        left: Option<Duration>,
+        depth: Option<String>,
+    }
+
+    impl Bot for Probe {
+        type Game = Breakthrough;
+
+        fn play(&mut self, position: &Position, turn: &mut Turn<'_, Breakthrough>) -> Move {
+            self.draws.push(turn.rng().random());
+            self.budget = turn.budget();
+            self.left = turn.time_left();
+            self.depth = turn.param("depth").map(str::to_string);
+            turn.report_nodes(42);
+            if position.ply() > 0 {
+                panic!("asked twice");
+            }
+            position.legal_moves()[0]
+        }
+    }
+
+    fn start_message(seed: u64, move_budget_ms: u64) -> Vec<u8> {
+        protocol::encode(&Start {
+            seat: 0,
+            seats: 2,
+            seed,
+            start_budget_ms: 0,
+            move_budget_ms,
+            bot_params: BTreeMap::from([("depth".to_string(), "3".to_string())]),
+            game: convert::setup(&Config::STANDARD, Side::White),
+        })
+    }
+
+    fn observation(position: &Position) -> Vec<u8> {
+        protocol::encode(&convert::observation(position, None))
+    }
+
+    #[test]
+    fn a_bot_gets_the_rules_state_its_turn_and_answers_on_the_wire() {
+        let start = Position::start(Config::STANDARD);
+        let mut bot = Played::<Probe>::new();
+        assert!(bot.start(start_message(9, 250).as_slice().into()).is_ok());
+        let answer = bot.act(observation(&start).as_slice().into()).unwrap();
+        let reply: Reply<Move> = protocol::decode(&answer).unwrap();
+        assert_eq!(reply.action, start.legal_moves()[0]);
+        assert_eq!(reply.nodes, Some(42));
+        assert_eq!(bot.bot.budget, Some(Duration::from_millis(250)));
+        assert!(bot
+            .bot
+            .left
+            .is_some_and(|left| left <= Duration::from_millis(250)));
+        assert_eq!(bot.bot.depth.as_deref(), Some("3"));
+
+        // The same seed gives the same draws; another seed others.
+        let mut again = Played::<Probe>::new();
+        let _ = again.start(start_message(9, 0).as_slice().into());
+        let _ = again.act(observation(&start).as_slice().into());
+        assert_eq!(again.bot.draws, bot.bot.draws);
+        assert_eq!(again.bot.budget, None, "no budget without one");
+        let mut other = Played::<Probe>::new();
+        let _ = other.start(start_message(10, 0).as_slice().into());
+        let _ = other.act(observation(&start).as_slice().into());
+        assert_ne!(other.bot.draws, bot.bot.draws);
+    }
+
+    #[test]
+    fn panics_garbage_and_a_call_before_start_are_failures_not_crashes() {
+        let start = Position::start(Config::STANDARD);
+        let mut unstarted = Played::<Probe>::new();
+        let failure = unstarted
+            .act(observation(&start).as_slice().into())
+            .unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Protocol);
+
+        let mut bot = Played::<Probe>::new();
+        let _ = bot.start(start_message(1, 0).as_slice().into());
+        let garbage = bot.act([200u8, 1].as_slice().into()).unwrap_err();
+        assert_eq!(garbage.kind, FailureKind::Protocol);
+
+        let mut later = start.clone();
+        later.play(start.legal_moves()[0]).unwrap();
+        let panic = bot.act(observation(&later).as_slice().into()).unwrap_err();
+        assert_eq!(panic.kind, FailureKind::Panic);
+        assert!(panic.message.contains("asked twice"), "{}", panic.message);
+    }
+}
