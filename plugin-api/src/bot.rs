@@ -200,7 +200,7 @@ mod tests {
         let garbage = bot.act([200u8, 1].as_slice().into()).unwrap_err();
         assert_eq!(garbage.kind, FailureKind::Protocol);
 
-        let mut later = start.clone();
+        let mut later = start;
         later.play(start.legal_moves()[0]).unwrap();
         let panic = bot.act(observation(&later).as_slice().into()).unwrap_err();
         assert_eq!(panic.kind, FailureKind::Panic);
