@@ -79,6 +79,7 @@ fn agon_new_gives_a_plugin_that_plays_first_time_for_every_game() {
             &format!("Team {game}"),
         ]);
         cargo(&project, &["build", "--release"]);
+        cargo(&project, &["fmt", "--check"]);
         let library = kit_target()
             .join("release")
             .join(format!("libteam_{game}.so"));

@@ -176,6 +176,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         std::fs::write(&target, text)
             .with_context(|| format!("cannot write {}", target.display()))?;
     }
+    format_sources(&args.path);
     // The engine's lock file pins the versions the engine is tested with (cargo drops the
     // entries the new project does not use).
     let lock = agon_dir.join("Cargo.lock");
@@ -194,6 +195,23 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         args.path.display()
     );
     Ok(())
+}
+
+/// Lays the generated sources out as `cargo fmt` would (the placeholders change line lengths),
+/// when rustfmt is installed; without it the project builds the same, only laid out less well.
+fn format_sources(project: &Path) {
+    let status = std::process::Command::new("rustfmt")
+        .args(["--edition", "2021", "src/lib.rs", "tests/plays.rs"])
+        .current_dir(project)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        log::info!(
+            "rustfmt did not run on {}; the sources are as templated",
+            project.display()
+        );
+    }
 }
 
 /// The checkout this binary was built from (the harness's parent folder).
