@@ -39,7 +39,8 @@ fn plugins_lists_what_files_offer() {
     let out = run(&["plugins", plugin("misbehave").to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("misbehave 0.1.0"), "{text}");
+    let version = format!("misbehave {}", env!("CARGO_PKG_VERSION"));
+    assert!(text.contains(&version), "{text}");
     assert!(
         text.contains("panic-start") && text.contains("breakthrough (protocol v1)"),
         "{text}"
