@@ -1,5 +1,6 @@
 //! Command-line definitions (clap derive). Every command and flag has help text.
 
+use agon_engine::loader::cache::CollectionPolicy;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -86,6 +87,19 @@ pub enum Command {
     /// ReversiXT (the multi-player Reversi): maps, the course server and client
     #[command(subcommand)]
     Reversixt(ReversixtCommand),
+    /// The cache of plugin copies: where it is, what it holds, removing what is no longer used
+    #[command(
+        subcommand,
+        long_about = "The cache of plugin copies. Before loading a plugin file, agon copies it \
+                      to <cache>/plugins/<sha256>/<file name>: a new build of a team's library \
+                      must arrive under a new path to be loaded at all, and a tournament plays \
+                      exactly the bytes it checked, whatever happens to the original file. The \
+                      copies are never removed by themselves; `agon cache gc` removes those \
+                      not used lately.\n\n\
+                      The cache is $AGON_CACHE_DIR, else $XDG_CACHE_HOME/agon, else \
+                      ~/.cache/agon."
+    )]
+    Cache(CacheCommand),
 }
 
 impl Command {
@@ -100,6 +114,70 @@ impl Command {
                 | Command::Tournament(TournamentCommand::Run(_) | TournamentCommand::Resume(_))
         )
     }
+}
+
+#[derive(Subcommand)]
+pub enum CacheCommand {
+    /// Print the cache folder ($AGON_CACHE_DIR, else $XDG_CACHE_HOME/agon, else ~/.cache/agon)
+    Path,
+    /// List the cached plugin copies, least recently used first: content hash, size, last use,
+    /// whether a running agon uses it, file names
+    List(CacheListArgs),
+    /// Remove cached plugin copies not used lately (by default: for 30 days), and what crashed
+    /// writers left behind
+    #[command(
+        long_about = "Remove cached plugin copies not used lately, and what crashed agon \
+                      processes left behind.\n\n\
+                      An entry (one content, <cache>/plugins/<sha256>/) is used whenever agon \
+                      stages a plugin file with that content (`agon match`, `plugins`, \
+                      `tournament`, `ladder`, ...); its folder's modification time records the \
+                      last use. gc removes every entry not used for --older-than days, then, \
+                      if the cache still holds more than --max-size, the least recently used \
+                      entries until it holds no more. It prints each entry it removes and the \
+                      bytes freed.\n\n\
+                      Safe while agon runs: an entry a running agon process has staged (a \
+                      tournament's or ladder's builds, for as long as that process runs) is \
+                      never removed, and an agon that needs a removed entry again writes it \
+                      afresh. Temporary files of writers that died (.NAME.PID.N.tmp) go too. \
+                      Links are never followed and anything agon did not put in the cache is \
+                      left alone (and listed). One gc runs at a time per cache.",
+        after_help = "Examples:\n  \
+            agon cache gc                       # entries unused for 30 days\n  \
+            agon cache gc --older-than 7 --max-size 500\n  \
+            agon cache gc --older-than 0 --dry-run   # what is not in use right now"
+    )]
+    Gc(CacheGcArgs),
+}
+
+#[derive(Args)]
+pub struct CacheListArgs {
+    /// Print JSON: `cache`, `entries` (each with `sha256`, `files`, `bytes`,
+    /// `last_use_unix`, `in_use`), `oddities`
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct CacheGcArgs {
+    /// Remove entries not used for this many days (fractions allowed; 0: every entry no
+    /// running agon uses)
+    #[arg(
+        long,
+        value_name = "DAYS",
+        default_value_t = CollectionPolicy::DEFAULT_UNUSED_DAYS
+    )]
+    pub older_than: f64,
+    /// Then remove the least recently used entries until the cache holds at most this many
+    /// MiB (entries in use still count, and stay)
+    #[arg(long, value_name = "MIB")]
+    pub max_size: Option<f64>,
+    /// Only print what would be removed and the bytes that would be freed
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print JSON: `removed` (each with `sha256`, `files`, `bytes`, `reason`), `in_use`,
+    /// `kept`, `stray`, `bytes_freed`, `left_alone`, `failures`, `dry_run`
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Subcommand)]

@@ -45,6 +45,7 @@ fn main() {
         cli::Command::Reversixt(cli::ReversixtCommand::Connect(args)) => {
             commands::course_server::connect(args)
         }
+        cli::Command::Cache(command) => commands::cache::run(command),
     };
     if let Err(error) = result {
         let message = format!("{error:#}");

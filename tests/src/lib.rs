@@ -9,7 +9,6 @@ use std::sync::OnceLock;
 /// Everything the end-to-end tests load or run.
 const PACKAGES: &[&str] = &[
     "agon",
-    "agon-engine",
     "breakthrough-random",
     "breakthrough-alphabeta",
     "misbehave",

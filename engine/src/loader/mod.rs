@@ -7,7 +7,7 @@
 //! `load_from_file` family is never used, because it caches the first library loaded for an
 //! interface type and would hand every later team that first team's bots.
 
-mod cache;
+pub mod cache;
 pub mod elf_extent;
 mod errors;
 
@@ -120,7 +120,10 @@ impl StagedPlugin {
             .unwrap_or_else(|p| p.into_inner())
             .get(&identity)
             .cloned();
+        // The copy is missing only if someone removed it by hand (`agon cache gc` leaves this
+        // process's entries alone): then it is written afresh.
         if let Some(known) = known.filter(|k| k.copy.is_file()) {
+            cache::mark_copy_used(&known.copy);
             return Ok(known);
         }
         let fresh = StagedPlugin::stage_uncached(path, cache)?;

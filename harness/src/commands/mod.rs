@@ -1,3 +1,4 @@
+pub mod cache;
 pub mod course_server;
 pub mod flip;
 pub mod games;

@@ -8,6 +8,7 @@
 //! neither a zombie nor an orphan outlives the engine. A crash, abort, segfault or OOM ends only
 //! that process; each match gets fresh hosts.
 
+pub mod child;
 pub mod frame;
 mod stderr;
 
@@ -132,8 +133,8 @@ impl ProcessHostConfig {
             })
             .ok_or_else(|| {
                 format!(
-                    "agon-host not found (looked at {}); build it with `cargo build -p \
-                     agon-engine` or set AGON_HOST",
+                    "agon-host not found (looked at {}); build it with `cargo build -p agon` \
+                     (`cargo install --path harness` installs both) or set AGON_HOST",
                     candidates
                         .iter()
                         .map(|p| p.display().to_string())

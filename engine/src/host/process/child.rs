@@ -1,22 +1,20 @@
-//! `agon-host`: serves one seat's bot in a sandboxed child process of the engine (see
-//! `agon_engine::host::process`). Not for direct use: the engine starts it with the request pipe
-//! on file descriptor 3 and the response pipe on 4, sends a hello naming the plugin and bot,
-//! and then one request per call.
+//! The child's side of the process host: the body of the `agon-host` executable, which the
+//! `agon` package builds next to `agon` (so `cargo install --path harness` installs both). Not
+//! for direct use: the engine starts it with the request pipe on file descriptor 3 and the
+//! response pipe on 4, sends a hello naming the plugin and bot, and then one request per call.
 
+use super::{failure_code, frame, Hello, LoadFailure, Ready};
+use crate::loader::{LoadError, Plugin, StagedPlugin};
+use crate::sandbox;
 use abi_stable::std_types::RResult;
-use agon_engine::host::process::{failure_code, frame, Hello, LoadFailure, Ready};
-use agon_engine::loader::Plugin;
-use agon_engine::sandbox;
 use agon_games::registry::Registry;
 use std::fs::File;
 use std::io::Write;
-use std::os::fd::FromRawFd;
 use std::process::ExitCode;
 
-fn main() -> ExitCode {
-    // SAFETY: the engine passes these descriptors open, and nothing else in this process owns
-    // them.
-    let (mut input, mut output) = unsafe { (File::from_raw_fd(3), File::from_raw_fd(4)) };
+/// The whole life of an `agon-host` process, given the engine's request pipe (`input`, file
+/// descriptor 3) and response pipe (`output`, 4): serve one seat, then exit with its status.
+pub fn serve_seat(mut input: File, mut output: File) -> ExitCode {
     match serve(&mut input, &mut output) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
@@ -42,7 +40,7 @@ fn serve(input: &mut File, output: &mut File) -> Result<(), LoadFailure> {
     if let Some(refusal) = report.strict_refusal(&hello.sandbox) {
         return Err(LoadFailure::sandbox(refusal));
     }
-    let staged = agon_engine::loader::StagedPlugin {
+    let staged = StagedPlugin {
         copy: confined.plugin.clone(),
         ..hello.plugin.clone()
     };
@@ -61,7 +59,7 @@ fn serve(input: &mut File, output: &mut File) -> Result<(), LoadFailure> {
         .get(&hello.game)
         .map_err(|e| LoadFailure::load(e.to_string()))?;
     let mut bot = plugin.new_bot(&hello.bot, game).map_err(|e| match e {
-        agon_engine::loader::LoadError::BotRefused { .. } => LoadFailure::bot(e.to_string()),
+        LoadError::BotRefused { .. } => LoadFailure::bot(e.to_string()),
         other => LoadFailure::load(other.to_string()),
     })?;
     let ready = Ready {

@@ -1,0 +1,14 @@
+//! `agon-host`: serves one seat's bot in a sandboxed child process of `agon` (see
+//! `agon_engine::host::process`). Built in this package so that `cargo install --path harness`
+//! puts it beside `agon`, where `ProcessHostConfig::locate` looks first. Not for direct use.
+
+use std::fs::File;
+use std::os::fd::FromRawFd;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // SAFETY: the engine starts agon-host with its request pipe on descriptor 3 and its
+    // response pipe on 4, and nothing else in this process owns them.
+    let (input, output) = unsafe { (File::from_raw_fd(3), File::from_raw_fd(4)) };
+    agon_engine::host::process::child::serve_seat(input, output)
+}
