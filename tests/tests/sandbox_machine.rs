@@ -316,6 +316,38 @@ fn the_process_host_holds_without_root() {
     }
 }
 
+/// The CPU clock ticks (user and system) of `pid`, and whether it is confined by seccomp.
+fn cpu_ticks_and_confined(pid: u32) -> Option<(u64, bool)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which may itself hold spaces or ')'.
+    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let confined = status
+        .lines()
+        .any(|line| line.split_whitespace().collect::<Vec<_>>() == ["Seccomp:", "2"]);
+    Some((ticks, confined))
+}
+
+/// The first of `hosts` to spend 3 clock ticks of CPU after it was confined: a host running
+/// team code that spins (loading and confining happen before, and a random mover spends
+/// almost nothing).
+fn spinning_after_confinement(hosts: &[u32]) -> Option<u32> {
+    let mut confined_at: Vec<Option<u64>> = vec![None; hosts.len()];
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_secs(10) {
+        for (pid, since) in hosts.iter().zip(confined_at.iter_mut()) {
+            match (cpu_ticks_and_confined(*pid), *since) {
+                (Some((ticks, true)), None) => *since = Some(ticks),
+                (Some((ticks, true)), Some(start)) if ticks >= start + 3 => return Some(*pid),
+                _ => {}
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    None
+}
+
 /// A host stuck in an uninterruptible wait (here: frozen by the cgroup v1 freezer, which keeps
 /// even a SIGKILLed task frozen) does not hang the engine: it is killed, left to a background
 /// reaper, the fault is recorded and the match ends. Needs root and a v1 freezer hierarchy.
@@ -347,8 +379,9 @@ fn a_host_that_cannot_be_reaped_does_not_hang_the_engine() {
     .unwrap();
     let hosts = agon_tests::wait_for_children(engine.id(), 2, Duration::from_millis(10));
     assert_eq!(hosts.len(), 2, "two hosts");
-    // The second host plays the looping bot.
-    let stuck = *hosts.iter().max().unwrap();
+    // Freeze the looping bot inside its move call, not earlier: a host frozen while it starts
+    // is bounded by the startup limit instead, which a loaded machine used to reach first.
+    let stuck = spinning_after_confinement(&hosts).expect("the looping bot's host spins");
     std::fs::write(group.join("cgroup.procs"), stuck.to_string()).unwrap();
     std::fs::write(group.join("freezer.state"), "FROZEN").unwrap();
     // An engine that waits for the frozen host would wait for ever: thaw it after 10 s, so that
