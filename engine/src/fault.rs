@@ -73,6 +73,10 @@ pub struct Fault {
     pub detail: String,
     /// Wall time the call took (up to the deadline for a timeout), in microseconds.
     pub wall_us: u64,
+    /// An illegal answer in the game's notation, where it decoded into an action (bounded like
+    /// all bot text): the viewer draws it on the position it was refused on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
 }
 
 /// How many errors `random-legal` tolerates from a seat that has had `turns` turns.

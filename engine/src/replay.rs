@@ -19,7 +19,26 @@ pub struct Verified {
 #[error("{0}")]
 pub struct ReplayMismatch(pub String);
 
+/// A point of a replay at which [`verify_observed`] shows the position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Move `i` of the record is about to be applied (disqualifications at its ply are done).
+    Before(usize),
+    /// Every move is applied: the final position.
+    End,
+}
+
 pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, ReplayMismatch> {
+    verify_observed(record, registry, &mut |_, _| {})
+}
+
+/// [`verify`], showing `observe` the position before each move and at the end: the viewer's
+/// positions come from the rules, and only from a record that replays.
+pub fn verify_observed(
+    record: &MatchRecord,
+    registry: &Registry,
+    observe: &mut dyn FnMut(Step, &dyn Session),
+) -> Result<Verified, ReplayMismatch> {
     let fail = |m: String| Err(ReplayMismatch(m));
     let game = registry
         .get(&record.game)
@@ -53,6 +72,7 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
     let mut fault_used = vec![false; record.faults.len()];
     for (i, m) in record.moves.iter().enumerate() {
         disqualify_at(record, i, session.as_mut(), &mut fault_used);
+        observe(Step::Before(i), session.as_ref());
         if m.ply as usize != i {
             return fail(format!("move {i} is numbered ply {}", m.ply));
         }
@@ -122,6 +142,7 @@ pub fn verify(record: &MatchRecord, registry: &Registry) -> Result<Verified, Rep
         session.as_mut(),
         &mut fault_used,
     );
+    observe(Step::End, session.as_ref());
     // Faults that no forced action answers: at start (under a policy that plays on), or the
     // one that ended the match.
     let unanswered: Vec<&Fault> = record

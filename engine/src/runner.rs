@@ -8,8 +8,8 @@ use crate::record::{
 };
 use crate::seed::{engine_draw, seat_seed};
 use agon_games::contract::{
-    Applied, FaultPolicy, GameRules, Outcome, ParamError, RawParams, Rejection, Session, StartInfo,
-    Termination,
+    bounded, Applied, FaultPolicy, GameRules, Outcome, ParamError, RawParams, Rejection, Session,
+    StartInfo, Termination,
 };
 use agon_plugin_api::abi::FailureKind;
 use std::time::Duration;
@@ -395,7 +395,13 @@ impl Referee<'_, '_> {
             judge(index, Phase::Move, ply, call, &deadline).and_then(|(answer, wall, cpu)| {
                 match session.apply_answer(index, &answer) {
                     Ok(applied) => Ok((applied, wall, cpu)),
-                    Err(rejection) => Err(rejected(index, ply, rejection, wall)),
+                    Err(rejection) => {
+                        let mut fault = rejected(index, ply, rejection, wall);
+                        if fault.cause == FaultCause::Illegal {
+                            fault.answer = session.answer_notation(&answer).map(|n| bounded(&n));
+                        }
+                        Err(fault)
+                    }
                 }
             });
         match applied {
@@ -452,6 +458,7 @@ impl Referee<'_, '_> {
                 cause: FaultCause::Abandoned,
                 detail: format!("{reason}; starting it again failed: {e}"),
                 wall_us: 0,
+                answer: None,
             });
         }
         self.restarts.push(Restart {
@@ -605,6 +612,7 @@ fn judge<T>(seat: usize, phase: Phase, ply: u32, call: Call<T>, deadline: &Deadl
         cause,
         detail,
         wall_us: micros(call.wall),
+        answer: None,
     };
     let budget_ms = deadline.budget.map_or(0, |b| b.as_millis());
     match call.result {
@@ -654,6 +662,7 @@ fn rejected(seat: usize, ply: u32, rejection: Rejection, wall: Duration) -> Faul
         cause,
         detail,
         wall_us: micros(wall),
+        answer: None,
     }
 }
 

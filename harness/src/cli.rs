@@ -52,6 +52,20 @@ pub enum Command {
     /// Work with match records
     #[command(subcommand)]
     Replay(ReplayCommand),
+    /// Write a match record's replay viewer: one self-contained HTML page
+    #[command(
+        long_about = "Replay a match record with the rules and write one self-contained HTML \
+                      page (no network, no external scripts or fonts: it works from a file:// \
+                      URL and as a CI artifact) that shows the match ply by ply: the board, \
+                      each move with its time and nodes, the players, the scores over time \
+                      and every fault at its ply (illegal answers drawn on the board).\n\n\
+                      Controls: play/pause (space), step (arrow keys), first/last (Home/End), \
+                      the slider, the speed. The URL's #ply=N opens a ply. A record that does \
+                      not replay with the rules is refused, naming the first mismatch.",
+        after_help = "Example:\n  agon match --game breakthrough --bot a.so:bot --bot b.so:bot \
+                      --record game.json\n  agon view game.json --open"
+    )]
+    View(ViewArgs),
     /// Measure the plugin boundary, the hosts and the rules (prints figures)
     Bench(BenchArgs),
     /// Run graded tournaments: plan, run, resume, report, merge shards
@@ -614,6 +628,22 @@ pub enum ReplayCommand {
     /// Re-apply a record's moves with the rules and check the recorded outcome (exits non-zero
     /// on any mismatch)
     Verify(VerifyArgs),
+}
+
+#[derive(Args)]
+pub struct ViewArgs {
+    /// A match record written by `agon match --record` (or a tournament's games/)
+    #[arg(value_name = "RECORD")]
+    pub record: PathBuf,
+    /// Where to write the page [default: the record's path with .html]
+    #[arg(long, value_name = "FILE.html")]
+    pub out: Option<PathBuf>,
+    /// The page's title [default: the game and the players]
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Open the page in the desktop's browser when it is written
+    #[arg(long)]
+    pub open: bool,
 }
 
 #[derive(Args)]

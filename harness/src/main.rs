@@ -10,6 +10,7 @@ mod grading;
 mod ladder;
 mod swap;
 mod tournament;
+mod view;
 
 use clap::Parser;
 
@@ -30,6 +31,7 @@ fn main() {
         cli::Command::Match(args) => commands::play::run(args),
         cli::Command::New(args) => commands::new::run(args),
         cli::Command::Replay(cli::ReplayCommand::Verify(args)) => commands::replay::verify(args),
+        cli::Command::View(args) => commands::view::run(args),
         cli::Command::Bench(args) => bench::run(args),
         cli::Command::Tournament(command) => commands::tournament::run(command),
         cli::Command::Ladder(args) => commands::ladder::run(args),

@@ -353,6 +353,7 @@ fn replay_verification_catches_tampering() {
                     cause: FaultCause::Timeout,
                     detail: String::new(),
                     wall_us: 0,
+                    answer: None,
                 })
             }),
         ),

@@ -11,3 +11,4 @@ pub mod replay;
 pub mod reversixt;
 pub mod solve;
 pub mod tournament;
+pub mod view;

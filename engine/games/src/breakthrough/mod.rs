@@ -22,6 +22,7 @@ mod perft;
 mod position;
 mod side;
 mod square;
+mod view;
 
 pub use config::Config;
 pub use moves::{IllegalMove, Move};

@@ -5,7 +5,7 @@ use super::protocol as wire;
 use super::{Config, Move, Position, Side};
 use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
-    Session, StartInfo,
+    Session, StartInfo, ViewData,
 };
 use crate::protocol::{self, Reply, Start};
 
@@ -34,6 +34,10 @@ impl GameRules for BreakthroughRules {
     /// DESIGN.md, "Fault policy": Breakthrough forfeits the game.
     fn default_fault_policy(&self) -> FaultPolicy {
         FaultPolicy::Forfeit
+    }
+
+    fn view_script(&self) -> &'static str {
+        include_str!("view.js")
     }
 
     fn new_session(
@@ -163,6 +167,19 @@ impl Session for BreakthroughSession {
 
     fn render(&self) -> String {
         self.position.render()
+    }
+
+    fn view(&self) -> ViewData {
+        super::view::position(&self.position)
+    }
+
+    fn view_action(&self, _seat: usize, action: &str) -> Option<ViewData> {
+        super::view::action(action)
+    }
+
+    fn answer_notation(&self, answer: &[u8]) -> Option<String> {
+        let reply: Reply<wire::Move> = protocol::decode(answer).ok()?;
+        Some(self.position.notation(reply.action))
     }
 
     fn game_scores(&self) -> Vec<f64> {

@@ -10,6 +10,7 @@
 //! | `params.rs`       | [`RawParams`], [`ParamReader`], [`ParamError`]                     |
 //! | `puzzle.rs`       | what puzzles share: the instance, the fault hooks they refuse      |
 //! | `bot_text.rs`     | [`bounded`]: how much of a bot's own text is kept                  |
+//! | `view.rs`         | [`ViewData`]: what the replay viewer draws of a position           |
 
 mod bot_text;
 mod fault_policy;
@@ -18,6 +19,7 @@ mod params;
 pub mod puzzle;
 mod rules;
 mod session;
+mod view;
 
 pub use bot_text::{bounded, MAX_BOT_TEXT};
 pub use fault_policy::{
@@ -27,3 +29,4 @@ pub use outcome::{Outcome, Termination};
 pub use params::{raw_params, ParamError, ParamReader, RawParams};
 pub use rules::{GameRules, ParamFiles};
 pub use session::{Applied, Rejection, Session, StartInfo};
+pub use view::ViewData;

@@ -37,6 +37,12 @@ pub trait GameRules: Send + Sync {
         params: &RawParams,
         files: &dyn ParamFiles,
     ) -> Result<Box<dyn Session>, ParamError>;
+    /// The replay viewer's drawing module for this game (`view.js` in the game's folder): a
+    /// script that registers how to draw [`Session::view`] and [`Session::view_action`] data.
+    /// Empty: the viewer shows each position as text.
+    fn view_script(&self) -> &'static str {
+        ""
+    }
 }
 
 /// Reads the files that parameters name (a puzzle, a map). The engine supplies it, with its size

@@ -1,7 +1,7 @@
 //! One match's authoritative state as the engine drives it: what each seat is sent, and how its
 //! answers are decoded, validated and applied with the game's rules.
 
-use super::{Outcome, RawParams};
+use super::{Outcome, RawParams, ViewData};
 
 /// The per-seat fields of the protocol's `Start` message that do not depend on the game.
 #[derive(Debug, Clone)]
@@ -73,6 +73,24 @@ pub trait Session: Send {
     fn disqualify(&mut self, seat: usize) -> bool {
         let _ = seat;
         false
+    }
+    /// The position as the replay viewer draws it: data for the drawing module of the game's
+    /// folder ([`GameRules::view_script`](super::GameRules::view_script)). `Null`: the viewer
+    /// shows [`Session::render`] alone.
+    fn view(&self) -> ViewData {
+        ViewData::Null
+    }
+    /// `action` of `seat` (in notation) as the viewer draws it over the current position,
+    /// before it is applied; `None` where the action cannot be read on this position.
+    fn view_action(&self, seat: usize, action: &str) -> Option<ViewData> {
+        let _ = (seat, action);
+        None
+    }
+    /// An answer's bytes in notation, without applying them, where they decode into an
+    /// action: records keep an illegal answer this way, so the viewer can show it.
+    fn answer_notation(&self, answer: &[u8]) -> Option<String> {
+        let _ = answer;
+        None
     }
 }
 

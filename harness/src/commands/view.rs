@@ -1,0 +1,48 @@
+//! `agon view RECORD [--out FILE.html] [--open]`
+
+use crate::cli::ViewArgs;
+use crate::console::outln;
+use agon_engine::record::MatchRecord;
+use agon_games::registry::Registry;
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+
+pub fn run(args: ViewArgs) -> anyhow::Result<()> {
+    let record = MatchRecord::read(&args.record)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.record.with_extension("html"));
+    write_page(&record, args.title.as_deref(), &out)
+        .with_context(|| format!("{}", args.record.display()))?;
+    outln!("{}: the viewer of {}", out.display(), args.record.display());
+    if args.open {
+        open_in_browser(&out)?;
+    }
+    Ok(())
+}
+
+/// Writes the viewer page of `record` to `out`, whole or not at all.
+pub fn write_page(record: &MatchRecord, title: Option<&str>, out: &Path) -> anyhow::Result<()> {
+    let html = crate::view::page(record, &Registry::builtin(), title)?;
+    agon_engine::output_file::replace(out, html.as_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))
+}
+
+/// The desktop's opener (`xdg-open` on Linux, `open` on macOS), without waiting for the browser.
+fn open_in_browser(page: &Path) -> anyhow::Result<()> {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    let page: PathBuf = std::fs::canonicalize(page)?;
+    std::process::Command::new(opener)
+        .arg(&page)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(drop)
+        .with_context(|| format!("cannot run {opener} to open {}", page.display()))
+}

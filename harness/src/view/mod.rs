@@ -1,0 +1,123 @@
+//! The replay viewer: one self-contained HTML page per match record (no network, no external
+//! script or font), which replays the match ply by ply.
+//!
+//! | file          | concept                                                              |
+//! |---------------|----------------------------------------------------------------------|
+//! | `frames.rs`   | the record replayed with the rules: positions, moves, faults as data  |
+//! | `patch.rs`    | each position as a patch against the one before                      |
+//! | `chart.rs`    | the score chart (plotters)                                           |
+//! | `page.html`   | the page (minijinja template), `viewer.css` its style                |
+//! | `viewer.js`   | controls, side panel, patches; each game's `view.js` draws its board  |
+
+mod chart;
+mod frames;
+mod patch;
+
+use agon_engine::record::MatchRecord;
+use agon_games::registry::Registry;
+use minijinja::{context, Environment, Value};
+
+const PAGE: &str = include_str!("page.html");
+const VIEWER_JS: &str = include_str!("viewer.js");
+const VIEWER_CSS: &str = include_str!("viewer.css");
+
+/// The viewer page of `record`, titled `title` (default: the players and the game).
+pub fn page(
+    record: &MatchRecord,
+    registry: &Registry,
+    title: Option<&str>,
+) -> anyhow::Result<String> {
+    let rules = registry.get(&record.game)?;
+    let replayed = frames::page_data(record, registry)?;
+    let (chart_svg, chart_area) = chart::scores_over_time(&replayed.scores, "game score");
+    let mut data = replayed.data;
+    data["chart_area"] = chart_area;
+    let players: Vec<String> = record
+        .seats
+        .iter()
+        .map(|s| format!("{}:{}", s.team, s.bot))
+        .collect();
+    let title = title.map_or_else(
+        || format!("{}: {}", record.game, players.join(" vs ")),
+        str::to_string,
+    );
+    let params: Vec<String> = record
+        .params
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let subtitle = format!(
+        "{} plies · seed {} · {} · {}",
+        record.moves.len(),
+        record.seed,
+        record.outcome.reason,
+        if params.is_empty() {
+            "default parameters".to_string()
+        } else {
+            params.join(" ")
+        }
+    );
+    let facts: Vec<(String, String)> = vec![
+        (
+            "game".into(),
+            format!("{} (protocol v{})", record.game, record.protocol_version),
+        ),
+        ("engine".into(), format!("agon {}", record.engine)),
+        ("host".into(), format!("{:?}", record.host).to_lowercase()),
+        (
+            "budgets".into(),
+            format!(
+                "start {} · move {} ({:?} clock)",
+                ms_or_none(record.budgets.start_ms),
+                ms_or_none(record.budgets.move_ms),
+                record.budgets.clock
+            )
+            .to_lowercase(),
+        ),
+        ("fault policy".into(), record.fault_policy.to_string()),
+        (
+            "termination".into(),
+            format!("{:?}", record.outcome.termination).to_lowercase(),
+        ),
+    ];
+    let mut env = Environment::new();
+    env.add_template("page.html", PAGE)?;
+    let html = env.get_template("page.html")?.render(context! {
+        title,
+        subtitle,
+        engine => record.engine,
+        game => record.game,
+        facts,
+        css => Value::from_safe_string(VIEWER_CSS.to_string()),
+        viewer => Value::from_safe_string(VIEWER_JS.to_string()),
+        game_script => Value::from_safe_string(rules.view_script().to_string()),
+        chart => Value::from_safe_string(chart_svg),
+        data => Value::from_safe_string(script_safe_json(&data)),
+    })?;
+    Ok(html)
+}
+
+fn ms_or_none(ms: Option<u64>) -> String {
+    ms.map_or("unlimited".into(), |ms| format!("{ms} ms"))
+}
+
+/// JSON that cannot end its `<script>` element early: every `<` is written as `\u003c`
+/// (bots choose text that reaches the page: their names, their faults' details).
+fn script_safe_json(data: &serde_json::Value) -> String {
+    serde_json::to_string(data)
+        .expect("page data serializes")
+        .replace('<', "\\u003c")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_text_cannot_close_the_data_script() {
+        let json = script_safe_json(&serde_json::json!({"detail": "</script><script>alert(1)"}));
+        assert!(!json.contains('<'), "{json}");
+        let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(back["detail"], "</script><script>alert(1)");
+    }
+}

@@ -1,0 +1,193 @@
+// The replay viewer's controls and side panel. It knows no game: each position arrives computed
+// by Agon's rules (as patches against the previous one), and the game's drawing module
+// (`view.js` in the game's folder) draws it. Nothing here applies a rule.
+"use strict";
+
+const Agon = (window.Agon = window.Agon || { games: {} });
+
+// Up to 8 seats (ReversiXT), distinguishable in colour and in grey.
+Agon.colours = ["#d23c3c", "#2f6fd0", "#2e9e4f", "#e0a21b", "#8a4fc7", "#1ba6b0", "#e0609e", "#6b6b6b"];
+
+// Builds an SVG or HTML element; text goes in as text, never as markup.
+Agon.el = function (tag, attrs, text) {
+  const svg = ["svg", "g", "rect", "circle", "line", "path", "polyline", "polygon", "text", "title", "defs", "marker"];
+  const node = svg.includes(tag)
+    ? document.createElementNS("http://www.w3.org/2000/svg", tag)
+    : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== null && v !== undefined) node.setAttribute(k, v);
+  }
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+};
+
+// An arrow from (x1, y1) to (x2, y2) in board units, for moves.
+Agon.arrow = function (x1, y1, x2, y2, colour, width, dashed) {
+  const g = Agon.el("g", { class: "arrow" });
+  const dx = x2 - x1, dy = y2 - y1;
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len, uy = dy / len, head = Math.min(0.35, len / 2);
+  g.appendChild(Agon.el("line", {
+    x1, y1, x2: x2 - ux * head * 0.8, y2: y2 - uy * head * 0.8,
+    stroke: colour, "stroke-width": width, "stroke-linecap": "round",
+    "stroke-dasharray": dashed ? `${width * 2} ${width * 2}` : null,
+  }));
+  const px = -uy * head * 0.6, py = ux * head * 0.6;
+  g.appendChild(Agon.el("polygon", {
+    points: `${x2},${y2} ${x2 - ux * head + px},${y2 - uy * head + py} ${x2 - ux * head - px},${y2 - uy * head - py}`,
+    fill: colour,
+  }));
+  return g;
+};
+
+// Patches as `agon view` writes them (harness/src/view/patch.rs): {"=": v} replaces, {"o": {..},
+// "d": [..]} patches an object's keys, {"a": [[i, p], ..], "n": len} an array's elements, {"s":
+// [[offset, text], ..]} overwrites runs of an equally long string.
+function applyPatch(value, patch) {
+  if ("=" in patch) return patch["="];
+  if ("o" in patch) {
+    const out = Object.assign({}, value);
+    for (const [k, p] of Object.entries(patch.o)) out[k] = applyPatch(value ? value[k] : undefined, p);
+    for (const k of patch.d || []) delete out[k];
+    return out;
+  }
+  if ("a" in patch) {
+    const out = value.slice(0, patch.n);
+    for (const [i, p] of patch.a) out[i] = applyPatch(out[i], p);
+    return out;
+  }
+  if ("s" in patch) {
+    let out = value;
+    for (const [at, text] of patch.s) out = out.slice(0, at) + text + out.slice(at + text.length);
+    return out;
+  }
+  throw new Error("unknown patch " + JSON.stringify(patch));
+}
+
+function formatMicros(us) {
+  if (us === null || us === undefined) return "-";
+  return us >= 1000 ? (us / 1000).toFixed(1) + " ms" : us + " µs";
+}
+
+function main() {
+  const data = JSON.parse(document.getElementById("agon-data").textContent);
+  const frames = [data.frames.first];
+  for (const p of data.frames.patches) frames.push(applyPatch(frames[frames.length - 1], p));
+  const last = frames.length - 1;
+  const game = Agon.games[data.game] || Agon.games._text;
+  const $ = (id) => document.getElementById(id);
+  const seatName = (s) => (data.seats[s] ? `${s}: ${data.seats[s].bot}` : `seat ${s}`);
+
+  // Players.
+  const players = $("players");
+  data.seats.forEach((s, i) => {
+    const row = Agon.el("tr");
+    const swatch = Agon.el("td");
+    swatch.appendChild(Agon.el("span", { class: "swatch", style: `background:${Agon.colours[i % 8]}` }));
+    row.appendChild(swatch);
+    row.appendChild(Agon.el("td", {}, i));
+    row.appendChild(Agon.el("td", {}, `${s.team}:${s.bot}`));
+    row.appendChild(Agon.el("td", {}, `${s.plugin} ${s.version}`));
+    row.appendChild(Agon.el("td", { class: "hash", title: s.sha256 }, s.sha256.slice(0, 12)));
+    row.appendChild(Agon.el("td", { class: "score", id: `score-${i}` }));
+    players.appendChild(row);
+  });
+  $("outcome").textContent = data.outcome;
+
+  // Faults, each a link to its ply.
+  const faultList = $("faults");
+  const faultItems = data.faults.map((f, k) => {
+    const item = Agon.el("li", { class: "fault", "data-ply": f.ply, "data-seat": f.seat, "data-cause": f.cause });
+    const link = Agon.el("a", { href: `#ply=${f.ply}` }, `ply ${f.ply}`);
+    link.addEventListener("click", (e) => { e.preventDefault(); show(Math.min(f.ply, last)); });
+    item.appendChild(link);
+    item.appendChild(document.createTextNode(` ${seatName(f.seat)}: `));
+    item.appendChild(Agon.el("b", { class: "cause" }, f.cause));
+    if (f.answer) item.appendChild(Agon.el("code", { class: "answer" }, ` ${f.answer}`));
+    item.appendChild(Agon.el("div", { class: "detail" }, f.detail));
+    faultList.appendChild(item);
+    return item;
+  });
+  if (data.faults.length === 0) faultList.appendChild(Agon.el("li", { class: "none" }, "no faults"));
+
+  // The score chart's cursor: the chart is drawn once, in Rust; only the cursor moves.
+  const chart = $("chart");
+  const cursor = chart.querySelector("#chart-cursor");
+  const area = data.chart_area;
+
+  const slider = $("slider");
+  slider.max = last;
+  let ply = 0;
+  let timer = null;
+
+  function show(k) {
+    ply = Math.max(0, Math.min(last, k));
+    const frame = frames[ply];
+    // Move k-1 led here; an illegal answer refused at this ply is drawn over the position.
+    const move = ply > 0 ? data.moves[ply - 1] : null;
+    const refused = data.faults.filter((f) => f.ply === ply && f.draw);
+    const board = $("board");
+    board.replaceChildren(game.draw(frame.draw, { move, refused, colours: Agon.colours, seats: data.seats.length }));
+    $("position-text").textContent = frame.text;
+    slider.value = ply;
+    $("ply-label").textContent = `ply ${ply} / ${last}`;
+    document.body.dataset.ply = ply;
+    document.body.dataset.last = last;
+    frame.scores.forEach((s, i) => { const c = $(`score-${i}`); if (c) c.textContent = s; });
+    const m = $("move");
+    m.replaceChildren();
+    if (move) {
+      m.appendChild(Agon.el("span", { class: "notation" }, move.action));
+      const facts = [seatName(move.seat), formatMicros(move.wall_us)];
+      if (move.cpu_us !== undefined && move.cpu_us !== null) facts.push(`cpu ${formatMicros(move.cpu_us)}`);
+      if (move.nodes !== undefined && move.nodes !== null) facts.push(`${move.nodes} nodes`);
+      if (move.round !== undefined && move.round !== null) facts.push(`round ${move.round}`);
+      if (move.forced) facts.push(`forced: ${move.forced}`);
+      m.appendChild(Agon.el("span", { class: "facts" }, ` ${facts.join(" · ")}`));
+    } else {
+      m.appendChild(Agon.el("span", { class: "facts" }, "the start"));
+    }
+    faultItems.forEach((item, i) => item.classList.toggle("here", data.faults[i].ply === ply));
+    if (cursor && area && last > 0) {
+      const x = area.left + (area.right - area.left) * (ply / last);
+      cursor.setAttribute("x1", x);
+      cursor.setAttribute("x2", x);
+    }
+    if (location.hash !== `#ply=${ply}`) history.replaceState(null, "", `#ply=${ply}`);
+  }
+
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    $("play").textContent = "▶ play";
+  }
+  function play() {
+    if (ply >= last) show(0);
+    $("play").textContent = "❚❚ pause";
+    timer = setInterval(() => { if (ply >= last) stop(); else show(ply + 1); }, Number($("speed").value));
+  }
+  $("play").addEventListener("click", () => (timer ? stop() : play()));
+  $("speed").addEventListener("change", () => { if (timer) { stop(); play(); } });
+  $("first").addEventListener("click", () => { stop(); show(0); });
+  $("prev").addEventListener("click", () => { stop(); show(ply - 1); });
+  $("next").addEventListener("click", () => { stop(); show(ply + 1); });
+  $("last").addEventListener("click", () => { stop(); show(last); });
+  slider.addEventListener("input", () => { stop(); show(Number(slider.value)); });
+  document.addEventListener("keydown", (e) => {
+    if (e.target && e.target.tagName === "SELECT") return;
+    const keys = { ArrowLeft: () => show(ply - 1), ArrowRight: () => show(ply + 1), Home: () => show(0), End: () => show(last) };
+    if (keys[e.key]) { stop(); keys[e.key](); e.preventDefault(); }
+    else if (e.key === " ") { timer ? stop() : play(); e.preventDefault(); }
+  });
+  const wanted = /#ply=(\d+)/.exec(location.hash);
+  show(wanted ? Number(wanted[1]) : 0);
+}
+
+// Games without a drawing module: the position as text, large.
+Agon.games._text = {
+  draw(view) {
+    return Agon.el("p", { class: "text-only" }, "This game has no drawing; its position is below, as text.");
+  },
+};
+
+document.addEventListener("DOMContentLoaded", main);
