@@ -1,0 +1,312 @@
+//! `agon view` checked in a real browser: for a real record of every game, headless Chromium
+//! opens the page from a file:// URL, steps with the keyboard, and the page must show the
+//! record's final board and exactly its faults. A screenshot of each game at a mid-game ply is
+//! written to `target/<profile>/viewer-screenshots/` for inspection.
+//!
+//! Skipped, with the reason printed, only where no Chromium is installed (`.ci/run` installs
+//! it where it can).
+
+use agon_tests::browser::{chromium, Browser};
+use agon_tests::{agon, artifacts, scratch, shared_data, spec};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Plays (or solves) with `args` and returns the record's path.
+fn record(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let path = dir.join(format!("{name}.json"));
+    let seed: &[&str] = if args[0] == "match" {
+        &["--seed", "5"]
+    } else {
+        &[]
+    };
+    let out = agon()
+        .args(args)
+        .args(seed)
+        .args(["--record", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() || path.is_file(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+fn view(record: &Path) -> PathBuf {
+    let page = record.with_extension("html");
+    let out = agon()
+        .args([
+            "view",
+            record.to_str().unwrap(),
+            "--out",
+            page.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    page
+}
+
+fn shown_ply(browser: &mut Browser) -> u64 {
+    browser
+        .eval("Number(document.body.dataset.ply)")
+        .unwrap()
+        .as_u64()
+        .unwrap()
+}
+
+/// Opens `page`, checks the last ply's board and the fault list against `record`, and leaves a
+/// screenshot of a mid-game ply.
+fn check_in_browser(name: &str, record: &Path, page: &Path) {
+    let rec: Value = serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+    let plies = rec["moves"].as_array().unwrap().len() as u64;
+    let profile = scratch(&format!("chromium-{name}"));
+    let url = format!("file://{}", page.display());
+    let mut browser = Browser::open(&url, &profile, 1200, 820).unwrap();
+    browser
+        .wait_for(
+            "document.body.dataset.last !== undefined",
+            Duration::from_secs(10),
+        )
+        .unwrap();
+    assert_eq!(
+        browser.eval("document.body.dataset.last").unwrap(),
+        json!(plies.to_string())
+    );
+    assert_eq!(
+        shown_ply(&mut browser),
+        0,
+        "{name}: a page opens at the start"
+    );
+    // The keyboard: End, then back and forth with the arrows.
+    browser.press("End", 35).unwrap();
+    assert_eq!(
+        shown_ply(&mut browser),
+        plies,
+        "{name}: End shows the last ply"
+    );
+    let shown = browser
+        .eval("document.getElementById('position-text').textContent")
+        .unwrap();
+    assert_eq!(
+        shown, rec["final_board"],
+        "{name}: the displayed final position"
+    );
+    if plies > 0 {
+        browser.press("ArrowLeft", 37).unwrap();
+        assert_eq!(shown_ply(&mut browser), plies - 1, "{name}: ArrowLeft");
+        browser.press("ArrowRight", 39).unwrap();
+        assert_eq!(shown_ply(&mut browser), plies, "{name}: ArrowRight");
+    }
+    // The fault list: every recorded fault, at its ply, with its cause and detail.
+    let listed = browser
+        .eval(
+            "[...document.querySelectorAll('#faults li.fault')].map(li => [Number(li.dataset.ply), \
+             Number(li.dataset.seat), li.dataset.cause, li.querySelector('.detail').textContent])",
+        )
+        .unwrap();
+    let recorded: Vec<Value> = rec["faults"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| json!([f["ply"], f["seat"], f["cause"], f["detail"]]))
+        .collect();
+    assert_eq!(listed, json!(recorded), "{name}: the fault list");
+    // A mid-game ply through the slider, drawn without a script error, for the screenshot.
+    let mid = plies / 2;
+    browser
+        .eval(&format!(
+            "(() => {{ const s = document.getElementById('slider'); s.value = {mid}; \
+             s.dispatchEvent(new Event('input')); }})()"
+        ))
+        .unwrap();
+    assert_eq!(shown_ply(&mut browser), mid);
+    let drawn = browser
+        .eval("document.querySelector('#board svg, #board p') !== null")
+        .unwrap();
+    assert_eq!(drawn, json!(true), "{name}: the board is drawn");
+    let shots = artifacts().join("viewer-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    browser
+        .screenshot(&shots.join(format!("{name}.png")))
+        .unwrap();
+}
+
+/// Every game's record and its page; skipped without a browser.
+#[test]
+fn every_game_replays_in_a_real_browser() {
+    if let Err(why) = chromium() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let dir = scratch("viewer");
+    let map = shared_data().join("reversixt/maps/example.map");
+    let lights = dir.join("lights.txt");
+    std::fs::write(&lights, "#..#.\n.##..\n#.#.#\n..##.\n.#..#\n").unwrap();
+    let flow = shared_data().join("flowfree/input77.txt");
+    let matches: Vec<(&str, Vec<String>)> = vec![
+        (
+            "breakthrough",
+            vec![
+                "match".into(),
+                "--game".into(),
+                "breakthrough".into(),
+                "--bot".into(),
+                spec("breakthrough-alphabeta", "alphabeta"),
+                "--bot".into(),
+                spec("breakthrough-random", "random"),
+            ],
+        ),
+        (
+            "breakthrough-illegal",
+            vec![
+                "match".into(),
+                "--game".into(),
+                "breakthrough".into(),
+                "--bot".into(),
+                spec("breakthrough-random", "random"),
+                "--bot".into(),
+                spec("misbehave", "illegal"),
+            ],
+        ),
+        (
+            "flip",
+            vec![
+                "match".into(),
+                "--game".into(),
+                "flip".into(),
+                "--param".into(),
+                "turns=60".into(),
+                "--bot".into(),
+                spec("flip-greedy", "greedy"),
+                "--bot".into(),
+                spec("flip-random", "random"),
+            ],
+        ),
+        (
+            "reversixt",
+            vec![
+                "match".into(),
+                "--game".into(),
+                "reversixt".into(),
+                "--param".into(),
+                format!("map={}", map.display()),
+                "--bot".into(),
+                spec("reversixt-greedy", "greedy"),
+                "--bot".into(),
+                spec("reversixt-random", "random"),
+                "--bot".into(),
+                spec("misbehave", "illegal"),
+            ],
+        ),
+        (
+            "rectangles",
+            vec![
+                "match".into(),
+                "--game".into(),
+                "rectangles".into(),
+                "--param".into(),
+                "n=16".into(),
+                "--param".into(),
+                "max_rounds=60".into(),
+                "--bot".into(),
+                spec("rectangles-army", "army"),
+                "--bot".into(),
+                spec("rectangles-chaser", "chaser"),
+            ],
+        ),
+        (
+            "lightsout",
+            vec![
+                "solve".into(),
+                "--game".into(),
+                "lightsout".into(),
+                "--bot".into(),
+                spec("lightsout-gf2", "gf2"),
+                "--puzzle".into(),
+                lights.display().to_string(),
+            ],
+        ),
+        (
+            "flowfree",
+            vec![
+                "solve".into(),
+                "--game".into(),
+                "flowfree".into(),
+                "--bot".into(),
+                spec("flowfree-solver", "fast"),
+                "--puzzle".into(),
+                flow.display().to_string(),
+            ],
+        ),
+    ];
+    for (name, args) in &matches {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let record = record(&dir, name, &args);
+        let page = view(&record);
+        check_in_browser(name, &record, &page);
+    }
+}
+
+/// The page is one file: no script, style, font or image is fetched from anywhere.
+#[test]
+fn the_page_is_self_contained() {
+    let dir = scratch("viewer-self-contained");
+    let record = record(
+        &dir,
+        "bt",
+        &[
+            "match",
+            "--game",
+            "breakthrough",
+            "--bot",
+            &spec("breakthrough-random", "random"),
+            "--bot",
+            &spec("breakthrough-random", "random"),
+        ],
+    );
+    let html = std::fs::read_to_string(view(&record)).unwrap();
+    for external in ["src=", "href=\"http", "url(", "@import", "<link"] {
+        assert!(!html.contains(external), "the page refers out: {external}");
+    }
+}
+
+/// A record whose moves do not replay is refused with the first mismatch, and no page is
+/// written.
+#[test]
+fn a_record_that_does_not_replay_is_refused() {
+    let dir = scratch("viewer-refused");
+    let record = record(
+        &dir,
+        "bt",
+        &[
+            "match",
+            "--game",
+            "breakthrough",
+            "--bot",
+            &spec("breakthrough-random", "random"),
+            "--bot",
+            &spec("breakthrough-random", "random"),
+        ],
+    );
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    v["moves"][1]["action"] = json!("a1-a5");
+    std::fs::write(&record, serde_json::to_string(&v).unwrap()).unwrap();
+    let out = agon()
+        .args(["view", record.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("does not replay") && err.contains("ply 1"),
+        "{err}"
+    );
+    assert!(!record.with_extension("html").exists());
+}
