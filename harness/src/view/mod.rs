@@ -44,7 +44,11 @@ pub fn page(
     let params: Vec<String> = record
         .params
         .iter()
-        .map(|(k, v)| format!("{k}={v}"))
+        // A map given inline would fill the header: long values are named by their size.
+        .map(|(k, v)| match v.chars().count() {
+            n if n > 40 => format!("{k}=({n} characters)"),
+            _ => format!("{k}={v}"),
+        })
         .collect();
     let subtitle = format!(
         "{} plies · seed {} · {} · {}",

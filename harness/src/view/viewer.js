@@ -127,7 +127,10 @@ function main() {
     const move = ply > 0 ? data.moves[ply - 1] : null;
     const refused = data.faults.filter((f) => f.ply === ply && f.draw);
     const board = $("board");
-    board.replaceChildren(game.draw(frame.draw, { move, refused, colours: Agon.colours, seats: data.seats.length }));
+    board.replaceChildren(game.draw(frame.draw, {
+      move, refused, colours: Agon.colours, seats: data.seats.length,
+      previous: ply > 0 ? frames[ply - 1].draw : null,
+    }));
     $("position-text").textContent = frame.text;
     slider.value = ply;
     $("ply-label").textContent = `ply ${ply} / ${last}`;

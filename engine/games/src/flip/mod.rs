@@ -17,6 +17,7 @@ mod game;
 mod geometry;
 mod java_random;
 mod placement;
+mod view;
 
 pub use config::Config;
 pub use game::{Flip, HalfTurn, Invalid, MoveResult, Outcome as FlipOutcome, Player};

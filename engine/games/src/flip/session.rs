@@ -5,7 +5,7 @@ use super::protocol as wire;
 use super::{Config, Flip, HalfTurn, Player, Point};
 use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
-    Session, StartInfo,
+    Session, StartInfo, ViewData,
 };
 use crate::protocol::{self, Reply, Start};
 
@@ -34,6 +34,10 @@ impl GameRules for FlipRules {
     /// Rules file, "Turns": a call that times out or fails yields no moves that half-turn.
     fn default_fault_policy(&self) -> FaultPolicy {
         FaultPolicy::Skip
+    }
+
+    fn view_script(&self) -> &'static str {
+        include_str!("view.js")
     }
 
     fn new_session(
@@ -249,6 +253,16 @@ impl Session for FlipSession {
             };
             Outcome::by_rules(2, o.winner.map(Player::index), reason)
         })
+    }
+
+    fn view(&self) -> ViewData {
+        super::view::table(&self.game)
+    }
+
+    fn view_action(&self, seat: usize, action: &str) -> Option<ViewData> {
+        let player = [Player::One, Player::Two].get(seat).copied()?;
+        let moves = parse(action).ok()?;
+        Some(super::view::half_turn(&self.game, player, &moves))
     }
 
     fn render(&self) -> String {

@@ -13,6 +13,7 @@ pub mod session;
 
 mod puzzle;
 mod verify;
+mod view;
 
 pub use puzzle::{ParseError, Puzzle};
 pub use verify::verify;

@@ -7,7 +7,7 @@ use crate::contract::puzzle::{
 };
 use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
-    Session, StartInfo,
+    Session, StartInfo, ViewData,
 };
 use crate::protocol::{self, Reply, Start};
 
@@ -34,6 +34,10 @@ impl GameRules for FlowFreeRules {
     /// DESIGN.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
     fn default_fault_policy(&self) -> FaultPolicy {
         FaultPolicy::Forfeit
+    }
+
+    fn view_script(&self) -> &'static str {
+        include_str!("view.js")
     }
 
     fn new_session(
@@ -153,6 +157,18 @@ impl Session for FlowFreeSession {
             },
         };
         self.judge(answer, None)
+    }
+
+    fn view(&self) -> ViewData {
+        let solution = match &self.answer {
+            Some((_, Some(grid))) => Some(grid.as_slice()),
+            _ => None,
+        };
+        super::view::instance(&self.puzzle, solution)
+    }
+
+    fn view_action(&self, _seat: usize, action: &str) -> Option<ViewData> {
+        super::view::answer(&self.puzzle, action, GAVE_UP)
     }
 
     fn skip(&mut self, _seat: usize) -> Result<Applied, Rejection> {

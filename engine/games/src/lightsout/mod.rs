@@ -17,6 +17,7 @@ pub mod session;
 pub mod algebra;
 mod bits;
 mod board;
+mod view;
 
 pub use algebra::{nullity, Analysis};
 pub use bits::Bits;

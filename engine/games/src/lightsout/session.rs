@@ -7,7 +7,7 @@ use crate::contract::puzzle::{
 };
 use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
-    Session, StartInfo,
+    Session, StartInfo, ViewData,
 };
 use crate::protocol::{self, Reply, Start};
 
@@ -34,6 +34,10 @@ impl GameRules for LightsOutRules {
     /// DESIGN.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
     fn default_fault_policy(&self) -> FaultPolicy {
         FaultPolicy::Forfeit
+    }
+
+    fn view_script(&self) -> &'static str {
+        include_str!("view.js")
     }
 
     fn new_session(
@@ -276,6 +280,16 @@ impl Session for LightsOutSession {
 
     fn render(&self) -> String {
         self.board.render()
+    }
+
+    fn view(&self) -> ViewData {
+        let verdict = self.result.as_ref().map(|(o, _)| o.reason.as_str());
+        super::view::board(&self.board, verdict)
+    }
+
+    fn view_action(&self, _seat: usize, action: &str) -> Option<ViewData> {
+        let answer = parse_clicks(action, self.board.rows(), self.board.cols()).ok()?;
+        super::view::answer(&self.board, &answer)
     }
 
     fn game_scores(&self) -> Vec<f64> {

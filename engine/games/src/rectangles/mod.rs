@@ -21,6 +21,7 @@ mod game;
 mod properties;
 #[cfg(test)]
 mod tests;
+mod view;
 
 pub use board::{colour, paint_char, Board, Cell, Paint, FILLED, UNPAINTED};
 pub use claims::{rectangles_through, resolve, value, Claim, Rect};

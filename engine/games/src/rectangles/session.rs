@@ -8,7 +8,7 @@ use super::protocol::{self as wire, Action};
 use super::Direction;
 use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, ParamReader, RawParams,
-    Rejection, Session, StartInfo,
+    Rejection, Session, StartInfo, ViewData,
 };
 use crate::protocol::{self, Reply, Start};
 
@@ -104,6 +104,10 @@ impl GameRules for RectanglesRules {
     /// all of that player's robots this round.
     fn default_fault_policy(&self) -> FaultPolicy {
         FaultPolicy::Skip
+    }
+
+    fn view_script(&self) -> &'static str {
+        include_str!("view.js")
     }
 
     fn new_session(
@@ -333,6 +337,19 @@ impl Session for RectanglesSession {
         let reply: Reply<Action> = protocol::decode(answer)
             .map_err(|e| Rejection::Malformed(format!("not a Rectangles action: {e}")))?;
         self.give(seat, reply.action, reply.nodes)
+    }
+
+    fn view(&self) -> ViewData {
+        super::view::position(&self.game)
+    }
+
+    fn view_action(&self, seat: usize, action: &str) -> Option<ViewData> {
+        super::view::action(&self.game, seat, &parse_notation(action)?)
+    }
+
+    fn answer_notation(&self, answer: &[u8]) -> Option<String> {
+        let reply: Reply<Action> = protocol::decode(answer).ok()?;
+        Some(notation(&reply.action))
     }
 
     fn apply_notation(&mut self, seat: usize, action: &str) -> Result<Applied, Rejection> {

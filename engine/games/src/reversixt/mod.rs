@@ -18,6 +18,7 @@ mod properties;
 mod square;
 #[cfg(test)]
 mod tests;
+mod view;
 
 pub use direction::Direction;
 pub use map::{Map, MapError, Transition, MAX_SIDE};

@@ -8,7 +8,7 @@ use super::protocol as wire;
 use super::{Map, Move, Phase, Position};
 use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, ParamReader, RawParams,
-    Rejection, Session, StartInfo,
+    Rejection, Session, StartInfo, ViewData,
 };
 use crate::protocol::{self, Reply, Start};
 use std::time::Duration;
@@ -131,6 +131,10 @@ impl GameRules for ReversiXtRules {
     /// Rules file, "Faults": the course server disqualifies and plays on.
     fn default_fault_policy(&self) -> FaultPolicy {
         FaultPolicy::Disqualify
+    }
+
+    fn view_script(&self) -> &'static str {
+        include_str!("view.js")
     }
 
     fn new_session(
@@ -288,6 +292,20 @@ impl Session for ReversiXtSession {
     fn apply_notation(&mut self, seat: usize, action: &str) -> Result<Applied, Rejection> {
         let m = parse(action)?;
         self.play(seat, m)
+    }
+
+    fn view(&self) -> ViewData {
+        super::view::position(&self.position)
+    }
+
+    fn view_action(&self, _seat: usize, action: &str) -> Option<ViewData> {
+        let m = parse_notation(action)?;
+        Some(super::view::action(&self.position, m))
+    }
+
+    fn answer_notation(&self, answer: &[u8]) -> Option<String> {
+        let reply: Reply<wire::Move> = protocol::decode(answer).ok()?;
+        Some(notation(reply.action.into()))
     }
 
     /// The rules have no pass: a player to move always has a legal move.
