@@ -518,6 +518,9 @@ pub struct MatchArgs {
     /// Write the match record (JSON) to this file
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Write the match's replay viewer (one self-contained HTML page, as `agon view` writes)
+    #[arg(long, value_name = "FILE.html")]
+    pub view: Option<PathBuf>,
     /// Print the match record as JSON on stdout instead of the human summary
     #[arg(long)]
     pub json: bool,

@@ -310,3 +310,32 @@ fn a_record_that_does_not_replay_is_refused() {
     );
     assert!(!record.with_extension("html").exists());
 }
+
+/// `agon match --view` writes the page of the match it just played.
+#[test]
+fn match_view_writes_the_page_of_the_match_just_played() {
+    let dir = scratch("viewer-match");
+    let (record, page) = (dir.join("m.json"), dir.join("m.html"));
+    let out = agon()
+        .args(["match", "--game", "breakthrough", "--seed", "9"])
+        .args(["--bot", &spec("breakthrough-alphabeta", "alphabeta")])
+        .args(["--bot", &spec("breakthrough-random", "random")])
+        .args(["--record", record.to_str().unwrap()])
+        .args(["--view", page.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("view: {}", page.display())),
+        "{stdout}"
+    );
+    match chromium() {
+        Ok(_) => check_in_browser("match-view", &record, &page),
+        Err(why) => eprintln!("not opened in a browser: {why}"),
+    }
+}

@@ -25,6 +25,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         agon_engine::output_file::check_target(path)
             .with_context(|| format!("--record {}", path.display()))?;
     }
+    if let Some(path) = &args.view {
+        agon_engine::output_file::check_target(path)
+            .with_context(|| format!("--view {}", path.display()))?;
+    }
     let hosting = seating_hosting(&args.seating)?;
     let specs = args
         .bots
@@ -94,7 +98,15 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             whole_stderr: args.show_stderr,
         }
     };
-    publish(&record, args.record.as_deref(), shown)
+    publish(&record, args.record.as_deref(), shown)?;
+    if let Some(path) = &args.view {
+        super::view::write_page(&record, None, path)
+            .with_context(|| format!("--view {}", path.display()))?;
+        if !args.json {
+            outln!("view: {}", path.display());
+        }
+    }
+    Ok(())
 }
 
 /// How a match's result is printed.
