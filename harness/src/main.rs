@@ -1,6 +1,7 @@
 //! `agon`: the command line of the Agon tournament engine. A thin layer over `agon-engine`.
 
 mod bench;
+mod charts;
 mod cli;
 mod commands;
 mod console;

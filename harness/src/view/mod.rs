@@ -5,11 +5,9 @@
 //! |---------------|----------------------------------------------------------------------|
 //! | `frames.rs`   | the record replayed with the rules: positions, moves, faults as data  |
 //! | `patch.rs`    | each position as a patch against the one before                      |
-//! | `chart.rs`    | the score chart (plotters)                                           |
 //! | `page.html`   | the page (minijinja template), `viewer.css` its style                |
 //! | `viewer.js`   | controls, side panel, patches; each game's `view.js` draws its board  |
 
-mod chart;
 mod frames;
 mod patch;
 
@@ -29,7 +27,7 @@ pub fn page(
 ) -> anyhow::Result<String> {
     let rules = registry.get(&record.game)?;
     let replayed = frames::page_data(record, registry)?;
-    let (chart_svg, chart_area) = chart::scores_over_time(&replayed.scores, "game score");
+    let (chart_svg, chart_area) = crate::charts::scores_over_time(&replayed.scores, "game score");
     let mut data = replayed.data;
     data["chart_area"] = chart_area;
     let players: Vec<String> = record
