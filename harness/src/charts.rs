@@ -118,6 +118,7 @@ pub fn grouped_bars(
             let _ = chart
                 .configure_mesh()
                 .disable_x_mesh()
+                .light_line_style(WHITE.mix(0.0))
                 .x_labels(0)
                 .y_desc(y_label)
                 .label_style(("sans-serif", 11))
@@ -197,6 +198,7 @@ pub fn intervals(title: &str, y_label: &str, items: &[(String, f64, f64, f64)]) 
             let _ = chart
                 .configure_mesh()
                 .disable_x_mesh()
+                .light_line_style(WHITE.mix(0.0))
                 .x_labels(0)
                 .y_desc(y_label)
                 .label_style(("sans-serif", 11))

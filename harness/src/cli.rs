@@ -375,7 +375,7 @@ pub enum TournamentCommand {
     /// Play the games of an interrupted run that are not in its journal yet
     Resume(TournamentResumeArgs),
     /// Write the report (standings.json, CSV, Markdown, HTML) from a tournament folder
-    Report(TournamentDirArgs),
+    Report(TournamentReportArgs),
     /// List the game ids a configuration plans (shards take contiguous blocks of them)
     Plan(TournamentPlanArgs),
     /// Merge the folders of a sharded tournament into one and report on it
@@ -421,6 +421,16 @@ pub struct TournamentResumeArgs {
     /// No progress bar
     #[arg(long)]
     pub quiet: bool,
+}
+
+#[derive(Args)]
+pub struct TournamentReportArgs {
+    /// A folder written by `agon tournament run` (or merge)
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Write every game's viewer page (DIR/games/ID.html) again, not only the missing ones
+    #[arg(long)]
+    pub games: bool,
 }
 
 #[derive(Args)]

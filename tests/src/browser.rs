@@ -136,12 +136,23 @@ impl Browser {
             "Emulation.setDeviceMetricsOverride",
             json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": false }),
         )?;
-        browser.command("Page.navigate", json!({ "url": url }))?;
-        browser.wait_for(
-            "document.readyState === 'complete'",
-            Duration::from_secs(20),
-        )?;
+        browser.goto(url)?;
         Ok(browser)
+    }
+
+    /// Opens `url` in the page and waits until it has loaded.
+    pub fn goto(&mut self, url: &str) -> Result<(), String> {
+        self.command("Page.navigate", json!({ "url": url }))?;
+        // The old document may still be complete for a moment: wait for the new one (pages
+        // may set their own #fragment).
+        let address = url.split('#').next().unwrap_or(url);
+        self.wait_for(
+            &format!(
+                "document.URL.split('#')[0] === {} && document.readyState === 'complete'",
+                json!(address)
+            ),
+            Duration::from_secs(20),
+        )
     }
 
     /// Sends a command to the browser itself.

@@ -473,8 +473,9 @@ fn a_broken_plugin_excludes_only_itself() {
     assert!(noop["faults"]["illegal"].as_u64().unwrap() >= 1);
 }
 
-/// The report: standings.json with its top-level list, CSV, Markdown, and HTML whose four SVG
-/// charts are well-formed XML with a line per entrant.
+/// The report: standings.json with its top-level list, CSV, Markdown, and HTML whose charts
+/// are well-formed XML with a bar per entrant and parameter set, with every game linked to its
+/// viewer page.
 #[test]
 fn the_report_has_every_output_and_well_formed_charts() {
     let dir = scratch("tournament-report");
@@ -503,44 +504,69 @@ fn the_report_has_every_output_and_well_formed_charts() {
         .contains("## workers_to_base=2"));
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
-    let mut charts = 0;
+    let mut charts = Vec::new();
     let mut rest = html.as_str();
     while let Some(start) = rest.find("<svg") {
         let end = rest[start..].find("</svg>").expect("closed svg") + start + "</svg>".len();
         let svg = &rest[start..end];
         let mut reader = quick_xml::Reader::from_str(svg);
         let mut depth = 0i32;
-        let mut polylines = 0;
         loop {
             match reader.read_event().expect("well-formed SVG") {
-                quick_xml::events::Event::Start(e) => {
-                    depth += 1;
-                    if e.name().as_ref() == b"polyline" {
-                        polylines += 1;
-                    }
-                }
+                quick_xml::events::Event::Start(_) => depth += 1,
                 quick_xml::events::Event::End(_) => depth -= 1,
                 quick_xml::events::Event::Eof => break,
                 _ => {}
             }
         }
         assert_eq!(depth, 0);
-        assert!(
-            polylines == 3 || svg.contains("Draws per parameter value"),
-            "{polylines} lines"
-        );
-        charts += 1;
+        charts.push(svg);
         rest = &rest[end..];
     }
-    assert_eq!(charts, 4);
-    for title in [
-        "Win % per parameter value",
-        "Points per parameter value",
-        "Mean score per game",
-        "Draws per parameter value",
-    ] {
-        assert!(html.contains(title), "{title}");
+    let titles = [
+        "Score % per parameter set",
+        "Mean game score per parameter set",
+        "Rating with its 95% interval",
+        "Mean time per move",
+        "Draws per parameter set",
+    ];
+    assert_eq!(charts.len(), titles.len());
+    for (svg, title) in charts.iter().zip(titles) {
+        assert!(svg.contains(&format!("\n{title}\n")), "{title}");
     }
+    // Categorical x: a bar per entrant and parameter set (and a legend swatch), no line.
+    let first_colour = "fill=\"#D23C3C\"";
+    assert_eq!(
+        charts[0].matches(first_colour).count(),
+        2 + 1,
+        "{}",
+        charts[0]
+    );
+    assert!(!charts[0].contains("<polyline fill=\"none\" opacity=\"1\" stroke=\"#D23C3C\""));
+    // The legend explains the columns; every game links to its viewer page, which exists.
+    for term in [
+        "mean game score</dt>",
+        "rating (95% interval)</dt>",
+        "ms / move</dt>",
+    ] {
+        assert!(html.contains(term), "{term}");
+    }
+    // minijinja writes `/` in attributes as `&#x2f;`, which browsers read as `/`.
+    let html = html.replace("&#x2f;", "/");
+    let links: Vec<&str> = html
+        .match_indices("href=\"games/")
+        .map(|(i, _)| {
+            let link = &html[i + 6..];
+            &link[..link.find('"').unwrap()]
+        })
+        .collect();
+    assert_eq!(links.len(), 12, "a link per game");
+    for link in &links {
+        assert!(out.join(link).is_file(), "{link}");
+    }
+    // The cross-table is coloured by score, the per-instance table is there.
+    assert!(html.contains("<h2>Cross-table</h2>") && html.contains("background: hsl("));
+    assert!(html.contains("<h2>Per parameter set</h2>"));
     // `report` rewrites the same files from the folder.
     let before = std::fs::read_to_string(out.join("standings.json")).unwrap();
     ok(&["tournament", "report", out.to_str().unwrap()]);
@@ -659,4 +685,69 @@ fn many_seat_games_rotate_entrants_and_grade_by_rank() {
     for entry in std::fs::read_dir(out.join("records")).unwrap() {
         ok(&["replay", "verify", entry.unwrap().path().to_str().unwrap()]);
     }
+}
+
+/// What a grader needs at a glance: the tournament's own title, each fault's message with links
+/// to the games where it happened, and viewer pages that `report` writes where missing and
+/// `report --games` writes again.
+#[test]
+fn the_report_names_the_tournament_and_links_each_fault_to_its_games() {
+    let dir = scratch("tournament-report-faults");
+    let entrants: Entrants = vec![
+        ("random", bot("breakthrough-random", "random")),
+        ("cheater", bot("misbehave", "illegal")),
+    ];
+    let cfg = config(
+        &dir,
+        "name = \"Week 3 <ladder>\"\ngames_per_pairing = 2\nhost = \"thread\"",
+        &entrants,
+    );
+    let out = dir.join("out");
+    run_quietly(&cfg, &out);
+    let html = std::fs::read_to_string(out.join("report.html"))
+        .unwrap()
+        .replace("&#x2f;", "/");
+    assert!(
+        html.contains("<title>Week 3 &lt;ladder&gt;</title>"),
+        "the name, escaped"
+    );
+    let s = standings(&out);
+    let cheater = s["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "cheater")
+        .unwrap();
+    assert_eq!(cheater["faults"]["illegal"], 2);
+    // A line per message (the bot's answer is illegal for a different reason as each colour),
+    // each with the rules' words and a link to its game.
+    let faults = &html[html.find("id=\"faults\"").unwrap()..html.find("<h2>Games</h2>").unwrap()];
+    assert_eq!(
+        faults
+            .matches("<td class=\"name\">cheater</td><td class=\"name\">illegal</td>")
+            .count(),
+        2,
+        "{faults}"
+    );
+    assert!(faults.contains("black has no worker on a1"), "{faults}");
+    assert_eq!(faults.matches("href=\"games/").count(), 2, "{faults}");
+    let ids: Vec<String> = journal_ids(&out);
+    for id in &ids {
+        assert!(
+            faults.contains(&format!("href=\"games/{id}.html\"")),
+            "{id}"
+        );
+    }
+    // `report` writes a missing page; `--games` writes every page again.
+    let page = out.join("games").join(format!("{}.html", ids[0]));
+    std::fs::remove_file(&page).unwrap();
+    ok(&["tournament", "report", out.to_str().unwrap()]);
+    assert!(page.is_file());
+    std::fs::write(&page, "stale").unwrap();
+    ok(&["tournament", "report", out.to_str().unwrap()]);
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "stale");
+    ok(&["tournament", "report", out.to_str().unwrap(), "--games"]);
+    assert!(std::fs::read_to_string(&page)
+        .unwrap()
+        .contains("agon-data"));
 }

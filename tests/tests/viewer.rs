@@ -339,3 +339,74 @@ fn match_view_writes_the_page_of_the_match_just_played() {
         Err(why) => eprintln!("not opened in a browser: {why}"),
     }
 }
+
+/// A tournament report's game links open working viewers (from file:// URLs, as a grader
+/// opens the folder).
+#[test]
+fn the_report_links_open_working_viewers() {
+    if let Err(why) = chromium() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let dir = scratch("viewer-report");
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"breakthrough\"\nname = \"links\"\ngames_per_pairing = 2\nhost = \"thread\"\n\
+             [[entrant]]\nname = \"random\"\nbot = \"{}\"\n\
+             [[entrant]]\nname = \"alphabeta\"\nbot = \"{}\"\n",
+            spec("breakthrough-random", "random"),
+            spec("breakthrough-alphabeta", "alphabeta"),
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let run = agon()
+        .args([
+            "tournament",
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report = format!("file://{}", out.join("report.html").display());
+    let mut browser = Browser::open(&report, &scratch("chromium-report"), 1200, 900).unwrap();
+    let links = browser
+        .eval("[...document.querySelectorAll('a[href^=\"games/\"]')].map(a => a.href)")
+        .unwrap();
+    let links: Vec<String> = links
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(links.len(), 2, "{links:?}");
+    for link in links {
+        browser.goto(&link).unwrap();
+        browser
+            .wait_for(
+                "document.body.dataset.last !== undefined",
+                Duration::from_secs(10),
+            )
+            .unwrap();
+        browser.press("End", 35).unwrap();
+        let id = link.rsplit('/').next().unwrap().trim_end_matches(".html");
+        let record: Value = serde_json::from_str(
+            &std::fs::read_to_string(out.join("records").join(format!("{id}.json"))).unwrap(),
+        )
+        .unwrap();
+        let shown = browser
+            .eval("document.getElementById('position-text').textContent")
+            .unwrap();
+        assert_eq!(shown, record["final_board"], "{link}");
+    }
+}

@@ -100,7 +100,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     };
     publish(&record, args.record.as_deref(), shown)?;
     if let Some(path) = &args.view {
-        super::view::write_page(&record, None, path)
+        crate::view::write_page(&record, None, path)
             .with_context(|| format!("--view {}", path.display()))?;
         if !args.json {
             outln!("view: {}", path.display());

@@ -2,11 +2,12 @@
 
 use crate::cli::{
     TournamentCommand, TournamentDirArgs, TournamentMergeArgs, TournamentPlanArgs,
-    TournamentResumeArgs, TournamentRunArgs,
+    TournamentReportArgs, TournamentResumeArgs, TournamentRunArgs,
 };
 use crate::console::outln;
+use crate::grading::game_pages;
 use crate::grading::report::{rating_text, write_all};
-use crate::grading::standings::{grade, Report};
+use crate::grading::standings::{grade, unique_entries, Report};
 use crate::tournament::config::Config;
 use crate::tournament::folder_lock::{self, FolderLock};
 use crate::tournament::journal::{self, Entry, Journal};
@@ -131,17 +132,29 @@ fn play_and_report(
         summary.played as f64 / summary.seconds.max(1e-9),
         concurrency
     );
-    write_report(plan, dir)
+    write_report(plan, dir, false, quiet)
 }
 
-fn write_report(plan: &Plan, dir: &Path) -> anyhow::Result<()> {
+/// Grades the journal and writes every report file; the viewer pages of games that have none
+/// (of all games with `again`) first, so the report links them.
+fn write_report(plan: &Plan, dir: &Path, again: bool, quiet: bool) -> anyhow::Result<()> {
     // Reports written at once (two graders, or a run finishing) take turns: each writes every
     // file from one reading of the journal.
     let _lock = FolderLock::acquire(dir, folder_lock::REPORT).map_err(|e| anyhow!(e))?;
     let entries = journal::read(dir, &plan.entry_check()).map_err(|e| anyhow!(e))?;
     let (plan, entries) = crate::grading::versions::apply(plan, &entries);
     let report = grade(&plan, &entries);
-    write_all(dir, &plan, &report).map_err(|e| anyhow!(e))?;
+    let games = unique_entries(&plan, &entries);
+    let title = plan
+        .settings
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{} tournament", plan.settings.game));
+    let pages = game_pages::write(dir, &games, &title, again, quiet);
+    for (id, why) in pages.failed.iter().take(3) {
+        log::warn!("game {id} has no viewer page: {why}");
+    }
+    write_all(dir, &plan, &report, &games, &pages).map_err(|e| anyhow!(e))?;
     print_standings(&report);
     outln!("report: {}", dir.join("report.html").display());
     Ok(())
@@ -180,9 +193,9 @@ fn print_standings(report: &Report) {
     }
 }
 
-fn report(args: TournamentDirArgs) -> anyhow::Result<()> {
+fn report(args: TournamentReportArgs) -> anyhow::Result<()> {
     let plan = Plan::read(&args.dir).map_err(|e| anyhow!(e))?;
-    write_report(&plan, &args.dir)
+    write_report(&plan, &args.dir, args.games, false)
 }
 
 fn plan(args: TournamentPlanArgs) -> anyhow::Result<()> {
@@ -354,7 +367,7 @@ fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
         args.dirs.len(),
         missing.len()
     );
-    write_report(&merged_plan, &args.out)
+    write_report(&merged_plan, &args.out, false, false)
 }
 
 /// Whether two entries of one game agree on what the game decided.

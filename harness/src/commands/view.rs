@@ -3,7 +3,6 @@
 use crate::cli::ViewArgs;
 use crate::console::outln;
 use agon_engine::record::MatchRecord;
-use agon_games::registry::Registry;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -13,20 +12,13 @@ pub fn run(args: ViewArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| args.record.with_extension("html"));
-    write_page(&record, args.title.as_deref(), &out)
+    crate::view::write_page(&record, args.title.as_deref(), &out)
         .with_context(|| format!("{}", args.record.display()))?;
     outln!("{}: the viewer of {}", out.display(), args.record.display());
     if args.open {
         open_in_browser(&out)?;
     }
     Ok(())
-}
-
-/// Writes the viewer page of `record` to `out`, whole or not at all.
-pub fn write_page(record: &MatchRecord, title: Option<&str>, out: &Path) -> anyhow::Result<()> {
-    let html = crate::view::page(record, &Registry::builtin(), title)?;
-    agon_engine::output_file::replace(out, html.as_bytes())
-        .with_context(|| format!("cannot write {}", out.display()))
 }
 
 /// The desktop's opener (`xdg-open` on Linux, `open` on macOS), without waiting for the browser.

@@ -1,14 +1,21 @@
 //! Writes the grading report of a tournament folder: `standings.json`, CSV tables,
-//! `report.md` and a self-contained `report.html` with SVG charts.
+//! `report.md` and a self-contained `report.html` (see `html.rs`).
 
+use super::game_pages::Written;
 use super::standings::{CrossTable, Report, Row};
-use super::svg::{bar_chart, escape, line_chart};
+use crate::tournament::journal::Entry;
 use crate::tournament::plan::Plan;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Writes every output into `dir`; returns the files written.
-pub fn write_all(dir: &Path, plan: &Plan, report: &Report) -> Result<Vec<PathBuf>, String> {
+pub fn write_all(
+    dir: &Path,
+    plan: &Plan,
+    report: &Report,
+    games: &[&Entry],
+    pages: &Written,
+) -> Result<Vec<PathBuf>, String> {
     let mut files = vec![
         (
             "standings.json",
@@ -18,7 +25,7 @@ pub fn write_all(dir: &Path, plan: &Plan, report: &Report) -> Result<Vec<PathBuf
         ("per_param.csv", per_param_csv(report)),
         ("timing.csv", timing_csv(report)),
         ("report.md", markdown(plan, report)),
-        ("report.html", html(plan, report)),
+        ("report.html", super::html::page(plan, report, games, pages)),
     ];
     if let Some(c) = &report.crosstable {
         files.push(("crosstable.csv", crosstable_csv(c)));
@@ -253,188 +260,5 @@ fn markdown_table(rows: &[Row]) -> String {
             faults_text(r)
         );
     }
-    out
-}
-
-/// The per-parameter series of one column of the standings, by entrant (in overall order).
-fn series(report: &Report, value: impl Fn(&Row) -> f64) -> Vec<(String, Vec<f64>)> {
-    report
-        .standings
-        .iter()
-        .map(|overall| {
-            let values = report
-                .per_param
-                .iter()
-                .map(|t| {
-                    t.standings
-                        .iter()
-                        .find(|r| r.name == overall.name)
-                        .map_or(0.0, &value)
-                })
-                .collect();
-            (overall.name.clone(), values)
-        })
-        .collect()
-}
-
-fn html(plan: &Plan, report: &Report) -> String {
-    let t = &report.tournament;
-    let labels: Vec<String> = report.per_param.iter().map(|p| p.label.clone()).collect();
-    let charts = [
-        line_chart(
-            "Win % per parameter value",
-            "win %",
-            &labels,
-            &series(report, |r| r.win_pct),
-        ),
-        line_chart(
-            "Points per parameter value",
-            "points",
-            &labels,
-            &series(report, |r| r.points),
-        ),
-        line_chart(
-            "Mean score per game",
-            "game score",
-            &labels,
-            &series(report, |r| r.mean_game_score),
-        ),
-        bar_chart(
-            "Draws per parameter value",
-            "draws",
-            &labels,
-            &report
-                .per_param
-                .iter()
-                .map(|p| p.draws as f64)
-                .collect::<Vec<_>>(),
-        ),
-    ];
-    let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
-    let _ = write!(
-        out,
-        "<title>{game} tournament {hash}</title><style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}\
-         table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}\
-         td:nth-child(2),th:nth-child(2){{text-align:left}}.charts svg{{margin:8px 0;border:1px solid #eee}}\
-         .warn{{color:#b00}}</style></head><body><h1>{game} tournament <code>{hash}</code></h1>",
-        game = escape(&t.game),
-        hash = escape(&t.config_hash)
-    );
-    let _ = write!(
-        out,
-        "<p>{} of {} planned games played; {} games per pairing, seed {}, {} host, {} ms per move on the {} budget clock.</p>",
-        t.games_played, t.games_planned, plan.settings.games_per_pairing, plan.settings.seed, plan.settings.host, plan.settings.move_ms, t.clock
-    );
-    if t.games_missing > 0 {
-        let _ = write!(
-            out,
-            "<p class=\"warn\">{} planned games have no result.</p>",
-            t.games_missing
-        );
-    }
-    out.push_str("<h2>Standings</h2>");
-    out.push_str(&html_table(&report.standings));
-    out.push_str("<h2>Charts</h2><div class=\"charts\">");
-    for chart in charts {
-        out.push_str(&chart);
-    }
-    out.push_str("</div>");
-    if report.per_param.len() > 1 {
-        for table in &report.per_param {
-            let _ = write!(out, "<h2>{}</h2>", escape(&table.label));
-            out.push_str(&html_table(&table.standings));
-        }
-    }
-    if let Some(c) = &report.crosstable {
-        out.push_str(&html_crosstable(c));
-    } else {
-        out.push_str("<h2>Times</h2><table><tr><th>puzzle</th><th>solver</th><th>games</th><th>solved</th><th>mean ms</th><th>mean nodes</th></tr>");
-        for t in &report.timing {
-            let _ = write!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{}</td></tr>",
-                escape(&t.param_set),
-                escape(&t.name),
-                t.games,
-                t.solved_or_won,
-                t.mean_ms,
-                t.mean_nodes.map_or("-".to_string(), |n| format!("{n:.0}"))
-            );
-        }
-        out.push_str("</table>");
-    }
-    if let Some(f) = &report.first_seat {
-        let _ = write!(
-            out,
-            "<h2>First seat</h2><p>{} wins, {} draws, {} losses in {} games: {:.1}% of the points (50% = no advantage).</p>",
-            f.wins, f.draws, f.losses, f.games, f.score_pct
-        );
-    }
-    if !t.excluded.is_empty() {
-        out.push_str("<h2>Excluded entrants</h2><ul>");
-        for e in &t.excluded {
-            let _ = write!(
-                out,
-                "<li>{} (<code>{}</code>): {}</li>",
-                escape(&e.name),
-                escape(&e.file.display().to_string()),
-                escape(&e.error)
-            );
-        }
-        out.push_str("</ul>");
-    }
-    out.push_str("</body></html>\n");
-    out
-}
-
-fn html_crosstable(c: &CrossTable) -> String {
-    let mut out = String::from("<h2>Cross-table</h2><p>Points of the row entrant against the column entrant.</p><table><tr><th></th>");
-    for name in &c.names {
-        let _ = write!(out, "<th>{}</th>", escape(name));
-    }
-    out.push_str("</tr>");
-    for (i, name) in c.names.iter().enumerate() {
-        let _ = write!(out, "<tr><th>{}</th>", escape(name));
-        for j in 0..c.names.len() {
-            if i == j || c.games[i][j] == 0 {
-                out.push_str("<td></td>");
-            } else {
-                let _ = write!(out, "<td>{}/{}</td>", c.points[i][j], c.games[i][j]);
-            }
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</table>");
-    out
-}
-
-fn html_table(rows: &[Row]) -> String {
-    let mut out = String::from(
-        "<table><tr><th>#</th><th>entrant</th><th>games</th><th>W</th><th>D</th><th>L</th>\
-         <th>points</th><th>score %</th><th>mean game score</th><th>rating</th><th>95% CI</th><th>faults</th></tr>",
-    );
-    for r in rows {
-        let _ = write!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td>{:.1}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            r.rank,
-            escape(&r.name),
-            r.games,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.points,
-            r.score_pct,
-            r.mean_game_score,
-            r.rating.map_or("-".to_string(), |e| format!("{e:.0}")),
-            match (r.rating_low, r.rating_high) {
-                (Some(lo), Some(hi)) => format!("{lo:.0} to {hi:.0}"),
-                _ => "-".into(),
-            },
-            escape(&faults_text(r))
-        );
-    }
-    out.push_str("</table>");
     out
 }

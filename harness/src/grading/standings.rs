@@ -106,7 +106,7 @@ pub struct FirstSeat {
 }
 
 /// The journal's entries that belong to the plan, each game once (the first entry of an id).
-fn unique_entries<'a>(plan: &Plan, entries: &'a [Entry]) -> Vec<&'a Entry> {
+pub fn unique_entries<'a>(plan: &Plan, entries: &'a [Entry]) -> Vec<&'a Entry> {
     let planned: HashSet<&str> = plan.games.iter().map(|g| g.id.as_str()).collect();
     let mut seen = HashSet::new();
     let mut unique: Vec<&Entry> = entries

@@ -5,7 +5,7 @@
 use super::builds::{Slots, Status};
 use super::entry::LadderGame;
 use super::ratings::{Rated, Ratings, CONSERVATIVE_SIGMAS};
-use crate::grading::svg::escape;
+use crate::grading::html_escape::escape;
 use agon_engine::output_file;
 use agon_games::contract::RawParams;
 use serde::Serialize;

@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
     pub game: String,
+    /// The tournament's title in reports (default: the game and the configuration's hash).
+    pub name: Option<String>,
     /// Games per pairing and parameter set (puzzles: per entrant and puzzle). Default: 2 for
     /// duels, 1 for puzzles.
     pub games_per_pairing: Option<u32>,
@@ -115,6 +117,9 @@ pub struct EntrantSection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     pub game: String,
+    /// The title reports give the tournament (`name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub games_per_pairing: u32,
     pub seed: u64,
     pub host: HostKind,
@@ -318,6 +323,7 @@ impl Config {
             file: path.to_path_buf(),
             settings: Settings {
                 game: raw.game.clone(),
+                name: raw.name.clone(),
                 games_per_pairing,
                 seed: raw.seed,
                 host,

@@ -503,6 +503,11 @@ fn hash(settings: &Settings, param_sets: &[ParamSet], entrants: &[Entrant]) -> S
             })
         })
         .collect();
+    // The title decides no result: renaming a tournament keeps its hash (and its shards).
+    let settings = Settings {
+        name: None,
+        ..settings.clone()
+    };
     let canonical = serde_json::json!({
         "settings": settings,
         "param_sets": param_sets,

@@ -99,6 +99,18 @@ pub fn page(
     Ok(html)
 }
 
+/// Writes the viewer page of `record` to `out`, whole or not at all.
+pub fn write_page(
+    record: &MatchRecord,
+    title: Option<&str>,
+    out: &std::path::Path,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let html = page(record, &Registry::builtin(), title)?;
+    agon_engine::output_file::replace(out, html.as_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))
+}
+
 fn ms_or_none(ms: Option<u64>) -> String {
     ms.map_or("unlimited".into(), |ms| format!("{ms} ms"))
 }
