@@ -703,6 +703,7 @@ mod tests {
     #[test]
     fn the_schedule_swaps_seats_and_mirrors_seeds() {
         let settings = Settings {
+            name: None,
             game: "breakthrough".into(),
             games_per_pairing: 4,
             seed: 11,
