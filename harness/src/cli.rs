@@ -679,7 +679,8 @@ pub struct BenchArgs {
     /// (Flow Free `fast` per course puzzle, the Lights Out table, a 1000 x 1000 board), `flip`
     /// (a 3000-turn n = 50 game between greedy bots, and the rules' time per move),
     /// `reversixt` (move generation, greedy games, the seed player's search), `rectangles`
-    /// (the rules' time per round at n = 100 with 4 x 16 robots, mid-game), or `all` (all of
+    /// (the rules' time per round at n = 100 with 4 x 16 robots, mid-game), `viewer` (the replay
+    /// page of a 3000-turn Flip game and of an 8-player ReversiXT game: size and build time), or `all` (all of
     /// these); `ladder` (hot-swap latency and memory over 200 swaps, then memory and
     /// open files over `--ladder-games` games: minutes) runs only when named
     #[arg(long, default_value = "all", value_name = "SUITE")]

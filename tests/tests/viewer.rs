@@ -410,3 +410,83 @@ fn the_report_links_open_working_viewers() {
         assert_eq!(shown, record["final_board"], "{link}");
     }
 }
+
+/// The two largest pages the games make, a 3000-turn Flip game at n = 50 and an 8-player
+/// ReversiXT game on the course's 8-player map, show their last position exactly. Their sizes
+/// and the time the browser took to make them ready are printed (figures, not limits: see
+/// `agon bench --suite viewer`).
+#[test]
+fn the_largest_pages_open_and_end_on_the_recorded_board() {
+    if let Err(why) = chromium() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let dir = scratch("viewer-large");
+    let flip = record(
+        &dir,
+        "flip-3000",
+        &[
+            "match",
+            "--game",
+            "flip",
+            "--host",
+            "inline",
+            "--param",
+            "n=50",
+            "--param",
+            "turns=3000",
+            "--bot",
+            &spec("flip-greedy", "greedy"),
+            "--bot",
+            &spec("flip-greedy", "greedy"),
+        ],
+    );
+    let map = shared_data().join("reversixt/maps/comp2019_04_8p.map");
+    let greedy = spec("reversixt-greedy", "greedy");
+    let mut args = vec![
+        "match".to_string(),
+        "--game".into(),
+        "reversixt".into(),
+        "--host".into(),
+        "inline".into(),
+        "--param".into(),
+        format!("map={}", map.display()),
+    ];
+    for _ in 0..8 {
+        args.extend(["--bot".to_string(), greedy.clone()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let reversixt = record(&dir, "reversixt-8", &args);
+    for (name, record) in [("flip-3000", flip), ("reversixt-8", reversixt)] {
+        let page = view(&record);
+        let rec: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+        let url = format!("file://{}", page.display());
+        let t0 = std::time::Instant::now();
+        let mut browser =
+            Browser::open(&url, &scratch(&format!("chromium-{name}")), 1200, 820).unwrap();
+        browser
+            .wait_for(
+                "document.body.dataset.readyMs !== undefined",
+                Duration::from_secs(30),
+            )
+            .unwrap();
+        let opened = t0.elapsed();
+        let ready = browser
+            .eval("Number(document.body.dataset.readyMs)")
+            .unwrap();
+        browser.press("End", 35).unwrap();
+        assert_eq!(
+            browser
+                .eval("document.getElementById('position-text').textContent")
+                .unwrap(),
+            rec["final_board"],
+            "{name}"
+        );
+        eprintln!(
+            "{name}: {} plies, page {} KiB, ready {ready} ms after navigation ({} ms with the browser's start)",
+            rec["moves"].as_array().unwrap().len(),
+            std::fs::metadata(&page).unwrap().len() / 1024,
+            opened.as_millis()
+        );
+    }
+}

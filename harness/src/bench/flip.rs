@@ -23,7 +23,7 @@ fn params() -> RawParams {
     ])
 }
 
-fn game(greedy: &Path) -> anyhow::Result<(MatchRecord, f64)> {
+pub(super) fn game(greedy: &Path) -> anyhow::Result<(MatchRecord, f64)> {
     let registry = Registry::builtin();
     let rules = registry.get("flip")?;
     let plugin = Plugin::load(greedy)?;

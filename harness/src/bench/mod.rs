@@ -11,6 +11,7 @@ mod reversixt;
 mod rules;
 mod summary;
 mod tournament;
+mod viewer;
 
 use crate::cli::BenchArgs;
 use crate::console::outln;
@@ -45,13 +46,14 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "flip",
         "reversixt",
         "rectangles",
+        "viewer",
         "ladder",
     ]
     .contains(&suite)
     {
         anyhow::bail!(
             "--suite `{suite}`: expected all, hosts, rules, tournament, puzzles, flip, reversixt, \
-             rectangles or ladder"
+             rectangles, viewer or ladder"
         );
     }
     let wants = |part: &str| suite == "all" || suite == part;
@@ -90,6 +92,13 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
                 (&random, "random"),
             ],
             per_sample,
+        )?);
+    }
+    if wants("viewer") {
+        figures.extend(viewer::run(
+            &sibling(&noop, "libflip_greedy.so")?,
+            &sibling(&noop, "libreversixt_greedy.so")?,
+            &args.reversixt_map,
         )?);
     }
     if wants("puzzles") {

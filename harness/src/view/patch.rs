@@ -7,7 +7,7 @@
 //! | `{"=": v}`                     | the value is `v`                                    |
 //! | `{"o": {k: patch}, "d": [k]}`  | an object with keys patched (`o`) and removed (`d`)  |
 //! | `{"a": [[i, patch]], "n": n}`  | an array cut or grown to `n`, elements `i` patched  |
-//! | `{"s": [[offset, text]]}`      | a string of the same length with runs overwritten   |
+//! | `{"s": [[at, removed, text]]}` | a string with runs replaced, in order (UTF-16 units) |
 
 use serde_json::{json, Map, Value};
 
@@ -64,12 +64,24 @@ fn arrays(a: &[Value], b: &[Value]) -> Value {
 }
 
 /// Runs of changed characters, merged across short unchanged gaps (a run costs more than a few
-/// repeated characters). `None` when the lengths differ.
+/// repeated characters), for strings of one length; otherwise the part between their common
+/// start and common end. Offsets count UTF-16 units, as JavaScript strings do, and each run's
+/// offset is where it starts in the string as the runs before it left it.
 fn strings(a: &str, b: &str) -> Option<Value> {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    let utf16 = |chars: &[char]| chars.iter().map(|c| c.len_utf16()).sum::<usize>();
+    let text = |chars: &[char]| chars.iter().collect::<String>();
     if a.len() != b.len() {
-        return None;
+        let start = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+        let end = a[start..]
+            .iter()
+            .rev()
+            .zip(b[start..].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count();
+        let (old, new) = (&a[start..a.len() - end], &b[start..b.len() - end]);
+        return Some(json!({ "s": [[utf16(&a[..start]), utf16(old), text(new)]] }));
     }
     const GAP: usize = 8;
     let mut runs: Vec<(usize, usize)> = Vec::new();
@@ -79,11 +91,15 @@ fn strings(a: &str, b: &str) -> Option<Value> {
             _ => runs.push((i, i + 1)),
         }
     }
-    // Offsets count UTF-16 units, as JavaScript strings do.
-    let utf16 = |chars: &[char]| chars.iter().map(|c| c.len_utf16()).sum::<usize>();
     let runs: Vec<Value> = runs
         .iter()
-        .map(|&(start, end)| json!([utf16(&b[..start]), b[start..end].iter().collect::<String>()]))
+        .map(|&(start, end)| {
+            json!([
+                utf16(&b[..start]),
+                utf16(&a[start..end]),
+                text(&b[start..end])
+            ])
+        })
         .collect();
     Some(json!({ "s": runs }))
 }
@@ -124,8 +140,9 @@ pub fn apply(value: &Value, patch: &Value) -> Value {
         let mut units: Vec<u16> = value.as_str().unwrap().encode_utf16().collect();
         for run in runs {
             let at = run[0].as_u64().unwrap() as usize;
-            let text: Vec<u16> = run[1].as_str().unwrap().encode_utf16().collect();
-            units[at..at + text.len()].copy_from_slice(&text);
+            let removed = run[1].as_u64().unwrap() as usize;
+            let text: Vec<u16> = run[2].as_str().unwrap().encode_utf16().collect();
+            units.splice(at..at + removed, text);
         }
         return Value::String(String::from_utf16(&units).unwrap());
     }
@@ -146,11 +163,15 @@ mod tests {
 
     #[test]
     fn a_board_string_patch_carries_only_the_changed_runs() {
-        let a = json!({"text": "....\n.BB.\n....\n", "scores": [0, 0]});
-        let b = json!({"text": "....\n.B..\n..B.\n", "scores": [0, 1]});
+        let a = json!({"text": "........\n.BB.....\n........\n........\n", "scores": [0, 0]});
+        let b = json!({"text": "........\n.B......\n..B.....\n........\n", "scores": [0, 1]});
         let p = diff(&a, &b).unwrap();
-        assert_eq!(p["o"]["text"], json!({"s": [[7, "B..\n..B"]]}));
-        assert_eq!(p["o"]["scores"], json!({"a": [[1, {"=": 1}]], "n": 2}));
+        assert_eq!(p["o"]["text"], json!({"s": [[11, 10, "......\n..B"]]}));
+        assert_eq!(
+            p["o"]["scores"],
+            json!({"=": [0, 1]}),
+            "shorter than a patch"
+        );
         round_trip(&a, &b);
     }
 
@@ -161,8 +182,20 @@ mod tests {
         assert_eq!(diff(&a, &b).unwrap(), json!({"=": "é𝄞aX"}));
         let long_a = json!(format!("𝄞{}", "a".repeat(40)));
         let long_b = json!(format!("𝄞{}b", "a".repeat(39)));
-        assert_eq!(diff(&long_a, &long_b).unwrap(), json!({"s": [[41, "b"]]}));
+        assert_eq!(
+            diff(&long_a, &long_b).unwrap(),
+            json!({"s": [[41, 1, "b"]]})
+        );
         round_trip(&long_a, &long_b);
+    }
+
+    #[test]
+    fn strings_of_other_lengths_replace_what_lies_between_their_common_ends() {
+        let a = json!("turn 3 (12.5,-3.25) (7.000,1.000) and more text after it");
+        let b = json!("turn 3 (12.5,-13.125) (7.000,1.000) and more text after it");
+        assert_eq!(diff(&a, &b).unwrap(), json!({"s": [[14, 2, "13.1"]]}));
+        round_trip(&a, &b);
+        round_trip(&json!("abc"), &json!(""));
     }
 
     #[test]

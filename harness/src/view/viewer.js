@@ -42,7 +42,7 @@ Agon.arrow = function (x1, y1, x2, y2, colour, width, dashed) {
 
 // Patches as `agon view` writes them (harness/src/view/patch.rs): {"=": v} replaces, {"o": {..},
 // "d": [..]} patches an object's keys, {"a": [[i, p], ..], "n": len} an array's elements, {"s":
-// [[offset, text], ..]} overwrites runs of an equally long string.
+// [[at, removed, text], ..]} replaces runs of a string, in order.
 function applyPatch(value, patch) {
   if ("=" in patch) return patch["="];
   if ("o" in patch) {
@@ -58,7 +58,7 @@ function applyPatch(value, patch) {
   }
   if ("s" in patch) {
     let out = value;
-    for (const [at, text] of patch.s) out = out.slice(0, at) + text + out.slice(at + text.length);
+    for (const [at, removed, text] of patch.s) out = out.slice(0, at) + text + out.slice(at + removed);
     return out;
   }
   throw new Error("unknown patch " + JSON.stringify(patch));
@@ -69,8 +69,15 @@ function formatMicros(us) {
   return us >= 1000 ? (us / 1000).toFixed(1) + " ms" : us + " µs";
 }
 
-function main() {
-  const data = JSON.parse(document.getElementById("agon-data").textContent);
+// The data as `agon view` packs it: JSON, gzipped, in base64 (harness/src/view/mod.rs).
+async function unpack(text) {
+  const bytes = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+async function main() {
+  const data = await unpack(document.getElementById("agon-data").textContent);
   const frames = [data.frames.first];
   for (const p of data.frames.patches) frames.push(applyPatch(frames[frames.length - 1], p));
   const last = frames.length - 1;
@@ -184,6 +191,8 @@ function main() {
   });
   const wanted = /#ply=(\d+)/.exec(location.hash);
   show(wanted ? Number(wanted[1]) : 0);
+  // How long the page took to be ready, from the start of its navigation (for measurements).
+  document.body.dataset.readyMs = Math.round(performance.now());
 }
 
 // Games without a drawing module: the position as text, large.
@@ -193,4 +202,7 @@ Agon.games._text = {
   },
 };
 
-document.addEventListener("DOMContentLoaded", main);
+document.addEventListener("DOMContentLoaded", () => main().catch((e) => {
+  document.body.dataset.error = String(e);
+  document.getElementById("board").textContent = `This page could not be shown: ${e}`;
+}));
