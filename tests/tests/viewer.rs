@@ -118,6 +118,29 @@ fn check_in_browser(name: &str, record: &Path, page: &Path) {
         .map(|f| json!([f["ply"], f["seat"], f["cause"], f["detail"]]))
         .collect();
     assert_eq!(listed, json!(recorded), "{name}: the fault list");
+    // An illegal answer the record keeps is drawn on the board at its ply.
+    for f in rec["faults"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["answer"].is_string())
+    {
+        browser
+            .eval(&format!(
+                "(() => {{ const s = document.getElementById('slider'); s.value = {}; \
+                 s.dispatchEvent(new Event('input')); }})()",
+                f["ply"]
+            ))
+            .unwrap();
+        let drawn = browser
+            .eval("document.querySelectorAll('#board .refused').length")
+            .unwrap();
+        assert!(
+            drawn.as_u64().unwrap() > 0,
+            "{name}: the refused {} is drawn",
+            f["answer"]
+        );
+    }
     // A mid-game ply through the slider, drawn without a script error, for the screenshot.
     let mid = plies / 2;
     browser
@@ -219,6 +242,22 @@ fn every_game_replays_in_a_real_browser() {
                 spec("rectangles-army", "army"),
                 "--bot".into(),
                 spec("rectangles-chaser", "chaser"),
+            ],
+        ),
+        (
+            "rectangles-illegal",
+            vec![
+                "match".into(),
+                "--game".into(),
+                "rectangles".into(),
+                "--param".into(),
+                "n=12".into(),
+                "--param".into(),
+                "max_rounds=10".into(),
+                "--bot".into(),
+                spec("rectangles-army", "army"),
+                "--bot".into(),
+                spec("misbehave", "illegal"),
             ],
         ),
         (

@@ -20,6 +20,8 @@
 //! | `playthrough.rs` | the golden playthroughs: seeded games through the session, every observation printed |
 //! | `golden/*.txt`   | the transcripts `playthrough.rs` must reproduce byte for byte          |
 //! | `convert.rs`     | (games whose rules have their own types for what travels) protocol <-> rules conversions, so a bot can search with these rules |
+//! | `view.rs`        | what the replay viewer draws: [`contract::Session::view`] and [`contract::Session::view_action`] as data |
+//! | `view.js`        | the viewer's drawing module for that data ([`contract::GameRules::view_script`]) |
 //!
 //! Adding a game: a new folder of that shape, `pub mod <game>;` below, and one line in
 //! [`registry::Registry::builtin`].

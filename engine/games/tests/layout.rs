@@ -6,8 +6,9 @@
 use agon_games::registry::Registry;
 use std::path::{Path, PathBuf};
 
-/// The only dependencies the rules crate may have.
-const ALLOWED_DEPENDENCIES: &[&str] = &["serde", "bincode", "thiserror"];
+/// The only dependencies the rules crate may have: data formats and error types, no IO
+/// (serde_json carries the viewer's drawing data, `contract/view.rs`).
+const ALLOWED_DEPENDENCIES: &[&str] = &["serde", "serde_json", "bincode", "thiserror"];
 
 /// Files compiled only for tests (declared under `#[cfg(test)]`), which may read test data.
 const TEST_ONLY_FILES: &[&str] = &[
@@ -34,7 +35,7 @@ fn root() -> PathBuf {
 }
 
 #[test]
-fn the_crate_depends_only_on_serde_bincode_and_thiserror() {
+fn the_crate_depends_only_on_data_format_crates() {
     let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
     let mut in_dependencies = false;
     for line in manifest.lines().map(str::trim) {
@@ -94,6 +95,8 @@ const ROLE_FILES: &[&str] = &[
     "session.rs",
     "tests.rs",
     "playthrough.rs",
+    "view.rs",
+    "view.js",
 ];
 
 /// Folders of `src/` that are not games.
@@ -129,6 +132,7 @@ fn every_game_has_the_same_role_files() {
             "pub mod session;",
             "mod playthrough;",
             "mod tests;",
+            "mod view;",
         ] {
             assert!(
                 module.contains(declaration),
@@ -153,6 +157,11 @@ fn every_game_has_the_same_role_files() {
         assert!(
             session.contains("impl GameRules for"),
             "{}/session.rs does not implement GameRules",
+            game.name()
+        );
+        assert!(
+            game.view_script() == text(&folder.join("view.js")),
+            "{}'s GameRules::view_script is not its view.js",
             game.name()
         );
     }

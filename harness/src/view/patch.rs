@@ -16,17 +16,62 @@ pub fn diff(old: &Value, new: &Value) -> Option<Value> {
     if old == new {
         return None;
     }
-    let whole = json!({ "=": new });
     let patch = match (old, new) {
         (Value::Object(a), Value::Object(b)) => Some(objects(a, b)),
         (Value::Array(a), Value::Array(b)) => Some(arrays(a, b)),
         (Value::String(a), Value::String(b)) => strings(a, b),
         _ => None,
     };
+    // `{"=":` and `}` around the new value cost 6 bytes.
     Some(match patch {
-        Some(p) if p.to_string().len() < whole.to_string().len() => p,
-        _ => whole,
+        Some(p) if longer_than(new, p.to_string().len().saturating_sub(6)) => p,
+        _ => json!({ "=": new }),
     })
+}
+
+/// Whether `value` as compact JSON is longer than `limit` bytes; stops counting past it, so a
+/// small patch is not weighed against a whole board serialized for nothing.
+fn longer_than(value: &Value, limit: usize) -> bool {
+    fn size(value: &Value, limit: usize, total: &mut usize) -> bool {
+        *total += match value {
+            Value::Null | Value::Bool(true) => 4,
+            Value::Bool(false) => 5,
+            Value::Number(n) => n.to_string().len(),
+            Value::String(s) => {
+                let escapes: usize = s
+                    .chars()
+                    .map(|c| match c {
+                        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 1,
+                        c if c < ' ' => 5,
+                        _ => 0,
+                    })
+                    .sum();
+                2 + s.len() + escapes
+            }
+            Value::Array(items) => {
+                *total += 1 + items.len();
+                for item in items {
+                    if size(item, limit, total) {
+                        return true;
+                    }
+                }
+                0
+            }
+            Value::Object(map) => {
+                *total += 1 + map.len();
+                for (k, v) in map {
+                    *total += k.len() + 3;
+                    if size(v, limit, total) {
+                        return true;
+                    }
+                }
+                0
+            }
+        };
+        *total > limit
+    }
+    let mut total = 0;
+    size(value, limit, &mut total)
 }
 
 fn objects(a: &Map<String, Value>, b: &Map<String, Value>) -> Value {
@@ -205,6 +250,14 @@ mod tests {
             &json!({"a": 1, "b": [1, 5]}),
         );
         round_trip(&json!([1, 2]), &json!([1, 2, {"k": null}]));
+    }
+
+    #[test]
+    fn sizes_are_counted_as_serde_json_writes_them() {
+        let v = json!({"a": [1, -2.5, null, true, false, "x\"y\n\u{1}"], "bc": {"d": "é"}});
+        let exact = v.to_string().len();
+        assert!(longer_than(&v, exact - 1));
+        assert!(!longer_than(&v, exact), "{v}");
     }
 
     fn value() -> impl Strategy<Value = Value> {

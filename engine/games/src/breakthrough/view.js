@@ -45,6 +45,7 @@ Agon.games.breakthrough = {
       const d = f.draw;
       const arrow = Agon.arrow(x(d.from[1]), y(d.from[0]), x(d.to[1]), y(d.to[0]), "#d02f2f", 0.09, true);
       arrow.appendChild(el("title", {}, `refused: ${f.answer}: ${f.detail}`));
+      arrow.classList.add("refused");
       svg.appendChild(arrow);
     }
     return svg;

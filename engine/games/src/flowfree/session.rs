@@ -171,6 +171,20 @@ impl Session for FlowFreeSession {
         super::view::answer(&self.puzzle, action, GAVE_UP)
     }
 
+    fn answer_notation(&self, answer: &[u8]) -> Option<String> {
+        let reply: Reply<wire::Answer> = protocol::decode(answer).ok()?;
+        match reply.action {
+            wire::Answer::Solved { cells } => Some(
+                cells
+                    .chunks(self.puzzle.cols().max(1))
+                    .map(|row| String::from_utf8_lossy(row).into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            ),
+            wire::Answer::GaveUp { .. } => None,
+        }
+    }
+
     fn skip(&mut self, _seat: usize) -> Result<Applied, Rejection> {
         Err(no_turn_to_skip())
     }

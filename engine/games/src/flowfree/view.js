@@ -17,23 +17,29 @@ Agon.games.flowfree = {
         svg.appendChild(el("rect", { x: c, y: r, width: 1, height: 1, fill: "#15171c", stroke: "#3a3d45", "stroke-width": 0.04 }));
       }
     }
-    const paths = (grid, opacity) => {
+    const paths = (grid, opacity, into) => {
       grid.forEach((line, r) => {
         [...line].forEach((letter, c) => {
           if (!/[A-Za-z]/.test(letter)) return;
           const colour = this.colour(letter);
-          svg.appendChild(el("rect", { x: c + 0.06, y: r + 0.06, width: 0.88, height: 0.88, fill: colour, opacity: 0.22 * opacity }));
+          into.appendChild(el("rect", { x: c + 0.06, y: r + 0.06, width: 0.88, height: 0.88, fill: colour, opacity: 0.22 * opacity }));
           for (const [dr, dc] of [[0, 1], [1, 0]]) {
             const other = grid[r + dr] && grid[r + dr][c + dc];
             if (other === letter) {
-              svg.appendChild(el("line", { x1: c + 0.5, y1: r + 0.5, x2: c + dc + 0.5, y2: r + dr + 0.5, stroke: colour, "stroke-width": 0.32, "stroke-linecap": "round", opacity }));
+              into.appendChild(el("line", { x1: c + 0.5, y1: r + 0.5, x2: c + dc + 0.5, y2: r + dr + 0.5, stroke: colour, "stroke-width": 0.32, "stroke-linecap": "round", opacity }));
             }
           }
         });
       });
     };
-    if (view.solution) paths(view.solution, 1);
-    for (const f of overlay.refused) if (f.draw.grid) paths(f.draw.grid, 0.45);
+    if (view.solution) paths(view.solution, 1, svg);
+    for (const f of overlay.refused) {
+      if (!f.draw.grid) continue;
+      const refused = el("g", { class: "refused" });
+      refused.appendChild(el("title", {}, `refused: ${f.detail}`));
+      paths(f.draw.grid, 0.45, refused);
+      svg.appendChild(refused);
+    }
     view.sources.forEach((line, r) => {
       [...line].forEach((letter, c) => {
         if (letter === "_") return;

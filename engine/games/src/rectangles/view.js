@@ -25,7 +25,6 @@ Agon.games.rectangles = {
       });
     });
     const action = overlay.move && overlay.move.draw;
-    const seat = overlay.move ? overlay.move.seat : null;
     view.robots.forEach((robots, p) => {
       robots.forEach(([r, c], i) => {
         const robot = el("circle", { cx: c + 0.5, cy: r + 0.5, r: 0.36, fill: overlay.colours[p % 8], stroke: view.out[p] ? "#b02a2a" : "#fff", "stroke-width": 0.1 });
@@ -34,14 +33,16 @@ Agon.games.rectangles = {
       });
     });
     const show = (a, colour, dashed) => {
+      const g = el("g", { class: dashed ? "refused" : "move" });
+      svg.appendChild(g);
       if (a.place) for (const [r, c] of a.place) {
-        svg.appendChild(el("rect", { x: c + 0.1, y: r + 0.1, width: 0.8, height: 0.8, fill: "none", stroke: colour, "stroke-width": 0.1, "stroke-dasharray": dashed ? "0.15 0.1" : null }));
+        g.appendChild(el("rect", { x: c + 0.1, y: r + 0.1, width: 0.8, height: 0.8, fill: "none", stroke: colour, "stroke-width": 0.1, "stroke-dasharray": dashed ? "0.15 0.1" : null }));
       }
       if (a.steps) for (const [[r1, c1], [r2, c2]] of a.steps) {
-        if (r1 !== r2 || c1 !== c2) svg.appendChild(Agon.arrow(c1 + 0.5, r1 + 0.5, c2 + 0.5, r2 + 0.5, colour, 0.12, dashed));
+        if (r1 !== r2 || c1 !== c2) g.appendChild(Agon.arrow(c1 + 0.5, r1 + 0.5, c2 + 0.5, r2 + 0.5, colour, 0.12, dashed));
       }
     };
-    if (action) show(action, seat !== null ? "#1d1f24" : "#1d1f24", false);
+    if (action) show(action, "#1d1f24", false);
     for (const f of overlay.refused) show(f.draw, "#d02f2f", true);
     for (let p = 0; p < view.players; p++) {
       const x = p * (n / Math.max(view.players, 2));

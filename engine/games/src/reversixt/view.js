@@ -1,7 +1,7 @@
 // ReversiXT in the replay viewer, for any map: holes left empty, the special squares lettered
-// (c choice, i inversion, b bonus, x expansion), transitions drawn as dashed links between the
-// edges they join, stones in up to 8 colours, disqualified players' stones crossed out, the
-// last move ringed and a bomb's target marked. Data: reversixt/view.rs.
+// (c choice, i inversion, b bonus, x expansion), each transition's two ends numbered alike,
+// stones in up to 8 colours, disqualified players' stones crossed out, the last move ringed
+// and a bomb's target marked. Data: reversixt/view.rs.
 "use strict";
 Agon.games.reversixt = {
   draw(view, overlay) {
@@ -29,21 +29,20 @@ Agon.games.reversixt = {
         }
       });
     });
-    // A transition joins two squares' edges: drawn from each edge's midpoint, outward.
-    for (const [fx, fy, fdx, fdy, tx, ty, tdx, tdy] of view.transitions) {
-      const a = [fx + 0.5 + fdx * 0.5, fy + 0.5 + fdy * 0.5];
-      const b = [tx + 0.5 + tdx * 0.5, ty + 0.5 + tdy * 0.5];
-      const c1 = [a[0] + fdx * 1.5, a[1] + fdy * 1.5];
-      const c2 = [b[0] + tdx * 1.5, b[1] + tdy * 1.5];
-      const link = el("path", {
-        d: `M${a[0]},${a[1]} C${c1[0]},${c1[1]} ${c2[0]},${c2[1]} ${b[0]},${b[1]}`,
-        fill: "none", stroke: "#7b5fb0", "stroke-width": 0.07, "stroke-dasharray": "0.2 0.12", opacity: 0.8,
-      });
-      link.appendChild(el("title", {}, `transition (${fx},${fy}) <-> (${tx},${ty})`));
-      svg.appendChild(link);
-    }
+    // A transition joins two squares' edges, often far apart: each end is drawn as a short
+    // link out of its edge, both ends numbered alike, so no line crosses the board.
+    view.transitions.forEach(([fx, fy, fdx, fdy, tx, ty, tdx, tdy], k) => {
+      for (const [x, y, dx, dy, ox, oy] of [[fx, fy, fdx, fdy, tx, ty], [tx, ty, tdx, tdy, fx, fy]]) {
+        const ax = x + 0.5 + dx * 0.5, ay = y + 0.5 + dy * 0.5;
+        const end = el("g", { class: "transition" });
+        end.appendChild(el("line", { x1: ax, y1: ay, x2: ax + dx * 0.35, y2: ay + dy * 0.35, stroke: "#7b5fb0", "stroke-width": 0.09 }));
+        end.appendChild(el("text", { x: ax + dx * 0.55, y: ay + dy * 0.55 + 0.13, "font-size": 0.36, "text-anchor": "middle", fill: "#7b5fb0" }, k + 1));
+        end.appendChild(el("title", {}, `transition ${k + 1}: (${x},${y}) <-> (${ox},${oy})`));
+        svg.appendChild(end);
+      }
+    });
     const mark = (m, colour, dashed, label) => {
-      const g = el("g");
+      const g = el("g", { class: dashed ? "refused" : "move" });
       if (m.bomb) {
         const r = view.bomb_strength + 0.5;
         g.appendChild(el("rect", { x: m.x + 0.5 - r, y: m.y + 0.5 - r, width: 2 * r, height: 2 * r, fill: "none", stroke: colour, "stroke-width": 0.08, "stroke-dasharray": "0.25 0.15" }));
