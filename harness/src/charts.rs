@@ -1,6 +1,8 @@
 //! The SVG charts of the tournament report and the replay viewer, drawn with plotters. Text is
 //! left to the browser (no font files): the SVG names a generic family.
 
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde_json::{json, Value};
@@ -107,23 +109,7 @@ pub fn grouped_bars(
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let (plot, legend) = root.split_vertically(height - 18 * rows - 6);
-        let n = categories.len().max(1);
-        let chart = ChartBuilder::on(&plot)
-            .caption(title, ("sans-serif", 15))
-            .margin(10)
-            .x_label_area_size(34)
-            .y_label_area_size(48)
-            .build_cartesian_2d(0f64..n as f64, bottom..top);
-        if let Ok(mut chart) = chart {
-            let _ = chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .light_line_style(WHITE.mix(0.0))
-                .x_labels(0)
-                .y_desc(y_label)
-                .label_style(("sans-serif", 11))
-                .axis_desc_style(("sans-serif", 12))
-                .draw();
+        if let Some(mut chart) = categorical(&plot, title, y_label, categories.len(), bottom..top) {
             let k = series.len().max(1) as f64;
             let slot = 0.8 / k;
             for (s, (_, values)) in series.iter().enumerate() {
@@ -144,17 +130,7 @@ pub fn grouped_bars(
                     });
                 let _ = chart.draw_series(bars);
             }
-            // Category names under the axis, shortened to fit their slot.
-            let room = ((width as usize - 70) / n / 7).max(4);
-            for (c, name) in categories.iter().enumerate() {
-                let (x, y) = chart.backend_coord(&(c as f64 + 0.5, bottom));
-                let text = shorten(name, room);
-                let style = ("sans-serif", 11)
-                    .into_font()
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Center, VPos::Top));
-                let _ = plot.draw(&Text::new(text, (x, y + 6), style));
-            }
+            name_categories(&plot, &chart, categories, width, bottom);
         }
         for (s, (name, _)) in series.iter().enumerate() {
             let (col, row) = ((s % 3) as i32, (s / 3) as i32);
@@ -187,23 +163,8 @@ pub fn intervals(title: &str, y_label: &str, items: &[(String, f64, f64, f64)]) 
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         let _ = root.fill(&WHITE);
-        let n = items.len().max(1);
-        let chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 15))
-            .margin(10)
-            .x_label_area_size(34)
-            .y_label_area_size(48)
-            .build_cartesian_2d(0f64..n as f64, (low - pad)..(high + pad));
-        if let Ok(mut chart) = chart {
-            let _ = chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .light_line_style(WHITE.mix(0.0))
-                .x_labels(0)
-                .y_desc(y_label)
-                .label_style(("sans-serif", 11))
-                .axis_desc_style(("sans-serif", 12))
-                .draw();
+        let y_range = (low - pad)..(high + pad);
+        if let Some(mut chart) = categorical(&root, title, y_label, items.len(), y_range) {
             for (i, (_, mid, lo, hi)) in items.iter().enumerate() {
                 let colour = COLOURS[i % COLOURS.len()];
                 let x = i as f64 + 0.5;
@@ -214,19 +175,63 @@ pub fn intervals(title: &str, y_label: &str, items: &[(String, f64, f64, f64)]) 
                 let _ =
                     chart.draw_series(std::iter::once(Circle::new((x, *mid), 5, colour.filled())));
             }
-            let room = ((width as usize - 70) / n / 7).max(4);
-            for (i, (name, ..)) in items.iter().enumerate() {
-                let (x, y) = chart.backend_coord(&(i as f64 + 0.5, low - pad));
-                let style = ("sans-serif", 11)
-                    .into_font()
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Center, VPos::Top));
-                let _ = root.draw(&Text::new(shorten(name, room), (x, y + 6), style));
-            }
+            let names: Vec<String> = items.iter().map(|i| i.0.clone()).collect();
+            name_categories(&root, &chart, &names, width, low - pad);
         }
         let _ = root.present();
     }
     svg
+}
+
+type Categorical<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A chart whose x axis holds `n` categories (slot `i` spans `i..i + 1`), with its y axis and
+/// horizontal grid drawn; the categories are named by [`name_categories`].
+fn categorical<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    title: &str,
+    y_label: &str,
+    n: usize,
+    y: std::ops::Range<f64>,
+) -> Option<Categorical<'a, 'b>> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 15))
+        .margin(10)
+        .x_label_area_size(34)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0f64..n.max(1) as f64, y)
+        .ok()?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE.mix(0.0))
+        .x_labels(0)
+        .y_desc(y_label)
+        .label_style(("sans-serif", 11))
+        .axis_desc_style(("sans-serif", 12))
+        .draw()
+        .ok()?;
+    Some(chart)
+}
+
+/// Each category's name under its slot, shortened to fit the slot.
+fn name_categories(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    chart: &Categorical<'_, '_>,
+    names: &[String],
+    width: u32,
+    bottom: f64,
+) {
+    let room = ((width as usize).saturating_sub(70) / names.len().max(1) / 7).max(4);
+    for (i, name) in names.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(i as f64 + 0.5, bottom));
+        let style = ("sans-serif", 11)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        let _ = area.draw(&Text::new(shorten(name, room), (x, y + 6), style));
+    }
 }
 
 /// `text` cut to `room` characters with an ellipsis.

@@ -293,23 +293,29 @@ fn every_game_replays_in_a_real_browser() {
     }
 }
 
-/// The page is one file: no script, style, font or image is fetched from anywhere.
-#[test]
-fn the_page_is_self_contained() {
-    let dir = scratch("viewer-self-contained");
-    let record = record(
-        &dir,
+/// A record of random against random in `dir`.
+fn random_game(dir: &Path) -> PathBuf {
+    let random = spec("breakthrough-random", "random");
+    record(
+        dir,
         "bt",
         &[
             "match",
             "--game",
             "breakthrough",
             "--bot",
-            &spec("breakthrough-random", "random"),
+            &random,
             "--bot",
-            &spec("breakthrough-random", "random"),
+            &random,
         ],
-    );
+    )
+}
+
+/// The page is one file: no script, style, font or image is fetched from anywhere.
+#[test]
+fn the_page_is_self_contained() {
+    let dir = scratch("viewer-self-contained");
+    let record = random_game(&dir);
     let html = std::fs::read_to_string(view(&record)).unwrap();
     for external in ["src=", "href=\"http", "url(", "@import", "<link"] {
         assert!(!html.contains(external), "the page refers out: {external}");
@@ -321,19 +327,7 @@ fn the_page_is_self_contained() {
 #[test]
 fn a_record_that_does_not_replay_is_refused() {
     let dir = scratch("viewer-refused");
-    let record = record(
-        &dir,
-        "bt",
-        &[
-            "match",
-            "--game",
-            "breakthrough",
-            "--bot",
-            &spec("breakthrough-random", "random"),
-            "--bot",
-            &spec("breakthrough-random", "random"),
-        ],
-    );
+    let record = random_game(&dir);
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     v["moves"][1]["action"] = json!("a1-a5");
     std::fs::write(&record, serde_json::to_string(&v).unwrap()).unwrap();
