@@ -523,3 +523,50 @@ fn the_largest_pages_open_and_end_on_the_recorded_board() {
         );
     }
 }
+
+/// `--open` hands the written page to the desktop's opener (here a stand-in `xdg-open` on the
+/// PATH that notes what it was given).
+#[test]
+fn open_hands_the_page_to_the_desktop_opener() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("viewer-open");
+    let record = random_game(&dir);
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let noted = dir.join("opened.txt");
+    let opener = bin.join("xdg-open");
+    std::fs::write(
+        &opener,
+        // Written aside and renamed, so the test never reads it half-written.
+        format!(
+            "#!/bin/sh\nprintf '%s' \"$1\" > '{0}.tmp' && mv '{0}.tmp' '{0}'\n",
+            noted.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = agon()
+        .env("PATH", path)
+        .args(["view", record.to_str().unwrap(), "--open"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::canonicalize(record.with_extension("html")).unwrap();
+    let t0 = std::time::Instant::now();
+    while !noted.is_file() && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        std::fs::read_to_string(&noted).unwrap(),
+        page.display().to_string()
+    );
+}
