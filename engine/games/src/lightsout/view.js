@@ -12,7 +12,7 @@ Agon.games.lightsout = {
     const width = after ? 2 * cols + gap : cols;
     const svg = el("svg", { viewBox: `-0.3 -1.2 ${width + 0.6} ${rows + 1.5}`, role: "img" });
     const grid = (lights, dx, label) => {
-      svg.appendChild(el("text", { x: dx + cols / 2, y: -0.4, "font-size": Math.max(0.5, cols / 12), "text-anchor": "middle", fill: "#6a6f7a" }, label));
+      svg.appendChild(el("text", { x: dx + cols / 2, y: -0.4, "font-size": Math.max(0.3, width / 25), "text-anchor": "middle", fill: "#6a6f7a" }, label));
       lights.forEach((line, r) => {
         [...line].forEach((light, c) => {
           svg.appendChild(el("rect", {
