@@ -3,7 +3,6 @@
 
 use crate::bot_spec::BotSpec;
 use crate::host::HostKind;
-use crate::input_file::GameFiles;
 use crate::record::{Budgets, MatchRecord};
 use crate::runner::{run_match, MatchSettings};
 use crate::seating::{self, Hosting};
@@ -23,20 +22,7 @@ pub fn play(
     let registry = Registry::builtin();
     let game = registry.get(game).map_err(|e| e.to_string())?;
     let params = raw_params(params);
-    let needed = game.seats_for(&params, &GameFiles).map_err(|e| {
-        format!(
-            "{}: {e} (parameters: {})",
-            game.name(),
-            game.parameter_help()
-        )
-    })?;
-    if bots.len() != needed {
-        return Err(format!(
-            "{} needs {needed} bots, got {}",
-            game.name(),
-            bots.len()
-        ));
-    }
+    // The parameters and the seat count are checked by `run_match`, with the same words.
     let hosting = Hosting::in_process(HostKind::Inline);
     let seats = bots
         .iter()

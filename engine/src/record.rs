@@ -77,7 +77,8 @@ pub struct SeatRecord {
     /// What the process host's sandbox enforced.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub sandbox: Option<SandboxReport>,
-    /// The bot's standard error (process host; the first 64 KiB).
+    /// The bot's standard error (process host): its first 48 KiB and its last 16 KiB, with what
+    /// lay between counted and dropped.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub stderr: Option<String>,
 }

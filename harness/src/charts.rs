@@ -7,7 +7,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde_json::{json, Value};
 
-/// Seats' and entrants' colours; the viewer's drawing modules use the same (`Agon.colours`).
+/// Seats' and entrants' colours, distinguishable in colour and in grey; the viewer's page
+/// receives them (`Agon.colours`), so its board and its chart agree.
 pub const COLOURS: [RGBColor; 8] = [
     RGBColor(0xd2, 0x3c, 0x3c),
     RGBColor(0x2f, 0x6f, 0xd0),

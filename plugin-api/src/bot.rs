@@ -1,7 +1,7 @@
 //! [`Bot`]: the trait a team implements, one impl per game a bot plays, in the rules' own types.
 
 use crate::abi::{BotFailure, BotObject, FailureKind};
-use crate::export::{guarded, protocol_failure};
+use crate::export::{guarded, protocol_failure, refused};
 use crate::game::{Game, MoveOf, StateOf};
 use crate::protocol::{self, Reply, Start};
 use crate::turn::Turn;
@@ -61,10 +61,6 @@ impl<B: Bot> BotObject for Played<B> {
     fn start(&mut self, start: RSlice<'_, u8>) -> RResult<(), BotFailure> {
         guarded(|| {
             let start: Start<_> = protocol::decode(&start).map_err(protocol_failure)?;
-            let refused = |message: String| BotFailure {
-                kind: FailureKind::Refused,
-                message: message.into(),
-            };
             self.bot.start(&start).map_err(refused)?;
             let rng = ChaCha8Rng::seed_from_u64(start.seed);
             self.started = Some((start, rng));

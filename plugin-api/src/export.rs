@@ -119,10 +119,7 @@ impl<B: WireBot> BotObject for Wire<B> {
     fn start(&mut self, start: RSlice<'_, u8>) -> RResult<(), BotFailure> {
         guarded(|| {
             let start: Start<SetupOf<B>> = protocol::decode(&start).map_err(protocol_failure)?;
-            self.0.start(&start).map_err(|message| BotFailure {
-                kind: FailureKind::Refused,
-                message: message.into(),
-            })
+            self.0.start(&start).map_err(refused)
         })
     }
 
@@ -140,12 +137,7 @@ struct Raw<B>(B);
 
 impl<B: RawBot> BotObject for Raw<B> {
     fn start(&mut self, start: RSlice<'_, u8>) -> RResult<(), BotFailure> {
-        guarded(|| {
-            self.0.start(&start).map_err(|message| BotFailure {
-                kind: FailureKind::Refused,
-                message: message.into(),
-            })
-        })
+        guarded(|| self.0.start(&start).map_err(refused))
     }
 
     fn act(&mut self, observation: RSlice<'_, u8>) -> RResult<RVec<u8>, BotFailure> {
@@ -163,6 +155,14 @@ fn make_wire<B: WireBot + Default>() -> BotBox {
 
 fn make_raw<B: RawBot + Default>() -> BotBox {
     BotObject_TO::from_value(Raw(B::default()), TD_Opaque)
+}
+
+/// The bot declined to start, saying why.
+pub(crate) fn refused(message: String) -> BotFailure {
+    BotFailure {
+        kind: FailureKind::Refused,
+        message: message.into(),
+    }
 }
 
 pub(crate) fn protocol_failure(e: protocol::DecodeError) -> BotFailure {

@@ -163,6 +163,19 @@ pub fn standings(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&text).expect("standings.json is JSON")
 }
 
+/// The fields of `/proc/<pid>/stat` after the command name (which may itself hold spaces or
+/// `)`): the state first, then the parent's pid, ... (`proc(5)` numbers them from 3).
+pub fn stat_fields(pid: u32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    Some(
+        stat.rsplit(')')
+            .next()?
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
 /// The processes whose parent is `parent` (from /proc).
 pub fn child_pids(parent: u32) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
@@ -170,15 +183,8 @@ pub fn child_pids(parent: u32) -> Vec<u32> {
     };
     entries
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-                // The fields after the command name, which may itself hold spaces or ')'.
-                let fields: Vec<&str> = stat
-                    .rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .split_whitespace()
-                    .collect();
+        .filter(|&pid| {
+            stat_fields(pid).is_some_and(|fields| {
                 fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(parent)
             })
         })

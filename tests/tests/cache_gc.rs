@@ -4,7 +4,6 @@
 
 use agon_engine::loader::StagedPlugin;
 use agon_tests::{agon, plugin, scratch};
-use sha2::{Digest, Sha256};
 use std::fs::FileTimes;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -66,10 +65,7 @@ fn entry(cache: &Path, fill: char, bytes: usize, age: f64) -> PathBuf {
 }
 
 fn sha256_of(file: &Path) -> String {
-    Sha256::digest(std::fs::read(file).unwrap())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    agon_engine::loader::sha256_hex(&std::fs::read(file).unwrap())
 }
 
 #[test]

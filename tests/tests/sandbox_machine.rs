@@ -318,9 +318,7 @@ fn the_process_host_holds_without_root() {
 
 /// The CPU clock ticks (user and system) of `pid`, and whether it is confined by seccomp.
 fn cpu_ticks_and_confined(pid: u32) -> Option<(u64, bool)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The fields after the command name, which may itself hold spaces or ')'.
-    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    let fields = agon_tests::stat_fields(pid)?;
     let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let confined = status

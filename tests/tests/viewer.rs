@@ -7,7 +7,9 @@
 //! it where it can).
 
 use agon_tests::browser::{chromium, Browser};
-use agon_tests::{agon, artifacts, scratch, shared_data, spec};
+use agon_tests::{
+    agon, agon_ok, agon_output, artifacts, scratch, shared_data, spec, tournament_standings,
+};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -20,12 +22,8 @@ fn record(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     } else {
         &[]
     };
-    let out = agon()
-        .args(args)
-        .args(seed)
-        .args(["--record", path.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = agon_output(&[args, seed, &["--record", path.to_str().unwrap()]].concat());
+    // A match with faults exits non-zero; its record is still written.
     assert!(
         out.status.success() || path.is_file(),
         "{name}: {}",
@@ -36,21 +34,23 @@ fn record(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
 
 fn view(record: &Path) -> PathBuf {
     let page = record.with_extension("html");
-    let out = agon()
-        .args([
-            "view",
-            record.to_str().unwrap(),
-            "--out",
-            page.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    agon_ok(&[
+        "view",
+        record.to_str().unwrap(),
+        "--out",
+        page.to_str().unwrap(),
+    ]);
     page
+}
+
+/// Moves the page's slider to `ply`, as a user dragging it would.
+fn go_to_ply(browser: &mut Browser, ply: &Value) {
+    browser
+        .eval(&format!(
+            "(() => {{ const s = document.getElementById('slider'); s.value = {ply}; \
+             s.dispatchEvent(new Event('input')); }})()"
+        ))
+        .unwrap();
 }
 
 fn shown_ply(browser: &mut Browser) -> u64 {
@@ -125,13 +125,7 @@ fn check_in_browser(name: &str, record: &Path, page: &Path) {
         .iter()
         .filter(|f| f["answer"].is_string())
     {
-        browser
-            .eval(&format!(
-                "(() => {{ const s = document.getElementById('slider'); s.value = {}; \
-                 s.dispatchEvent(new Event('input')); }})()",
-                f["ply"]
-            ))
-            .unwrap();
+        go_to_ply(&mut browser, &f["ply"]);
         let drawn = browser
             .eval("document.querySelectorAll('#board .refused').length")
             .unwrap();
@@ -143,12 +137,7 @@ fn check_in_browser(name: &str, record: &Path, page: &Path) {
     }
     // A mid-game ply through the slider, drawn without a script error, for the screenshot.
     let mid = plies / 2;
-    browser
-        .eval(&format!(
-            "(() => {{ const s = document.getElementById('slider'); s.value = {mid}; \
-             s.dispatchEvent(new Event('input')); }})()"
-        ))
-        .unwrap();
+    go_to_ply(&mut browser, &json!(mid));
     assert_eq!(shown_ply(&mut browser), mid);
     let drawn = browser
         .eval("document.querySelector('#board svg, #board p') !== null")
@@ -331,10 +320,7 @@ fn a_record_that_does_not_replay_is_refused() {
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     v["moves"][1]["action"] = json!("a1-a5");
     std::fs::write(&record, serde_json::to_string(&v).unwrap()).unwrap();
-    let out = agon()
-        .args(["view", record.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = agon_output(&["view", record.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -349,20 +335,21 @@ fn a_record_that_does_not_replay_is_refused() {
 fn match_view_writes_the_page_of_the_match_just_played() {
     let dir = scratch("viewer-match");
     let (record, page) = (dir.join("m.json"), dir.join("m.html"));
-    let out = agon()
-        .args(["match", "--game", "breakthrough", "--seed", "9"])
-        .args(["--bot", &spec("breakthrough-alphabeta", "alphabeta")])
-        .args(["--bot", &spec("breakthrough-random", "random")])
-        .args(["--record", record.to_str().unwrap()])
-        .args(["--view", page.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = agon_ok(&[
+        "match",
+        "--game",
+        "breakthrough",
+        "--seed",
+        "9",
+        "--bot",
+        &spec("breakthrough-alphabeta", "alphabeta"),
+        "--bot",
+        &spec("breakthrough-random", "random"),
+        "--record",
+        record.to_str().unwrap(),
+        "--view",
+        page.to_str().unwrap(),
+    ]);
     assert!(
         stdout.contains(&format!("view: {}", page.display())),
         "{stdout}"
@@ -395,22 +382,7 @@ fn the_report_links_open_working_viewers() {
     )
     .unwrap();
     let out = dir.join("out");
-    let run = agon()
-        .args([
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    tournament_standings(&cfg, &out);
     let report = format!("file://{}", out.join("report.html").display());
     let mut browser = Browser::open(&report, &scratch("chromium-report"), 1200, 900).unwrap();
     let links = browser

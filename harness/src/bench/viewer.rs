@@ -4,35 +4,24 @@
 //! a browser opens the page is measured by the browser test's `page_open_times`.
 
 use super::figure::{summarize, Figure};
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::HostKind;
-use agon_engine::loader::Plugin;
-use agon_engine::record::{Budgets, MatchRecord};
-use agon_engine::runner::{run_match, MatchSettings};
-use agon_engine::seating::seat_from_plugin;
-use agon_games::contract::RawParams;
+use agon_engine::local_match;
+use agon_engine::record::MatchRecord;
 use agon_games::registry::Registry;
 use std::path::Path;
 use std::time::Instant;
 
-/// An 8-player game of greedy bots on `map` (its players decide the seats).
+/// A game of greedy bots on `map`, one per seat the map has, on the inline host.
 fn reversixt_game(greedy: &Path, map: &Path) -> anyhow::Result<MatchRecord> {
-    let registry = Registry::builtin();
-    let rules = registry.get("reversixt")?;
-    let params = RawParams::from([("map".to_string(), map.display().to_string())]);
-    let seats_wanted = rules.seats_for(&params, &agon_engine::input_file::GameFiles)?;
-    let plugin = Plugin::load(greedy)?;
-    let spec: BotSpec = format!("{}:greedy", greedy.display()).parse()?;
-    let seats = (0..seats_wanted)
-        .map(|i| seat_from_plugin(&plugin, &spec, i, rules, HostKind::Inline))
-        .collect::<Result<Vec<_>, _>>()?;
-    let settings = MatchSettings {
-        params,
-        seed: 1,
-        budgets: Budgets::default(),
-        fault_policy: None,
-    };
-    Ok(run_match(rules, &settings, seats)?)
+    let map = map.display().to_string();
+    let params = [("map", map.as_str())];
+    let rules = Registry::builtin();
+    let seats = rules.get("reversixt")?.seats_for(
+        &agon_games::contract::raw_params(&params),
+        &agon_engine::input_file::GameFiles,
+    )?;
+    let bots = vec![format!("{}:greedy", greedy.display()); seats];
+    // A budget no greedy move comes near: the figure is the page, not the game.
+    local_match::play("reversixt", &params, &bots, 1, 60_000).map_err(anyhow::Error::msg)
 }
 
 fn page_figures(

@@ -149,7 +149,10 @@ fn malformed(fault: &Fault, record: &MatchRecord) -> String {
          engine's pipes yourself"
             .into()
     } else if detail.contains("exceeds the limit") {
-        "answer with a smaller message: the engine refuses answers over 16 MiB".into()
+        format!(
+            "answer with a smaller message: the engine refuses answers over {} MiB",
+            agon_plugin_api::protocol::MAX_MESSAGE_BYTES >> 20
+        )
     } else {
         format!(
             "the bot's messages must be the game's protocol types, encoded as this engine's \

@@ -8,6 +8,7 @@ use super::standings::{Report, Row};
 use crate::charts::{grouped_bars, intervals};
 use crate::tournament::journal::Entry;
 use crate::tournament::plan::Plan;
+use agon_games::registry::Registry;
 use minijinja::{context, Environment, Value};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -136,19 +137,6 @@ fn standings_rows(plan: &Plan, rows: &[Row], ms: &BTreeMap<String, f64>) -> Vec<
             faults: r.faults.iter().map(|(c, n)| (c.clone(), *n)).collect(),
         })
         .collect()
-}
-
-/// What a game's own score means, for the legend.
-fn game_score_meaning(game: &str) -> &'static str {
-    match game {
-        "breakthrough" => "Breakthrough: the opponent's workers captured",
-        "flip" => "Flip: the player's coins in its goal third at the end",
-        "reversixt" => "ReversiXT: the player's stones at the end",
-        "rectangles" => "Rectangles: the cells the player's claims filled",
-        "lightsout" => "Lights Out: the clicks of the answer",
-        "flowfree" => "Flow Free: none (a puzzle is solved or not)",
-        _ => "The game's own score",
-    }
 }
 
 /// What the parameter sets are, in words, for the per-instance table.
@@ -443,7 +431,9 @@ pub fn page(plan: &Plan, report: &Report, entries: &[&Entry], pages: &Written) -
             standings,
             ranked => report.standings.iter().any(|r| r.mean_rank.is_some()),
             rated => report.standings.iter().any(|r| r.rating.is_some()),
-            game_score_meaning => game_score_meaning(&t.game),
+            game_score_meaning => Registry::builtin()
+                .get(&t.game)
+                .map_or("The game's own score", |g| g.game_score_meaning()),
             clock => t.clock,
             clock_meaning,
             charts,

@@ -7,32 +7,40 @@ use agon_engine::replay::{self, Step};
 use agon_games::contract::Session;
 use agon_games::registry::Registry;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// The page's data for `record`; refuses a record that does not replay.
 pub fn page_data(record: &MatchRecord, registry: &Registry) -> anyhow::Result<Replayed> {
     let mut frames: Vec<Value> = Vec::with_capacity(record.moves.len() + 1);
     let mut actions: Vec<Option<Value>> = Vec::with_capacity(record.moves.len());
     let mut refused: Vec<(usize, Value)> = Vec::new();
+    let mut scores: Vec<Vec<f64>> = Vec::with_capacity(record.moves.len() + 1);
+    // The faults by the ply of the position they were refused on.
+    let mut faults_at: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (k, f) in record.faults.iter().enumerate() {
+        faults_at.entry(f.ply as usize).or_default().push(k);
+    }
     let mut observe = |step: Step, session: &dyn Session| {
         let ply = match step {
             Step::Before(i) => i,
             Step::End => record.moves.len(),
         };
+        let game_scores = session.game_scores();
         frames.push(json!({
             "text": session.render(),
             "draw": session.view(),
-            "scores": session.game_scores(),
+            "scores": game_scores,
         }));
+        scores.push(game_scores);
         // Illegal answers refused on this position (before its move, or at the end).
-        for (k, f) in record.faults.iter().enumerate() {
-            if f.ply as usize == ply {
-                if let Some(draw) = f
-                    .answer
-                    .as_deref()
-                    .and_then(|a| session.view_action(f.seat, a))
-                {
-                    refused.push((k, draw));
-                }
+        for &k in faults_at.get(&ply).into_iter().flatten() {
+            let f = &record.faults[k];
+            if let Some(draw) = f
+                .answer
+                .as_deref()
+                .and_then(|a| session.view_action(f.seat, a))
+            {
+                refused.push((k, draw));
             }
         }
         if let Step::Before(i) = step {
@@ -79,15 +87,6 @@ pub fn page_data(record: &MatchRecord, registry: &Registry) -> anyhow::Result<Re
                 "bot": s.bot, "team": s.team, "plugin": s.plugin, "version": s.plugin_version,
                 "file": s.file, "sha256": s.sha256,
             })
-        })
-        .collect();
-    let scores: Vec<Vec<f64>> = frames
-        .iter()
-        .map(|f| {
-            f["scores"]
-                .as_array()
-                .map(|s| s.iter().filter_map(Value::as_f64).collect())
-                .unwrap_or_default()
         })
         .collect();
     Ok(Replayed {

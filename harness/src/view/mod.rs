@@ -30,6 +30,10 @@ pub fn page(
     let (chart_svg, chart_area) = crate::charts::scores_over_time(&replayed.scores, "game score");
     let mut data = replayed.data;
     data["chart_area"] = chart_area;
+    data["colours"] = crate::charts::COLOURS
+        .iter()
+        .map(|c| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2))
+        .collect();
     let players: Vec<String> = record
         .seats
         .iter()

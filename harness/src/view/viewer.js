@@ -5,8 +5,6 @@
 
 const Agon = (window.Agon = window.Agon || { games: {} });
 
-// Up to 8 seats (ReversiXT), distinguishable in colour and in grey.
-Agon.colours = ["#d23c3c", "#2f6fd0", "#2e9e4f", "#e0a21b", "#8a4fc7", "#1ba6b0", "#e0609e", "#6b6b6b"];
 
 // Builds an SVG or HTML element; text goes in as text, never as markup.
 Agon.el = function (tag, attrs, text) {
@@ -78,6 +76,8 @@ async function unpack(text) {
 
 async function main() {
   const data = await unpack(document.getElementById("agon-data").textContent);
+  // The seats' colours, the same as the score chart's (harness/src/charts.rs).
+  Agon.colours = data.colours;
   const frames = [data.frames.first];
   for (const p of data.frames.patches) frames.push(applyPatch(frames[frames.length - 1], p));
   const last = frames.length - 1;

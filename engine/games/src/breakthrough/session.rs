@@ -36,6 +36,10 @@ impl GameRules for BreakthroughRules {
         FaultPolicy::Forfeit
     }
 
+    fn game_score_meaning(&self) -> &'static str {
+        "Breakthrough: the opponent's workers captured"
+    }
+
     fn view_script(&self) -> &'static str {
         include_str!("view.js")
     }

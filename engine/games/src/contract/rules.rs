@@ -37,6 +37,10 @@ pub trait GameRules: Send + Sync {
         params: &RawParams,
         files: &dyn ParamFiles,
     ) -> Result<Box<dyn Session>, ParamError>;
+    /// What [`Session::game_scores`] counts, in words, for reports' legends.
+    fn game_score_meaning(&self) -> &'static str {
+        "The game's own score"
+    }
     /// The replay viewer's drawing module for this game (`view.js` in the game's folder): a
     /// script that registers how to draw [`Session::view`] and [`Session::view_action`] data.
     /// Empty: the viewer shows each position as text.

@@ -46,29 +46,30 @@ pub fn table(observation: &wire::Observation) -> Flip {
     )
 }
 
+/// What the engine sends `me` about `game` (the session's observation; a bot's own tests can
+/// build one with it).
+pub fn observation(game: &Flip, me: Player) -> wire::Observation {
+    let coins = |p: Player| {
+        game.coins(p)
+            .iter()
+            .map(|c| wire::Coin { x: c.x, y: c.y })
+            .collect()
+    };
+    wire::Observation {
+        you: me.into(),
+        n: game.config().n,
+        turn: game.turn(),
+        turn_limit: game.config().turns,
+        moves_allowed: game.moves_allowed() as u32,
+        own: coins(me),
+        opponent: coins(me.other()),
+        scores: game.scores(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// What the session sends `me`, as `session.rs` builds it.
-    fn observation_of(game: &Flip, me: Player) -> wire::Observation {
-        let coins = |p: Player| {
-            game.coins(p)
-                .iter()
-                .map(|c| wire::Coin { x: c.x, y: c.y })
-                .collect()
-        };
-        wire::Observation {
-            you: me.into(),
-            n: game.config().n,
-            turn: game.turn(),
-            turn_limit: game.config().turns,
-            moves_allowed: game.moves_allowed() as u32,
-            own: coins(me),
-            opponent: coins(me.other()),
-            scores: game.scores(),
-        }
-    }
 
     #[test]
     fn a_table_rebuilt_from_an_observation_is_the_game_s_own() {
@@ -80,7 +81,7 @@ mod tests {
         .unwrap();
         for _ in 0..5 {
             let me = game.to_move();
-            let table = table(&observation_of(&game, me));
+            let table = table(&observation(&game, me));
             assert_eq!(table.turn(), game.turn());
             assert_eq!(table.to_move(), game.to_move());
             assert_eq!(table.scores(), game.scores());

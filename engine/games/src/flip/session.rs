@@ -1,6 +1,7 @@
 //! Flip as an engine game (`shared/rules/flip.md`). One action is a half-turn: a list of moves,
 //! applied in order, invalid ones skipped (and recorded as such).
 
+use super::convert;
 use super::protocol as wire;
 use super::{Config, Flip, HalfTurn, Player, Point};
 use crate::contract::{
@@ -34,6 +35,10 @@ impl GameRules for FlipRules {
     /// Rules file, "Turns": a call that times out or fails yields no moves that half-turn.
     fn default_fault_policy(&self) -> FaultPolicy {
         FaultPolicy::Skip
+    }
+
+    fn game_score_meaning(&self) -> &'static str {
+        "Flip: the player's coins in its goal third at the end"
     }
 
     fn view_script(&self) -> &'static str {
@@ -153,23 +158,7 @@ impl Session for FlipSession {
 
     fn observation(&self, seat: usize) -> Vec<u8> {
         let me = if seat == 0 { Player::One } else { Player::Two };
-        let coins = |p: Player| {
-            self.game
-                .coins(p)
-                .iter()
-                .map(|c| wire::Coin { x: c.x, y: c.y })
-                .collect()
-        };
-        protocol::encode(&wire::Observation {
-            you: me.into(),
-            n: self.game.config().n,
-            turn: self.game.turn(),
-            turn_limit: self.game.config().turns,
-            moves_allowed: self.game.moves_allowed() as u32,
-            own: coins(me),
-            opponent: coins(me.other()),
-            scores: self.game.scores(),
-        })
+        protocol::encode(&convert::observation(&self.game, me))
     }
 
     fn apply_answer(&mut self, seat: usize, answer: &[u8]) -> Result<Applied, Rejection> {

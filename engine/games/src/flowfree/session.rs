@@ -36,6 +36,10 @@ impl GameRules for FlowFreeRules {
         FaultPolicy::Forfeit
     }
 
+    fn game_score_meaning(&self) -> &'static str {
+        "Flow Free: none (a puzzle is solved or not)"
+    }
+
     fn view_script(&self) -> &'static str {
         include_str!("view.js")
     }

@@ -36,6 +36,10 @@ impl GameRules for LightsOutRules {
         FaultPolicy::Forfeit
     }
 
+    fn game_score_meaning(&self) -> &'static str {
+        "Lights Out: the clicks of the answer"
+    }
+
     fn view_script(&self) -> &'static str {
         include_str!("view.js")
     }

@@ -106,6 +106,10 @@ impl GameRules for RectanglesRules {
         FaultPolicy::Skip
     }
 
+    fn game_score_meaning(&self) -> &'static str {
+        "Rectangles: the cells the player's claims filled"
+    }
+
     fn view_script(&self) -> &'static str {
         include_str!("view.js")
     }

@@ -133,6 +133,10 @@ impl GameRules for ReversiXtRules {
         FaultPolicy::Disqualify
     }
 
+    fn game_score_meaning(&self) -> &'static str {
+        "ReversiXT: the player's stones at the end"
+    }
+
     fn view_script(&self) -> &'static str {
         include_str!("view.js")
     }

@@ -135,8 +135,9 @@ pub fn collect(
         };
         match reason {
             Some(reason) => {
+                let bytes = entry.bytes;
                 if remove_entry(&mut collection, &locks, entry, reason) {
-                    remaining -= collection.removed.last().map_or(0, |r| r.entry.bytes);
+                    remaining -= bytes;
                 }
             }
             None => {
