@@ -37,8 +37,11 @@ impl GameRules for FlipRules {
         FaultPolicy::Skip
     }
 
+    /// Rules file, "Score and end": the score is recorded after the player's own half-turn
+    /// and is sticky, so it is the most coins ever counted, not the count at the end.
     fn game_score_meaning(&self) -> &'static str {
-        "Flip: the player's coins in its goal third at the end"
+        "Flip: the player's recorded score, the most of its coins fully inside its target third \
+         after any of its own half-turns"
     }
 
     fn view_script(&self) -> &'static str {

@@ -165,6 +165,13 @@ fn the_score_is_sticky_and_a_full_score_wins_early() {
     assert_eq!(g.scores(), [1, 0]);
     g.play(&[(0, Point::new(-19.0, 0.0))]); // out again
     assert_eq!(g.scores(), [1, 0], "sticky: the running maximum");
+    // Reports' legends say so too: the most coins home, not the count at the end.
+    use crate::contract::GameRules;
+    let legend = super::session::FlipRules.game_score_meaning();
+    assert!(
+        legend.contains("the most") && !legend.contains("at the end"),
+        "{legend}"
+    );
     g.play(&[]);
     // Both coins home: player 1 wins at once.
     let mut g = game(
