@@ -35,6 +35,7 @@ pub fn play(
     let settings = MatchSettings {
         params,
         seed,
+        seed_secret: crate::seed::SeedSecret::draw().map_err(|e| e.to_string())?,
         budgets: Budgets {
             move_ms: Some(move_ms),
             ..Budgets::default()

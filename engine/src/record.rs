@@ -5,6 +5,7 @@ use crate::fault::Fault;
 use crate::host::{Clock, HostKind};
 use crate::input_file::{limits, Input};
 use crate::sandbox::SandboxReport;
+use crate::seed::SeedSecret;
 use agon_games::contract::{FaultPolicy, Outcome, RawParams};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -22,6 +23,10 @@ pub struct MatchRecord {
     /// Every game parameter in effect (defaults filled in).
     pub params: RawParams,
     pub seed: u64,
+    /// The key of the seat seeds' derivation (absent in records made before it existed): with
+    /// `seed` it reproduces every seat's seed (`agon match --seed N --seed-secret S`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_secret: Option<SeedSecret>,
     pub host: HostKind,
     pub budgets: Budgets,
     pub fault_policy: FaultPolicy,

@@ -6,7 +6,7 @@ use crate::host::{describe_failure, Call, CallResult, Deadline, SeatHost};
 use crate::record::{
     Budgets, Forced, MatchRecord, MoveRecord, Restart, SeatMetrics, SeatRecord, RECORD_FORMAT,
 };
-use crate::seed::{engine_draw, seat_seed};
+use crate::seed::{engine_draw, seat_seed, SeedSecret};
 use agon_games::contract::{
     bounded, Applied, FaultPolicy, GameRules, Outcome, ParamError, RawParams, Rejection, Session,
     StartInfo, Termination,
@@ -19,6 +19,8 @@ use std::time::Duration;
 pub struct MatchSettings {
     pub params: RawParams,
     pub seed: u64,
+    /// The key under which every seat's seed is derived from `seed` (see [`crate::seed`]).
+    pub seed_secret: SeedSecret,
     pub budgets: Budgets,
     /// `None`: the game's default policy.
     pub fault_policy: Option<FaultPolicy>,
@@ -242,6 +244,7 @@ pub fn run_observed_match(
         protocol_version: game.protocol_version(),
         params: session.params(),
         seed: settings.seed,
+        seed_secret: Some(settings.seed_secret),
         host: seats[0].host.kind(),
         budgets: settings.budgets,
         fault_policy: referee.policy,
@@ -428,7 +431,7 @@ impl Referee<'_, '_> {
         seats: &mut [Seat],
     ) -> Result<(), Fault> {
         let info = StartInfo {
-            seed: seat_seed(self.settings.seed, index),
+            seed: seat_seed(&self.settings.seed_secret, self.settings.seed, index),
             start_budget_ms: self.settings.budgets.start_ms.unwrap_or(0),
             move_budget_ms: self.settings.budgets.move_ms.unwrap_or(0),
             bot_params: seats[index].record.bot_params.clone(),
@@ -582,7 +585,7 @@ impl Referee<'_, '_> {
         let applied = match forced {
             Forced::Skip => session.skip(seat),
             Forced::RandomLegal => {
-                session.play_random_legal(seat, engine_draw(self.settings.seed, ply))
+                session.play_random_legal(seat, engine_draw(&self.settings.seed_secret, self.settings.seed, ply))
             }
         };
         match applied {

@@ -51,6 +51,19 @@ pub enum SeatError {
     NotAPlugin,
 }
 
+impl SeatError {
+    /// Whether the engine's own resources failed (its cache, threads, processes, its build of
+    /// `agon-host`), not the bot: such an error stops a run and is never charged to an entrant.
+    pub fn is_engines(&self) -> bool {
+        match self {
+            SeatError::Load(e) => e.is_engines(),
+            SeatError::Thread { .. } | SeatError::NoProcessHost => true,
+            SeatError::Process(e) => e.is_engines(),
+            SeatError::NotAPlugin => false,
+        }
+    }
+}
+
 /// Seats `spec`'s bot at `seat`. In-process hosts load the plugin here; the process host only
 /// stages it (hash and content-addressed copy) and loads it in the sandboxed child.
 pub fn seat(
@@ -223,6 +236,9 @@ pub enum Trial {
     /// The bot cannot be run here (it crashed while being created, its file does not load, the
     /// sandbox is incomplete in strict mode).
     Exclude(String),
+    /// The engine's own resources failed (see [`SeatError::is_engines`]): nothing is known of
+    /// the bot.
+    EngineFailed(String),
     /// The bot refused its parameters (`?key=value`): a mistake of whoever wrote the spec, to
     /// be refused before any game.
     Refused(String),
@@ -240,6 +256,7 @@ pub fn trial_start(
 ) -> Trial {
     let mut seat = match seat_or_fail(spec, 0, game, hosting) {
         Ok(seat) => seat,
+        Err(e) if e.is_engines() => return Trial::EngineFailed(e.to_string()),
         Err(e) => return Trial::Exclude(e.to_string()),
     };
     let Ok(session) = game.new_session(params, &crate::input_file::GameFiles) else {

@@ -78,6 +78,7 @@ fn main() -> anyhow::Result<()> {
         let settings = MatchSettings {
             params: RawParams::new(),
             seed,
+            seed_secret: agon_engine::seed::SeedSecret::draw()?,
             budgets: Budgets {
                 start_ms: Some(10_000),
                 move_ms: Some(600_000),

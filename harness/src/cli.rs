@@ -240,9 +240,8 @@ pub struct ServeArgs {
     /// How long to wait for the course clients to join, in seconds
     #[arg(long, default_value_t = 300, value_name = "SECONDS")]
     pub wait: u64,
-    /// The match seed (the plugin bots' randomness); random if not given, and printed
-    #[arg(long)]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub seeds: SeedArgs,
     /// Where the plugin seats run: process (default), thread or inline
     #[arg(long, default_value = "process", value_name = "HOST")]
     pub host: String,
@@ -518,9 +517,8 @@ pub struct MatchArgs {
     /// A bot, as FILE:BOT or FILE:BOT?key=value&key=value; one per seat, in seat order
     #[arg(long = "bot", value_name = "SPEC", required = true)]
     pub bots: Vec<String>,
-    /// The match seed (all randomness derives from it); random if not given, and printed
-    #[arg(long)]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub seeds: SeedArgs,
     #[command(flatten)]
     pub budgets: BudgetArgs,
     #[command(flatten)]
@@ -542,6 +540,21 @@ pub struct MatchArgs {
     /// summary shows the last lines of a faulty seat's)
     #[arg(long, conflicts_with = "json")]
     pub show_stderr: bool,
+}
+
+/// A match's seed and the secret its seat seeds are derived under, shared by the commands that
+/// play one match.
+#[derive(Args)]
+pub struct SeedArgs {
+    /// The match seed (all randomness derives from it and the seed secret); random if not
+    /// given. The record and the summary show it
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The secret the bots' seeds are derived under (64 hex digits, as a record or the summary
+    /// shows it): with --seed, it reproduces a game's seeds exactly. Drawn from the operating
+    /// system if not given; bots never see it, so none can compute another's seed
+    #[arg(long, value_name = "HEX")]
+    pub seed_secret: Option<String>,
 }
 
 /// Budgets and the fault policy, shared by the commands that play games.

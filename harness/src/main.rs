@@ -17,9 +17,7 @@ use clap::Parser;
 
 fn main() {
     let cli = cli::Cli::parse();
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .format_timestamp_millis()
-        .init();
+    init_logging();
     exit_guard::arm();
     if cli.command.plays_games() {
         if let Err(e) = agon_engine::interrupt::install() {
@@ -52,11 +50,35 @@ fn main() {
     };
     if let Err(error) = result {
         let message = format!("{error:#}");
-        eprintln!("agon: error: {}", console::printable(&message));
+        eprintln!("agon: error: {}", console::lines(&message));
         // Stopped by a signal: the conventional 128 + its number, so a batch system sees it.
         let status =
             agon_engine::interrupt::requested().map_or(1, agon_engine::interrupt::exit_status);
         exit_guard::exit(status);
     }
     exit_guard::disarm();
+}
+
+/// env_logger's usual look, `[time LEVEL target] message`, with the message on one line: log
+/// messages quote file, slot and bot names, and a name holding a newline must not forge a record.
+fn init_logging() {
+    let mut look = env_logger::fmt::ConfigurableFormat::default();
+    look.timestamp(Some(env_logger::TimestampPrecision::Millis));
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format(move |buf, record| {
+            let message = record.args().to_string();
+            let message = console::name(&message);
+            look.format(
+                buf,
+                &log::Record::builder()
+                    .args(format_args!("{message}"))
+                    .level(record.level())
+                    .target(record.target())
+                    .module_path(record.module_path())
+                    .file(record.file())
+                    .line(record.line())
+                    .build(),
+            )
+        })
+        .init();
 }

@@ -32,6 +32,11 @@ const PACKAGES: &[&str] = &[
     "rectangles-cavalry",
 ];
 
+/// The seed secret of tests that need the same seat seeds on every run (never a real run's:
+/// those draw theirs from the operating system).
+pub const TEST_SECRET: agon_engine::seed::SeedSecret =
+    agon_engine::seed::SeedSecret::from_bytes([0x5a; 32]);
+
 /// The course data beside the project (`../shared/data`), as CI places it.
 pub fn shared_data() -> PathBuf {
     workspace_root()

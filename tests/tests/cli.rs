@@ -66,6 +66,42 @@ fn plugins_fails_naming_a_bad_file() {
     );
 }
 
+/// What a file name tries to put on a line of its own (after a newline in the name).
+const FORGED: &str = "INFO forged line";
+
+/// Fails if `shown` holds a raw escape character or a line a file name forged.
+fn assert_names_kept_to_their_lines(shown: &str) {
+    assert!(!shown.contains('\u{1b}'), "a raw ESC: {shown:?}");
+    assert!(
+        !shown.lines().any(|l| l.trim_start().starts_with(FORGED)),
+        "a forged line: {shown:?}"
+    );
+}
+
+#[test]
+fn plugins_shows_a_file_name_with_a_newline_and_an_escape_on_one_line() {
+    let dir = scratch("cli-forging-names");
+    let listed = dir.join(format!("good\n{FORGED}\u{1b}[2J.so"));
+    std::fs::copy(plugin("breakthrough-random"), &listed).unwrap();
+    let refused = dir.join(format!("bad\n{FORGED}\u{1b}[2J.so"));
+    std::fs::write(&refused, "garbage").unwrap();
+    let out = run(&[
+        "plugins",
+        listed.to_str().unwrap(),
+        refused.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success(), "the garbage file is an error");
+    let (stdout, stderr) = (stdout(&out), stderr(&out));
+    assert_names_kept_to_their_lines(&stdout);
+    assert_names_kept_to_their_lines(&stderr);
+    let escaped = format!("\\u{{a}}{FORGED}\\u{{1b}}[2J.so");
+    assert!(stdout.contains(&format!("good{escaped}")), "{stdout}");
+    assert!(
+        stderr.contains(&format!("bad{escaped}: not a shared library")),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn match_json_has_result_faults_and_metrics() {
     let ab = format!("{}?depth=2", spec("breakthrough-alphabeta", "alphabeta"));

@@ -20,6 +20,7 @@ fn play(specs: [&str; 2], params: &[(&str, &str)], policy: Option<FaultPolicy>) 
     let settings = MatchSettings {
         params: agon_games::contract::raw_params(params),
         seed: 3,
+        seed_secret: agon_tests::TEST_SECRET,
         budgets: Budgets {
             start_ms: Some(2000),
             move_ms: Some(2000),

@@ -2,7 +2,7 @@
 //! suspended and resumed, its bots' processes signalled from outside) must not change a single
 //! result.
 
-use agon_tests::{agon, child_pids, scratch, spec, standings, tournament_standings};
+use agon_tests::{agon, child_pids, scratch, spec, standings, stat_fields, tournament_standings};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -353,4 +353,184 @@ fn an_entrant_that_crashes_the_engine_is_named_and_then_excluded() {
     assert_eq!(row("alpha")["faults"], serde_json::json!({}));
     assert_eq!(row("beta")["faults"], serde_json::json!({}));
     assert_eq!(journal_lines(&out), 3);
+}
+
+/// The state letter of a process (`/proc/PID/stat`): `T` while stopped.
+fn process_state(pid: u32) -> Option<String> {
+    stat_fields(pid)?.first().cloned()
+}
+
+/// A host of `engine` in the middle of a call of at least `call_at_least`: the engine stops its
+/// hosts between calls, so a host that was seen stopped once (it is past its start-up) and has
+/// now run for that long without being stopped again is answering a slow call.
+fn host_in_its_call(engine: u32, call_at_least: Duration) -> u32 {
+    let t0 = Instant::now();
+    let mut paused_once = Vec::new();
+    let mut running_since = std::collections::HashMap::new();
+    loop {
+        assert!(t0.elapsed() < Duration::from_secs(10), "no host in a call");
+        for host in child_pids(engine) {
+            match process_state(host).as_deref() {
+                Some("T") => {
+                    paused_once.push(host);
+                    running_since.remove(&host);
+                }
+                Some(_) if paused_once.contains(&host) => {
+                    let since = *running_since.entry(host).or_insert_with(Instant::now);
+                    if since.elapsed() >= call_at_least {
+                        return host;
+                    }
+                }
+                _ => {}
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// A host of `engine` stopped with SIGSTOP, as a user or a batch system might; continued when
+/// dropped, however the test ends (if it is still the engine's: the engine kills it).
+struct StoppedHost {
+    engine: u32,
+    host: u32,
+}
+
+impl StoppedHost {
+    fn stop(engine: u32, host: u32) -> StoppedHost {
+        signal_quietly(host, "STOP");
+        StoppedHost { engine, host }
+    }
+}
+
+impl Drop for StoppedHost {
+    fn drop(&mut self) {
+        if child_pids(self.engine).contains(&self.host) {
+            signal_quietly(self.host, "CONT");
+        }
+    }
+}
+
+/// An `agon` run, killed if the test ends before it does (its hosts die with it).
+struct Engine(Option<std::process::Child>);
+
+impl Engine {
+    fn spawn(command: &mut std::process::Command) -> Engine {
+        let child = command
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        Engine(Some(child))
+    }
+
+    fn id(&self) -> u32 {
+        self.0.as_ref().map_or(0, std::process::Child::id)
+    }
+
+    fn finish(mut self) -> std::process::Output {
+        self.0.take().unwrap().wait_with_output().unwrap()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Stops, for 2 s, the first host of `engine` found 20 ms into a call, then continues it.
+fn stop_a_host_mid_call(engine: &Engine) {
+    let host = host_in_its_call(engine.id(), Duration::from_millis(20));
+    let _stopped = StoppedHost::stop(engine.id(), host);
+    std::thread::sleep(Duration::from_secs(2));
+}
+
+const STOPPED_FROM_OUTSIDE: &str = "stopped (SIGSTOP or similar) from outside the engine";
+
+/// A bot's process stopped from outside in the middle of its call (SIGSTOP for 2 s on a 500 ms
+/// budget, by either clock) used to be charged `timeout`, though the bot would have answered in
+/// time. The engine lets its hosts run only during their calls, so a host found stopped then
+/// was stopped by someone else: `agon match` reports the call `external` and records nothing.
+#[test]
+fn a_bot_process_stopped_from_outside_mid_call_is_not_timed_out() {
+    let slow = format!("{}?ms=300", spec("misbehave", "slow"));
+    let random = spec("breakthrough-random", "random");
+    for clock in ["wall", "cpu"] {
+        let engine = Engine::spawn(agon().args([
+            "match",
+            "--game",
+            "breakthrough",
+            "--host",
+            "process",
+            "--json",
+            "--seed",
+            "1",
+            "--bot",
+            &slow,
+            "--bot",
+            &random,
+            "--move-ms",
+            "500",
+            "--clock",
+            clock,
+        ]));
+        stop_a_host_mid_call(&engine);
+        let output = engine.finish();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{clock}: {stdout}\n{stderr}");
+        assert!(
+            stderr.contains("nothing of it is recorded") && stderr.contains(STOPPED_FROM_OUTSIDE),
+            "{clock}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("timeout") && stdout.is_empty(),
+            "{clock}: {stdout}\n{stderr}"
+        );
+    }
+}
+
+/// In a tournament (CPU clock, a 1.5 s watchdog), a host stopped from outside for 2 s in the
+/// middle of a call costs its bot nothing: the game is played again, and no fault is recorded.
+#[test]
+fn a_bot_process_stopped_from_outside_in_a_tournament_has_its_game_played_again() {
+    let dir = scratch("hardening-outside-stop");
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"breakthrough\"\nseed = 7\ngames_per_pairing = 1\nconcurrency = 1\n\
+             host = \"process\"\nmove_ms = 500\n[params]\nrows = 5\ncols = 3\n\
+             [[entrant]]\nname = \"first\"\nbot = \"{slow}?ms=100\"\n\
+             [[entrant]]\nname = \"second\"\nbot = \"{slow}?ms=100\"\n",
+            slow = spec("misbehave", "slow"),
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let engine = Engine::spawn(
+        agon()
+            .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
+            .arg(&out)
+            .arg("--quiet"),
+    );
+    stop_a_host_mid_call(&engine);
+    let output = engine.finish();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(STOPPED_FROM_OUTSIDE) && stderr.contains("playing it again"),
+        "{stderr}"
+    );
+    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    assert!(
+        !journal.contains("timeout") && !journal.contains("external"),
+        "a fault was recorded: {journal}"
+    );
+    for row in standings(&out)["standings"].as_array().unwrap() {
+        assert_eq!(row["faults"], serde_json::json!({}), "{row}");
+    }
 }

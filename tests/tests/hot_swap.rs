@@ -295,6 +295,29 @@ fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
     assert!(html.contains("Refused builds") && html.contains("smoke game"));
 }
 
+/// What a slot's file name tries to put on a line of its own (after a newline in the name).
+const FORGED: &str = "INFO forged line";
+
+#[test]
+fn a_refused_file_name_with_a_newline_and_an_escape_forges_no_log_line() {
+    let (_, dir, out) = folders("ladder-forging-name");
+    let random = plugin("breakthrough-random");
+    publish(&random, &dir, "a.so");
+    publish(&random, &dir, "b.so");
+    let slot = format!("bad\n{FORGED}\u{1b}[2J.so");
+    std::fs::write(dir.join(&slot), "garbage").unwrap();
+    let ladder = Ladder::start(&dir, &out, &["--game", "breakthrough", "--games", "1"]);
+    let (status, stderr) = ladder.finish();
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(!stderr.contains('\u{1b}'), "a raw ESC: {stderr:?}");
+    assert!(
+        !stderr.lines().any(|l| l.trim_start().starts_with(FORGED)),
+        "a forged line: {stderr:?}"
+    );
+    let refusal = format!("bad\\u{{a}}{FORGED}\\u{{1b}}[2J.so: build refused");
+    assert!(stderr.contains(&refusal), "{stderr}");
+}
+
 /// Writes `bytes` over `path` in place, in `parts` pieces with `pause` between them, as a slow
 /// `cp` onto the old build would (the same inode, truncated first).
 fn write_in_place_slowly(bytes: &[u8], path: &Path, parts: usize, pause: Duration) -> Vec<String> {

@@ -38,6 +38,7 @@ fn play_under(
     let settings = MatchSettings {
         params,
         seed,
+        seed_secret: agon_tests::TEST_SECRET,
         budgets: Budgets {
             start_ms: Some(2000),
             move_ms,

@@ -39,6 +39,7 @@ fn play_seeded(
     let settings = MatchSettings {
         params: params(game),
         seed,
+        seed_secret: agon_tests::TEST_SECRET,
         budgets: Budgets {
             start_ms: Some(5000),
             move_ms: Some(move_ms),

@@ -41,6 +41,7 @@ fn try_play(
     let settings = MatchSettings {
         params,
         seed,
+        seed_secret: agon_tests::TEST_SECRET,
         budgets: Budgets {
             start_ms: Some(5000),
             move_ms: Some(5000),

@@ -192,6 +192,28 @@ fn every_misbehaving_bot_is_contained() {
     drop(listener);
 }
 
+/// A stop signal to itself, by `raise` (tgkill) or `kill`, would pass for a stop from outside
+/// the engine (`external`: a game played again): every one is refused.
+#[test]
+fn a_bot_cannot_stop_itself() {
+    let random = spec("breakthrough-random", "random");
+    for signal in ["stop", "tstp", "ttin", "ttou"] {
+        for call in ["raise", "kill"] {
+            let bad = format!(
+                "{}?signal={signal}&call={call}",
+                spec("misbehave", "self-signal")
+            );
+            let (v, _) = run_cli(&match_args([&bad, &random], 1000, &[]));
+            let fault = &v["faults"][0];
+            assert_eq!(fault["seat"], 0, "{signal} by {call}: {v}");
+            assert_eq!(
+                fault["cause"], "refused_syscall",
+                "{signal} by {call}: {fault}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_panic_message_reaches_the_record_through_stderr() {
     let (v, _) = run_cli(&match_args(
@@ -241,6 +263,7 @@ fn play(seats: Vec<Seat>, move_ms: u64, clock: Clock) -> MatchRecord {
     let settings = MatchSettings {
         params: RawParams::new(),
         seed: 3,
+        seed_secret: agon_tests::TEST_SECRET,
         budgets: Budgets {
             start_ms: Some(2000),
             move_ms: Some(move_ms),

@@ -9,6 +9,14 @@ pub enum LoadError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The engine's own plugin cache failed (a full or read-only file system, a folder that is
+    /// not one): no fault of the plugin's.
+    #[error("the plugin cache {}: cannot store a copy of {}: {source}", cache.display(), path.display())]
+    Cache {
+        path: PathBuf,
+        cache: PathBuf,
+        source: std::io::Error,
+    },
     /// Not a regular file, too large, or unreadable (the message names the file).
     #[error("{detail}")]
     Unreadable { path: PathBuf, detail: String },
@@ -68,6 +76,7 @@ impl LoadError {
     pub fn path(&self) -> &std::path::Path {
         match self {
             LoadError::Io { path, .. }
+            | LoadError::Cache { path, .. }
             | LoadError::Unreadable { path, .. }
             | LoadError::NotSharedLibrary { path, .. }
             | LoadError::NoRootModule { path }
@@ -80,6 +89,14 @@ impl LoadError {
             | LoadError::ProtocolMismatch { path, .. }
             | LoadError::BotRefused { path, .. } => path,
         }
+    }
+}
+
+impl LoadError {
+    /// Whether the engine's own resources failed, not the plugin: such an error must stop
+    /// whatever was going on, never be charged to an entrant.
+    pub fn is_engines(&self) -> bool {
+        matches!(self, LoadError::Cache { .. })
     }
 }
 

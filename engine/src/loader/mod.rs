@@ -11,7 +11,7 @@ pub mod cache;
 pub mod elf_extent;
 mod errors;
 
-pub use cache::{cache_dir, content_addressed_copy};
+pub use cache::{cache_dir, cached_copy, content_addressed_copy};
 pub use errors::LoadError;
 
 use crate::input_file::{limits, Input};
@@ -151,10 +151,6 @@ impl StagedPlugin {
     /// Stages `bytes`, read from `path` by the caller (who may have checked them already: a
     /// file that changes on disk meanwhile changes nothing here).
     pub fn stage_bytes(path: &Path, bytes: &[u8], cache: &Path) -> Result<StagedPlugin, LoadError> {
-        let io = |source| LoadError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
         if !bytes.starts_with(b"\x7fELF") {
             return Err(LoadError::NotSharedLibrary {
                 path: path.to_path_buf(),
@@ -162,7 +158,13 @@ impl StagedPlugin {
             });
         }
         let sha256 = sha256_hex(bytes);
-        let copy = content_addressed_copy(path, bytes, &sha256, cache).map_err(io)?;
+        let copy = content_addressed_copy(path, bytes, &sha256, cache).map_err(|source| {
+            LoadError::Cache {
+                path: path.to_path_buf(),
+                cache: cache.to_path_buf(),
+                source,
+            }
+        })?;
         Ok(StagedPlugin {
             path: path.to_path_buf(),
             copy,

@@ -7,7 +7,8 @@
 //!   it was on its stderr, and the host dies of SIGSYS, recorded as `refused_syscall`: process
 //!   creation, exec, sockets, tracing, file metadata and names, mounts (old and new API),
 //!   file-system notification, SysV IPC and message queues, namespaces, identities, memory
-//!   locking, signals to others, a new handler for SIGSYS, and the administration of the
+//!   locking, signals to others (and to itself those that would pass for a kill or a stop from
+//!   outside the engine), a new handler for SIGSYS, and the administration of the
 //!   kernel; and any call added to a later kernel until it is reviewed. (One filter: every
 //!   filter installed costs the host start-up time in the kernel.)
 //! - `clone3` answers "not implemented", so that the C library falls back to `clone`, whose
@@ -170,6 +171,11 @@ const ALLOWED_PRCTLS: [u64; 8] = [3, 15, 16, 21, 23, 38, 39, 0x5356_4d41];
 /// to fake that, it could have every game it is losing played again.
 const SELF_SIGNALS_REFUSED: [i32; 4] = [libc::SIGKILL, libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
 
+/// Stop signals a bot may not send itself (`raise(SIGTSTP)` is a `tgkill`): a host found
+/// stopped during its call was stopped from outside the engine, which is not the bot's fault
+/// either (`host::process`).
+const SELF_STOPS_REFUSED: [i32; 4] = [libc::SIGSTOP, libc::SIGTSTP, libc::SIGTTIN, libc::SIGTTOU];
+
 /// fcntl(2) commands that choose the signal or the process a file's events signal (F_SETOWN,
 /// F_SETSIG, F_SETOWN_EX; asm-generic/fcntl.h), and leases and directory notification
 /// (F_SETLEASE, F_NOTIFY; linux/fcntl.h), which signal too.
@@ -231,8 +237,12 @@ fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
     rules.insert(libc::SYS_ioctl, any_of(1, &ALLOWED_IOCTLS)?);
     rules.insert(libc::SYS_prctl, any_of(0, &ALLOWED_PRCTLS)?);
     // Signals only to this process (`abort` raises SIGABRT with tgkill(own pid, ..)), and none
-    // that would pass for a kill from outside.
-    let refused_signals = SELF_SIGNALS_REFUSED.map(|signal| signal as u64);
+    // that would pass for a kill or a stop from outside.
+    let refused_signals: Vec<u64> = SELF_SIGNALS_REFUSED
+        .iter()
+        .chain(&SELF_STOPS_REFUSED)
+        .map(|&signal| signal as u64)
+        .collect();
     let signal_rule = |signal_arg: u8| -> Result<Vec<SeccompRule>, String> {
         let mut conditions = vec![condition32(0, SeccompCmpOp::Eq, own_pid)?];
         conditions.extend(none_of(signal_arg, &refused_signals)?);

@@ -34,6 +34,7 @@ pub(super) fn game(greedy: &Path) -> anyhow::Result<(MatchRecord, f64)> {
     let settings = MatchSettings {
         params: params(),
         seed: 1,
+        seed_secret: agon_engine::seed::SeedSecret::draw()?,
         budgets: Budgets::default(),
         fault_policy: None,
     };

@@ -39,6 +39,7 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
         concurrency: 2,
         games: None,
         seed: 1,
+        seed_secret: agon_engine::seed::SeedSecret::draw()?,
         settle: Duration::from_millis(500),
         max_builds_in_process: 8,
         budgets: Budgets {

@@ -37,6 +37,7 @@ pub fn rules_per_round(
     let settings = MatchSettings {
         params,
         seed: 7,
+        seed_secret: agon_engine::seed::SeedSecret::draw()?,
         budgets: Budgets::default(),
         fault_policy: None,
     };

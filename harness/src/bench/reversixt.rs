@@ -91,6 +91,7 @@ pub fn seed_nodes(
     let settings = MatchSettings {
         params,
         seed: 1,
+        seed_secret: agon_engine::seed::SeedSecret::draw()?,
         budgets: Budgets {
             start_ms: None,
             move_ms: Some(1000),
@@ -127,6 +128,7 @@ pub fn greedy_games(greedy: &Path, per_sample: Duration) -> anyhow::Result<Figur
     let settings = MatchSettings {
         params: RawParams::from([("instance".to_string(), OTHELLO.to_string())]),
         seed: 1,
+        seed_secret: agon_engine::seed::SeedSecret::draw()?,
         budgets: Budgets::default(),
         fault_policy: None,
     };

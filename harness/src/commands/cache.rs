@@ -1,7 +1,7 @@
 //! `agon cache path | list | gc`: the content-addressed cache of plugin copies.
 
 use crate::cli::{CacheCommand, CacheGcArgs, CacheListArgs};
-use crate::console::outln;
+use crate::console::{name, outln, path_name};
 use agon_engine::loader::cache::{
     collect, days, entry_in_use, scan, CacheEntry, Collection, CollectionPolicy, Oddity,
     RemovalReason,
@@ -61,7 +61,7 @@ fn list(args: CacheListArgs) -> anyhow::Result<()> {
             size(entry.bytes),
             format!("used {}", ago(now, entry.last_use)),
             using,
-            entry.files.join(", ")
+            file_names(entry)
         );
     }
     outln!(
@@ -99,7 +99,8 @@ fn gc(args: CacheGcArgs) -> anyhow::Result<()> {
         print_collection(&done, &args, now);
     }
     if !done.failures.is_empty() {
-        bail!("{}", done.failures.join("\nagon: error: "));
+        let shown: Vec<_> = done.failures.iter().map(|f| name(f)).collect();
+        bail!("{}", shown.join("\nagon: error: "));
     }
     Ok(())
 }
@@ -129,7 +130,7 @@ fn print_collection(done: &Collection, args: &CacheGcArgs, now: SystemTime) {
     for stray in &done.stray {
         outln!(
             "{remove} stray {} ({})",
-            stray.path.display(),
+            path_name(&stray.path),
             size(stray.bytes)
         );
     }
@@ -203,15 +204,21 @@ fn oddity_json(oddity: &Oddity) -> Value {
 }
 
 fn describe(oddity: &Oddity) -> String {
-    format!("{}: {}", oddity.path.display(), oddity.what)
+    format!("{}: {}", path_name(&oddity.path), name(&oddity.what))
 }
 
 fn files(entry: &CacheEntry) -> String {
     if entry.files.is_empty() {
         "(no copy)".into()
     } else {
-        entry.files.join(", ")
+        file_names(entry)
     }
+}
+
+/// The names the entry's copies were staged under: the plugin files' own names.
+fn file_names(entry: &CacheEntry) -> String {
+    let names: Vec<_> = entry.files.iter().map(|f| name(f)).collect();
+    names.join(", ")
 }
 
 fn entries(count: usize) -> String {

@@ -133,10 +133,11 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
             }
         });
     }
-    let seed = args.seed.unwrap_or_else(rand::random);
+    let (seed, seed_secret) = super::play::seeds(&args.seeds)?;
     let settings = MatchSettings {
         params,
         seed,
+        seed_secret,
         budgets: Budgets {
             start_ms: Some(10_000),
             move_ms: (args.move_ms > 0).then_some(args.move_ms),

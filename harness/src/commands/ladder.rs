@@ -65,6 +65,7 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
         concurrency: args.concurrency,
         games: args.games,
         seed,
+        seed_secret: agon_engine::seed::SeedSecret::draw()?,
         settle: Duration::from_millis(args.settle_ms),
         max_builds_in_process: args.max_builds_in_process,
         budgets,

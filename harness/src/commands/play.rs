@@ -1,7 +1,7 @@
 //! `agon match`: one match between bots.
 
-use crate::cli::{BudgetArgs, MatchArgs, SeatingArgs};
-use crate::console::{out, outln};
+use crate::cli::{BudgetArgs, MatchArgs, SeatingArgs, SeedArgs};
+use crate::console::{name, out, outln};
 use crate::feedback::{faults, seat_stderr, trace::TracePrinter};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::{Clock, HostKind, ProcessHostConfig};
@@ -10,6 +10,7 @@ use agon_engine::runner::{run_match, run_observed_match, MatchSettings};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating;
 use agon_engine::seating::{Hosting, Trial};
+use agon_engine::seed::SeedSecret;
 use agon_games::contract::{FaultPolicy, RawParams};
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
@@ -68,8 +69,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         );
         if let Trial::Refused(message) = trial {
             bail!(
-                "--bot {} (seat {i}): the bot refused its parameters: {message}",
-                spec
+                "--bot {} (seat {i}): the bot refused its parameters: {}",
+                spec,
+                name(&message)
             );
         }
     }
@@ -78,10 +80,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .enumerate()
         .map(|(i, spec)| seating::seat(spec, i, game, &hosting))
         .collect::<Result<Vec<_>, _>>()?;
-    let seed = args.seed.unwrap_or_else(rand::random);
+    let (seed, seed_secret) = seeds(&args.seeds)?;
     let settings = MatchSettings {
         params,
         seed,
+        seed_secret,
         budgets,
         fault_policy,
     };
@@ -138,6 +141,15 @@ pub fn publish(record: &MatchRecord, path: Option<&Path>, shown: Shown) -> anyho
 }
 
 /// The budgets and fault policy of `--move-ms`, `--start-ms`, `--clock` and `--on-fault`.
+/// The match seed and the seed secret: as given, or drawn.
+pub fn seeds(args: &SeedArgs) -> anyhow::Result<(u64, SeedSecret)> {
+    let secret = match &args.seed_secret {
+        Some(text) => text.parse().map_err(|e| anyhow!("--seed-secret: {e}"))?,
+        None => SeedSecret::draw()?,
+    };
+    Ok((args.seed.unwrap_or_else(rand::random), secret))
+}
+
 pub fn budgets(args: &BudgetArgs) -> anyhow::Result<(Budgets, Option<FaultPolicy>)> {
     let clock: Clock = args.clock.parse().map_err(|e: String| anyhow!(e))?;
     let fault_policy = args
@@ -246,25 +258,32 @@ pub fn summary(record: &MatchRecord, whole_stderr: bool) -> String {
         record.budgets.clock,
         record.fault_policy
     );
+    if let Some(secret) = &record.seed_secret {
+        let _ = writeln!(
+            out,
+            "seed secret {secret} (the same game's seeds again: --seed {} --seed-secret {secret})",
+            record.seed
+        );
+    }
     for s in &record.seats {
         let params: Vec<String> = s
             .bot_params
             .iter()
-            .map(|(k, v)| format!("{k}={v}"))
+            .map(|(k, v)| format!("{}={}", name(k), name(v)))
             .collect();
         let _ = writeln!(
             out,
             "seat {}: {}{} [{} {}, {}, sha256 {}]",
             s.seat,
-            s.bot,
+            name(&s.bot),
             if params.is_empty() {
                 String::new()
             } else {
                 format!(" ({})", params.join(" "))
             },
-            s.plugin,
-            s.plugin_version,
-            s.file,
+            name(&s.plugin),
+            name(&s.plugin_version),
+            name(&s.file),
             &s.sha256[..12.min(s.sha256.len())]
         );
     }
@@ -276,7 +295,7 @@ pub fn summary(record: &MatchRecord, whole_stderr: bool) -> String {
             let ranks: Vec<String> = record.outcome.ranks.iter().map(|r| r.to_string()).collect();
             format!("ranks by seat {}", ranks.join(","))
         }
-        (Some(w), true) => format!("seat {w} ({}) wins", record.seats[w].bot),
+        (Some(w), true) => format!("seat {w} ({}) wins", name(&record.seats[w].bot)),
         (None, true) => "draw".to_string(),
     };
     let scores: Vec<String> = record
@@ -290,14 +309,16 @@ pub fn summary(record: &MatchRecord, whole_stderr: bool) -> String {
         "result: {result} [{}] after {} moves: {}",
         scores.join("-"),
         record.moves.len(),
-        record.outcome.reason
+        name(&record.outcome.reason)
     );
     out.push_str(&faults::explained(record));
     for r in &record.restarts {
         let _ = writeln!(
             out,
             "restart: seat {} started again before ply {} ({})",
-            r.seat, r.ply, r.reason
+            r.seat,
+            r.ply,
+            name(&r.reason)
         );
     }
     for s in &record.seats {
@@ -322,7 +343,7 @@ pub fn summary(record: &MatchRecord, whole_stderr: bool) -> String {
             out,
             "{:<5} {:<16} {:>5}  {:>7.3}  {:>11}  {:>6.1}  {:>9}  {:>10}  {:>8}",
             m.seat,
-            record.seats[m.seat].bot,
+            name(&record.seats[m.seat].bot),
             m.moves,
             m.time_per_move_ms,
             m.cpu_per_move_ms

@@ -1,13 +1,13 @@
 //! `agon plugins FILE...`
 
 use crate::cli::PluginsArgs;
-use crate::console::outln;
+use crate::console::{name, outln, path_name};
 use agon_engine::host::{HostKind, ProcessHost, ProcessHostConfig};
 use agon_engine::loader::{cache_dir, BotDescriptor, Manifest, Plugin, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What one file offers.
 struct Listed {
@@ -47,8 +47,7 @@ pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
             });
         match opened {
             Ok(plugin) => listed.push(plugin),
-            Err(e) if e.contains(&file.display().to_string()) => failures.push(e),
-            Err(e) => failures.push(format!("{}: {e}", file.display())),
+            Err(e) => failures.push((file, e)),
         }
     }
     if args.json {
@@ -62,23 +61,29 @@ pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
                 })
             })
             .collect();
-        let out = serde_json::json!({ "plugins": plugins, "errors": failures });
+        let errors: Vec<String> = failures.iter().map(|(f, e)| failure(f, e)).collect();
+        let out = serde_json::json!({ "plugins": plugins, "errors": errors });
         outln!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         let registry = Registry::builtin();
         for p in &listed {
             let m = &p.manifest;
-            outln!("{}", p.path.display());
-            outln!("  plugin  {} {} (team: {})", m.plugin, m.version, m.team);
+            outln!("{}", path_name(&p.path));
+            outln!(
+                "  plugin  {} {} (team: {})",
+                name(&m.plugin),
+                name(&m.version),
+                name(&m.team)
+            );
             outln!("  sha256  {}", p.sha256);
             for b in &m.bots {
                 outln!(
                     "  bot     {:<14} {} (protocol v{}){}  {}",
-                    b.name,
-                    b.game,
+                    name(&b.name),
+                    name(&b.game),
                     b.protocol_version,
                     if b.tournament { "" } else { " [hidden]" },
-                    b.description
+                    name(&b.description)
                 );
                 if let Some(problem) = protocol_problem(&registry, b) {
                     outln!("          {problem}");
@@ -87,9 +92,25 @@ pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
         }
     }
     if !failures.is_empty() {
-        bail!("{}", failures.join("\nagon: error: "));
+        let shown: Vec<String> = failures.iter().map(|(f, e)| shown_failure(f, e)).collect();
+        bail!("{}", shown.join("\nagon: error: "));
     }
     Ok(())
+}
+
+/// Why `file` was not listed, naming it once (the loader's errors start with it).
+fn failure(file: &Path, error: &str) -> String {
+    if error.contains(&file.display().to_string()) {
+        error.to_string()
+    } else {
+        format!("{}: {error}", file.display())
+    }
+}
+
+/// [`failure`] for the terminal: the one line of each failure must stay one line whatever the
+/// file is called.
+fn shown_failure(file: &Path, error: &str) -> String {
+    name(&failure(file, error)).into_owned()
 }
 
 /// Why the engine would refuse `bot`: a game it does not know, or another protocol version of
@@ -98,7 +119,7 @@ fn protocol_problem(registry: &Registry, bot: &BotDescriptor) -> Option<String> 
     let Ok(game) = registry.get(&bot.game) else {
         return Some(format!(
             "refused: this engine has no game `{}` (it has: {})",
-            bot.game,
+            name(&bot.game),
             registry.names().join(", ")
         ));
     };
@@ -106,7 +127,7 @@ fn protocol_problem(registry: &Registry, bot: &BotDescriptor) -> Option<String> 
         format!(
             "refused: built for {} protocol v{}, this engine speaks v{}; rebuild the plugin \
              against agon-plugin-api {}",
-            bot.game,
+            name(&bot.game),
             bot.protocol_version,
             game.protocol_version(),
             agon_engine::loader::api_version()

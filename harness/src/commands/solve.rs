@@ -42,6 +42,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     let settings = MatchSettings {
         params,
         seed: 0,
+        seed_secret: agon_engine::seed::SeedSecret::draw()?,
         budgets: Budgets {
             start_ms: Some(5000),
             move_ms: (args.ms > 0).then_some(args.ms),

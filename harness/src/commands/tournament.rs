@@ -4,7 +4,7 @@ use crate::cli::{
     TournamentCommand, TournamentDirArgs, TournamentMergeArgs, TournamentPlanArgs,
     TournamentReportArgs, TournamentResumeArgs, TournamentRunArgs,
 };
-use crate::console::outln;
+use crate::console::{name, outln};
 use crate::grading::game_pages;
 use crate::grading::report::{rating_text, write_all};
 use crate::grading::standings::{grade, unique_entries, Report};
@@ -36,7 +36,11 @@ fn make_plan(config: &Path) -> anyhow::Result<(Config, Plan)> {
     let config = Config::load(config, &registry)?;
     let plan = Plan::make(&config, &registry, &cache_dir())?;
     for e in &plan.excluded {
-        eprintln!("agon: warning: entrant `{}` excluded: {}", e.name, e.error);
+        eprintln!(
+            "agon: warning: entrant `{}` excluded: {}",
+            name(&e.name),
+            name(&e.error)
+        );
     }
     Ok((config, plan))
 }
@@ -177,7 +181,7 @@ fn print_standings(report: &Report) {
         outln!(
             "{:>3}  {:<26} {:>7} {:>5} {:>5} {:>5} {:>8}  {}",
             r.rank,
-            r.name,
+            name(&r.name),
             r.games,
             r.wins,
             r.draws,
@@ -189,7 +193,7 @@ fn print_standings(report: &Report) {
         );
     }
     for e in &t.excluded {
-        outln!("excluded: {} ({})", e.name, e.error);
+        outln!("excluded: {} ({})", name(&e.name), name(&e.error));
     }
 }
 
@@ -229,7 +233,7 @@ fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
                 .as_deref()
                 .map(|g| format!(" (game {g})"))
                 .unwrap_or_default(),
-            d.problem
+            name(&d.problem)
         );
     }
     outln!(

@@ -2,6 +2,7 @@
 //! and the detail (for `illegal`, the rules' reason), then what to do about it ([`super::hints`]).
 
 use super::hints::what_to_do;
+use crate::console::name;
 use agon_engine::fault::Phase;
 use agon_engine::record::MatchRecord;
 use std::fmt::Write as _;
@@ -12,7 +13,7 @@ pub fn explained(record: &MatchRecord) -> String {
         let bot = record
             .seats
             .get(fault.seat)
-            .map_or("?", |seat| seat.bot.as_str());
+            .map_or("?".into(), |seat| name(&seat.bot));
         let when = match fault.phase {
             Phase::Start if fault.ply == 0 => "in its start call".to_string(),
             Phase::Start => format!("in its start call before ply {}", fault.ply),
@@ -21,10 +22,12 @@ pub fn explained(record: &MatchRecord) -> String {
         let _ = writeln!(
             out,
             "fault: seat {} ({bot}) {} {when}: {}",
-            fault.seat, fault.cause, fault.detail
+            fault.seat,
+            fault.cause,
+            name(&fault.detail)
         );
         for hint in what_to_do(fault, record) {
-            let _ = writeln!(out, "  what to do: {hint}");
+            let _ = writeln!(out, "  what to do: {}", name(&hint));
         }
     }
     out

@@ -3,6 +3,7 @@
 //! whole. Each line is quoted behind `  | ` so that a bot's text never passes for the
 //! summary's own.
 
+use crate::console::name;
 use agon_engine::host::HostKind;
 use agon_engine::record::MatchRecord;
 use std::fmt::Write as _;
@@ -36,7 +37,7 @@ fn write_seat(out: &mut String, record: &MatchRecord, seat: usize, limit: Option
     let Some(seat_record) = record.seats.get(seat) else {
         return;
     };
-    let who = format!("stderr of seat {seat} ({})", seat_record.bot);
+    let who = format!("stderr of seat {seat} ({})", name(&seat_record.bot));
     let text = seat_record.stderr.as_deref().unwrap_or_default();
     // std's panic report starts with an empty line.
     let lines: Vec<&str> = text.lines().skip_while(|line| line.is_empty()).collect();

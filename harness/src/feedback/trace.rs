@@ -3,7 +3,7 @@
 //! then each answer in the game's notation with the time it took, one line per action, and the
 //! faults as they happen. Printed on stdout, a line at a time.
 
-use crate::console::outln;
+use crate::console::{name, outln};
 use agon_engine::fault::{Fault, Phase};
 use agon_engine::record::{Forced, MoveRecord};
 use agon_engine::runner::MatchObserver;
@@ -23,7 +23,7 @@ impl TracePrinter {
 
     /// `0 (alphabeta)`.
     fn numbered(&self, seat: usize) -> String {
-        let bot = self.bots.get(seat).map_or("?", String::as_str);
+        let bot = self.bots.get(seat).map_or("?".into(), |bot| name(bot));
         format!("{seat} ({bot})")
     }
 
@@ -98,7 +98,7 @@ impl MatchObserver for TracePrinter {
             "trace: {when}: {} faults: {}: {}",
             self.seat(fault.seat),
             fault.cause,
-            fault.detail
+            name(&fault.detail)
         );
     }
 

@@ -2,6 +2,7 @@
 
 use crate::tournament::journal::{JournalEntry, JournalFault};
 use agon_engine::record::MatchRecord;
+use agon_engine::seed::SeedSecret;
 use agon_games::contract::Termination;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -25,6 +26,9 @@ pub struct LadderGame {
     pub id: String,
     pub number: u64,
     pub seed: u64,
+    /// The secret the seat seeds were derived under (see `agon_engine::seed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_secret: Option<SeedSecret>,
     pub seats: Vec<SeatBuild>,
     pub winner: Option<usize>,
     pub scores: Vec<f64>,
@@ -63,6 +67,7 @@ impl LadderGame {
             id: id(number),
             number,
             seed: record.seed,
+            seed_secret: record.seed_secret,
             seats,
             winner: record.outcome.winner,
             scores: record.outcome.scores.clone(),

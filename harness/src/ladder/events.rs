@@ -4,6 +4,7 @@
 //! line is skipped with a warning: events explain, the journal alone decides results.
 
 use super::builds::Build;
+use crate::tournament::journal::{self, Content};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -95,29 +96,21 @@ impl EventLog {
 /// The events in `dir` (none if there is no file yet).
 pub fn read(dir: &Path) -> Result<Vec<Logged>, String> {
     let path = dir.join(FILE);
-    let bytes = match agon_engine::input_file::Input::new(
-        "ladder events",
-        agon_engine::input_file::limits::JOURNAL,
-    )
-    .no_follow()
-    .read(&path)
-    {
-        Ok(bytes) => bytes,
-        Err(agon_engine::input_file::InputError::Io { source, .. })
-            if source.kind() == std::io::ErrorKind::NotFound =>
-        {
-            return Ok(Vec::new())
-        }
-        Err(e) => return Err(e.to_string()),
+    let Some(mut lines) = journal::open_lines("ladder events", &path, journal::MAX_LINE)? else {
+        return Ok(Vec::new());
     };
     let mut events = Vec::new();
-    for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        match serde_json::from_slice::<Logged>(line) {
+    while let Some(line) = lines.next_line()? {
+        let parsed = match line.content {
+            Content::Whole(text) if text.iter().all(u8::is_ascii_whitespace) => continue,
+            Content::Whole(text) => {
+                serde_json::from_slice::<Logged>(text).map_err(|e| e.to_string())
+            }
+            Content::TooLong { .. } => Err(journal::too_long(line.size, journal::MAX_LINE)),
+        };
+        match parsed {
             Ok(event) => events.push(event),
-            Err(e) => log::warn!("{}: line {}: skipped: {e}", path.display(), index + 1),
+            Err(e) => log::warn!("{}: line {}: skipped: {e}", path.display(), line.number),
         }
     }
     Ok(events)

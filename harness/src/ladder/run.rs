@@ -15,12 +15,14 @@ use super::ratings::Ratings;
 use super::standings::{RefusedBuild, Standings};
 use crate::console::printable;
 use crate::swap::intake::{Arrival, Intake};
+use crate::swap::sparring::Sparring;
 use crate::swap::validation::{Validated, Validator};
 use crate::tournament::journal::Journal;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
 use agon_engine::seating::{self, Hosting};
+use agon_engine::seed::SeedSecret;
 use agon_games::contract::{FaultPolicy, RawParams};
 use agon_games::registry::Registry;
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
@@ -41,6 +43,8 @@ pub struct LadderOptions {
     /// Stop once the journal holds this many games.
     pub games: Option<u64>,
     pub seed: u64,
+    /// The key of every game's seat seeds (drawn for each ladder run; each journal line keeps it).
+    pub seed_secret: SeedSecret,
     pub settle: Duration,
     pub max_builds_in_process: usize,
     pub budgets: Budgets,
@@ -123,6 +127,7 @@ pub fn run(options: &LadderOptions) -> Result<Summary, String> {
         ratings: Ratings::default(),
         standings: Standings::new(rules.name(), &options.params),
         pairing: Pairing::new(stream(options.seed, u64::MAX - earlier.len() as u64)),
+        sparring: Arc::new(Sparring::default()),
     };
     for logged in earlier_events {
         match logged.event {
@@ -179,8 +184,11 @@ pub fn run(options: &LadderOptions) -> Result<Summary, String> {
         params: options.params.clone(),
         budgets: options.budgets,
         fault_policy: options.fault_policy,
-        hosting: options.validation.clone(),
+        hosting: options.hosting.clone(),
+        inspection: options.validation.clone(),
         configured: options.configured.clone(),
+        seed_secret: options.seed_secret,
+        sparring: state.sparring.clone(),
     };
     let mut played = 0u64;
     let outcome = std::thread::scope(|scope| -> Result<(), String> {
@@ -258,6 +266,8 @@ struct State {
     ratings: Ratings,
     standings: Standings,
     pairing: Pairing,
+    /// The current builds, as the validator sees them (a candidate's opponents).
+    sparring: Arc<Sparring>,
 }
 
 impl State {
@@ -409,6 +419,7 @@ fn take_verdict(
         Verdict::FirstListingJudged => return Ok(()),
         Verdict::Removed { slot } => {
             if state.slots.retire(&slot) {
+                state.sparring.set(&slot, None);
                 events.append(Event::Retired { slot: slot.clone() })?;
                 if !options.quiet {
                     eprintln!("agon: {}: file removed, slot retired", printable(&slot));
@@ -465,6 +476,7 @@ fn take_verdict(
                         printable(&build.bot_text()),
                     );
                 }
+                state.sparring.set(&build.slot, Some(build.spec()));
                 state.slots.make_current(build);
                 return Ok(());
             }
@@ -553,6 +565,7 @@ fn play(job: Job, options: &LadderOptions) -> Done {
     let settings = MatchSettings {
         params: options.params.clone(),
         seed: job.seed,
+        seed_secret: options.seed_secret,
         budgets: options.budgets,
         fault_policy: options.fault_policy,
     };

@@ -1,21 +1,32 @@
-//! Validating a candidate build before any ladder game uses it, always in process hosts (team
-//! code never runs in the engine's process here, whatever host the ladder plays on): it is
-//! staged (hashed and copied to its content-addressed path, which every later game loads),
-//! inspected (it loads, its ABI matches, it offers a bot for the ladder's game under the
-//! engine's protocol version), and it plays one smoke game against itself in every game it
-//! declares, without a fault.
+//! Validating a candidate build before any game uses it: it is staged (hashed and copied to its
+//! content-addressed path, which every later game loads), inspected in a process host (it
+//! loads, its ABI matches, it offers a bot for the game under the engine's protocol version;
+//! team code never runs in the engine's process for this), and it plays one validation game
+//! without a fault of its own.
+//!
+//! The validation game must look like a real game to the bot: a build that could tell would
+//! play clean there and forfeit every real game (one did, when validation was a self-play game
+//! with a fixed seed). So it has a fresh random seed under the run's seed secret, a random
+//! seat, real opponents (see [`super::sparring`]), and the real games' parameters, budgets,
+//! fault policy and host. Where real games run in the engine's process (thread, inline), the
+//! same game is first played in a process host, so a build that crashes is refused before it
+//! can take the engine down.
 
+use super::sparring::{house_seat, Opponent, Sparring};
 use crate::ladder::builds::Build;
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::ProcessHost;
+use agon_engine::host::{HostKind, ProcessHost};
 use agon_engine::loader::{Manifest, StagedPlugin};
-use agon_engine::record::Budgets;
-use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::record::{Budgets, MatchRecord};
+use agon_engine::runner::{run_match, MatchSettings, Seat};
 use agon_engine::seating::{self, Hosting};
+use agon_engine::seed::SeedSecret;
 use agon_games::contract::{FaultPolicy, GameRules, RawParams};
 use agon_games::registry::Registry;
+use rand::Rng;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A file read from the watched folder, whole (the intake checked its ELF extent).
@@ -34,7 +45,7 @@ pub struct Refusal {
 #[derive(Debug)]
 pub struct Validated {
     pub build: Build,
-    /// What was smoke-played, per declared game.
+    /// What the validation games were, and how they ended.
     pub smoke: Vec<String>,
     pub validation_ms: f64,
 }
@@ -44,11 +55,17 @@ pub struct Validator {
     pub params: RawParams,
     pub budgets: Budgets,
     pub fault_policy: Option<FaultPolicy>,
-    /// Process hosting (whatever the ladder plays on).
+    /// How the real games are hosted.
     pub hosting: Hosting,
+    /// Process hosting, for inspection (and the crash guard of in-process games).
+    pub inspection: Hosting,
     /// Bots configured per slot (`--bot FILE:BOT`); other slots play their first bot for the
     /// game.
     pub configured: BTreeMap<String, BotSpec>,
+    /// The key of the real games' seat seeds.
+    pub seed_secret: SeedSecret,
+    /// The builds real games are played with now: the candidate's opponents.
+    pub sparring: Arc<Sparring>,
 }
 
 impl Validator {
@@ -59,11 +76,11 @@ impl Validator {
             reason,
         };
         let staged =
-            StagedPlugin::stage_bytes(&candidate.path, &candidate.bytes, &self.hosting.cache)
+            StagedPlugin::stage_bytes(&candidate.path, &candidate.bytes, &self.inspection.cache)
                 .map_err(|e| refuse(None, e.to_string()))?;
         let sha = Some(staged.sha256.as_str());
         let config = self
-            .hosting
+            .inspection
             .process
             .as_ref()
             .ok_or_else(|| refuse(sha, "no process host to validate builds in".into()))?;
@@ -73,33 +90,20 @@ impl Validator {
         let rules = registry
             .get(&self.game)
             .map_err(|e| refuse(sha, e.to_string()))?;
-        let spec = self
-            .bot_for(&candidate.slot, &manifest, rules)
-            .map_err(|e| refuse(sha, e))?;
+        let spec = BotSpec {
+            file: staged.copy.clone(),
+            ..self
+                .bot_for(&candidate.slot, &manifest, rules)
+                .map_err(|e| refuse(sha, e))?
+        };
         let mut smoke = Vec::new();
-        for game in declared_games(&manifest) {
-            let Ok(rules) = registry.get(game) else {
-                smoke.push(format!("{game}: not a game of this engine, not tried"));
-                continue;
-            };
-            let (bot, params) = if game == self.game {
-                (spec.clone(), self.params.clone())
-            } else {
-                let first = first_bot(&manifest, game).expect("a declared game has a bot");
-                (
-                    BotSpec {
-                        file: staged.copy.clone(),
-                        bot: first.to_string(),
-                        params: RawParams::new(),
-                    },
-                    RawParams::new(),
-                )
-            };
-            match self.smoke_game(rules, &bot, &staged.copy, &params) {
-                Ok(Some(note)) => smoke.push(format!("{game}: {note}")),
-                Ok(None) => smoke.push(format!("{game}: not tried (it needs parameters)")),
-                Err(e) => return Err(refuse(sha, format!("smoke game of {game}: {e}"))),
-            }
+        for hosting in self.hostings() {
+            let note = self
+                .validation_game(rules, &candidate.slot, &spec, hosting)
+                .map_err(|e| {
+                    refuse(sha, format!("validation game ({} host): {e}", hosting.kind))
+                })?;
+            smoke.push(format!("{} host: {note}", hosting.kind));
         }
         Ok(Validated {
             build: Build {
@@ -118,8 +122,17 @@ impl Validator {
         })
     }
 
-    /// The slot's configured bot, else its first bot for the ladder's game; either must be
-    /// offered for the game under the engine's protocol version.
+    /// The hostings of the validation games: the real games', after a process host's where
+    /// those run in the engine's process.
+    fn hostings(&self) -> Vec<&Hosting> {
+        match self.hosting.kind {
+            HostKind::Process => vec![&self.hosting],
+            _ => vec![&self.inspection, &self.hosting],
+        }
+    }
+
+    /// The slot's configured bot, else its first bot for the game; either must be offered for
+    /// the game under the engine's protocol version.
     fn bot_for(
         &self,
         slot: &str,
@@ -156,70 +169,96 @@ impl Validator {
             ));
         }
         Ok(BotSpec {
-            file: PathBuf::new(), // set by the caller's staged copy below
+            file: PathBuf::new(), // the staged copy, set by the caller
             bot: name.to_string(),
             params: wanted.map(|s| s.params.clone()).unwrap_or_default(),
         })
     }
 
-    /// Plays the bot against itself in every seat; `Ok(None)` when the game cannot start under
-    /// the parameters given (a game whose instance is a required parameter).
-    fn smoke_game(
+    /// Plays one game as a real one, the candidate at a random seat; its fault refuses it
+    /// (an opponent's fault only ends the game). Says whom it met and how it ended.
+    fn validation_game(
         &self,
         rules: &dyn GameRules,
-        bot: &BotSpec,
-        copy: &std::path::Path,
-        params: &RawParams,
-    ) -> Result<Option<String>, String> {
-        let bot = BotSpec {
-            file: copy.to_path_buf(),
-            ..bot.clone()
-        };
-        let Ok(seats) = rules.seats_for(params, &agon_engine::input_file::GameFiles) else {
-            return Ok(None);
-        };
-        if rules
-            .new_session(params, &agon_engine::input_file::GameFiles)
-            .is_err()
-        {
-            return Ok(None);
+        slot: &str,
+        candidate: &BotSpec,
+        hosting: &Hosting,
+    ) -> Result<String, String> {
+        let files = agon_engine::input_file::GameFiles;
+        let seats = rules
+            .seats_for(&self.params, &files)
+            .map_err(|e| format!("the game's parameters: {e}"))?;
+        let mut rng = rand::rng();
+        let own = rng.random_range(0..seats.max(1));
+        let mut opponents = self
+            .sparring
+            .pick(slot, seats.saturating_sub(1))
+            .into_iter();
+        let mut met = Vec::new();
+        let mut seated: Vec<Seat> = Vec::new();
+        for seat in 0..seats {
+            let placed = if seat == own {
+                seating::seat(candidate, seat, rules, hosting).map_err(|e| e.to_string())?
+            } else {
+                let opponent = opponents.next().unwrap_or(Opponent::House);
+                met.push(opponent_name(&opponent));
+                opponent_seat(opponent, seat, rules, hosting)?
+            };
+            seated.push(placed);
         }
-        let seated = (0..seats)
-            .map(|seat| seating::seat(&bot, seat, rules, &self.hosting))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
         let settings = MatchSettings {
-            params: params.clone(),
-            seed: 0x5eed,
+            params: self.params.clone(),
+            seed: rng.random(),
+            seed_secret: self.seed_secret,
             budgets: self.budgets,
             fault_policy: self.fault_policy,
         };
         let record = run_match(rules, &settings, seated).map_err(|e| e.to_string())?;
-        if let Some(fault) = record.faults.first() {
-            return Err(format!(
-                "seat {} ({}): {}: {}",
-                fault.seat,
-                bot.bot,
-                fault.cause,
-                agon_games::contract::bounded(&fault.detail)
-            ));
-        }
-        Ok(Some(format!(
-            "{} plies, {}",
+        own_fault(&record, own, &candidate.bot)?;
+        let against = if met.is_empty() {
+            String::new()
+        } else {
+            format!(" against {}", met.join(", "))
+        };
+        Ok(format!(
+            "seat {own}{against}: {} plies, {}",
             record.moves.len(),
             record.outcome.reason
-        )))
+        ))
     }
 }
 
-fn declared_games(manifest: &Manifest) -> Vec<&str> {
-    let mut games: Vec<&str> = Vec::new();
-    for bot in &manifest.bots {
-        if !games.contains(&bot.game.as_str()) {
-            games.push(&bot.game);
-        }
+/// The candidate's first fault in `record`, as a refusal.
+fn own_fault(record: &MatchRecord, own: usize, bot: &str) -> Result<(), String> {
+    match record.faults.iter().find(|f| f.seat == own) {
+        Some(fault) => Err(format!(
+            "seat {own} ({bot}): {}: {}",
+            fault.cause,
+            agon_games::contract::bounded(&fault.detail)
+        )),
+        None => Ok(()),
     }
-    games
+}
+
+fn opponent_name(opponent: &Opponent) -> String {
+    match opponent {
+        Opponent::Build { slot, .. } => slot.clone(),
+        Opponent::House => "the house bot".into(),
+    }
+}
+
+fn opponent_seat(
+    opponent: Opponent,
+    seat: usize,
+    rules: &dyn GameRules,
+    hosting: &Hosting,
+) -> Result<Seat, String> {
+    match opponent {
+        Opponent::Build { slot, spec } => seating::seat(&spec, seat, rules, hosting)
+            .map_err(|e| format!("cannot seat the opponent {slot}: {e}")),
+        Opponent::House => house_seat(rules.name(), seat)
+            .ok_or_else(|| format!("{} has no house bot to play against", rules.name())),
+    }
 }
 
 /// The bot a slot plays when its configuration names none: the first for the game that is not

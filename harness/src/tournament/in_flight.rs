@@ -8,7 +8,7 @@
 //! the journal's lock, so no running writer owns them) mean the engine died with those games in
 //! flight: each such death is appended to `crashes.jsonl`.
 
-use super::journal::{Entry, JournalFault};
+use super::journal::{self, Content, Entry, JournalFault};
 use super::plan::{GameSpec, Plan};
 use agon_engine::fault::FaultCause;
 use agon_games::contract::{Outcome, Termination};
@@ -119,25 +119,28 @@ pub fn collect_crashes(
 }
 
 fn read_crashes(path: &Path) -> Result<Vec<Crash>, String> {
-    let text = match agon_engine::input_file::Input::new(
-        "crash log",
-        agon_engine::input_file::limits::JOURNAL,
-    )
-    .no_follow()
-    .read_text(path)
-    {
-        Ok(text) => text,
+    let mut lines = match journal::open_lines("crash log", path, journal::MAX_LINE) {
+        Ok(Some(lines)) => lines,
+        Ok(None) => return Ok(Vec::new()),
         Err(_) if !path.exists() => return Ok(Vec::new()),
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(e),
     };
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(n, line)| {
-            serde_json::from_str(line)
-                .map_err(|e| format!("{} line {}: not a crash entry: {e}", path.display(), n + 1))
-        })
-        .collect()
+    let mut crashes = Vec::new();
+    while let Some(line) = lines.next_line()? {
+        let parsed = match line.content {
+            Content::Whole(text) if text.iter().all(u8::is_ascii_whitespace) => continue,
+            Content::Whole(text) => serde_json::from_slice(text).map_err(|e| e.to_string()),
+            Content::TooLong { .. } => Err(journal::too_long(line.size, journal::MAX_LINE)),
+        };
+        crashes.push(parsed.map_err(|problem| {
+            format!(
+                "{} line {}: not a crash entry: {problem}",
+                path.display(),
+                line.number
+            )
+        })?);
+    }
+    Ok(crashes)
 }
 
 /// How often each game was in flight at a crash: such games are played last, fewest crashes
@@ -189,6 +192,7 @@ pub fn forfeit_entry(plan: &Plan, game: &GameSpec, loser: usize, reason: &str) -
         id: game.id.clone(),
         param_set: game.param_set,
         seed: game.seed,
+        seed_secret: None,
         seats: game.seats.clone(),
         names: game
             .seats

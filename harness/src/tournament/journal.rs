@@ -2,17 +2,22 @@
 //! the game counts. A resumed run reads it back under the folder's writer lock; a torn last line
 //! (power lost mid-write) is cut off, blank lines are skipped, and a damaged line elsewhere is an
 //! error that names it and its game until `agon tournament repair` moves it aside.
+//!
+//! Journals are read line by line ([`BoundedLines`]), whatever their size: memory grows with the
+//! games, not with a line, since a line longer than [`MAX_LINE`] is damage that is skipped (and
+//! copied aside by a repair) without being held.
 
 use super::folder_lock::{self, FolderLock};
 use agon_engine::fault::FaultCause;
-use agon_engine::input_file::{limits, Input};
+use agon_engine::input_file::{Input, InputError};
 use agon_engine::output_file;
 use agon_engine::record::MatchRecord;
+use agon_engine::seed::SeedSecret;
 use agon_games::contract::Termination;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -21,6 +26,10 @@ pub struct Entry {
     pub id: String,
     pub param_set: usize,
     pub seed: u64,
+    /// The secret the seat seeds were derived under (see `agon_engine::seed`); none for a game
+    /// not played (a forfeit) or journalled before secrets existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_secret: Option<SeedSecret>,
     /// Entrant index per seat.
     pub seats: Vec<usize>,
     pub names: Vec<String>,
@@ -79,6 +88,7 @@ impl Entry {
             id: id.to_string(),
             param_set,
             seed: record.seed,
+            seed_secret: record.seed_secret,
             seats: seats.to_vec(),
             names,
             sha256: record.seats.iter().map(|s| s.sha256.clone()).collect(),
@@ -126,6 +136,19 @@ pub const FILE: &str = "journal.jsonl";
 /// Where `agon tournament repair` moves damaged lines.
 pub const REJECTED: &str = "journal.rejected";
 
+/// The longest line a journal (or a crash log, or a ladder's events) may have, newline not
+/// counted. An entry is about a kilobyte: ids, names, hashes and a few numbers per seat, its
+/// reason cut to 1000 characters. Only its faults are not bounded in number: under the skip and
+/// random-move policies a seat may fault on every turn, each fault detail cut to 500 characters,
+/// and a Reversixt game of 8 seats on a large map lasts up to thousands of plies, so a real entry
+/// can reach a few megabytes (5000 faults with full details are about 3 MB). 16 MiB leaves room
+/// above that, while a reader holds at most one line of it at a time.
+pub const MAX_LINE: u64 = 16 << 20;
+
+/// A journal grows with its games and is read line by line, so the file as a whole is not
+/// refused for its size (a size limit refused long tournaments, or cut them).
+const ANY_SIZE: u64 = u64::MAX;
+
 /// The journal of a folder, open for appending, with the folder's writer lock held.
 pub struct Journal {
     file: File,
@@ -141,14 +164,15 @@ pub struct Damaged {
     /// The game id, when the line still shows one.
     pub game: Option<String>,
     pub problem: String,
-    pub bytes: Vec<u8>,
+    /// Its length in bytes, newline not counted.
+    pub size: u64,
+    /// Where it starts in the journal.
+    offset: u64,
 }
 
 /// What a journal file holds.
 struct Scan<E> {
     entries: Vec<E>,
-    /// The complete lines of the good entries, in file order.
-    good_lines: Vec<Vec<u8>>,
     damaged: Vec<Damaged>,
     /// Bytes up to the end of the last complete line, when an unterminated last line follows.
     torn_at: Option<u64>,
@@ -163,7 +187,7 @@ impl Journal {
         dir: &Path,
         check: EntryCheck<E>,
     ) -> Result<(Journal, Vec<E>), String> {
-        let (journal, scan) = Journal::open_scanned(dir, check)?;
+        let (journal, scan) = Journal::open_scanned(dir, check, MAX_LINE)?;
         if let Some(first) = scan.damaged.first() {
             return Err(damage_message::<E>(
                 &journal.path,
@@ -178,6 +202,7 @@ impl Journal {
     fn open_scanned<E: JournalEntry>(
         dir: &Path,
         check: EntryCheck<E>,
+        max_line: u64,
     ) -> Result<(Journal, Scan<E>), String> {
         let lock = FolderLock::try_acquire(dir, folder_lock::WRITER).map_err(|e| {
             e.unwrap_or_else(|| {
@@ -195,16 +220,11 @@ impl Journal {
             .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
             .open(&path)
             .map_err(|e| open_error(&path, e))?;
-        let (file, scan) = {
-            let len = regular_len(&file, &path)?;
-            let copy = file
-                .try_clone()
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            let bytes = journal_input()
-                .read_from(copy, len, &path)
-                .map_err(|e| e.to_string())?;
-            (file, scan(&bytes, check))
-        };
+        regular_len(&file, &path)?;
+        let copy = file
+            .try_clone()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let scan = scan(&mut BoundedLines::new(copy, &path, max_line), check)?;
         if let Some(offset) = scan.torn_at {
             log::warn!("{}: cutting a torn last line", path.display());
             file.set_len(offset)
@@ -252,13 +272,23 @@ pub struct Repair {
 /// Moves the damaged lines of `dir`'s journal to `journal.rejected` (appended, so earlier
 /// repairs stay) and keeps the rest; their games are played again by `resume`.
 pub fn repair<E: JournalEntry>(dir: &Path, check: EntryCheck<E>) -> Result<Repair, String> {
-    let (journal, scan) = Journal::open_scanned(dir, check)?;
+    repair_within(dir, check, MAX_LINE)
+}
+
+fn repair_within<E: JournalEntry>(
+    dir: &Path,
+    check: EntryCheck<E>,
+    max_line: u64,
+) -> Result<Repair, String> {
+    let (journal, scan) = Journal::open_scanned(dir, check, max_line)?;
+    let kept = scan.entries.len();
     if scan.damaged.is_empty() {
         return Ok(Repair {
-            kept: scan.entries.len(),
+            kept,
             rejected: Vec::new(),
         });
     }
+    drop(scan.entries);
     let rejected_path = dir.join(REJECTED);
     let mut rejected = OpenOptions::new()
         .create(true)
@@ -267,48 +297,222 @@ pub fn repair<E: JournalEntry>(dir: &Path, check: EntryCheck<E>) -> Result<Repai
         .open(&rejected_path)
         .map_err(|e| open_error(&rejected_path, e))?;
     regular_len(&rejected, &rejected_path)?;
-    for d in &scan.damaged {
-        rejected
-            .write_all(&d.bytes)
-            .map_err(|e| format!("{}: {e}", rejected_path.display()))?;
-        if !d.bytes.ends_with(b"\n") {
-            let _ = rejected.write_all(b"\n");
-        }
-    }
+    let sound = set_apart(&journal, &scan.damaged, &mut rejected)?;
     rejected
         .sync_all()
         .map_err(|e| format!("{}: {e}", rejected_path.display()))?;
     // The rejected lines are safe in their file before the journal loses them.
-    output_file::replace(&journal.path, &scan.good_lines.concat())
+    output_file::replace(&journal.path, &sound)
         .map_err(|e| format!("{}: {e}", journal.path.display()))?;
     Ok(Repair {
-        kept: scan.entries.len(),
+        kept,
         rejected: scan.damaged,
     })
+}
+
+/// Copies the `damaged` lines of the journal (in file order) to `rejected` a buffer at a time,
+/// never holding one whole, and returns the rest of the journal byte for byte.
+fn set_apart(
+    journal: &Journal,
+    damaged: &[Damaged],
+    rejected: &mut File,
+) -> Result<Vec<u8>, String> {
+    let path = &journal.path;
+    let mut source = journal
+        .file
+        .try_clone()
+        .and_then(|mut file| file.seek(SeekFrom::Start(0)).map(|_| BufReader::new(file)))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut sound = Vec::new();
+    let mut at = 0;
+    for line in damaged {
+        copy_exactly(&mut source, line.offset - at, &mut sound, path)?;
+        copy_exactly(&mut source, line.size + 1, rejected, path)?;
+        at = line.offset + line.size + 1;
+    }
+    source
+        .read_to_end(&mut sound)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(sound)
+}
+
+/// Copies the next `len` bytes of the journal at `path`, which the writer lock keeps as scanned.
+fn copy_exactly(
+    source: &mut BufReader<File>,
+    len: u64,
+    sink: &mut impl Write,
+    path: &Path,
+) -> Result<(), String> {
+    match std::io::copy(&mut source.take(len), sink) {
+        Ok(copied) if copied == len => Ok(()),
+        Ok(copied) => Err(format!(
+            "{}: ended {copied} bytes into a stretch of {len} bytes it held when scanned",
+            path.display()
+        )),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
 }
 
 /// The entries of `dir`'s journal, for reading only (a report, a merge): a torn last line is
 /// left alone (the writer may be in the middle of it), a damaged line is an error.
 pub fn read<E: JournalEntry>(dir: &Path, check: EntryCheck<E>) -> Result<Vec<E>, String> {
+    read_within(dir, check, MAX_LINE)
+}
+
+fn read_within<E: JournalEntry>(
+    dir: &Path,
+    check: EntryCheck<E>,
+    max_line: u64,
+) -> Result<Vec<E>, String> {
     let path = dir.join(FILE);
-    let bytes = match journal_input().no_follow().read(&path) {
-        Ok(bytes) => bytes,
-        Err(agon_engine::input_file::InputError::Io { source, .. })
-            if source.kind() == std::io::ErrorKind::NotFound =>
-        {
-            return Ok(Vec::new())
-        }
-        Err(e) => return Err(e.to_string()),
+    let Some(mut lines) = open_lines("journal", &path, max_line)? else {
+        return Ok(Vec::new());
     };
-    let scan = scan(&bytes, check);
+    let scan = scan(&mut lines, check)?;
     match scan.damaged.first() {
         Some(first) => Err(damage_message::<E>(&path, dir, first, scan.damaged.len())),
         None => Ok(scan.entries),
     }
 }
 
-fn journal_input() -> Input {
-    Input::new("journal", limits::JOURNAL)
+/// The lines of the JSON-lines file at `path` (`what` names it in messages), or `None` when
+/// there is no such file. It must be a regular file, not a link; it may have any size.
+pub(crate) fn open_lines(
+    what: &'static str,
+    path: &Path,
+    max_line: u64,
+) -> Result<Option<BoundedLines<File>>, String> {
+    match Input::new(what, ANY_SIZE).no_follow().open(path) {
+        Ok((file, _)) => Ok(Some(BoundedLines::new(file, path, max_line))),
+        Err(InputError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Ok(None)
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Reads a JSON-lines file a line at a time, holding at most `max_line` bytes of a line: the
+/// rest of a longer line is skipped to its newline, so memory never grows with a line's size.
+pub(crate) struct BoundedLines<R> {
+    reader: BufReader<R>,
+    path: PathBuf,
+    max_line: u64,
+    /// The line being returned (newline not included), or the first bytes of an over-long one.
+    line: Vec<u8>,
+    /// Where an over-long line's rest passes through, a buffer at a time.
+    skipped: Vec<u8>,
+    lines_read: usize,
+    next_offset: u64,
+}
+
+/// One line of a [`BoundedLines`] file.
+pub(crate) struct Line<'a> {
+    /// 1-based.
+    pub number: usize,
+    /// Where it starts in the file.
+    pub offset: u64,
+    /// Its length in bytes, newline not counted.
+    pub size: u64,
+    /// False for the last bytes of a file that does not end in a newline: its writer may have
+    /// died, or still be writing.
+    pub terminated: bool,
+    pub content: Content<'a>,
+}
+
+pub(crate) enum Content<'a> {
+    /// The whole line, newline not included.
+    Whole(&'a [u8]),
+    /// The first bytes of a line longer than the bound, which was skipped to its end.
+    TooLong { start: &'a [u8] },
+}
+
+/// The chunk in which the rest of an over-long line is skipped.
+const SKIP_CHUNK: u64 = 64 << 10;
+
+impl<R: Read> BoundedLines<R> {
+    pub fn new(source: R, path: &Path, max_line: u64) -> BoundedLines<R> {
+        BoundedLines {
+            reader: BufReader::with_capacity(SKIP_CHUNK as usize, source),
+            path: path.to_path_buf(),
+            max_line,
+            line: Vec::new(),
+            skipped: Vec::new(),
+            lines_read: 0,
+            next_offset: 0,
+        }
+    }
+
+    pub fn max_line(&self) -> u64 {
+        self.max_line
+    }
+
+    /// The next line, or `None` at the end of the file.
+    pub fn next_line(&mut self) -> Result<Option<Line<'_>>, String> {
+        self.line.clear();
+        let read = (&mut self.reader)
+            .take(self.max_line.saturating_add(1))
+            .read_until(b'\n', &mut self.line)
+            .map_err(|e| self.read_error(e))? as u64;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.lines_read += 1;
+        let (size, terminated, too_long) = if self.line.ends_with(b"\n") {
+            self.line.pop();
+            (read - 1, true, false)
+        } else if read <= self.max_line {
+            (read, false, false)
+        } else {
+            let (rest, terminated) = self.skip_rest_of_line()?;
+            (read + rest, terminated, true)
+        };
+        let offset = self.next_offset;
+        self.next_offset += size + u64::from(terminated);
+        Ok(Some(Line {
+            number: self.lines_read,
+            offset,
+            size,
+            terminated,
+            content: if too_long {
+                Content::TooLong { start: &self.line }
+            } else {
+                Content::Whole(&self.line)
+            },
+        }))
+    }
+
+    /// Skips to the end of the current line: the bytes skipped (newline not counted), and
+    /// whether a newline ended them.
+    fn skip_rest_of_line(&mut self) -> Result<(u64, bool), String> {
+        let mut skipped = 0;
+        loop {
+            self.skipped.clear();
+            let read = (&mut self.reader)
+                .take(SKIP_CHUNK)
+                .read_until(b'\n', &mut self.skipped)
+                .map_err(|e| self.read_error(e))? as u64;
+            if read == 0 {
+                return Ok((skipped, false));
+            }
+            if self.skipped.ends_with(b"\n") {
+                return Ok((skipped + read - 1, true));
+            }
+            skipped += read;
+        }
+    }
+
+    fn read_error(&self, e: std::io::Error) -> String {
+        format!(
+            "{}: cannot read line {}: {e}",
+            self.path.display(),
+            self.lines_read + 1
+        )
+    }
+}
+
+/// What is wrong with a line of `size` bytes, over the bound of `max_line`.
+pub(crate) fn too_long(size: u64, max_line: u64) -> String {
+    format!("{size} bytes long, more than the {max_line} bytes a line may have")
 }
 
 fn open_error(path: &Path, e: std::io::Error) -> String {
@@ -361,42 +565,46 @@ fn damage_message<E: JournalEntry>(
     )
 }
 
-fn scan<E: JournalEntry>(bytes: &[u8], check: EntryCheck<E>) -> Scan<E> {
+fn scan<E: JournalEntry>(
+    lines: &mut BoundedLines<impl Read>,
+    check: EntryCheck<E>,
+) -> Result<Scan<E>, String> {
     let mut result = Scan {
         entries: Vec::new(),
-        good_lines: Vec::new(),
         damaged: Vec::new(),
         torn_at: None,
     };
-    let mut offset = 0u64;
-    for (index, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
-        if !line.ends_with(b"\n") {
+    let max_line = lines.max_line();
+    while let Some(line) = lines.next_line()? {
+        if !line.terminated {
             // The last line, cut short by a crash: the game did not count.
-            result.torn_at = Some(offset);
+            result.torn_at = Some(line.offset);
             break;
         }
-        offset += line.len() as u64;
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let parsed = std::str::from_utf8(line)
-            .map_err(|_| "not UTF-8 text".to_string())
-            .and_then(|l| serde_json::from_str::<E>(l.trim_end()).map_err(|e| e.to_string()))
-            .and_then(|entry| check(&entry).map(|()| entry));
+        let (parsed, shown) = match line.content {
+            Content::Whole(text) if text.iter().all(u8::is_ascii_whitespace) => continue,
+            Content::Whole(text) => (parse_entry(text, check), text),
+            Content::TooLong { start } => (Err(too_long(line.size, max_line)), start),
+        };
         match parsed {
-            Ok(entry) => {
-                result.entries.push(entry);
-                result.good_lines.push(line.to_vec());
-            }
+            Ok(entry) => result.entries.push(entry),
             Err(problem) => result.damaged.push(Damaged {
-                line: index + 1,
-                game: game_id(line),
+                line: line.number,
+                game: game_id(shown),
                 problem,
-                bytes: line.to_vec(),
+                size: line.size,
+                offset: line.offset,
             }),
         }
     }
-    result
+    Ok(result)
+}
+
+fn parse_entry<E: JournalEntry>(line: &[u8], check: EntryCheck<E>) -> Result<E, String> {
+    std::str::from_utf8(line)
+        .map_err(|_| "not UTF-8 text".to_string())
+        .and_then(|l| serde_json::from_str::<E>(l.trim_end()).map_err(|e| e.to_string()))
+        .and_then(|entry| check(&entry).map(|()| entry))
 }
 
 /// The game id a damaged line still shows (`"id":"..."`), if any.
@@ -421,6 +629,7 @@ mod tests {
             id: id.into(),
             param_set: 0,
             seed: 1,
+            seed_secret: None,
             seats: vec![0, 1],
             names: vec!["a".into(), "b".into()],
             sha256: vec!["x".into(), "y".into()],

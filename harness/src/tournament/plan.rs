@@ -11,6 +11,7 @@ use agon_engine::input_file::{limits, Input};
 use agon_engine::loader::{Manifest, Plugin, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::{self, Hosting, Trial};
+use agon_engine::seed::SeedSecret;
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,13 @@ pub struct Plan {
     /// The share of the games this folder plays (`I/N`), or `None` for all of them.
     #[serde(default)]
     pub shard: Option<String>,
+    /// The key of the seat seeds (see `agon_engine::seed`), drawn from the operating system
+    /// when the plan is made: bots cannot compute each other's seeds, and a resumed run plays
+    /// with the same seeds. Not in `config_hash`: every shard of a tournament draws its own, and
+    /// each journal line keeps the secret its game was played under. `None` in plans made
+    /// before secrets existed; such a plan is not played on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_secret: Option<SeedSecret>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +82,10 @@ pub enum PlanError {
     /// A configuration problem found while looking at the plugins (unknown bot, ...).
     #[error("{0}")]
     Config(String),
+    /// A failure of the engine's own resources (the plugin cache, the OS's random numbers):
+    /// no entrant's doing, so no entrant is excluded for it.
+    #[error("{0}")]
+    Resource(String),
     #[error("fewer than {needed} entrants can play ({found}); excluded: {excluded}")]
     TooFewEntrants {
         needed: usize,
@@ -83,24 +95,44 @@ pub enum PlanError {
 }
 
 /// How a plugin's manifest is read: in the sandbox for the process host, in this process
-/// otherwise.
+/// otherwise. The outer error is the engine's own failure (no host could be started or found),
+/// the inner one the plugin's.
 fn manifest(
     staged: &StagedPlugin,
     settings: &Settings,
     sandbox: &SandboxConfig,
-) -> Result<Manifest, String> {
+) -> Result<Result<Manifest, String>, PlanError> {
     match settings.host {
         HostKind::Process => {
-            let config = ProcessHostConfig::locate(sandbox.clone())?;
-            ProcessHost::inspect(&config, staged).map_err(|e| e.to_string())
+            let config = ProcessHostConfig::locate(sandbox.clone()).map_err(PlanError::Resource)?;
+            match ProcessHost::inspect(&config, staged) {
+                Err(e) if e.is_engines() => Err(PlanError::Resource(e.to_string())),
+                other => Ok(other.map_err(|e| e.to_string())),
+            }
         }
-        HostKind::Thread | HostKind::Inline => Plugin::open(staged)
+        HostKind::Thread | HostKind::Inline => Ok(Plugin::open(staged)
             .map(|p| p.manifest.clone())
-            .map_err(|e| e.to_string()),
-        HostKind::Remote => Err(
+            .map_err(|e| e.to_string())),
+        HostKind::Remote => Err(PlanError::Config(
             "tournaments seat plugins; remote seats exist only in `agon reversixt serve`".into(),
-        ),
+        )),
     }
+}
+
+/// A plugin file staged and its manifest read; `Ok(Err(..))`: the file is unusable, which
+/// excludes its entrant; `Err`: the engine failed (its cache, its hosts), which stops the plan.
+fn examine(
+    file: &Path,
+    cache: &Path,
+    settings: &Settings,
+    sandbox: &SandboxConfig,
+) -> Result<Result<(StagedPlugin, Manifest), String>, PlanError> {
+    let staged = match StagedPlugin::stage(file, cache) {
+        Ok(staged) => staged,
+        Err(e) if e.is_engines() => return Err(PlanError::Resource(e.to_string())),
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    Ok(manifest(&staged, settings, sandbox)?.map(|m| (staged, m)))
 }
 
 /// How the settings host seats.
@@ -126,7 +158,7 @@ fn trial(spec: &BotSpec, game: &dyn GameRules, settings: &Settings, params: &Raw
             settings.start_ms,
             settings.move_ms,
         ),
-        Err(e) => Trial::Exclude(e),
+        Err(e) => Trial::EngineFailed(e),
     }
 }
 
@@ -169,24 +201,13 @@ impl Plan {
                 Declared::Bot { name, spec } => {
                     // A file that is no plugin (a team uploaded the wrong file) excludes only
                     // that entrant, like a plugin that fails to load.
-                    let staged = match StagedPlugin::stage(&spec.file, cache) {
-                        Ok(staged) => staged,
-                        Err(e) => {
-                            excluded.push(Excluded {
-                                name: name.clone(),
-                                file: spec.file.clone(),
-                                error: e.to_string(),
-                            });
-                            continue;
-                        }
-                    };
-                    match manifest(&staged, settings, &sandbox) {
+                    match examine(&spec.file, cache, settings, &sandbox)? {
                         Err(error) => excluded.push(Excluded {
                             name: name.clone(),
                             file: spec.file.clone(),
                             error,
                         }),
-                        Ok(m) => {
+                        Ok((staged, m)) => {
                             let plays = m
                                 .bots
                                 .iter()
@@ -218,24 +239,13 @@ impl Plan {
                             .file_name()
                             .map(|n| n.to_string_lossy().into_owned())
                             .unwrap_or_default();
-                        let staged = match StagedPlugin::stage(&file, cache) {
-                            Ok(s) => s,
-                            Err(e) => {
-                                excluded.push(Excluded {
-                                    name: label,
-                                    file,
-                                    error: e.to_string(),
-                                });
-                                continue;
-                            }
-                        };
-                        match manifest(&staged, settings, &sandbox) {
+                        match examine(&file, cache, settings, &sandbox)? {
                             Err(error) => excluded.push(Excluded {
                                 name: label,
                                 file,
                                 error,
                             }),
-                            Ok(m) => loaded.push((file, label, staged, m)),
+                            Ok((staged, m)) => loaded.push((file, label, staged, m)),
                         }
                     }
                     for (file, label, staged, m) in &loaded {
@@ -296,6 +306,12 @@ impl Plan {
                     file: spec.file.clone(),
                     error,
                 }),
+                Trial::EngineFailed(error) => {
+                    return Err(PlanError::Resource(format!(
+                        "trying entrant `{}` before the first game: {error}",
+                        e.name
+                    )))
+                }
                 Trial::Refused(message) => {
                     return Err(PlanError::Config(format!(
                         "{}: entrant `{}`: key `bot`: the bot refused its parameters: {message}",
@@ -346,6 +362,7 @@ impl Plan {
             excluded,
             games,
             shard: None,
+            seed_secret: Some(SeedSecret::draw().map_err(|e| PlanError::Resource(e.to_string()))?),
         })
     }
 

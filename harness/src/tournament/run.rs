@@ -10,6 +10,7 @@ use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
 use agon_engine::seating::{self, Hosting};
+use agon_engine::seed::SeedSecret;
 use agon_games::registry::Registry;
 use crossbeam_channel::{bounded, unbounded};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -54,6 +55,13 @@ enum Done {
 }
 
 pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSummary, String> {
+    let Some(secret) = plan.seed_secret else {
+        return Err(format!(
+            "{}: the plan has no seed secret (it was made by an Agon before 0.3, whose seat \
+             seeds a bot could compute): plan the tournament again in a new folder",
+            dir.join("tournament.json").display()
+        ));
+    };
     let (mut journal, entries) = Journal::open(dir, &plan.entry_check())?;
     let share: Vec<&GameSpec> = match &options.shard {
         Some(shard) => shard.select(&plan.games).iter().collect(),
@@ -81,11 +89,8 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     todo.sort_by_key(|g| crashed.get(g.id.as_str()).copied().unwrap_or(0));
     let already_done = share.len() - todo.len();
     let hosting = hosting(plan)?;
-    let builds = if options.watch {
-        Some(Builds::planned(plan, &hosting.cache)?)
-    } else {
-        None
-    };
+    // The planned builds, whatever the entrants' files hold now.
+    let builds = Builds::planned(plan, secret, &hosting.cache)?;
     let stop_watching = Arc::new(AtomicBool::new(false));
     std::fs::create_dir_all(dir.join("records")).map_err(|e| format!("{}: {e}", dir.display()))?;
 
@@ -145,8 +150,8 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     let (done_tx, done_rx) = unbounded::<Done>();
     std::thread::scope(|scope| {
         let _stop_watching = StopOnDrop(stop_watching.clone());
-        if let Some(builds) = &builds {
-            let stop = &stop_watching;
+        if options.watch {
+            let (stop, builds) = (&stop_watching, &builds);
             scope.spawn(move || {
                 if let Err(e) = super::watch::watch(plan, builds, stop) {
                     eprintln!("agon: warning: --watch: {e}; builds are not swapped");
@@ -157,7 +162,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
             let jobs = jobs_rx.clone();
             let done = done_tx.clone();
             let hosting = &hosting;
-            let builds = builds.as_ref();
+            let builds = &builds;
             std::thread::Builder::new()
                 .name(format!("tournament-worker-{worker}"))
                 .spawn_scoped(scope, move || {
@@ -172,7 +177,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
                             }
                         }
                         let result = play_again_if_killed(&game.id, || {
-                            play(plan, &game, hosting, builds, dir)
+                            play(plan, &game, &secret, hosting, builds, dir)
                         });
                         if in_process {
                             in_flight::clear(dir, &game.id);
@@ -304,13 +309,14 @@ fn play_again_if_killed(id: &str, mut play_once: impl FnMut() -> Done) -> Done {
     }
 }
 
-/// Plays one game of the plan and writes its full record next to the journal. Under `--watch`
-/// each entrant plays its current build.
+/// Plays one game of the plan and writes its full record next to the journal. Each entrant
+/// plays its current build: the planned one, or under `--watch` the newest validated one.
 fn play(
     plan: &Plan,
     game: &GameSpec,
+    secret: &SeedSecret,
     hosting: &Hosting,
-    builds: Option<&Builds>,
+    builds: &Builds,
     dir: &Path,
 ) -> Done {
     let registry = Registry::builtin();
@@ -320,13 +326,8 @@ fn play(
     };
     let mut seats = Vec::new();
     for (seat, &entrant) in game.seats.iter().enumerate() {
-        let (spec, sha256) = match builds {
-            Some(builds) => {
-                let current = builds.current(entrant);
-                (current.spec, current.sha256)
-            }
-            None => (plan.spec(entrant), plan.entrants[entrant].sha256.clone()),
-        };
+        let current = builds.current(entrant);
+        let (spec, sha256) = (current.spec, current.sha256);
         let placed = match seating::seat_retrying(&spec, seat, rules, hosting) {
             Ok(placed) => placed,
             Err(e) => {
@@ -338,8 +339,8 @@ fn play(
         };
         if placed.record.sha256 != sha256 {
             return Done::Failed(format!(
-                "the plugin of entrant `{}` ({}) changed since the tournament was planned; \
-                 results would mix two builds",
+                "the cached copy of entrant `{}`'s build ({}) changed while the tournament ran \
+                 (it is not the build it was); results would mix two builds",
                 plan.entrants[entrant].name,
                 spec.file.display()
             ));
@@ -351,6 +352,7 @@ fn play(
     let settings = MatchSettings {
         params,
         seed: game.seed,
+        seed_secret: *secret,
         budgets: Budgets {
             start_ms: (plan.settings.start_ms > 0).then_some(plan.settings.start_ms),
             move_ms: (plan.settings.move_ms > 0).then_some(plan.settings.move_ms),

@@ -7,12 +7,14 @@
 
 use super::plan::{sandbox_config, Plan};
 use crate::swap::intake::{Arrival, Intake};
+use crate::swap::sparring::Sparring;
 use crate::swap::validation::{Candidate, Validator};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::{HostKind, ProcessHostConfig};
 use agon_engine::loader::StagedPlugin;
 use agon_engine::record::Budgets;
 use agon_engine::seating::Hosting;
+use agon_engine::seed::SeedSecret;
 use crossbeam_channel::Receiver;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -37,40 +39,91 @@ pub struct Current {
 
 pub struct Builds {
     current: Mutex<Vec<Current>>,
+    /// The plan's seed secret, for validation games that look like the real ones.
+    seed_secret: SeedSecret,
 }
 
 impl Builds {
-    /// Every entrant's planned build, from its content-addressed copy (staged now: a file that
-    /// changed since the plan was made is an error, as without `--watch`).
-    pub fn planned(plan: &Plan, cache: &std::path::Path) -> Result<Builds, String> {
+    /// Every entrant's planned build, from its content-addressed copy: the build the plan
+    /// recorded (by sha256), whatever the entrant's file holds now. A run plays the planned
+    /// builds to its end; only `--watch` takes new ones.
+    pub fn planned(
+        plan: &Plan,
+        seed_secret: SeedSecret,
+        cache: &std::path::Path,
+    ) -> Result<Builds, String> {
         let mut current = Vec::new();
         for (i, entrant) in plan.entrants.iter().enumerate() {
             let spec = plan.spec(i);
-            let staged = StagedPlugin::stage(&spec.file, cache).map_err(|e| e.to_string())?;
-            if staged.sha256 != entrant.sha256 {
-                return Err(format!(
-                    "the plugin of entrant `{}` ({}) changed since the tournament was planned; \
-                     with --watch a new build is taken while the tournament runs, not before",
-                    entrant.name,
-                    spec.file.display()
-                ));
-            }
+            let copy = planned_copy(&entrant.name, &spec.file, &entrant.sha256, cache)?;
             current.push(Current {
-                spec: BotSpec {
-                    file: staged.copy,
-                    ..spec
-                },
-                sha256: staged.sha256,
+                spec: BotSpec { file: copy, ..spec },
+                sha256: entrant.sha256.clone(),
                 loaded: 1,
             });
         }
         Ok(Builds {
             current: Mutex::new(current),
+            seed_secret,
         })
+    }
+
+    /// Every other entrant's current build, by name: the opponents of a candidate of entrant
+    /// `candidate`.
+    fn sparring(&self, plan: &Plan, candidate: usize) -> Sparring {
+        let sparring = Sparring::default();
+        let current = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        let builds = plan.entrants.iter().zip(current.iter()).enumerate();
+        for (_, (entrant, build)) in builds.filter(|(i, _)| *i != candidate) {
+            sparring.set(&entrant.name, Some(build.spec.clone()));
+        }
+        sparring
     }
 
     pub fn current(&self, entrant: usize) -> Current {
         self.current.lock().unwrap_or_else(|p| p.into_inner())[entrant].clone()
+    }
+}
+
+/// The content-addressed copy of an entrant's planned build: staged from its file while the file
+/// still holds that build, else the copy the plugin cache kept when the plan was made (with a
+/// warning: the file changed, and without `--watch` the change is not taken).
+fn planned_copy(
+    name: &str,
+    file: &std::path::Path,
+    sha256: &str,
+    cache: &std::path::Path,
+) -> Result<PathBuf, String> {
+    let read = StagedPlugin::read(file);
+    if let Ok(bytes) = &read {
+        if agon_engine::loader::sha256_hex(bytes) == sha256 {
+            return StagedPlugin::stage_bytes(file, bytes, cache)
+                .map(|staged| staged.copy)
+                .map_err(|e| e.to_string());
+        }
+    }
+    let now = match read {
+        Ok(_) => "holds another build than the plan's".to_string(),
+        Err(e) => format!("cannot be read ({e})"),
+    };
+    let short = &sha256[..12.min(sha256.len())];
+    match agon_engine::loader::cached_copy(file, sha256, cache) {
+        Some(copy) => {
+            eprintln!(
+                "agon: warning: entrant `{}`: {} {now}; this run plays the planned build \
+                 (sha256 {short}) from the plugin cache to the end (`--watch` takes new builds)",
+                crate::console::printable(name),
+                crate::console::printable(&file.display().to_string()),
+            );
+            Ok(copy)
+        }
+        None => Err(format!(
+            "entrant `{}`: {} {now}, and the plugin cache {} no longer holds the planned build \
+             (sha256 {short}): put that build back in place, or plan the tournament again",
+            crate::console::printable(name),
+            file.display(),
+            cache.display()
+        )),
     }
 }
 
@@ -179,8 +232,17 @@ fn take(plan: &Plan, builds: &Builds, entrant: usize, candidate: &Candidate, val
             clock: plan.settings.clock,
         },
         fault_policy: plan.settings.on_fault,
-        hosting: validation.clone(),
+        hosting: match super::plan::hosting(&plan.settings) {
+            Ok(hosting) => hosting,
+            Err(e) => {
+                log::warn!("entrant `{name}`: new build not validated: {e}");
+                return;
+            }
+        },
+        inspection: validation.clone(),
         configured: [(candidate.slot.clone(), planned.clone())].into(),
+        seed_secret: builds.seed_secret,
+        sparring: Arc::new(builds.sparring(plan, entrant)),
     };
     let validated = match validator.validate(candidate) {
         Ok(v) => v,
@@ -207,7 +269,7 @@ fn take(plan: &Plan, builds: &Builds, entrant: usize, candidate: &Candidate, val
     let build = validated.build;
     eprintln!(
         "agon: entrant `{}`: new build (sha256 {}) plays the games not yet started",
-        crate::console::printable(name),
+        crate::console::name(name),
         &build.sha256[..12.min(build.sha256.len())]
     );
     *slot = Current {

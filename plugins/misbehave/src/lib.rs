@@ -12,7 +12,8 @@
 //! `inherited-fd`, `namespace-thread`, `machine`; on the sandbox's report of a refused call
 //! ([`refusal`]): `sigsys`; with time ([`timing`]): `ponder`, `slow-new`, `escape-codes` (and
 //! `slow`, a slow legal player to face them). For the summary a student reads ([`feedback`]):
-//! `chatty` (writes to stderr, plays legal moves), `read-book`. An attempting bot
+//! `chatty` (writes to stderr, plays legal moves), `read-book`. Against the seeds ([`seeds`]):
+//! `seed-thief`, `validation-cheat`. An attempting bot
 //! that succeeds at something forbidden panics with a message beginning `escaped:`; otherwise
 //! it gives up by answering an illegal move. So every bot here but the legal players (`slow`,
 //! `chatty`) ends in a recorded fault, and an
@@ -28,6 +29,7 @@ pub mod feedback;
 pub mod machine;
 pub mod refusal;
 pub mod rounds;
+pub mod seeds;
 pub mod timing;
 
 /// A move no rule allows: from the corner to the middle of the board.
@@ -349,10 +351,11 @@ impl WireBot for JoinGroup {
     }
 }
 
-/// Sends itself SIGTERM, or SIGKILL with `signal=kill` (with `raise`, i.e. tgkill, or with
-/// `kill` when its `call` parameter says so), which would pass for a kill from outside the
-/// engine and have its game played again (or, for SIGKILL, for the kernel's OOM killer). It
-/// dies either way, so there is no `escaped:` panic: the recorded cause tells.
+/// Sends itself SIGTERM, SIGKILL with `signal=kill`, or a stop signal with
+/// `signal=stop|tstp|ttin|ttou` (with `raise`, i.e. tgkill, or with `kill` when its `call`
+/// parameter says so), which would pass for a kill or a stop from outside the engine and have
+/// its game played again (or, for SIGKILL, for the kernel's OOM killer). It dies or stops
+/// either way, so there is no `escaped:` panic: the recorded cause tells.
 #[derive(Default)]
 pub struct SelfSignal {
     use_kill: bool,
@@ -370,7 +373,15 @@ impl WireBot for SelfSignal {
         self.signal = match start.bot_params.get("signal").map(String::as_str) {
             None | Some("term") => libc::SIGTERM,
             Some("kill") => libc::SIGKILL,
-            Some(other) => return Err(format!("signal `{other}`: expected term or kill")),
+            Some("stop") => libc::SIGSTOP,
+            Some("tstp") => libc::SIGTSTP,
+            Some("ttin") => libc::SIGTTIN,
+            Some("ttou") => libc::SIGTTOU,
+            Some(other) => {
+                return Err(format!(
+                    "signal `{other}`: expected term, kill, stop, tstp, ttin or ttou"
+                ))
+            }
         };
         Ok(())
     }
@@ -535,7 +546,7 @@ agon_plugin_api::export_plugin! {
         "setpgid" => JoinGroup: "tries to join the engine's process group",
         "pdeathsig" => Orphan: "tries to clear its death signal",
         "prlimit-parent" => LimitParent: "tries to lower the engine's open-file limit",
-        "self-signal" => SelfSignal: "sends itself SIGTERM or SIGKILL (`signal=term|kill`, `call=raise|kill`) to pass for a kill from outside",
+        "self-signal" => SelfSignal: "sends itself SIGTERM, SIGKILL or a stop signal (`signal=term|kill|stop|tstp|ttin|ttou`, `call=raise|kill`) to pass for a kill or a stop from outside",
         "ioctl" => machine::Ioctl: "tries file-system ioctls (FS_IOC_GETFLAGS, FIFREEZE) on its descriptors",
         "metadata" => machine::Metadata: "tries to change its own library's metadata (`call=chmod|chown|utime|xattr`)",
         "mounts" => machine::Mounts: "tries the new mount API (`call=setattr|fsopen|open-tree`)",
@@ -551,6 +562,8 @@ agon_plugin_api::export_plugin! {
         "slow-new" => timing::SlowNew: "spends 1.5 s of CPU in its constructor, then plays legal moves",
         "escape-codes" => timing::EscapeCodes: "panics with terminal control sequences in its message",
         "sigsys" => refusal::Sigsys: "tries to carry on after a refused system call (`call=handler|ignore|block`), or prints a refusal line of its own (`call=fake`)",
+        "seed-thief" => seeds::SeedThief: "inverts its seat seed as the engine once derived it, says what it found on stderr, and plays legal moves",
+        "validation-cheat" => seeds::ValidationCheat: "plays legal moves only when its seed is the old validation game's, illegal moves otherwise",
         "chatty" => feedback::Chatty: "writes a line to stderr on every move, and plays legal moves",
         "read-book" => feedback::ReadBook: "reads /etc/passwd as its opening book with `expect` (panics when denied)",
     },

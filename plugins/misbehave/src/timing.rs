@@ -38,7 +38,7 @@ fn cpu_clock(clock: libc::clockid_t) -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
-fn first_legal_move(setup: &Setup, observation: &Observation) -> Move {
+pub(crate) fn first_legal_move(setup: &Setup, observation: &Observation) -> Move {
     let position = convert::position(setup, observation).expect("a valid board");
     position
         .nth_move(0)

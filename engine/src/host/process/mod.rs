@@ -10,6 +10,7 @@
 
 pub mod child;
 pub mod frame;
+mod outside_stop;
 mod stderr;
 
 use super::engine_stall::Stopwatch;
@@ -19,6 +20,7 @@ use crate::loader::{Manifest, StagedPlugin};
 use crate::sandbox::{limits, refusal_line, refused_calls, SandboxConfig, SandboxReport};
 use agon_plugin_api::abi::{BotFailure, FailureKind};
 use frame::ReadError;
+use outside_stop::OutsideStops;
 use rustix::process::{kill_process_group, Pid, Signal};
 use serde::{Deserialize, Serialize};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
@@ -172,6 +174,15 @@ pub enum ProcessHostError {
     Startup { plugin: String, detail: String },
 }
 
+impl ProcessHostError {
+    /// Whether the engine failed, not the plugin: the host process could not be started. A
+    /// host that fails later in its start-up is not counted, however its message words it:
+    /// team code (a library constructor) runs by then and could write that message.
+    pub fn is_engines(&self) -> bool {
+        matches!(self, ProcessHostError::Spawn { .. })
+    }
+}
+
 /// One seat's bot in a child process.
 pub struct ProcessHost {
     child: Child,
@@ -209,6 +220,45 @@ struct Launch {
     plugin: StagedPlugin,
     bot: String,
     game: String,
+}
+
+/// What the watchdog checks while a host answers one call.
+struct CallWatch {
+    pid: u32,
+    /// Under the CPU clock: the host's CPU time when the call began, and the budget.
+    cpu_limit: Option<(Duration, Duration)>,
+    cpu_budget_spent: bool,
+    /// `None` where a stop from outside could not be told from one the bot made itself.
+    stops: Option<OutsideStops>,
+}
+
+impl CallWatch {
+    /// A stop request ends the wait at once: the game will not be recorded anyway.
+    fn keep_waiting(&mut self) -> bool {
+        if crate::interrupt::requested().is_some() {
+            return false;
+        }
+        if let Some(stops) = &mut self.stops {
+            stops.look_now_and_then();
+        }
+        self.cpu_budget_spent = !self.within_cpu_budget();
+        !self.cpu_budget_spent
+    }
+
+    fn within_cpu_budget(&self) -> bool {
+        self.cpu_limit.is_none_or(|(start, budget)| {
+            process_cpu_time(self.pid).is_none_or(|now| now.saturating_sub(start) <= budget)
+        })
+    }
+
+    /// How long the host was seen stopped during the call, when that is why it is late: a stop
+    /// costs no CPU time, so a bot over its CPU budget is late by its own doing.
+    fn stopped_from_outside(&mut self) -> Option<Duration> {
+        if self.cpu_budget_spent {
+            return None;
+        }
+        self.stops.as_mut()?.stopped_for()
+    }
 }
 
 /// The stderr kept of the hosts a seat's restarts replaced.
@@ -469,17 +519,6 @@ impl ProcessHost {
             (super::Clock::Cpu, Some(budget), Some(start)) => Some((start, budget)),
             _ => None,
         };
-        let pid = self.child.id();
-        // A stop request ends the wait at once: the game will not be recorded anyway.
-        let mut keep_waiting = move || {
-            crate::interrupt::requested().is_none()
-                && match cpu_limit {
-                    Some((start, budget)) => {
-                        process_cpu_time(pid).is_none_or(|now| now.saturating_sub(start) <= budget)
-                    }
-                    None => true,
-                }
-        };
         let check_every = Some(match cpu_limit {
             Some(_) => CPU_CHECK_INTERVAL,
             None => crate::interrupt::CHECK_INTERVAL,
@@ -491,12 +530,13 @@ impl ProcessHost {
                 cpu: None,
             };
         }
+        let mut call_watch = self.watch_call(cpu_limit);
         let outcome = self.write(kind, message, wall_deadline()).and_then(|()| {
             frame::read_frame_by(
                 self.responses.as_fd(),
                 &wall_deadline,
                 check_every,
-                &mut keep_waiting,
+                &mut || call_watch.keep_waiting(),
             )
         });
         if matches!(outcome, Ok((frame::ANSWER | frame::FAILED, _))) {
@@ -541,11 +581,7 @@ impl ProcessHost {
                     self.gone = Some(format!("the host is gone: {detail}"));
                     CallResult::Fault { cause, detail }
                 }
-                None => {
-                    self.kill();
-                    self.gone = Some("killed at the deadline of an earlier call".into());
-                    CallResult::TimedOut
-                }
+                None => self.end_late_call(call_watch.stopped_from_outside()),
             },
             Err(error) => {
                 let (cause, detail) = self.fault_for(error);
@@ -554,6 +590,48 @@ impl ProcessHost {
             }
         };
         Call { result, wall, cpu }
+    }
+
+    /// What the watchdog checks while the host, just let run, answers a call. Stops are
+    /// watched only where the bot cannot stop itself, and only when the engine has not left
+    /// the host stopped itself (a failed SIGCONT).
+    fn watch_call(&self, cpu_limit: Option<(Duration, Duration)>) -> CallWatch {
+        let pid = self.child.id();
+        let stops = (self.cannot_stop_itself() && !self.stopped).then(|| OutsideStops::watch(pid));
+        CallWatch {
+            pid,
+            cpu_limit,
+            cpu_budget_spent: false,
+            stops,
+        }
+    }
+
+    /// Whether a stop of the host can only have come from outside: the seccomp filter refuses
+    /// the bot stop signals to itself, and Landlock the terminal whose job control would stop
+    /// it (SIGTTIN, SIGTTOU). Without both a bot could fake a stop to have a game it is losing
+    /// played again, so its late calls stay its own.
+    fn cannot_stop_itself(&self) -> bool {
+        self.ready.sandbox.seccomp && self.ready.sandbox.landlock != "none"
+    }
+
+    /// Ends a call whose host still runs at its deadline: the bot is late, unless someone
+    /// stopped its process during the call, which ate the time it had.
+    fn end_late_call(&mut self, stopped_from_outside: Option<Duration>) -> CallResult<Vec<u8>> {
+        self.kill();
+        let Some(stopped) = stopped_from_outside else {
+            self.gone = Some("killed at the deadline of an earlier call".into());
+            return CallResult::TimedOut;
+        };
+        let detail = format!(
+            "the bot's process was stopped (SIGSTOP or similar) from outside the engine during \
+             its call, for about {} ms; not the bot's fault",
+            stopped.as_millis()
+        );
+        self.gone = Some(format!("the host is gone: {detail}"));
+        CallResult::Fault {
+            cause: FaultCause::External,
+            detail,
+        }
     }
 
     /// The host's exit status if it has already ended on its own (its answer pipe may still
@@ -802,11 +880,11 @@ pub fn failure_code(kind: FailureKind) -> u8 {
 /// How a host that stopped answering died, from its wait status and its stderr (whose text
 /// only ever words the detail: a bot writes there too).
 ///
-/// `confined`: the host's seccomp filter was on, so the bot could not send itself a stop signal
-/// or SIGKILL (see `sandbox::seccomp`); a death by one of those then came from outside the
-/// engine (the engine reaps the hosts it kills itself without asking here) and is `external`.
-/// Without the filter a bot could fake that to have its lost games played again, so it is then
-/// the bot's crash.
+/// `confined`: the host's seccomp filter was on, so the bot could not send itself SIGKILL,
+/// SIGTERM, SIGINT or SIGHUP (see `sandbox::seccomp`); a death by one of those then came from
+/// outside the engine (the engine reaps the hosts it kills itself without asking here) and is
+/// `external`. Without the filter a bot could fake that to have its lost games played again, so
+/// it is then the bot's crash.
 pub fn classify_death(
     status: Option<ExitStatus>,
     stderr: Option<&str>,

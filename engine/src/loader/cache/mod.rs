@@ -62,6 +62,29 @@ pub fn content_addressed_copy(
     Ok(target)
 }
 
+/// The copy of `original`'s build with content hash `sha256`, if the cache still holds it
+/// whole (its content is hashed again: a copy someone changed is not that build). The entry is
+/// this process's from here on, as after [`content_addressed_copy`].
+pub fn cached_copy(original: &Path, sha256: &str, cache: &Path) -> Option<PathBuf> {
+    let hex = sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_hexdigit());
+    let name = original.file_name()?;
+    if !hex {
+        return None; // a damaged plan's hash must not name a path outside the cache
+    }
+    let plugins = cache.join(PLUGINS);
+    entry_locks::hold_for_this_process(&plugins, sha256);
+    let copy = plugins.join(sha256).join(name);
+    let bytes = crate::input_file::Input::new("plugin copy", crate::input_file::limits::PLUGIN)
+        .no_follow()
+        .read(&copy)
+        .ok()?;
+    if super::sha256_hex(&bytes) != sha256 {
+        return None;
+    }
+    entries::mark_used(&plugins.join(sha256));
+    Some(copy)
+}
+
 /// Records a use of the copy at `copy` (a path [`content_addressed_copy`] returned in this
 /// process, whose entry this process therefore still holds).
 pub(crate) fn mark_copy_used(copy: &Path) {
