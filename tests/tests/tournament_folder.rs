@@ -129,6 +129,51 @@ fn a_tampered_journal_is_named_repaired_and_its_games_replayed() {
     assert!(again.contains("nothing to repair"), "{again}");
 }
 
+/// A journal is read a line at a time, each line bounded: an over-long line (here a real
+/// game's, padded with spaces) is damage named by its number and size, not a reason to hold it.
+#[test]
+fn an_over_long_journal_line_is_named_with_its_size_moved_aside_and_its_game_replayed() {
+    let (_dir, out) = finished("folder-long-line");
+    let expected = standings(&out);
+    let journal = out.join("journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let first = lines.remove(0);
+    let id = serde_json::from_str::<Value>(first).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let padded = format!("{first}{}", " ".repeat(64 << 20));
+    let sound: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&journal, format!("{sound}{padded}\n")).unwrap();
+    for command in ["report", "resume"] {
+        let stderr = refused(&["tournament", command, s(&out)]);
+        assert!(stderr.contains(&format!("line 6 (game {id})")), "{stderr}");
+        assert!(
+            stderr.contains(&format!("({} bytes long", padded.len())),
+            "{stderr}"
+        );
+    }
+    let repaired = ok(&["tournament", "repair", s(&out)]);
+    assert!(repaired.contains("moved 1 damaged lines"), "{repaired}");
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), sound);
+    let rejected = out.join("journal.rejected");
+    assert_eq!(
+        std::fs::metadata(&rejected).unwrap().len(),
+        padded.len() as u64 + 1
+    );
+    let report = ok(&["tournament", "report", s(&out)]);
+    assert!(report.contains("5 of 6 games played"), "{report}");
+    let resumed = ok(&["tournament", "resume", s(&out), "--quiet"]);
+    assert!(resumed.contains("1 played"), "{resumed}");
+    assert_eq!(
+        standings(&out),
+        expected,
+        "the replayed game decides as before"
+    );
+    std::fs::remove_file(rejected).unwrap();
+}
+
 #[test]
 fn a_tampered_plan_is_refused_not_a_panic() {
     let (_dir, out) = finished("folder-plan");

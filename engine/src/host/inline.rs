@@ -1,3 +1,4 @@
+use super::crash_evidence::{in_call, CrashLabel};
 use super::engine_stall::Stopwatch;
 use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
 use abi_stable::std_types::RResult;
@@ -7,11 +8,12 @@ use agon_plugin_api::abi::BotBox;
 /// once the call returns, and a call that never returns hangs the match (trusted code only).
 pub struct InlineHost {
     bot: BotBox,
+    label: Option<CrashLabel>,
 }
 
 impl InlineHost {
     pub fn new(bot: BotBox) -> InlineHost {
-        InlineHost { bot }
+        InlineHost { bot, label: None }
     }
 }
 
@@ -37,12 +39,22 @@ impl SeatHost for InlineHost {
         HostKind::Inline
     }
 
+    fn label_calls(&mut self, label: CrashLabel) {
+        self.label = Some(label);
+    }
+
     fn start(&mut self, message: Vec<u8>, _: Deadline) -> Call<()> {
-        timed(|| self.bot.start(message.as_slice().into()))
+        let bot = &mut self.bot;
+        in_call(self.label.as_ref(), || {
+            timed(|| bot.start(message.as_slice().into()))
+        })
     }
 
     fn act(&mut self, message: Vec<u8>, _: Deadline) -> Call<Vec<u8>> {
-        let call = timed(|| self.bot.act(message.as_slice().into()));
+        let bot = &mut self.bot;
+        let call = in_call(self.label.as_ref(), || {
+            timed(|| bot.act(message.as_slice().into()))
+        });
         Call {
             result: call.result.map(|bytes| bytes.into_vec()),
             wall: call.wall,

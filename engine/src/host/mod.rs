@@ -9,6 +9,7 @@
 //!   the process group at the deadline. The default for team code.
 
 mod cpu_clock;
+pub mod crash_evidence;
 pub mod engine_stall;
 mod inline;
 pub mod process;
@@ -170,6 +171,9 @@ pub trait SeatHost: Send {
     fn gone(&self) -> Option<String> {
         None
     }
+    /// Names this seat's calls for [`crash_evidence`]: on a host that runs the bot in the
+    /// engine's process, a crash during one of its calls is written down as this seat's.
+    fn label_calls(&mut self, _label: crash_evidence::CrashLabel) {}
     /// Starts the bot afresh in a new host, when this kind of host can; the caller then sends
     /// the start message again.
     fn restart(&mut self) -> Result<(), String> {

@@ -1,3 +1,4 @@
+use super::crash_evidence::{in_call, CrashLabel};
 use super::engine_stall::Stopwatch;
 use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
 use crate::fault::FaultCause;
@@ -16,8 +17,8 @@ const SPIN_BEFORE_PARKING: Duration = Duration::from_micros(20);
 const DROP_GRACE: Duration = Duration::from_secs(1);
 
 enum Request {
-    Start(Vec<u8>),
-    Act(Vec<u8>),
+    Start(Vec<u8>, Option<CrashLabel>),
+    Act(Vec<u8>, Option<CrashLabel>),
 }
 
 struct Response {
@@ -38,6 +39,7 @@ pub struct ThreadHost {
     worker: Option<std::thread::JoinHandle<()>>,
     /// Closed by the worker once it has dropped the bot.
     finished: Receiver<()>,
+    label: Option<CrashLabel>,
 }
 
 impl ThreadHost {
@@ -59,6 +61,7 @@ impl ThreadHost {
             abandoned: None,
             worker: Some(worker),
             finished: finished_rx,
+            label: None,
         })
     }
 
@@ -164,8 +167,12 @@ fn serve(mut bot: BotBox, requests: Receiver<Request>, responses: Sender<Respons
     for request in requests {
         let cpu0 = thread_cpu_time();
         let answer = match request {
-            Request::Start(message) => bot.start(message.as_slice().into()).map(|()| Vec::new()),
-            Request::Act(message) => bot.act(message.as_slice().into()).map(|b| b.into_vec()),
+            Request::Start(message, label) => in_call(label.as_ref(), || {
+                bot.start(message.as_slice().into()).map(|()| Vec::new())
+            }),
+            Request::Act(message, label) => in_call(label.as_ref(), || {
+                bot.act(message.as_slice().into()).map(|b| b.into_vec())
+            }),
         };
         let cpu = thread_cpu_time().saturating_sub(cpu0);
         if responses.send(Response { answer, cpu }).is_err() {
@@ -180,7 +187,7 @@ impl SeatHost for ThreadHost {
     }
 
     fn start(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<()> {
-        let call = self.call(Request::Start(message), deadline);
+        let call = self.call(Request::Start(message, self.label.clone()), deadline);
         Call {
             result: call.result.map(|_| ()),
             wall: call.wall,
@@ -189,7 +196,11 @@ impl SeatHost for ThreadHost {
     }
 
     fn act(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<Vec<u8>> {
-        self.call(Request::Act(message), deadline)
+        self.call(Request::Act(message, self.label.clone()), deadline)
+    }
+
+    fn label_calls(&mut self, label: CrashLabel) {
+        self.label = Some(label);
     }
 }
 

@@ -4,7 +4,7 @@
 //! line is skipped with a warning: events explain, the journal alone decides results.
 
 use super::builds::Build;
-use crate::tournament::journal::{self, Content};
+use crate::tournament::journal;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -101,13 +101,12 @@ pub fn read(dir: &Path) -> Result<Vec<Logged>, String> {
     };
     let mut events = Vec::new();
     while let Some(line) = lines.next_line()? {
-        let parsed = match line.content {
-            Content::Whole(text) if text.iter().all(u8::is_ascii_whitespace) => continue,
-            Content::Whole(text) => {
-                serde_json::from_slice::<Logged>(text).map_err(|e| e.to_string())
-            }
-            Content::TooLong { .. } => Err(journal::too_long(line.size, journal::MAX_LINE)),
-        };
+        if line.is_blank() {
+            continue;
+        }
+        let parsed = line
+            .text()
+            .and_then(|text| serde_json::from_slice::<Logged>(text).map_err(|e| e.to_string()));
         match parsed {
             Ok(event) => events.push(event),
             Err(e) => log::warn!("{}: line {}: skipped: {e}", path.display(), line.number),

@@ -87,6 +87,7 @@ mod tests {
             id: "game-1".into(),
             number: 1,
             seed: 0,
+            seed_secret: None,
             seats: seats
                 .iter()
                 .map(|(slot, version)| SeatBuild {

@@ -1,14 +1,21 @@
-//! Which games are being played on an in-process host (thread, inline), so that a bot that
-//! crashes the whole engine (a segfault in team code kills every thread) is named when the
-//! tournament is resumed, and an entrant that did it twice is excluded instead of crashing every
-//! resume. A process host needs none of this: a crash there ends only the bot's own process.
+//! Which games are being played on an in-process host (thread, inline), and which seat's call
+//! was running when the engine died. A bot that crashes there (a segfault in team code kills
+//! every thread) takes the engine down; the next run must name it, and only it, and only on
+//! evidence. A process host needs none of this: a crash there ends only the bot's own process.
 //!
 //! Before such a game starts, `in-flight/<game id>` is written with its entrants; it is removed
-//! once the game is recorded. Files left behind when the engine opens the folder again (under
-//! the journal's lock, so no running writer owns them) mean the engine died with those games in
-//! flight: each such death is appended to `crashes.jsonl`.
+//! once the game is recorded. While a bot is in a call, the engine's fatal-signal handler knows
+//! which seat it is (`agon_engine::host::crash_evidence`) and appends a line to
+//! `in-flight/evidence.jsonl` before the crash takes its course. Files left behind when the
+//! engine opens the folder again (under the journal's lock, so no running writer owns them) mean
+//! the engine died with those games in flight: each such death is appended to `crashes.jsonl`,
+//! with the evidence of who crashed it, if any.
+//!
+//! An entrant named by evidence is excluded at once: it crashes the engine. A death without
+//! evidence (SIGKILL from a user or the out-of-memory killer, a power loss) blames nobody: its
+//! games are played again.
 
-use super::journal::{self, Content, Entry, JournalFault};
+use super::journal::{self, Entry, JournalFault};
 use super::plan::{GameSpec, Plan};
 use agon_engine::fault::FaultCause;
 use agon_games::contract::{Outcome, Termination};
@@ -19,18 +26,16 @@ use std::path::{Path, PathBuf};
 
 pub const FOLDER: &str = "in-flight";
 pub const CRASHES: &str = "crashes.jsonl";
+/// In [`FOLDER`]: what the fatal-signal handler wrote (no game id ends so).
+pub const EVIDENCE: &str = "evidence.jsonl";
 
-/// Different games of an entrant's, each alone in flight when the engine died, after which it
-/// is excluded. Alone: with several games in flight a crash blames no one, so once the engine
-/// has died, the folder's runs play one game at a time. Different games: a game that crashed is
-/// played again and would crash again with both its entrants in it; so games that crashed are
-/// played last (fewest crashes first), and the entrant common to two is the one to blame.
-pub const CRASHES_TO_EXCLUDE: usize = 2;
-
-/// One death of the engine: the games that were in flight.
+/// One death of the engine: the games that were in flight, and who crashed it, if known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Crash {
     pub games: Vec<CrashedGame>,
+    /// The calls running on threads that crashed (empty: a death without evidence).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<Evidence>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -38,6 +43,15 @@ pub struct CrashedGame {
     pub id: String,
     /// Its entrants (empty when its marker was unreadable).
     pub entrants: Vec<String>,
+}
+
+/// A fatal signal caught while a seat's call was running on the thread that received it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    pub game: String,
+    pub seat: usize,
+    pub entrant: String,
+    pub signal: i32,
 }
 
 /// The marker of one game in flight.
@@ -48,6 +62,15 @@ struct Marker {
 
 fn marker_path(dir: &Path, id: &str) -> PathBuf {
     dir.join(FOLDER).join(id)
+}
+
+/// Starts watching for crashes in this run: from here on a crash during a bot's call on an
+/// in-process host leaves evidence in `dir`.
+pub fn watch_for_crashes(dir: &Path) -> Result<(), String> {
+    let folder = dir.join(FOLDER);
+    std::fs::create_dir_all(&folder)
+        .and_then(|()| agon_engine::host::crash_evidence::install(&folder.join(EVIDENCE)))
+        .map_err(|e| format!("{}: {e}", folder.display()))
 }
 
 /// Marks game `game` as in flight (before its first call to a bot).
@@ -75,19 +98,20 @@ pub fn clear(dir: &Path, id: &str) {
     let _ = std::fs::remove_file(marker_path(dir, id));
 }
 
-/// Turns the markers a dead engine left into a line of `crashes.jsonl` (games already in the
-/// journal do not count: the engine died after recording them); returns that new crash, if
-/// any, and every crash so far. Call it holding the journal's lock.
+/// Turns the markers and evidence a dead engine left into a line of `crashes.jsonl` (games
+/// already in the journal do not count: the engine died after recording them); returns that
+/// new crash, if any, and every crash so far. Call it holding the journal's lock.
 pub fn collect_crashes(
     dir: &Path,
     recorded: &HashSet<&str>,
 ) -> Result<(Option<Crash>, Vec<Crash>), String> {
     let folder = dir.join(FOLDER);
+    let evidence = read_evidence(&folder.join(EVIDENCE));
     let mut games = Vec::new();
     if let Ok(listing) = std::fs::read_dir(&folder) {
         for file in listing.flatten() {
             let id = file.file_name().to_string_lossy().into_owned();
-            if !recorded.contains(id.as_str()) {
+            if id != EVIDENCE && !recorded.contains(id.as_str()) {
                 // A marker that does not parse still names its game; its entrants are unknown.
                 let marker = std::fs::read(file.path())
                     .ok()
@@ -104,7 +128,10 @@ pub fn collect_crashes(
     let mut new = None;
     if !games.is_empty() {
         games.sort_by(|a, b| a.id.cmp(&b.id));
-        let crash = Crash { games };
+        let crash = Crash {
+            evidence: evidence_for(&games, evidence),
+            games,
+        };
         let mut line = serde_json::to_vec(&crash).expect("a crash serializes");
         line.push(b'\n');
         std::fs::OpenOptions::new()
@@ -118,6 +145,33 @@ pub fn collect_crashes(
     Ok((new, read_crashes(&path)?))
 }
 
+/// The evidence lines of `file`: the handler's, each whole; anything else is passed over (a
+/// bot cannot write there, but a line must never name an entrant by accident).
+fn read_evidence(file: &Path) -> Vec<Evidence> {
+    let text = agon_engine::input_file::Input::new("crash evidence", 1 << 20)
+        .no_follow()
+        .read_text(file)
+        .unwrap_or_default();
+    text.lines()
+        .filter_map(|line| serde_json::from_str::<Evidence>(line).ok())
+        .collect()
+}
+
+/// The evidence about games that were in flight and are not recorded, each line once, each
+/// checked against the game's marker (the seat must hold that entrant).
+fn evidence_for(games: &[CrashedGame], evidence: Vec<Evidence>) -> Vec<Evidence> {
+    let mut kept: Vec<Evidence> = Vec::new();
+    for line in evidence {
+        let fits = games.iter().any(|g| {
+            g.id == line.game && g.entrants.get(line.seat) == Some(&line.entrant)
+        });
+        if fits && !kept.contains(&line) {
+            kept.push(line);
+        }
+    }
+    kept
+}
+
 fn read_crashes(path: &Path) -> Result<Vec<Crash>, String> {
     let mut lines = match journal::open_lines("crash log", path, journal::MAX_LINE) {
         Ok(Some(lines)) => lines,
@@ -127,24 +181,26 @@ fn read_crashes(path: &Path) -> Result<Vec<Crash>, String> {
     };
     let mut crashes = Vec::new();
     while let Some(line) = lines.next_line()? {
-        let parsed = match line.content {
-            Content::Whole(text) if text.iter().all(u8::is_ascii_whitespace) => continue,
-            Content::Whole(text) => serde_json::from_slice(text).map_err(|e| e.to_string()),
-            Content::TooLong { .. } => Err(journal::too_long(line.size, journal::MAX_LINE)),
-        };
-        crashes.push(parsed.map_err(|problem| {
-            format!(
-                "{} line {}: not a crash entry: {problem}",
-                path.display(),
-                line.number
-            )
-        })?);
+        if line.is_blank() {
+            continue;
+        }
+        let crash = line
+            .text()
+            .and_then(|text| serde_json::from_slice(text).map_err(|e| e.to_string()))
+            .map_err(|problem| {
+                format!(
+                    "{} line {}: not a crash entry: {problem}",
+                    path.display(),
+                    line.number
+                )
+            })?;
+        crashes.push(crash);
     }
     Ok(crashes)
 }
 
 /// How often each game was in flight at a crash: such games are played last, fewest crashes
-/// first, so that other games tell who crashes the engine.
+/// first.
 pub fn crashed_games(crashes: &[Crash]) -> BTreeMap<&str, usize> {
     let mut counts = BTreeMap::new();
     for game in crashes.iter().flat_map(|c| &c.games) {
@@ -153,35 +209,34 @@ pub fn crashed_games(crashes: &[Crash]) -> BTreeMap<&str, usize> {
     counts
 }
 
-/// Entrants with at least [`CRASHES_TO_EXCLUDE`] different games in flight at crashes, with
-/// the reason to give.
+/// Entrants that evidence names as having crashed the engine, with the reason to give. No one
+/// else: a death without evidence, or another seat of the same game, is not a crash of theirs.
 pub fn entrants_to_exclude(crashes: &[Crash]) -> BTreeMap<String, String> {
-    let mut games_of: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    let alone = crashes.iter().filter(|c| c.games.len() == 1);
-    for game in alone.flat_map(|c| &c.games) {
-        for name in &game.entrants {
-            let games = games_of.entry(name).or_default();
-            if !games.contains(&game.id.as_str()) {
-                games.push(&game.id);
-            }
-        }
-    }
-    games_of
-        .into_iter()
-        .filter(|(_, games)| games.len() >= CRASHES_TO_EXCLUDE)
-        .map(|(name, games)| {
-            (
-                name.to_string(),
-                format!(
-                    "the engine died while {} different games of this entrant were each alone \
-                     in flight on an in-process host ({}): it crashes the engine, so it is \
-                     excluded and its remaining games are forfeits",
-                    games.len(),
-                    games.join(", ")
-                ),
+    let mut excluded = BTreeMap::new();
+    for evidence in crashes.iter().flat_map(|c| &c.evidence) {
+        excluded.entry(evidence.entrant.clone()).or_insert_with(|| {
+            format!(
+                "the engine died of {} in game {} while this entrant's bot (seat {}) was in a \
+                 call on an in-process host: it crashes the engine, so it is excluded and its \
+                 remaining games are forfeits",
+                signal_name(evidence.signal),
+                evidence.game,
+                evidence.seat
             )
-        })
-        .collect()
+        });
+    }
+    excluded
+}
+
+fn signal_name(signal: i32) -> String {
+    match signal {
+        libc::SIGSEGV => "SIGSEGV".into(),
+        libc::SIGBUS => "SIGBUS".into(),
+        libc::SIGILL => "SIGILL".into(),
+        libc::SIGFPE => "SIGFPE".into(),
+        libc::SIGABRT => "SIGABRT (an abort, or a stack overflow)".into(),
+        other => format!("signal {other}"),
+    }
 }
 
 /// The journal entry of a game not played because entrant seat `loser` is excluded.
@@ -232,41 +287,64 @@ mod tests {
                 id: game.into(),
                 entrants: entrants.iter().map(|s| s.to_string()).collect(),
             }],
+            evidence: Vec::new(),
+        }
+    }
+
+    fn evidence(game: &str, seat: usize, entrant: &str) -> Evidence {
+        Evidence {
+            game: game.into(),
+            seat,
+            entrant: entrant.into(),
+            signal: libc::SIGSEGV,
         }
     }
 
     #[test]
-    fn crashes_in_two_different_games_of_an_entrant_exclude_it() {
-        let crashes = vec![crash("g1", &["bad", "a"]), crash("g2", &["b", "bad"])];
-        let excluded = entrants_to_exclude(&crashes);
+    fn deaths_without_evidence_blame_no_one_however_many() {
+        let crashes = vec![
+            crash("g1", &["a", "b"]),
+            crash("g2", &["b", "c"]),
+            crash("g3", &["b", "a"]),
+        ];
+        assert!(entrants_to_exclude(&crashes).is_empty());
+        assert_eq!(crashed_games(&crashes)["g1"], 1);
+    }
+
+    #[test]
+    fn evidence_names_the_seat_in_the_call_and_no_co_entrant() {
+        let mut with = crash("g1", &["bad", "a"]);
+        with.evidence.push(evidence("g1", 0, "bad"));
+        let excluded = entrants_to_exclude(&[with]);
         assert_eq!(excluded.keys().collect::<Vec<_>>(), ["bad"]);
-        assert!(excluded["bad"].contains("g1, g2"), "{}", excluded["bad"]);
-        assert!(entrants_to_exclude(&crashes[..1]).is_empty());
+        assert!(excluded["bad"].contains("SIGSEGV in game g1"), "{}", excluded["bad"]);
     }
 
     #[test]
-    fn the_same_game_crashing_twice_blames_neither_entrant() {
-        let crashes = vec![crash("g1", &["bad", "a"]), crash("g1", &["bad", "a"])];
-        assert!(entrants_to_exclude(&crashes).is_empty());
-        assert_eq!(crashed_games(&crashes), BTreeMap::from([("g1", 2)]));
+    fn evidence_must_fit_a_game_in_flight() {
+        let games = crash("g1", &["bad", "a"]).games;
+        let lines = vec![
+            evidence("g1", 0, "bad"),
+            evidence("g1", 0, "bad"),
+            evidence("g1", 1, "bad"),
+            evidence("g9", 0, "bad"),
+        ];
+        assert_eq!(evidence_for(&games, lines), vec![evidence("g1", 0, "bad")]);
     }
 
     #[test]
-    fn a_crash_with_several_games_in_flight_blames_no_one() {
-        let mut both = crash("g1", &["bad", "a"]);
-        both.games.extend(crash("g2", &["a", "b"]).games);
-        let crashes = vec![crash("g0", &["bad", "a"]), both];
-        assert!(entrants_to_exclude(&crashes).is_empty());
-    }
-
-    #[test]
-    fn markers_left_behind_become_one_crash_and_recorded_games_do_not_count() {
+    fn markers_and_evidence_left_behind_become_one_crash() {
         let dir = std::env::temp_dir().join(format!("agon-in-flight-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join(FOLDER)).unwrap();
         std::fs::write(dir.join(FOLDER).join("g7"), br#"{"entrants":["bad","a"]}"#).unwrap();
         std::fs::write(dir.join(FOLDER).join("g6"), br#"{"entrants":["b","c"]}"#).unwrap();
         std::fs::write(dir.join(FOLDER).join("g8"), b"torn").unwrap();
+        std::fs::write(
+            dir.join(FOLDER).join(EVIDENCE),
+            b"{\"game\":\"g7\",\"seat\":0,\"entrant\":\"bad\",\"signal\":11}\n{\"game\":\"g7\",\"se",
+        )
+        .unwrap();
         let recorded = HashSet::from(["g6"]);
         let (new, crashes) = collect_crashes(&dir, &recorded).unwrap();
         let expected = Crash {
@@ -280,6 +358,7 @@ mod tests {
                     entrants: Vec::new(),
                 },
             ],
+            evidence: vec![evidence("g7", 0, "bad")],
         };
         assert_eq!(new.as_ref(), Some(&expected));
         assert_eq!(crashes, vec![expected]);

@@ -311,7 +311,9 @@ fn repair_within<E: JournalEntry>(
 }
 
 /// Copies the `damaged` lines of the journal (in file order) to `rejected` a buffer at a time,
-/// never holding one whole, and returns the rest of the journal byte for byte.
+/// never holding one whole, and returns the rest of the journal byte for byte: held, so that it
+/// replaces the journal in one step (a crash leaves the old journal or the new, never half),
+/// and no larger than the entries a resume holds anyway.
 fn set_apart(
     journal: &Journal,
     damaged: &[Damaged],
@@ -417,6 +419,25 @@ pub(crate) struct Line<'a> {
     /// died, or still be writing.
     pub terminated: bool,
     pub content: Content<'a>,
+    max_line: u64,
+}
+
+impl Line<'_> {
+    /// Whether the line holds nothing but whitespace.
+    pub fn is_blank(&self) -> bool {
+        matches!(self.content, Content::Whole(text) if text.iter().all(u8::is_ascii_whitespace))
+    }
+
+    /// The whole line, or why it is not there: it was longer than the bound.
+    pub fn text(&self) -> Result<&[u8], String> {
+        match self.content {
+            Content::Whole(text) => Ok(text),
+            Content::TooLong { .. } => Err(format!(
+                "{} bytes long, more than the {} bytes a line may have",
+                self.size, self.max_line
+            )),
+        }
+    }
 }
 
 pub(crate) enum Content<'a> {
@@ -442,10 +463,6 @@ impl<R: Read> BoundedLines<R> {
         }
     }
 
-    pub fn max_line(&self) -> u64 {
-        self.max_line
-    }
-
     /// The next line, or `None` at the end of the file.
     pub fn next_line(&mut self) -> Result<Option<Line<'_>>, String> {
         self.line.clear();
@@ -456,7 +473,6 @@ impl<R: Read> BoundedLines<R> {
         if read == 0 {
             return Ok(None);
         }
-        self.lines_read += 1;
         let (size, terminated, too_long) = if self.line.ends_with(b"\n") {
             self.line.pop();
             (read - 1, true, false)
@@ -468,6 +484,7 @@ impl<R: Read> BoundedLines<R> {
         };
         let offset = self.next_offset;
         self.next_offset += size + u64::from(terminated);
+        self.lines_read += 1;
         Ok(Some(Line {
             number: self.lines_read,
             offset,
@@ -478,6 +495,7 @@ impl<R: Read> BoundedLines<R> {
             } else {
                 Content::Whole(&self.line)
             },
+            max_line: self.max_line,
         }))
     }
 
@@ -508,11 +526,6 @@ impl<R: Read> BoundedLines<R> {
             self.lines_read + 1
         )
     }
-}
-
-/// What is wrong with a line of `size` bytes, over the bound of `max_line`.
-pub(crate) fn too_long(size: u64, max_line: u64) -> String {
-    format!("{size} bytes long, more than the {max_line} bytes a line may have")
 }
 
 fn open_error(path: &Path, e: std::io::Error) -> String {
@@ -574,23 +587,23 @@ fn scan<E: JournalEntry>(
         damaged: Vec::new(),
         torn_at: None,
     };
-    let max_line = lines.max_line();
     while let Some(line) = lines.next_line()? {
         if !line.terminated {
             // The last line, cut short by a crash: the game did not count.
             result.torn_at = Some(line.offset);
             break;
         }
-        let (parsed, shown) = match line.content {
-            Content::Whole(text) if text.iter().all(u8::is_ascii_whitespace) => continue,
-            Content::Whole(text) => (parse_entry(text, check), text),
-            Content::TooLong { start } => (Err(too_long(line.size, max_line)), start),
-        };
-        match parsed {
+        if line.is_blank() {
+            continue;
+        }
+        match line.text().and_then(|text| parse_entry(text, check)) {
             Ok(entry) => result.entries.push(entry),
             Err(problem) => result.damaged.push(Damaged {
                 line: line.number,
-                game: game_id(shown),
+                game: game_id(match line.content {
+                    Content::Whole(text) => text,
+                    Content::TooLong { start } => start,
+                }),
                 problem,
                 size: line.size,
                 offset: line.offset,
@@ -790,6 +803,146 @@ mod tests {
         let _journal = Journal::open(&dir, &any_entry::<Entry>).unwrap();
         let left: Vec<_> = std::fs::read_dir(dir.join("records")).unwrap().collect();
         assert_eq!(left.len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn line_of(entry: &Entry) -> Vec<u8> {
+        let mut line = serde_json::to_vec(entry).unwrap();
+        line.push(b'\n');
+        line
+    }
+
+    /// The entries and damaged lines of `dir`'s journal, read with lines of up to `max_line`.
+    fn scan_of(dir: &Path, max_line: u64) -> Scan<Entry> {
+        let path = dir.join(FILE);
+        let file = File::open(&path).unwrap();
+        scan(
+            &mut BoundedLines::new(file, &path, max_line),
+            &any_entry::<Entry>,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn an_over_long_line_is_damage_named_by_its_number_and_size_until_repair_moves_it() {
+        let dir = scratch("over-long");
+        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
+        journal.append(&entry("g1")).unwrap();
+        journal.append(&entry("g2")).unwrap();
+        drop(journal);
+        let sound_before = std::fs::read(dir.join(FILE)).unwrap();
+        let long = format!(
+            "{{\"id\":\"g9\",\"pad\":\"{}\"}}",
+            "x".repeat(MAX_LINE as usize)
+        );
+        append_raw(&dir, format!("{long}\n").as_bytes());
+        append_raw(&dir, &line_of(&entry("g3")));
+        for err in [
+            read(&dir, &any_entry::<Entry>).unwrap_err(),
+            Journal::open(&dir, &any_entry::<Entry>).err().unwrap(),
+        ] {
+            assert!(err.contains("line 3 (game g9)"), "{err}");
+            assert!(
+                err.contains(&format!("{} bytes long, more than", long.len())),
+                "{err}"
+            );
+            assert!(err.contains("agon tournament repair"), "{err}");
+        }
+        let repair = repair(&dir, &any_entry::<Entry>).unwrap();
+        assert_eq!(repair.kept, 3);
+        assert_eq!(repair.rejected.len(), 1);
+        assert_eq!(repair.rejected[0].size, long.len() as u64);
+        let rejected = std::fs::read(dir.join(REJECTED)).unwrap();
+        assert!(rejected == format!("{long}\n").as_bytes(), "moved whole");
+        let sound_after = [sound_before, line_of(&entry("g3"))].concat();
+        assert_eq!(std::fs::read(dir.join(FILE)).unwrap(), sound_after);
+        assert_eq!(
+            ids(&read(&dir, &any_entry::<Entry>).unwrap()),
+            ["g1", "g2", "g3"]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_line_of_the_bound_is_read_one_byte_more_is_damage_and_lines_after_it_are_read() {
+        let dir = scratch("bound");
+        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
+        journal.append(&entry("g1")).unwrap();
+        drop(journal);
+        let max_line = 400;
+        // JSON allows the spaces that pad an entry to the length wanted.
+        let padded = |e: &Entry, size: usize| {
+            let mut line = serde_json::to_vec(e).unwrap();
+            line.resize(size, b' ');
+            line.push(b'\n');
+            line
+        };
+        append_raw(&dir, &padded(&entry("g2"), max_line));
+        append_raw(&dir, &padded(&entry("g3"), max_line + 1));
+        append_raw(&dir, &line_of(&entry("g4")));
+        let scan = scan_of(&dir, max_line as u64);
+        assert_eq!(ids(&scan.entries), ["g1", "g2", "g4"]);
+        assert_eq!(scan.damaged.len(), 1);
+        assert_eq!(scan.damaged[0].line, 3);
+        assert_eq!(scan.damaged[0].game.as_deref(), Some("g3"));
+        let err = read_within(&dir, &any_entry::<Entry>, max_line as u64).unwrap_err();
+        assert!(
+            err.contains("line 3 (game g3) is not a journal entry of this folder (401 bytes long, more than the 400 bytes a line may have)"),
+            "{err}"
+        );
+        let repair = repair_within(&dir, &any_entry::<Entry>, max_line as u64).unwrap();
+        assert_eq!(repair.kept, 3);
+        assert_eq!(
+            ids(&read_within(&dir, &any_entry::<Entry>, max_line as u64).unwrap()),
+            ["g1", "g2", "g4"]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_torn_last_line_longer_than_the_bound_is_left_to_its_writer_or_cut() {
+        let dir = scratch("torn-long");
+        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
+        journal.append(&entry("g1")).unwrap();
+        drop(journal);
+        let sound = std::fs::read(dir.join(FILE)).unwrap();
+        append_raw(&dir, &[b'x'; 5000]);
+        let read = read_within(&dir, &any_entry::<Entry>, 100).unwrap();
+        assert_eq!(ids(&read), ["g1"]);
+        let (_journal, scan) = Journal::open_scanned(&dir, &any_entry::<Entry>, 100).unwrap();
+        assert_eq!(ids(&scan.entries), ["g1"]);
+        assert!(scan.damaged.is_empty());
+        assert_eq!(std::fs::read(dir.join(FILE)).unwrap(), sound);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Journals were read whole, up to 4 GiB: a journal past that (sparse here, its hole one
+    /// long line of zero bytes) is read to its end, through the hole, a buffer at a time.
+    #[test]
+    fn a_journal_past_the_old_whole_file_limit_is_read_to_its_end() {
+        let dir = scratch("past-limit");
+        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
+        journal.append(&entry("g1")).unwrap();
+        drop(journal);
+        let first = line_of(&entry("g1")).len() as u64;
+        let hole_end = (4u64 << 30) + 4096;
+        let file = OpenOptions::new().write(true).open(dir.join(FILE)).unwrap();
+        file.set_len(hole_end).unwrap();
+        append_raw(&dir, b"\n");
+        append_raw(&dir, &line_of(&entry("g2")));
+        let scan = scan_of(&dir, MAX_LINE);
+        assert_eq!(ids(&scan.entries), ["g1", "g2"]);
+        assert_eq!(scan.damaged.len(), 1);
+        assert_eq!(scan.damaged[0].line, 2);
+        assert_eq!(scan.damaged[0].size, hole_end - first);
+        let err = read(&dir, &any_entry::<Entry>).unwrap_err();
+        assert!(
+            err.contains(&format!(
+                "line 2 is not a journal entry of this folder ({} bytes long",
+                hole_end - first
+            )),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

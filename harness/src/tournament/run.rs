@@ -6,6 +6,7 @@ use super::journal::{Entry, Journal};
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
 use super::watch::{Builds, StopOnDrop};
+use agon_engine::host::crash_evidence::CrashLabel;
 use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
@@ -135,16 +136,10 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
         played += 1;
         bar.inc(1);
     }
-    // No more workers than games: idle threads (and their hosts) help no one. Once the engine
-    // has died with games in flight, one at a time, so that a crash names its game.
-    let mut workers = options.concurrency.clamp(1, todo.len().max(1));
-    if !crashes.is_empty() && workers > 1 {
-        eprintln!(
-            "agon: warning: playing one game at a time: the engine died in this folder before \
-             (see {}), and only a crash with one game in flight names its bot",
-            in_flight::CRASHES
-        );
-        workers = 1;
+    // No more workers than games: idle threads (and their hosts) help no one.
+    let workers = options.concurrency.clamp(1, todo.len().max(1));
+    if in_process {
+        in_flight::watch_for_crashes(dir)?;
     }
     let (jobs_tx, jobs_rx) = bounded::<GameSpec>(workers * 2);
     let (done_tx, done_rx) = unbounded::<Done>();
@@ -276,12 +271,25 @@ fn crashes_so_far(
             .iter()
             .map(|g| format!("{} ({})", g.id, g.entrants.join(" vs ")))
             .collect();
+        let blame = match crash.evidence.as_slice() {
+            [] => "no bot was in a call on a thread that crashed (a kill from outside, the \
+                   out-of-memory killer, a power loss?): nobody is blamed, and the games are \
+                   played again"
+                .to_string(),
+            evidence => format!(
+                "the engine's crash handler caught {} in a bot's call",
+                evidence
+                    .iter()
+                    .map(|e| format!("entrant `{}` (game {}, seat {})", e.entrant, e.game, e.seat))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
         eprintln!(
             "agon: warning: the last run died while these games were in flight on the {} \
-             host: {}; a bot in one of them may have crashed the engine. They are played last; \
-             an entrant in flight at crashes in two different games is excluded",
+             host: {}; {blame}",
             plan.settings.host,
-            games.join(", ")
+            crate::console::printable(&games.join(", "))
         );
     }
     Ok(crashes)
@@ -328,7 +336,7 @@ fn play(
     for (seat, &entrant) in game.seats.iter().enumerate() {
         let current = builds.current(entrant);
         let (spec, sha256) = (current.spec, current.sha256);
-        let placed = match seating::seat_retrying(&spec, seat, rules, hosting) {
+        let mut placed = match seating::seat_retrying(&spec, seat, rules, hosting) {
             Ok(placed) => placed,
             Err(e) => {
                 return Done::Failed(format!(
@@ -345,6 +353,10 @@ fn play(
                 spec.file.display()
             ));
         }
+        let name = &plan.entrants[entrant].name;
+        placed
+            .host
+            .label_calls(CrashLabel::new(&game.id, seat, name));
         seats.push(placed);
     }
     let mut params = plan.param_sets[game.param_set].params.clone();

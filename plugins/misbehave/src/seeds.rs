@@ -62,7 +62,7 @@ impl WireBot for SeedThief {
             "seed-thief: seat {} seed {} guess {guess} other {other}",
             start.seat, start.seed
         );
-        self.setup = Some(start.setup.clone());
+        self.setup = Some(start.game.clone());
         Ok(())
     }
     fn act(&mut self, observation: &Observation) -> Reply<Move> {
@@ -87,7 +87,7 @@ impl WireBot for ValidationCheat {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.validating = start.seed == unkeyed_seat_seed(OLD_VALIDATION_SEED, start.seat);
-        self.setup = Some(start.setup.clone());
+        self.setup = Some(start.game.clone());
         Ok(())
     }
     fn act(&mut self, observation: &Observation) -> Reply<Move> {
