@@ -199,7 +199,7 @@ fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
             .count()
             >= 3
     });
-    // A plugin whose first breakthrough bot panics: it loads, but its smoke game faults.
+    // A plugin whose first breakthrough bot panics: it loads, but its validation game faults.
     publish(&plugin("misbehave"), &dir, "south.so");
     ladder.wait_for("the refusal", |l| {
         !events_of(&l.events(), "refused", "south.so").is_empty()
@@ -254,9 +254,16 @@ fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
     let refused = events_of(&events, "refused", "south.so");
     let reason = refused[0]["reason"].as_str().unwrap();
     assert!(
-        reason.contains("smoke game") && reason.contains("panic"),
+        reason.contains("validation game") && reason.contains("panic"),
         "{reason}"
     );
+    // The new build was validated against the other slot's build, at a random seat.
+    let second = events_of(&events, "accepted", "south.so")
+        .into_iter()
+        .find(|e| e["build"]["version"] == 2)
+        .unwrap();
+    let smoke = second["smoke"][0].as_str().unwrap();
+    assert!(smoke.contains("against north.so"), "{smoke}");
     assert_eq!(events.last().unwrap()["event"], "stopped");
     assert!(stderr.contains("build refused"), "{stderr}");
 
@@ -292,7 +299,41 @@ fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
         .any(|s| s["slot"] == "north.so" && s["status"] == "retired"));
     let html = std::fs::read_to_string(out.join("ladder.html")).unwrap();
     assert!(html.contains("http-equiv=\"refresh\"") && html.contains("south.so"));
-    assert!(html.contains("Refused builds") && html.contains("smoke game"));
+    assert!(html.contains("Refused builds") && html.contains("validation game"));
+}
+
+/// A build that recognised the validation game (once a self-play game with a fixed seed)
+/// played clean there and forfeited every real game. The validation game now has a secret,
+/// random seed, a random seat and a real opponent: the build cannot tell, so it cheats there
+/// too and is refused before it plays a single ladder game.
+#[test]
+fn a_build_that_plays_clean_only_in_validation_is_refused() {
+    let (_, dir, out) = folders("ladder-validation-cheat");
+    publish(&plugin("breakthrough-random"), &dir, "north.so");
+    publish(&plugin("misbehave"), &dir, "south.so");
+    let mut ladder = Ladder::start(
+        &dir,
+        &out,
+        &[
+            "--game",
+            "breakthrough",
+            "--bot",
+            "south.so:validation-cheat",
+        ],
+    );
+    ladder.wait_for("the refusal", |l| {
+        !events_of(&l.events(), "refused", "south.so").is_empty()
+    });
+    ladder.signal(libc::SIGINT);
+    let (status, stderr) = ladder.finish();
+    assert!(status.success(), "{status}: {stderr}");
+    let events = jsonl(&out.join("events.jsonl"));
+    assert!(events_of(&events, "accepted", "south.so").is_empty(), "{events:?}");
+    let refused = events_of(&events, "refused", "south.so");
+    let reason = refused[0]["reason"].as_str().unwrap();
+    assert!(reason.contains("illegal"), "{reason}");
+    let games = jsonl(&out.join("journal.jsonl"));
+    assert!(games.iter().all(|g| sha_of_slot(g, "south.so").is_none()));
 }
 
 /// What a slot's file name tries to put on a line of its own (after a newline in the name).

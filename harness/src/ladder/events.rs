@@ -26,7 +26,7 @@ pub enum Event {
     /// A build passed validation and plays every game that starts from now on.
     Accepted {
         build: Build,
-        /// The smoke games it played (game names), and games it could not be tried at.
+        /// Its validation games: the host, its seat, whom it met and how the game ended.
         smoke: Vec<String>,
         validation_ms: f64,
     },

@@ -158,6 +158,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
             let done = done_tx.clone();
             let hosting = &hosting;
             let builds = &builds;
+            let watch = options.watch;
             std::thread::Builder::new()
                 .name(format!("tournament-worker-{worker}"))
                 .spawn_scoped(scope, move || {
@@ -172,7 +173,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
                             }
                         }
                         let result = play_again_if_killed(&game.id, || {
-                            play(plan, &game, &secret, hosting, builds, dir)
+                            play(plan, &game, &secret, hosting, (builds, !watch), dir)
                         });
                         if in_process {
                             in_flight::clear(dir, &game.id);
@@ -324,7 +325,7 @@ fn play(
     game: &GameSpec,
     secret: &SeedSecret,
     hosting: &Hosting,
-    builds: &Builds,
+    (builds, builds_are_planned): (&Builds, bool),
     dir: &Path,
 ) -> Done {
     let registry = Registry::builtin();
@@ -334,6 +335,9 @@ fn play(
     };
     let mut seats = Vec::new();
     for (seat, &entrant) in game.seats.iter().enumerate() {
+        if builds_are_planned {
+            builds.warn_if_changed(plan, entrant);
+        }
         let current = builds.current(entrant);
         let (spec, sha256) = (current.spec, current.sha256);
         let mut placed = match seating::seat_retrying(&spec, seat, rules, hosting) {

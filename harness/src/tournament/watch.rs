@@ -11,7 +11,7 @@ use crate::swap::sparring::Sparring;
 use crate::swap::validation::{Candidate, Validator};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::{HostKind, ProcessHostConfig};
-use agon_engine::loader::StagedPlugin;
+use agon_engine::loader::{file_version, FileVersion, StagedPlugin};
 use agon_engine::record::Budgets;
 use agon_engine::seating::Hosting;
 use agon_engine::seed::SeedSecret;
@@ -41,6 +41,10 @@ pub struct Builds {
     current: Mutex<Vec<Current>>,
     /// The plan's seed secret, for validation games that look like the real ones.
     seed_secret: SeedSecret,
+    /// Each entrant's file as the run found it (`None`: it did not hold the planned build), so
+    /// that a run that is not watching says once when a file changes under it.
+    files: Vec<(PathBuf, Option<FileVersion>)>,
+    warned: Mutex<Vec<bool>>,
 }
 
 impl Builds {
@@ -53,19 +57,41 @@ impl Builds {
         cache: &std::path::Path,
     ) -> Result<Builds, String> {
         let mut current = Vec::new();
+        let mut files = Vec::new();
         for (i, entrant) in plan.entrants.iter().enumerate() {
             let spec = plan.spec(i);
-            let copy = planned_copy(&entrant.name, &spec.file, &entrant.sha256, cache)?;
+            let version = std::fs::metadata(&spec.file).ok().map(|m| file_version(&m));
+            let (copy, from_file) = planned_copy(&entrant.name, &spec.file, &entrant.sha256, cache)?;
+            files.push((spec.file.clone(), version.filter(|_| from_file)));
             current.push(Current {
                 spec: BotSpec { file: copy, ..spec },
                 sha256: entrant.sha256.clone(),
                 loaded: 1,
             });
         }
+        let warned = files.iter().map(|(_, version)| version.is_none()).collect();
         Ok(Builds {
             current: Mutex::new(current),
             seed_secret,
+            files,
+            warned: Mutex::new(warned),
         })
+    }
+
+    /// Says once per entrant that its file changed since the run started (a run that is not
+    /// watching plays its planned build all the same).
+    pub fn warn_if_changed(&self, plan: &Plan, entrant: usize) {
+        let Some((file, Some(version))) = self.files.get(entrant) else {
+            return;
+        };
+        let now = std::fs::metadata(file).ok().map(|m| file_version(&m));
+        if now.as_ref() == Some(version) {
+            return;
+        }
+        let mut warned = self.warned.lock().unwrap_or_else(|p| p.into_inner());
+        if !std::mem::replace(&mut warned[entrant], true) {
+            warn_planned_build(&plan.entrants[entrant].name, file, "changed", &plan.entrants[entrant].sha256);
+        }
     }
 
     /// Every other entrant's current build, by name: the opponents of a candidate of entrant
@@ -85,20 +111,21 @@ impl Builds {
     }
 }
 
-/// The content-addressed copy of an entrant's planned build: staged from its file while the file
-/// still holds that build, else the copy the plugin cache kept when the plan was made (with a
-/// warning: the file changed, and without `--watch` the change is not taken).
+/// The content-addressed copy of an entrant's planned build, and whether it came from the file:
+/// staged from its file while the file still holds that build, else the copy the plugin cache
+/// kept when the plan was made (with a warning: the file changed, and without `--watch` the
+/// change is not taken).
 fn planned_copy(
     name: &str,
     file: &std::path::Path,
     sha256: &str,
     cache: &std::path::Path,
-) -> Result<PathBuf, String> {
+) -> Result<(PathBuf, bool), String> {
     let read = StagedPlugin::read(file);
     if let Ok(bytes) = &read {
         if agon_engine::loader::sha256_hex(bytes) == sha256 {
             return StagedPlugin::stage_bytes(file, bytes, cache)
-                .map(|staged| staged.copy)
+                .map(|staged| (staged.copy, true))
                 .map_err(|e| e.to_string());
         }
     }
@@ -109,13 +136,8 @@ fn planned_copy(
     let short = &sha256[..12.min(sha256.len())];
     match agon_engine::loader::cached_copy(file, sha256, cache) {
         Some(copy) => {
-            eprintln!(
-                "agon: warning: entrant `{}`: {} {now}; this run plays the planned build \
-                 (sha256 {short}) from the plugin cache to the end (`--watch` takes new builds)",
-                crate::console::printable(name),
-                crate::console::printable(&file.display().to_string()),
-            );
-            Ok(copy)
+            warn_planned_build(name, file, &now, sha256);
+            Ok((copy, false))
         }
         None => Err(format!(
             "entrant `{}`: {} {now}, and the plugin cache {} no longer holds the planned build \
@@ -125,6 +147,16 @@ fn planned_copy(
             cache.display()
         )),
     }
+}
+
+fn warn_planned_build(name: &str, file: &std::path::Path, now: &str, sha256: &str) {
+    eprintln!(
+        "agon: warning: entrant `{}`: {} {now}; this run plays the planned build (sha256 {}) \
+         from the plugin cache to the end (`--watch` takes new builds)",
+        crate::console::printable(name),
+        crate::console::printable(&file.display().to_string()),
+        &sha256[..12.min(sha256.len())],
+    );
 }
 
 /// The folders to watch, with the entrants whose file is in each, by file name.

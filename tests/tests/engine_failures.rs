@@ -1,0 +1,169 @@
+//! Failures that are not the bots': the engine's own resources failing (its plugin cache on a
+//! full or broken file system) and an entrant's file replaced while a run that is not watching
+//! plays it. Neither may charge, exclude or blame an entrant.
+
+use agon_tests::{agon, agon_output, plugin, scratch, spec};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A thread-host Breakthrough tournament of two random players; its config.
+fn two_random_players(dir: &Path) -> PathBuf {
+    let random = spec("breakthrough-random", "random");
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"breakthrough\"\nseed = 3\ngames_per_pairing = 2\nhost = \"thread\"\n\
+             [[entrant]]\nname = \"a\"\nbot = \"{random}\"\n\
+             [[entrant]]\nname = \"b\"\nbot = \"{random}\"\n"
+        ),
+    )
+    .unwrap();
+    cfg
+}
+
+/// The run failed naming the plugin cache, and charged no entrant.
+fn assert_the_cache_is_blamed(out: &std::process::Output, run: &Path, words: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("the plugin cache") && stderr.contains(words), "{stderr}");
+    assert!(!stderr.contains("excluded") && !stderr.contains("cannot read the file"), "{stderr}");
+    assert!(!run.join("journal.jsonl").exists(), "no game may be recorded");
+}
+
+#[test]
+fn a_cache_that_cannot_hold_a_copy_stops_the_run_and_blames_no_entrant() {
+    let dir = scratch("engine-failure-cache-folder");
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    // Where the cache keeps its copies there is a file: no copy can be stored.
+    std::fs::write(cache.join("plugins"), b"not a folder").unwrap();
+    let cfg = two_random_players(&dir);
+    let run = dir.join("out");
+    let out = agon()
+        .env("AGON_CACHE_DIR", &cache)
+        .args(["tournament", "run", cfg.to_str().unwrap(), "--out", run.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_the_cache_is_blamed(&out, &run, &cache.display().to_string());
+}
+
+/// The scenario as reported: the cache on a 64 KiB file system, full before the first copy is
+/// whole. The file system is mounted in a user namespace of the test's own, so it needs no
+/// root; a kernel without unprivileged user namespaces skips it.
+#[test]
+fn a_full_cache_file_system_stops_the_run_and_blames_no_entrant() {
+    let usable = Command::new("unshare")
+        .args(["-Urm", "true"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !usable {
+        eprintln!("skipped: no unprivileged user and mount namespaces here (unshare -Urm)");
+        return;
+    }
+    let dir = scratch("engine-failure-cache-full");
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let cfg = two_random_players(&dir);
+    let run = dir.join("out");
+    let agon_binary = agon_tests::artifacts().join("agon");
+    let out = Command::new("unshare")
+        .args(["-Urm", "sh", "-c"])
+        .arg("mount -t tmpfs -o size=64k tmpfs \"$1\" && shift && exec \"$@\"")
+        .arg("sh")
+        .arg(&cache)
+        .arg(&agon_binary)
+        .args(["tournament", "run", cfg.to_str().unwrap(), "--out", run.to_str().unwrap()])
+        .env("AGON_CACHE_DIR", &cache)
+        .output()
+        .unwrap();
+    assert_the_cache_is_blamed(&out, &run, "No space left on device");
+}
+
+/// Lines of a journal (each a recorded game).
+fn journal(dir: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap_or_default();
+    let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+    whole.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn sha256_of(path: &Path) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(std::fs::read(path).unwrap());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Polls until `dir`'s journal holds `games` games; panics naming `what` if the run ends first.
+fn wait_for_games(child: &mut std::process::Child, dir: &Path, games: usize, what: &str) {
+    let start = Instant::now();
+    while journal(dir).len() < games {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("the run ended ({status}) before {what}");
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "no {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A team replaces its plugin file (an atomic rename) while a tournament that is not watching
+/// runs: the run plays the build its plan recorded to the end, from the plugin cache, and warns
+/// once; so does `resume` later.
+#[test]
+fn a_replaced_plugin_file_does_not_stop_a_run_that_is_not_watching() {
+    let dir = scratch("engine-failure-replaced");
+    let team = dir.join("team.so");
+    std::fs::copy(plugin("misbehave"), &team).unwrap();
+    let planned = sha256_of(&team);
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"breakthrough\"\nseed = 4\ngames_per_pairing = 12\nconcurrency = 1\n\
+             [[entrant]]\nname = \"team\"\nbot = \"{}:slow?ms=5\"\n\
+             [[entrant]]\nname = \"random\"\nbot = \"{}\"\n",
+            team.display(),
+            spec("breakthrough-random", "random"),
+        ),
+    )
+    .unwrap();
+    let run = dir.join("out");
+    let stderr_file = dir.join("run.stderr");
+    let mut child = agon()
+        .args(["tournament", "run", cfg.to_str().unwrap(), "--out", run.to_str().unwrap()])
+        .args(["--quiet"])
+        .stderr(std::fs::File::create(&stderr_file).unwrap())
+        .spawn()
+        .unwrap();
+    wait_for_games(&mut child, &run, 1, "the first game");
+    // The new build offers no `slow` bot at all.
+    let temp = dir.join(".team.so.tmp");
+    std::fs::copy(plugin("breakthrough-random"), &temp).unwrap();
+    std::fs::rename(&temp, &team).unwrap();
+    wait_for_games(&mut child, &run, 3, "two games after the replacement");
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    let stderr = std::fs::read_to_string(&stderr_file).unwrap();
+    assert!(!stderr.contains("no bot"), "{stderr}");
+    assert_eq!(status.code(), Some(130), "stopped by SIGINT: {stderr}");
+    assert_eq!(stderr.matches("team.so changed;").count(), 1, "one warning: {stderr}");
+
+    let resumed = agon_output(&["tournament", "resume", run.to_str().unwrap(), "--quiet"]);
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.matches("holds another build than the plan's").count(),
+        1,
+        "one warning: {stderr}"
+    );
+    assert!(stderr.contains("from the plugin cache") && stderr.contains("--watch"), "{stderr}");
+    let games = journal(&run);
+    assert_eq!(games.len(), 12);
+    for game in &games {
+        let team_seat = game["names"].as_array().unwrap().iter().position(|n| n == "team").unwrap();
+        assert_eq!(game["sha256"][team_seat], planned.as_str(), "{game}");
+        assert_eq!(game["faults"], serde_json::json!([]), "{game}");
+    }
+}

@@ -1,0 +1,109 @@
+//! Seeds a bot cannot invert: every seat seed is a keyed function of the match seed under a
+//! secret the bots never see (`agon_engine::seed`). A bot that inverts its own seat seed the
+//! way the old, unkeyed derivation allowed learns nothing of the match seed or of its
+//! opponent's seed; the secret, kept in the record, still reproduces the game exactly.
+
+use agon_engine::seed::{seat_seed, SeedSecret};
+use agon_tests::{agon_ok, agon_output, scratch, spec};
+use serde_json::Value;
+
+/// `agon match` of the seed thief (seat 0) against the seeded random player, as JSON.
+fn thief_match(extra: &[&str]) -> Value {
+    let mut args = vec![
+        "match".to_string(),
+        "--game".into(),
+        "breakthrough".into(),
+        "--bot".into(),
+        spec("misbehave", "seed-thief"),
+        "--bot".into(),
+        spec("breakthrough-random", "random"),
+        "--json".into(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    serde_json::from_str(&agon_ok(&args)).expect("a JSON record")
+}
+
+/// What the thief said on stderr: its seed, its guess of the match seed, and the opponent's
+/// seed that guess gives.
+fn thief_said(record: &Value) -> (u64, u64, u64) {
+    let stderr = record["seats"][0]["stderr"].as_str().expect("captured stderr");
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("seed-thief:"))
+        .unwrap_or_else(|| panic!("no line of the thief's in {stderr:?}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let number = |key: &str| -> u64 {
+        let at = words.iter().position(|w| *w == key).unwrap();
+        words[at + 1].parse().unwrap()
+    };
+    (number("seed"), number("guess"), number("other"))
+}
+
+fn secret_of(record: &Value) -> SeedSecret {
+    record["seed_secret"].as_str().unwrap().parse().unwrap()
+}
+
+#[test]
+fn the_old_inversion_recovers_neither_the_match_seed_nor_the_opponents_seed() {
+    let record = thief_match(&["--seed", "42"]);
+    let (own, guess, other) = thief_said(&record);
+    let secret = secret_of(&record);
+    assert_eq!(own, seat_seed(&secret, 42, 0), "the record's secret reproduces the seed");
+    assert_ne!(guess, 42, "the inversion found the match seed");
+    assert_ne!(other, seat_seed(&secret, 42, 1), "the inversion found the opponent's seed");
+}
+
+#[test]
+fn one_seed_under_two_secrets_gives_other_seat_seeds_and_a_secret_reproduces_a_game() {
+    let first = thief_match(&["--seed", "7"]);
+    let second = thief_match(&["--seed", "7"]);
+    assert_ne!(secret_of(&first), secret_of(&second), "each match draws its secret");
+    assert_ne!(thief_said(&first).0, thief_said(&second).0);
+
+    let secret = first["seed_secret"].as_str().unwrap();
+    let again = thief_match(&["--seed", "7", "--seed-secret", secret]);
+    assert_eq!(thief_said(&again).0, thief_said(&first).0);
+    assert_eq!(again["moves"].as_array().unwrap().len(), first["moves"].as_array().unwrap().len());
+    let actions = |r: &Value| -> Vec<Value> {
+        r["moves"].as_array().unwrap().iter().map(|m| m["action"].clone()).collect()
+    };
+    assert_eq!(actions(&again), actions(&first), "the same game, move for move");
+
+    let dir = scratch("seeds-replay");
+    let file = dir.join("game.json");
+    std::fs::write(&file, serde_json::to_vec(&again).unwrap()).unwrap();
+    agon_ok(&["replay", "verify", file.to_str().unwrap()]);
+}
+
+#[test]
+fn the_summary_shows_the_secret_and_a_bad_secret_is_refused() {
+    let summary = agon_ok(&[
+        "match",
+        "--game",
+        "breakthrough",
+        "--bot",
+        &spec("breakthrough-random", "random"),
+        "--bot",
+        &spec("breakthrough-random", "random"),
+        "--seed",
+        "3",
+        "--host",
+        "thread",
+    ]);
+    assert!(summary.contains("seed secret ") && summary.contains("--seed 3 --seed-secret "), "{summary}");
+    let out = agon_output(&[
+        "match",
+        "--game",
+        "breakthrough",
+        "--bot",
+        &spec("breakthrough-random", "random"),
+        "--bot",
+        &spec("breakthrough-random", "random"),
+        "--seed-secret",
+        "abc",
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--seed-secret") && stderr.contains("64 hexadecimal digits"), "{stderr}");
+}
