@@ -399,9 +399,15 @@ pub struct TournamentRunArgs {
     /// `shards`) select a shard
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
-    /// Watch the entrants' plugin files: a new build that passes validation (in process
-    /// hosts: it loads and plays a smoke game without a fault) replaces the entrant for every
-    /// game not yet started; the report counts builds as the config's `versions` says
+    /// The secret the bots' seeds are derived under (64 hex digits; default: the environment's
+    /// AGON_SEED_SECRET, else drawn from the operating system). Give every shard of one
+    /// tournament the same secret, and they play exactly the games one run would
+    #[arg(long, value_name = "HEX")]
+    pub seed_secret: Option<String>,
+    /// Watch the entrants' plugin files: a new build that passes validation (its bot plays a
+    /// game that looks like a real one, against the other entrants' current builds, without a
+    /// fault) replaces the entrant for every game not yet started; the report counts builds as
+    /// the config's `versions` says
     #[arg(long)]
     pub watch: bool,
     /// No progress bar

@@ -36,6 +36,22 @@ pub fn lines(text: &str) -> String {
     text.split('\n').map(name).collect::<Vec<_>>().join("\n")
 }
 
+/// JSON text for a terminal: every character [`name`] would escape that JSON leaves as it is
+/// (DEL, the C1 controls, the bidirectional and line-separating characters, all only possible
+/// inside strings) written as a JSON `\uXXXX` escape. Still the same JSON value, and unchanged
+/// by [`printable`] on its way out, so `--json` output stays valid JSON.
+pub fn json_text(json: &str) -> String {
+    let mut text = String::with_capacity(json.len());
+    for c in json.chars() {
+        if c != '\n' && (c.is_control() || splits_or_reorders_a_line(c)) {
+            text.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            text.push(c);
+        }
+    }
+    text
+}
+
 /// Bidirectional embeddings, overrides, isolates and marks (Unicode format characters, not
 /// control characters), and the line and paragraph separators.
 fn splits_or_reorders_a_line(c: char) -> bool {
@@ -116,6 +132,15 @@ pub(crate) use {out, outln};
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_for_a_terminal_is_the_same_json_value_with_nothing_to_escape() {
+        let value = serde_json::json!({ "name": "a\u{7f}b\u{9b}2J\u{202e}c\n" });
+        let text = json_text(&serde_json::to_string_pretty(&value).unwrap());
+        assert_eq!(printable(&text), text.as_str(), "nothing left for a terminal");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, value);
+    }
 
     #[test]
     fn control_characters_are_shown_escaped() {

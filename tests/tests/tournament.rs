@@ -6,8 +6,13 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// A configuration over the built plugins, with `extra` lines before the entrants.
-/// `agon tournament run CFG --out OUT --quiet`, which must succeed; its stdout.
+/// The seed secret of runs that must play the same games as another run of the config.
+fn secret() -> String {
+    agon_tests::TEST_SECRET.to_string()
+}
+
+/// `agon tournament run CFG --out OUT --quiet` under the tests' seed secret, which must
+/// succeed; its stdout.
 fn run_quietly(cfg: &impl AsRef<Path>, out: &Path) -> String {
     ok(&[
         "tournament",
@@ -15,9 +20,13 @@ fn run_quietly(cfg: &impl AsRef<Path>, out: &Path) -> String {
         cfg.as_ref().to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
+        "--seed-secret",
+        &secret(),
         "--quiet",
     ])
 }
+
+/// A configuration over the built plugins, with `extra` lines before the entrants.
 
 fn config(dir: &Path, extra: &str, entrants: &[(&str, String)]) -> PathBuf {
     let mut text = format!("game = \"breakthrough\"\nseed = 5\n{extra}\n");
@@ -92,6 +101,8 @@ fn a_killed_run_resumes_to_identical_standings() {
             cfg.to_str().unwrap(),
             "--out",
             cut.to_str().unwrap(),
+            "--seed-secret",
+            &secret(),
             "--quiet",
         ])
         .stdout(std::process::Stdio::null())
@@ -145,6 +156,9 @@ fn three_shards_merged_equal_one_run() {
     let cfg = config(&dir, "games_per_pairing = 6\nhost = \"thread\"\n[[sweep]]\nname = \"first\"\nvalues = [\"white\", \"black\"]", &entrants);
     let cfg = cfg.to_str().unwrap();
     let whole = dir.join("whole");
+    // One seed secret for the whole run and every shard (as an option, or from the
+    // environment as a job array passes it): every shard plays its games as the whole run.
+    let secret = secret();
     run_quietly(&cfg, &whole);
     let plan = ok(&["tournament", "plan", cfg]);
     assert_eq!(plan.lines().count(), 36);
@@ -157,6 +171,8 @@ fn three_shards_merged_equal_one_run() {
         shard(0).to_str().unwrap(),
         "--shard",
         "0/3",
+        "--seed-secret",
+        &secret,
         "--quiet",
     ]);
     let out = agon()
@@ -171,6 +187,7 @@ fn three_shards_merged_equal_one_run() {
         .env("SLURM_ARRAY_TASK_ID", "2")
         .env("SLURM_ARRAY_TASK_MIN", "1")
         .env("SLURM_ARRAY_TASK_COUNT", "3")
+        .env("AGON_SEED_SECRET", &secret)
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -229,6 +246,8 @@ fn three_shards_merged_equal_one_run() {
         shard(2).to_str().unwrap(),
         "--shard",
         "2/3",
+        "--seed-secret",
+        &secret,
         "--quiet",
     ]);
     for i in 0..3 {
@@ -607,6 +626,7 @@ fn the_slurm_example_runs_shards_that_merge() {
             .env("SLURM_ARRAY_TASK_MIN", "0")
             .env("SLURM_ARRAY_TASK_COUNT", "3")
             .env("SLURM_CPUS_PER_TASK", "1")
+            .env("AGON_SEED_SECRET", secret())
             .output()
             .unwrap();
         assert!(

@@ -129,7 +129,7 @@ pub fn publish(record: &MatchRecord, path: Option<&Path>, shown: Shown) -> anyho
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
     }
     match shown {
-        Shown::Json => outln!("{}", record.to_json()),
+        Shown::Json => outln!("{}", crate::console::json_text(&record.to_json())),
         Shown::Summary { whole_stderr } => {
             out!("{}", summary(record, whole_stderr));
             if let Some(path) = path {

@@ -14,6 +14,7 @@ use crate::tournament::journal::{self, Entry, Journal};
 use crate::tournament::plan::Plan;
 use crate::tournament::run::{execute, RunOptions};
 use crate::tournament::shard::Shard;
+use agon_engine::seed::SeedSecret;
 use agon_engine::loader::cache_dir;
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
@@ -60,6 +61,14 @@ fn start(args: TournamentRunArgs) -> anyhow::Result<()> {
         None => Shard::from_env(config.shards).map_err(|e| anyhow!(e))?,
     };
     plan.shard = shard.map(|s| s.to_string());
+    let given = args
+        .seed_secret
+        .map(|text| ("--seed-secret", text))
+        .or_else(|| Some(("AGON_SEED_SECRET", std::env::var("AGON_SEED_SECRET").ok()?)));
+    if let Some((from, text)) = given {
+        let secret: SeedSecret = text.trim().parse().map_err(|e| anyhow!("{from}: {e}"))?;
+        plan.seed_secret = Some(secret);
+    }
     if let Ok(existing) = Plan::read(&args.out) {
         if existing.config_hash == plan.config_hash {
             bail!(
@@ -205,7 +214,7 @@ fn report(args: TournamentReportArgs) -> anyhow::Result<()> {
 fn plan(args: TournamentPlanArgs) -> anyhow::Result<()> {
     let (_, plan) = make_plan(&args.config)?;
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&plan)?);
+        outln!("{}", crate::console::json_text(&serde_json::to_string_pretty(&plan)?));
     } else {
         for g in &plan.games {
             outln!("{}", g.id);
@@ -280,7 +289,7 @@ fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
     }
     let conflicts: Vec<String> = by_id
         .iter()
-        .filter(|(_, copies)| copies.windows(2).any(|w| !same_result(&w[0].0, &w[1].0)))
+        .filter(|(_, copies)| disagree(copies.iter().map(|(entry, _)| entry)))
         .map(|(id, copies)| {
             format!(
                 "{id} ({})",
@@ -372,6 +381,18 @@ fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
         missing.len()
     );
     write_report(&merged_plan, &args.out, false, false)
+}
+
+/// Whether copies of one game that were played under the same seeds decided it differently.
+/// Copies under different seed secrets (shards draw their own) are different plays of the
+/// game, which may well differ; the first folder's is merged.
+fn disagree<'e>(copies: impl Iterator<Item = &'e Entry> + Clone) -> bool {
+    copies.clone().enumerate().any(|(i, a)| {
+        copies
+            .clone()
+            .skip(i + 1)
+            .any(|b| a.seed_secret == b.seed_secret && !same_result(a, b))
+    })
 }
 
 /// Whether two entries of one game agree on what the game decided.

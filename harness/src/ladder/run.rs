@@ -13,7 +13,7 @@ use super::events::{unix_ms, Event, EventLog};
 use super::pairing::Pairing;
 use super::ratings::Ratings;
 use super::standings::{RefusedBuild, Standings};
-use crate::console::printable;
+use crate::console::name;
 use crate::swap::intake::{Arrival, Intake};
 use crate::swap::sparring::Sparring;
 use crate::swap::validation::{Validated, Validator};
@@ -372,7 +372,7 @@ fn main_loop(
                         *played += 1;
                         state.write(&options.out)?;
                         if !options.quiet {
-                            eprintln!("{}", printable(&describe(&game)));
+                            eprintln!("{}", name(&describe(&game)));
                         }
                     }
                     Done::Unplayed { slots, why } => {
@@ -385,7 +385,7 @@ fn main_loop(
                     Done::Failed { slots, why } => {
                         let slots: Vec<&str> = slots.iter().map(String::as_str).collect();
                         state.pairing.uncount(&slots);
-                        log::error!("{}", printable(&why));
+                        log::error!("{}", name(&why));
                         failures_in_a_row += 1;
                         if failures_in_a_row >= FAILURES_IN_A_ROW {
                             return Err(format!(
@@ -422,7 +422,7 @@ fn take_verdict(
                 state.sparring.set(&slot, None);
                 events.append(Event::Retired { slot: slot.clone() })?;
                 if !options.quiet {
-                    eprintln!("agon: {}: file removed, slot retired", printable(&slot));
+                    eprintln!("agon: {}: file removed, slot retired", name(&slot));
                 }
             }
             return Ok(());
@@ -468,12 +468,12 @@ fn take_verdict(
                     eprintln!(
                         "agon: {}: build v{} accepted (sha256 {}, {} {}, bot {}; validated in \
                          {validation_ms:.0} ms)",
-                        printable(&build.slot),
+                        name(&build.slot),
                         build.version,
                         &build.sha256[..12.min(build.sha256.len())],
-                        printable(&build.plugin),
-                        printable(&build.plugin_version),
-                        printable(&build.bot_text()),
+                        name(&build.plugin),
+                        name(&build.plugin_version),
+                        name(&build.bot_text()),
                     );
                 }
                 state.sparring.set(&build.slot, Some(build.spec()));
@@ -484,8 +484,8 @@ fn take_verdict(
     };
     log::warn!(
         "{}: build refused, the slot keeps its last good build: {}",
-        printable(&slot),
-        printable(&reason)
+        name(&slot),
+        name(&reason)
     );
     events.append(Event::Refused {
         slot: slot.clone(),

@@ -2,6 +2,7 @@
 //! thread appends each finished game to the journal (fsync) and moves the progress bar.
 
 use super::in_flight;
+use crate::console;
 use super::journal::{Entry, Journal};
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
@@ -77,7 +78,11 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     };
     let excluded = in_flight::entrants_to_exclude(&crashes);
     for (name, reason) in &excluded {
-        eprintln!("agon: warning: entrant `{name}`: {reason}");
+        eprintln!(
+            "agon: warning: entrant `{}`: {}",
+            console::name(name),
+            console::name(reason)
+        );
     }
     let crashed = in_flight::crashed_games(&crashes);
     let mut todo: Vec<GameSpec> = share
@@ -149,7 +154,10 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
             let (stop, builds) = (&stop_watching, &builds);
             scope.spawn(move || {
                 if let Err(e) = super::watch::watch(plan, builds, stop) {
-                    eprintln!("agon: warning: --watch: {e}; builds are not swapped");
+                    eprintln!(
+                        "agon: warning: --watch: {}; builds are not swapped",
+                        console::name(&e)
+                    );
                 }
             });
         }
@@ -270,7 +278,10 @@ fn crashes_so_far(
         let games: Vec<String> = crash
             .games
             .iter()
-            .map(|g| format!("{} ({})", g.id, g.entrants.join(" vs ")))
+            .map(|g| {
+                let names: Vec<_> = g.entrants.iter().map(|n| console::name(n)).collect();
+                format!("{} ({})", g.id, names.join(" vs "))
+            })
             .collect();
         let blame = match crash.evidence.as_slice() {
             [] => "no bot was in a call on a thread that crashed (a kill from outside, the \
@@ -281,7 +292,10 @@ fn crashes_so_far(
                 "the engine's crash handler caught {} in a bot's call",
                 evidence
                     .iter()
-                    .map(|e| format!("entrant `{}` (game {}, seat {})", e.entrant, e.game, e.seat))
+                    .map(|e| {
+                        let entrant = console::name(&e.entrant);
+                        format!("entrant `{entrant}` (game {}, seat {})", e.game, e.seat)
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -290,7 +304,7 @@ fn crashes_so_far(
             "agon: warning: the last run died while these games were in flight on the {} \
              host: {}; {blame}",
             plan.settings.host,
-            crate::console::printable(&games.join(", "))
+            games.join(", ")
         );
     }
     Ok(crashes)
@@ -423,6 +437,6 @@ fn leader(plan: &Plan, points: &BTreeMap<usize, f64>) -> String {
     points
         .iter()
         .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
-        .map(|(&e, p)| format!("{} ({p} pts)", plan.entrants[e].name))
+        .map(|(&e, p)| format!("{} ({p} pts)", console::name(&plan.entrants[e].name)))
         .unwrap_or_else(|| "-".into())
 }

@@ -142,7 +142,7 @@ fn planned_copy(
         None => Err(format!(
             "entrant `{}`: {} {now}, and the plugin cache {} no longer holds the planned build \
              (sha256 {short}): put that build back in place, or plan the tournament again",
-            crate::console::printable(name),
+            crate::console::name(name),
             file.display(),
             cache.display()
         )),
@@ -153,8 +153,8 @@ fn warn_planned_build(name: &str, file: &std::path::Path, now: &str, sha256: &st
     eprintln!(
         "agon: warning: entrant `{}`: {} {now}; this run plays the planned build (sha256 {}) \
          from the plugin cache to the end (`--watch` takes new builds)",
-        crate::console::printable(name),
-        crate::console::printable(&file.display().to_string()),
+        crate::console::name(name),
+        crate::console::path_name(file),
         &sha256[..12.min(sha256.len())],
     );
 }
