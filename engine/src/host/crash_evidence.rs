@@ -143,8 +143,7 @@ impl Registration {
         if EVIDENCE_FD.load(Ordering::SeqCst) < 0 {
             return None; // nothing installed: no run is watching
         }
-        // SAFETY: gettid has no preconditions.
-        let tid = unsafe { libc::gettid() };
+        let tid = this_thread();
         let Some(slot) = CALLS.iter().find(|slot| {
             slot.tid
                 .compare_exchange(0, tid, Ordering::SeqCst, Ordering::SeqCst)
@@ -168,6 +167,20 @@ impl Drop for Registration {
         self.slot.label.store(std::ptr::null_mut(), Ordering::SeqCst);
         self.slot.tid.store(0, Ordering::SeqCst);
     }
+}
+
+/// This thread's id, asked of the kernel once per thread (a call is registered per bot call).
+fn this_thread() -> libc::pid_t {
+    thread_local! {
+        static TID: std::cell::Cell<libc::pid_t> = const { std::cell::Cell::new(0) };
+    }
+    TID.with(|tid| {
+        if tid.get() == 0 {
+            // SAFETY: gettid has no preconditions.
+            tid.set(unsafe { libc::gettid() });
+        }
+        tid.get()
+    })
 }
 
 /// `si_code` of a signal the kernel raised for a fault (positive) or a thread sent with

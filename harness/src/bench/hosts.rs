@@ -3,6 +3,7 @@
 
 use super::figure::{per_call, summarize, Figure};
 use agon_engine::host::{
+    crash_evidence,
     Deadline, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost,
 };
 use agon_engine::loader::{cache_dir, Plugin, StagedPlugin};
@@ -55,6 +56,18 @@ pub fn figures(
     figures.push(per_call("thread host, noop bot", per_sample, || {
         black_box(thread.act(observation.clone(), budget));
     }));
+    // As in a tournament's in-process games: every call registered for crash evidence.
+    let evidence = std::env::temp_dir().join(format!("agon-bench-evidence-{}", std::process::id()));
+    crash_evidence::install(&evidence)?;
+    thread.label_calls(crash_evidence::CrashLabel::new("bench", 0, "noop"));
+    figures.push(per_call(
+        "thread host, noop bot, calls watched for crash evidence",
+        per_sample,
+        || {
+            black_box(thread.act(observation.clone(), budget));
+        },
+    ));
+    let _ = std::fs::remove_file(&evidence);
 
     // The process host, against a bare pipe round trip to a child process.
     let process = ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?;

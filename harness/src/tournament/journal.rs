@@ -907,9 +907,9 @@ mod tests {
         drop(journal);
         let sound = std::fs::read(dir.join(FILE)).unwrap();
         append_raw(&dir, &[b'x'; 5000]);
-        let read = read_within(&dir, &any_entry::<Entry>, 100).unwrap();
+        let read = read_within(&dir, &any_entry::<Entry>, 1000).unwrap();
         assert_eq!(ids(&read), ["g1"]);
-        let (_journal, scan) = Journal::open_scanned(&dir, &any_entry::<Entry>, 100).unwrap();
+        let (_journal, scan) = Journal::open_scanned(&dir, &any_entry::<Entry>, 1000).unwrap();
         assert_eq!(ids(&scan.entries), ["g1"]);
         assert!(scan.damaged.is_empty());
         assert_eq!(std::fs::read(dir.join(FILE)).unwrap(), sound);
