@@ -15,8 +15,6 @@ pub mod limits {
     pub const RECORD: u64 = 256 << 20;
     /// A tournament plan (`tournament.json`).
     pub const PLAN: u64 = 256 << 20;
-    /// A tournament journal: about a kilobyte per game.
-    pub const JOURNAL: u64 = 4 << 30;
     /// A plugin file.
     pub const PLUGIN: u64 = 1 << 30;
 }

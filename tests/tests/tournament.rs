@@ -27,7 +27,6 @@ fn run_quietly(cfg: &impl AsRef<Path>, out: &Path) -> String {
 }
 
 /// A configuration over the built plugins, with `extra` lines before the entrants.
-
 fn config(dir: &Path, extra: &str, entrants: &[(&str, String)]) -> PathBuf {
     let mut text = format!("game = \"breakthrough\"\nseed = 5\n{extra}\n");
     for (name, bot) in entrants {

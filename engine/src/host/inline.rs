@@ -2,18 +2,23 @@ use super::crash_evidence::{in_call, CrashLabel};
 use super::engine_stall::Stopwatch;
 use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
 use abi_stable::std_types::RResult;
+use std::mem::ManuallyDrop;
 use agon_plugin_api::abi::BotBox;
 
 /// Calls the bot on the match thread. It cannot interrupt a call: the runner judges the budget
 /// once the call returns, and a call that never returns hangs the match (trusted code only).
 pub struct InlineHost {
-    bot: BotBox,
+    /// Dropped by hand, in [`Drop`], so that its clean-up runs watched for crashes.
+    bot: ManuallyDrop<BotBox>,
     label: Option<CrashLabel>,
 }
 
 impl InlineHost {
     pub fn new(bot: BotBox) -> InlineHost {
-        InlineHost { bot, label: None }
+        InlineHost {
+            bot: ManuallyDrop::new(bot),
+            label: None,
+        }
     }
 }
 
@@ -60,5 +65,14 @@ impl SeatHost for InlineHost {
             wall: call.wall,
             cpu: call.cpu,
         }
+    }
+}
+
+impl Drop for InlineHost {
+    fn drop(&mut self) {
+        // The bot's clean-up runs on this thread: a crash in it is this seat's.
+        // SAFETY: the bot is taken once, here, and never used again.
+        let bot = unsafe { ManuallyDrop::take(&mut self.bot) };
+        in_call(self.label.as_ref(), move || drop(bot));
     }
 }

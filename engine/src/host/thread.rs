@@ -164,21 +164,30 @@ impl ThreadHost {
 }
 
 fn serve(mut bot: BotBox, requests: Receiver<Request>, responses: Sender<Response>) {
+    // The bot's own clean-up (its `Drop`) runs here too: a crash in it is the last caller's.
+    let mut last_label = None;
     for request in requests {
         let cpu0 = thread_cpu_time();
         let answer = match request {
-            Request::Start(message, label) => in_call(label.as_ref(), || {
-                bot.start(message.as_slice().into()).map(|()| Vec::new())
-            }),
-            Request::Act(message, label) => in_call(label.as_ref(), || {
-                bot.act(message.as_slice().into()).map(|b| b.into_vec())
-            }),
+            Request::Start(message, label) => {
+                last_label = label;
+                in_call(last_label.as_ref(), || {
+                    bot.start(message.as_slice().into()).map(|()| Vec::new())
+                })
+            }
+            Request::Act(message, label) => {
+                last_label = label;
+                in_call(last_label.as_ref(), || {
+                    bot.act(message.as_slice().into()).map(|b| b.into_vec())
+                })
+            }
         };
         let cpu = thread_cpu_time().saturating_sub(cpu0);
         if responses.send(Response { answer, cpu }).is_err() {
             break; // the match abandoned this seat
         }
     }
+    in_call(last_label.as_ref(), move || drop(bot));
 }
 
 impl SeatHost for ThreadHost {

@@ -162,9 +162,9 @@ fn read_evidence(file: &Path) -> Vec<Evidence> {
 fn evidence_for(games: &[CrashedGame], evidence: Vec<Evidence>) -> Vec<Evidence> {
     let mut kept: Vec<Evidence> = Vec::new();
     for line in evidence {
-        let fits = games.iter().any(|g| {
-            g.id == line.game && g.entrants.get(line.seat) == Some(&line.entrant)
-        });
+        let fits = games
+            .iter()
+            .any(|g| g.id == line.game && g.entrants.get(line.seat) == Some(&line.entrant));
         if fits && !kept.contains(&line) {
             kept.push(line);
         }
@@ -317,7 +317,11 @@ mod tests {
         with.evidence.push(evidence("g1", 0, "bad"));
         let excluded = entrants_to_exclude(&[with]);
         assert_eq!(excluded.keys().collect::<Vec<_>>(), ["bad"]);
-        assert!(excluded["bad"].contains("SIGSEGV in game g1"), "{}", excluded["bad"]);
+        assert!(
+            excluded["bad"].contains("SIGSEGV in game g1"),
+            "{}",
+            excluded["bad"]
+        );
     }
 
     #[test]
@@ -367,6 +371,28 @@ mod tests {
         let (new, crashes) = collect_crashes(&dir, &recorded).unwrap();
         assert!(new.is_none());
         assert_eq!(crashes.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The crash log is read a line at a time: an over-long line is named by its number and
+    /// size, and never held whole.
+    #[test]
+    fn an_over_long_crash_line_is_named_by_its_number_and_size() {
+        let dir = std::env::temp_dir().join(format!("agon-crash-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(CRASHES);
+        let mut log = serde_json::to_vec(&crash("g1", &["a", "b"])).unwrap();
+        log.push(b'\n');
+        log.resize(log.len() + journal::MAX_LINE as usize + 1, b'x');
+        log.push(b'\n');
+        std::fs::write(&path, &log).unwrap();
+        let err = read_crashes(&path).unwrap_err();
+        let expected = format!(
+            "line 2: not a crash entry: {} bytes long, more than the {} bytes",
+            journal::MAX_LINE + 1,
+            journal::MAX_LINE
+        );
+        assert!(err.contains(&expected), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

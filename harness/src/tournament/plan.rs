@@ -8,7 +8,7 @@ use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
 use agon_engine::host::HostKind;
 use agon_engine::input_file::{limits, Input};
-use agon_engine::loader::{Manifest, Plugin, StagedPlugin};
+use agon_engine::loader::{Manifest, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::{self, Hosting, Trial};
 use agon_engine::seed::SeedSecret;
@@ -94,28 +94,24 @@ pub enum PlanError {
     },
 }
 
-/// How a plugin's manifest is read: in the sandbox for the process host, in this process
-/// otherwise. The outer error is the engine's own failure (no host could be started or found),
-/// the inner one the plugin's.
+/// A plugin's manifest, read in a sandboxed process host whatever host the games use: team code
+/// (a library constructor) never runs in the engine's process before the first game, where a
+/// crash would take the plan down with it. The outer error is the engine's own failure (no host
+/// could be started or found), the inner one the plugin's.
 fn manifest(
     staged: &StagedPlugin,
     settings: &Settings,
     sandbox: &SandboxConfig,
 ) -> Result<Result<Manifest, String>, PlanError> {
-    match settings.host {
-        HostKind::Process => {
-            let config = ProcessHostConfig::locate(sandbox.clone()).map_err(PlanError::Resource)?;
-            match ProcessHost::inspect(&config, staged) {
-                Err(e) if e.is_engines() => Err(PlanError::Resource(e.to_string())),
-                other => Ok(other.map_err(|e| e.to_string())),
-            }
-        }
-        HostKind::Thread | HostKind::Inline => Ok(Plugin::open(staged)
-            .map(|p| p.manifest.clone())
-            .map_err(|e| e.to_string())),
-        HostKind::Remote => Err(PlanError::Config(
+    if settings.host == HostKind::Remote {
+        return Err(PlanError::Config(
             "tournaments seat plugins; remote seats exist only in `agon reversixt serve`".into(),
-        )),
+        ));
+    }
+    let config = ProcessHostConfig::locate(sandbox.clone()).map_err(PlanError::Resource)?;
+    match ProcessHost::inspect(&config, staged) {
+        Err(e) if e.is_engines() => Err(PlanError::Resource(e.to_string())),
+        other => Ok(other.map_err(|e| e.to_string())),
     }
 }
 
@@ -147,19 +143,27 @@ pub fn hosting(settings: &Settings) -> Result<Hosting, String> {
     })
 }
 
-/// Seats the entrant's bot once and delivers a start message, as its first game will.
+/// Seats the entrant's bot once and delivers a start message, as its first game will, in a
+/// sandboxed process host (see [`manifest`]): a bot that crashes while being created is excluded,
+/// not the engine's end.
 fn trial(spec: &BotSpec, game: &dyn GameRules, settings: &Settings, params: &RawParams) -> Trial {
-    match hosting(settings) {
-        Ok(hosting) => seating::trial_start(
-            spec,
-            game,
-            &hosting,
-            params,
-            settings.start_ms,
-            settings.move_ms,
-        ),
-        Err(e) => Trial::EngineFailed(e),
-    }
+    let config = match ProcessHostConfig::locate(sandbox_config(settings)) {
+        Ok(config) => config,
+        Err(e) => return Trial::EngineFailed(e),
+    };
+    let hosting = Hosting {
+        kind: HostKind::Process,
+        process: Some(config),
+        cache: agon_engine::loader::cache_dir(),
+    };
+    seating::trial_start(
+        spec,
+        game,
+        &hosting,
+        params,
+        settings.start_ms,
+        settings.move_ms,
+    )
 }
 
 /// The sandbox configuration the settings ask for.

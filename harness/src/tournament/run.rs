@@ -7,7 +7,7 @@ use super::journal::{Entry, Journal};
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
 use super::watch::{Builds, StopOnDrop};
-use agon_engine::host::crash_evidence::CrashLabel;
+use agon_engine::host::crash_evidence::{self, CrashLabel};
 use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
@@ -354,7 +354,12 @@ fn play(
         }
         let current = builds.current(entrant);
         let (spec, sha256) = (current.spec, current.sha256);
-        let mut placed = match seating::seat_retrying(&spec, seat, rules, hosting) {
+        // In-process hosts create the bot on this thread: a crash in its constructor is its.
+        let label = CrashLabel::new(&game.id, seat, &plan.entrants[entrant].name);
+        let seated = crash_evidence::in_call(Some(&label), || {
+            seating::seat_retrying(&spec, seat, rules, hosting)
+        });
+        let mut placed = match seated {
             Ok(placed) => placed,
             Err(e) => {
                 return Done::Failed(format!(
@@ -371,10 +376,7 @@ fn play(
                 spec.file.display()
             ));
         }
-        let name = &plan.entrants[entrant].name;
-        placed
-            .host
-            .label_calls(CrashLabel::new(&game.id, seat, name));
+        placed.host.label_calls(label);
         seats.push(placed);
     }
     let mut params = plan.param_sets[game.param_set].params.clone();

@@ -3,7 +3,7 @@
 //! (`panic-start`: in start); `malformed` also plays Flip; `illegal` and `spend` play ReversiXT; `illegal`, `sleep` and `rendezvous`
 //! play Rectangles ([`rounds`]).
 //!
-//! Faults: `panic`, `panic-start`, `panic-new`, `segfault`, `abort`, `stack-overflow`, `loop`, `sleep`, `oom`,
+//! Faults: `panic`, `panic-start`, `panic-new`, `segfault`, `segfault-new`, `abort`, `stack-overflow`, `loop`, `sleep`, `oom`,
 //! `exit`, `malformed`, `huge`, `illegal`.
 //!
 //! Attempts: `fork`, `read-file`, `connect`, `stdout-garbage`, `thread-hog`, `early-thread`,
@@ -117,6 +117,28 @@ impl WireBot for Segfault {
     fn act(&mut self, _: &Observation) -> Reply<Move> {
         // SAFETY: none; this bot exists to crash. A volatile write to address 0 faults.
         unsafe { std::ptr::null_mut::<u64>().write_volatile(black_box(1)) };
+        Reply::new(illegal_move())
+    }
+}
+
+/// Writes to address 0 while being created (in its `Default`) a second time in one process: the
+/// first creation (a tournament's trial start, in a process of its own) passes.
+pub struct SegfaultNew;
+
+impl Default for SegfaultNew {
+    fn default() -> SegfaultNew {
+        static CREATED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        if CREATED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) > 0 {
+            // SAFETY: none; this bot exists to crash. A volatile write to address 0 faults.
+            unsafe { std::ptr::null_mut::<u64>().write_volatile(black_box(1)) };
+        }
+        SegfaultNew
+    }
+}
+
+impl WireBot for SegfaultNew {
+    type Game = Breakthrough;
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
         Reply::new(illegal_move())
     }
 }
@@ -533,6 +555,7 @@ agon_plugin_api::export_plugin! {
         "rendezvous" => rounds::Rendezvous: "answers only when every player of the round has been asked at once (Rectangles, hosts that share a process)",
         "spend" => Spend: "sleeps the ms its `ms=A,B,..` parameter lists per move, then plays (ReversiXT)",
         "segfault" => Segfault: "writes to address 0",
+        "segfault-new" => SegfaultNew: "writes to address 0 when created a second time in one process",
         "abort" => Abort: "calls abort()",
         "stack-overflow" => StackOverflow: "recurses without bound",
         "oom" => Oom: "allocates and touches memory without bound",
