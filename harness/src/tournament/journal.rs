@@ -220,7 +220,7 @@ impl Journal {
             .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
             .open(&path)
             .map_err(|e| open_error(&path, e))?;
-        regular_len(&file, &path)?;
+        check_regular(&file, &path)?;
         let copy = file
             .try_clone()
             .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -296,7 +296,7 @@ fn repair_within<E: JournalEntry>(
         .custom_flags(libc::O_NOFOLLOW)
         .open(&rejected_path)
         .map_err(|e| open_error(&rejected_path, e))?;
-    regular_len(&rejected, &rejected_path)?;
+    check_regular(&rejected, &rejected_path)?;
     let sound = set_apart(&journal, &scan.damaged, &mut rejected)?;
     rejected
         .sync_all()
@@ -447,7 +447,7 @@ pub(crate) enum Content<'a> {
     TooLong { start: &'a [u8] },
 }
 
-/// The chunk in which the rest of an over-long line is skipped.
+/// The buffer a file is read through, and the chunk in which an over-long line is skipped.
 const SKIP_CHUNK: u64 = 64 << 10;
 
 impl<R: Read> BoundedLines<R> {
@@ -539,7 +539,7 @@ fn open_error(path: &Path, e: std::io::Error) -> String {
     }
 }
 
-fn regular_len(file: &File, path: &Path) -> Result<u64, String> {
+fn check_regular(file: &File, path: &Path) -> Result<(), String> {
     let meta = file
         .metadata()
         .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -550,7 +550,7 @@ fn regular_len(file: &File, path: &Path) -> Result<u64, String> {
             agon_engine::input_file::describe(&meta.file_type())
         ));
     }
-    Ok(meta.len())
+    Ok(())
 }
 
 fn damage_message<E: JournalEntry>(
