@@ -60,19 +60,33 @@ pub struct JournalFault {
 }
 
 impl JournalFault {
-    /// The record's faults, each detail cut to 500 characters (the record keeps it whole).
+    /// The record's faults, each detail cut to 500 characters (the record keeps it whole), and
+    /// past the first [`DETAILED_FAULTS`] without a detail: a game under `skip` may fault on
+    /// 100,000 turns, and its line must stay well under [`MAX_LINE`] while every fault still
+    /// counts in the standings.
     pub fn of_record(record: &MatchRecord) -> Vec<JournalFault> {
-        record
-            .faults
+        JournalFault::of_faults(&record.faults)
+    }
+
+    fn of_faults(faults: &[agon_engine::fault::Fault]) -> Vec<JournalFault> {
+        faults
             .iter()
-            .map(|f| JournalFault {
+            .enumerate()
+            .map(|(i, f)| JournalFault {
                 seat: f.seat,
                 cause: f.cause,
-                detail: f.detail.chars().take(500).collect(),
+                detail: if i < DETAILED_FAULTS {
+                    f.detail.chars().take(500).collect()
+                } else {
+                    String::new()
+                },
             })
             .collect()
     }
 }
+
+/// Faults of a game whose details a journal line keeps (see [`JournalFault::of_record`]).
+pub const DETAILED_FAULTS: usize = 200;
 
 impl Entry {
     /// The entry of game `id`, played by `seats` (entrant indices) named `names`.
@@ -255,6 +269,14 @@ impl Journal {
     pub fn append<E: JournalEntry>(&mut self, entry: &E) -> Result<(), String> {
         let mut line = serde_json::to_string(entry).expect("entries serialize");
         line.push('\n');
+        if line.len() as u64 > MAX_LINE {
+            // It would read back as damaged: better to stop now, saying why.
+            return Err(format!(
+                "{}: an entry of {} bytes is longer than a journal line may be ({MAX_LINE} bytes)",
+                self.path.display(),
+                line.len()
+            ));
+        }
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.sync_data())
@@ -636,6 +658,25 @@ fn game_id(line: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_of_many_faults_keeps_every_fault_in_a_bounded_line() {
+        let fault = agon_engine::fault::Fault {
+            seat: 1,
+            phase: agon_engine::fault::Phase::Move,
+            ply: 0,
+            cause: FaultCause::Timeout,
+            detail: "x".repeat(2000),
+            wall_us: 0,
+            answer: None,
+        };
+        let faults = JournalFault::of_faults(&vec![fault; 100_000]);
+        assert_eq!(faults.len(), 100_000, "every fault counts");
+        assert_eq!(faults[0].detail.len(), 500);
+        assert!(faults[DETAILED_FAULTS..].iter().all(|f| f.detail.is_empty()));
+        let line = serde_json::to_string(&faults).unwrap();
+        assert!((line.len() as u64) < MAX_LINE / 2, "{} bytes", line.len());
+    }
 
     fn entry(id: &str) -> Entry {
         Entry {
