@@ -107,10 +107,14 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The `agon` binary, with the test cache.
+/// The `agon` binary, with the test cache, and [`TEST_SECRET`] for the tournaments it plans, so
+/// that two runs of one configuration play the same games (a test of the drawn secret removes
+/// `AGON_SEED_SECRET`).
 pub fn agon() -> Command {
     let mut command = Command::new(artifacts().join("agon"));
-    command.env("AGON_CACHE_DIR", cache_dir());
+    command
+        .env("AGON_CACHE_DIR", cache_dir())
+        .env("AGON_SEED_SECRET", TEST_SECRET.to_string());
     command
 }
 

@@ -4,7 +4,7 @@
 //! opponent's seed; the secret, kept in the record, still reproduces the game exactly.
 
 use agon_engine::seed::{seat_seed, SeedSecret};
-use agon_tests::{agon_ok, agon_output, scratch, spec};
+use agon_tests::{agon, agon_ok, agon_output, scratch, spec};
 use serde_json::Value;
 
 /// `agon match` of the seed thief (seat 0) against the seeded random player, as JSON.
@@ -106,4 +106,46 @@ fn the_summary_shows_the_secret_and_a_bad_secret_is_refused() {
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--seed-secret") && stderr.contains("64 hexadecimal digits"), "{stderr}");
+}
+
+/// A tournament draws its secret when it is planned (unless given one): two runs of one config
+/// get different secrets, and every journal line and record carries its plan's.
+#[test]
+fn each_tournament_plan_draws_its_secret_and_every_game_keeps_it() {
+    let dir = scratch("seeds-tournament");
+    let random = spec("breakthrough-random", "random");
+    let cfg = dir.join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"breakthrough\"\nseed = 1\ngames_per_pairing = 2\nhost = \"thread\"\n\
+             [[entrant]]\nname = \"a\"\nbot = \"{random}\"\n\
+             [[entrant]]\nname = \"b\"\nbot = \"{random}\"\n"
+        ),
+    )
+    .unwrap();
+    let secret_of_run = |name: &str| -> String {
+        let out = dir.join(name);
+        let run = agon()
+            .env_remove("AGON_SEED_SECRET")
+            .args(["tournament", "run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap()])
+            .arg("--quiet")
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let plan: Value =
+            serde_json::from_slice(&std::fs::read(out.join("tournament.json")).unwrap()).unwrap();
+        let secret = plan["seed_secret"].as_str().unwrap().to_string();
+        assert!(secret.parse::<SeedSecret>().is_ok(), "{secret}");
+        let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+        for line in journal.lines() {
+            let entry: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(entry["seed_secret"], secret.as_str());
+            let record = out.join("records").join(format!("{}.json", entry["id"].as_str().unwrap()));
+            let record: Value = serde_json::from_slice(&std::fs::read(record).unwrap()).unwrap();
+            assert_eq!(record["seed_secret"], secret.as_str());
+        }
+        secret
+    };
+    assert_ne!(secret_of_run("one"), secret_of_run("two"));
 }

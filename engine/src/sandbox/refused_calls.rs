@@ -53,8 +53,8 @@ impl Rule {
             }
             Rule::MemoryLocking => "locking memory, which the process host never allows",
             Rule::Signals => {
-                "signals: a bot may signal only itself, never with SIGKILL, SIGTERM, SIGINT or \
-                 SIGHUP, may not arm timers or other signal sources, and may not change how \
+                "signals: a bot may signal only itself, never with SIGKILL, SIGTERM, SIGINT, \
+                 SIGHUP or a stop signal (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU), may not arm timers or other signal sources, and may not change how \
                  SIGSYS is handled"
             }
             Rule::ProcessSettings => {
