@@ -11,6 +11,7 @@
 
 pub mod bot_spec;
 pub mod course_net;
+pub mod decimal;
 pub mod fault;
 pub mod host;
 pub mod input_file;

@@ -584,9 +584,10 @@ impl Referee<'_, '_> {
         }
         let applied = match forced {
             Forced::Skip => session.skip(seat),
-            Forced::RandomLegal => {
-                session.play_random_legal(seat, engine_draw(&self.settings.seed_secret, self.settings.seed, ply))
-            }
+            Forced::RandomLegal => session.play_random_legal(
+                seat,
+                engine_draw(&self.settings.seed_secret, self.settings.seed, ply),
+            ),
         };
         match applied {
             Ok(applied) => {

@@ -197,8 +197,14 @@ mod tests {
                 let guess = inverted_match_seed(own, seat);
                 assert_ne!(guess, match_seed);
                 let other = 1 - seat;
-                assert_ne!(seat_seed(&secret, guess, other), seat_seed(&secret, match_seed, other));
-                assert_ne!(unkeyed_seat_seed(guess, other), seat_seed(&secret, match_seed, other));
+                assert_ne!(
+                    seat_seed(&secret, guess, other),
+                    seat_seed(&secret, match_seed, other)
+                );
+                assert_ne!(
+                    unkeyed_seat_seed(guess, other),
+                    seat_seed(&secret, match_seed, other)
+                );
             }
         }
     }

@@ -137,7 +137,11 @@ mod tests {
     fn json_for_a_terminal_is_the_same_json_value_with_nothing_to_escape() {
         let value = serde_json::json!({ "name": "a\u{7f}b\u{9b}2J\u{202e}c\n" });
         let text = json_text(&serde_json::to_string_pretty(&value).unwrap());
-        assert_eq!(printable(&text), text.as_str(), "nothing left for a terminal");
+        assert_eq!(
+            printable(&text),
+            text.as_str(),
+            "nothing left for a terminal"
+        );
         let back: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back, value);
     }

@@ -137,6 +137,20 @@ pub fn seats<S: AsRef<str>>(
         .collect()
 }
 
+/// Writes `dir/t.toml`: the `header` lines (game, seed, settings), then one `[[entrant]]` per
+/// `(name, bot spec)`; its path.
+pub fn tournament_config(dir: &Path, header: &str, entrants: &[(&str, String)]) -> PathBuf {
+    let mut text = format!("{header}\n");
+    for (name, bot) in entrants {
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"
+        ));
+    }
+    let cfg = dir.join("t.toml");
+    std::fs::write(&cfg, text).expect("the config is written");
+    cfg
+}
+
 /// `agon ARGS`, run to its end.
 pub fn agon_output(args: &[&str]) -> std::process::Output {
     agon().args(args).output().expect("agon runs")

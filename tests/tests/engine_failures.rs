@@ -2,7 +2,7 @@
 //! full or broken file system) and an entrant's file replaced while a run that is not watching
 //! plays it. Neither may charge, exclude or blame an entrant.
 
-use agon_tests::{agon, agon_output, plugin, scratch, spec};
+use agon_tests::{agon, agon_output, plugin, scratch, spec, tournament_config};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -10,26 +10,29 @@ use std::time::{Duration, Instant};
 /// A thread-host Breakthrough tournament of two random players; its config.
 fn two_random_players(dir: &Path) -> PathBuf {
     let random = spec("breakthrough-random", "random");
-    let cfg = dir.join("t.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "game = \"breakthrough\"\nseed = 3\ngames_per_pairing = 2\nhost = \"thread\"\n\
-             [[entrant]]\nname = \"a\"\nbot = \"{random}\"\n\
-             [[entrant]]\nname = \"b\"\nbot = \"{random}\"\n"
-        ),
+    tournament_config(
+        dir,
+        "game = \"breakthrough\"\nseed = 3\ngames_per_pairing = 2\nhost = \"thread\"",
+        &[("a", random.clone()), ("b", random)],
     )
-    .unwrap();
-    cfg
 }
 
 /// The run failed naming the plugin cache, and charged no entrant.
 fn assert_the_cache_is_blamed(out: &std::process::Output, run: &Path, words: &str) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
-    assert!(stderr.contains("the plugin cache") && stderr.contains(words), "{stderr}");
-    assert!(!stderr.contains("excluded") && !stderr.contains("cannot read the file"), "{stderr}");
-    assert!(!run.join("journal.jsonl").exists(), "no game may be recorded");
+    assert!(
+        stderr.contains("the plugin cache") && stderr.contains(words),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("excluded") && !stderr.contains("cannot read the file"),
+        "{stderr}"
+    );
+    assert!(
+        !run.join("journal.jsonl").exists(),
+        "no game may be recorded"
+    );
 }
 
 #[test]
@@ -43,7 +46,13 @@ fn a_cache_that_cannot_hold_a_copy_stops_the_run_and_blames_no_entrant() {
     let run = dir.join("out");
     let out = agon()
         .env("AGON_CACHE_DIR", &cache)
-        .args(["tournament", "run", cfg.to_str().unwrap(), "--out", run.to_str().unwrap()])
+        .args([
+            "tournament",
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            run.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert_the_cache_is_blamed(&out, &run, &cache.display().to_string());
@@ -75,7 +84,13 @@ fn a_full_cache_file_system_stops_the_run_and_blames_no_entrant() {
         .arg("sh")
         .arg(&cache)
         .arg(&agon_binary)
-        .args(["tournament", "run", cfg.to_str().unwrap(), "--out", run.to_str().unwrap()])
+        .args([
+            "tournament",
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            run.to_str().unwrap(),
+        ])
         .env("AGON_CACHE_DIR", &cache)
         .output()
         .unwrap();
@@ -86,7 +101,10 @@ fn a_full_cache_file_system_stops_the_run_and_blames_no_entrant() {
 fn journal(dir: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap_or_default();
     let whole = text.rfind('\n').map_or("", |end| &text[..end]);
-    whole.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    whole
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 fn sha256_of(path: &Path) -> String {
@@ -116,22 +134,24 @@ fn a_replaced_plugin_file_does_not_stop_a_run_that_is_not_watching() {
     let team = dir.join("team.so");
     std::fs::copy(plugin("misbehave"), &team).unwrap();
     let planned = sha256_of(&team);
-    let cfg = dir.join("t.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "game = \"breakthrough\"\nseed = 4\ngames_per_pairing = 12\nconcurrency = 1\n\
-             [[entrant]]\nname = \"team\"\nbot = \"{}:slow?ms=5\"\n\
-             [[entrant]]\nname = \"random\"\nbot = \"{}\"\n",
-            team.display(),
-            spec("breakthrough-random", "random"),
-        ),
-    )
-    .unwrap();
+    let cfg = tournament_config(
+        &dir,
+        "game = \"breakthrough\"\nseed = 4\ngames_per_pairing = 12\nconcurrency = 1",
+        &[
+            ("team", format!("{}:slow?ms=5", team.display())),
+            ("random", spec("breakthrough-random", "random")),
+        ],
+    );
     let run = dir.join("out");
     let stderr_file = dir.join("run.stderr");
     let mut child = agon()
-        .args(["tournament", "run", cfg.to_str().unwrap(), "--out", run.to_str().unwrap()])
+        .args([
+            "tournament",
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            run.to_str().unwrap(),
+        ])
         .args(["--quiet"])
         .stderr(std::fs::File::create(&stderr_file).unwrap())
         .spawn()
@@ -148,21 +168,35 @@ fn a_replaced_plugin_file_does_not_stop_a_run_that_is_not_watching() {
     let stderr = std::fs::read_to_string(&stderr_file).unwrap();
     assert!(!stderr.contains("no bot"), "{stderr}");
     assert_eq!(status.code(), Some(130), "stopped by SIGINT: {stderr}");
-    assert_eq!(stderr.matches("team.so changed;").count(), 1, "one warning: {stderr}");
+    assert_eq!(
+        stderr.matches("team.so changed;").count(),
+        1,
+        "one warning: {stderr}"
+    );
 
     let resumed = agon_output(&["tournament", "resume", run.to_str().unwrap(), "--quiet"]);
     let stderr = String::from_utf8_lossy(&resumed.stderr);
     assert!(resumed.status.success(), "{stderr}");
     assert_eq!(
-        stderr.matches("holds another build than the plan's").count(),
+        stderr
+            .matches("holds another build than the plan's")
+            .count(),
         1,
         "one warning: {stderr}"
     );
-    assert!(stderr.contains("from the plugin cache") && stderr.contains("--watch"), "{stderr}");
+    assert!(
+        stderr.contains("from the plugin cache") && stderr.contains("--watch"),
+        "{stderr}"
+    );
     let games = journal(&run);
     assert_eq!(games.len(), 12);
     for game in &games {
-        let team_seat = game["names"].as_array().unwrap().iter().position(|n| n == "team").unwrap();
+        let team_seat = game["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|n| n == "team")
+            .unwrap();
         assert_eq!(game["sha256"][team_seat], planned.as_str(), "{game}");
         assert_eq!(game["faults"], serde_json::json!([]), "{game}");
     }

@@ -309,7 +309,9 @@ fn thread_tournament(dir: &Path, entrants: &[(&str, String)], games: u32) -> Pat
          host = \"thread\"\n"
     );
     for (name, bot) in entrants {
-        text.push_str(&format!("[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"));
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"
+        ));
     }
     std::fs::write(&cfg, text).unwrap();
     cfg
@@ -362,7 +364,10 @@ fn only_the_crasher_is_charged(crash: &str) {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(!first.status.success(), "{crash}: the crash kills the engine");
+    assert!(
+        !first.status.success(),
+        "{crash}: the crash kills the engine"
+    );
     let second = run_tournament(&["tournament", "resume", out.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(second.status.success(), "{crash}: {stderr}");
@@ -372,7 +377,10 @@ fn only_the_crasher_is_charged(crash: &str) {
         "{crash}: {stderr}"
     );
     for innocent in ["alpha", "beta", "gamma"] {
-        assert!(!stderr.contains(&format!("entrant `{innocent}`:")), "{stderr}");
+        assert!(
+            !stderr.contains(&format!("entrant `{innocent}`:")),
+            "{stderr}"
+        );
     }
     let crashes = crash_faults(&out);
     // `segfault-new` may have finished its first game (lost with an illegal move) before the
@@ -419,16 +427,27 @@ fn killing_the_engine_blames_no_entrant() {
         std::thread::sleep(std::time::Duration::from_millis(700));
         signal(engine.id(), "KILL");
         let _ = engine.wait();
-        args = vec!["tournament".into(), "resume".into(), out.display().to_string()];
+        args = vec![
+            "tournament".into(),
+            "resume".into(),
+            out.display().to_string(),
+        ];
     }
     let last = agon().args(&args).output().expect("agon runs");
     let stderr = String::from_utf8_lossy(&last.stderr);
     assert!(last.status.success(), "{stderr}");
     assert!(!stderr.contains("excluded"), "{stderr}");
-    assert!(crash_faults(&out).values().all(|&n| n == 0), "{:?}", crash_faults(&out));
+    assert!(
+        crash_faults(&out).values().all(|&n| n == 0),
+        "{:?}",
+        crash_faults(&out)
+    );
     assert_eq!(journal_lines(&out), 6);
     let crashes = std::fs::read_to_string(out.join("crashes.jsonl")).unwrap_or_default();
-    assert!(crashes.lines().count() >= 1, "the kills left games in flight");
+    assert!(
+        crashes.lines().count() >= 1,
+        "the kills left games in flight"
+    );
     assert!(!crashes.contains("evidence"), "{crashes}");
 }
 

@@ -328,7 +328,10 @@ fn a_build_that_plays_clean_only_in_validation_is_refused() {
     let (status, stderr) = ladder.finish();
     assert!(status.success(), "{status}: {stderr}");
     let events = jsonl(&out.join("events.jsonl"));
-    assert!(events_of(&events, "accepted", "south.so").is_empty(), "{events:?}");
+    assert!(
+        events_of(&events, "accepted", "south.so").is_empty(),
+        "{events:?}"
+    );
     let refused = events_of(&events, "refused", "south.so");
     let reason = refused[0]["reason"].as_str().unwrap();
     assert!(reason.contains("illegal"), "{reason}");

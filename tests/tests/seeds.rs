@@ -4,7 +4,7 @@
 //! opponent's seed; the secret, kept in the record, still reproduces the game exactly.
 
 use agon_engine::seed::{seat_seed, SeedSecret};
-use agon_tests::{agon, agon_ok, agon_output, scratch, spec};
+use agon_tests::{agon, agon_ok, agon_output, scratch, spec, tournament_config};
 use serde_json::Value;
 
 /// `agon match` of the seed thief (seat 0) against the seeded random player, as JSON.
@@ -27,7 +27,9 @@ fn thief_match(extra: &[&str]) -> Value {
 /// What the thief said on stderr: its seed, its guess of the match seed, and the opponent's
 /// seed that guess gives.
 fn thief_said(record: &Value) -> (u64, u64, u64) {
-    let stderr = record["seats"][0]["stderr"].as_str().expect("captured stderr");
+    let stderr = record["seats"][0]["stderr"]
+        .as_str()
+        .expect("captured stderr");
     let line = stderr
         .lines()
         .find(|l| l.starts_with("seed-thief:"))
@@ -49,26 +51,50 @@ fn the_old_inversion_recovers_neither_the_match_seed_nor_the_opponents_seed() {
     let record = thief_match(&["--seed", "42"]);
     let (own, guess, other) = thief_said(&record);
     let secret = secret_of(&record);
-    assert_eq!(own, seat_seed(&secret, 42, 0), "the record's secret reproduces the seed");
+    assert_eq!(
+        own,
+        seat_seed(&secret, 42, 0),
+        "the record's secret reproduces the seed"
+    );
     assert_ne!(guess, 42, "the inversion found the match seed");
-    assert_ne!(other, seat_seed(&secret, 42, 1), "the inversion found the opponent's seed");
+    assert_ne!(
+        other,
+        seat_seed(&secret, 42, 1),
+        "the inversion found the opponent's seed"
+    );
 }
 
 #[test]
 fn one_seed_under_two_secrets_gives_other_seat_seeds_and_a_secret_reproduces_a_game() {
     let first = thief_match(&["--seed", "7"]);
     let second = thief_match(&["--seed", "7"]);
-    assert_ne!(secret_of(&first), secret_of(&second), "each match draws its secret");
+    assert_ne!(
+        secret_of(&first),
+        secret_of(&second),
+        "each match draws its secret"
+    );
     assert_ne!(thief_said(&first).0, thief_said(&second).0);
 
     let secret = first["seed_secret"].as_str().unwrap();
     let again = thief_match(&["--seed", "7", "--seed-secret", secret]);
     assert_eq!(thief_said(&again).0, thief_said(&first).0);
-    assert_eq!(again["moves"].as_array().unwrap().len(), first["moves"].as_array().unwrap().len());
+    assert_eq!(
+        again["moves"].as_array().unwrap().len(),
+        first["moves"].as_array().unwrap().len()
+    );
     let actions = |r: &Value| -> Vec<Value> {
-        r["moves"].as_array().unwrap().iter().map(|m| m["action"].clone()).collect()
+        r["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["action"].clone())
+            .collect()
     };
-    assert_eq!(actions(&again), actions(&first), "the same game, move for move");
+    assert_eq!(
+        actions(&again),
+        actions(&first),
+        "the same game, move for move"
+    );
 
     let dir = scratch("seeds-replay");
     let file = dir.join("game.json");
@@ -76,36 +102,42 @@ fn one_seed_under_two_secrets_gives_other_seat_seeds_and_a_secret_reproduces_a_g
     agon_ok(&["replay", "verify", file.to_str().unwrap()]);
 }
 
+/// `agon match` of two random players with `extra` arguments, run to its end.
+fn random_match(extra: &[&str]) -> std::process::Output {
+    let random = spec("breakthrough-random", "random");
+    let mut args = vec![
+        "match",
+        "--game",
+        "breakthrough",
+        "--bot",
+        &random,
+        "--bot",
+        &random,
+    ];
+    args.extend(extra);
+    agon_output(&args)
+}
+
 #[test]
 fn the_summary_shows_the_secret_and_a_bad_secret_is_refused() {
-    let summary = agon_ok(&[
-        "match",
-        "--game",
-        "breakthrough",
-        "--bot",
-        &spec("breakthrough-random", "random"),
-        "--bot",
-        &spec("breakthrough-random", "random"),
-        "--seed",
-        "3",
-        "--host",
-        "thread",
-    ]);
-    assert!(summary.contains("seed secret ") && summary.contains("--seed 3 --seed-secret "), "{summary}");
-    let out = agon_output(&[
-        "match",
-        "--game",
-        "breakthrough",
-        "--bot",
-        &spec("breakthrough-random", "random"),
-        "--bot",
-        &spec("breakthrough-random", "random"),
-        "--seed-secret",
-        "abc",
-    ]);
+    let shown = random_match(&["--seed", "3", "--host", "thread"]);
+    let summary = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shown.stderr)
+    );
+    assert!(
+        summary.contains("seed secret ") && summary.contains("--seed 3 --seed-secret "),
+        "{summary}"
+    );
+    let out = random_match(&["--seed-secret", "abc"]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("--seed-secret") && stderr.contains("64 hexadecimal digits"), "{stderr}");
+    assert!(
+        stderr.contains("--seed-secret") && stderr.contains("64 hexadecimal digits"),
+        "{stderr}"
+    );
 }
 
 /// A tournament draws its secret when it is planned (unless given one): two runs of one config
@@ -114,25 +146,30 @@ fn the_summary_shows_the_secret_and_a_bad_secret_is_refused() {
 fn each_tournament_plan_draws_its_secret_and_every_game_keeps_it() {
     let dir = scratch("seeds-tournament");
     let random = spec("breakthrough-random", "random");
-    let cfg = dir.join("t.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "game = \"breakthrough\"\nseed = 1\ngames_per_pairing = 2\nhost = \"thread\"\n\
-             [[entrant]]\nname = \"a\"\nbot = \"{random}\"\n\
-             [[entrant]]\nname = \"b\"\nbot = \"{random}\"\n"
-        ),
-    )
-    .unwrap();
+    let cfg = tournament_config(
+        &dir,
+        "game = \"breakthrough\"\nseed = 1\ngames_per_pairing = 2\nhost = \"thread\"",
+        &[("a", random.clone()), ("b", random)],
+    );
     let secret_of_run = |name: &str| -> String {
         let out = dir.join(name);
         let run = agon()
             .env_remove("AGON_SEED_SECRET")
-            .args(["tournament", "run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap()])
+            .args([
+                "tournament",
+                "run",
+                cfg.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
             .arg("--quiet")
             .output()
             .unwrap();
-        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
         let plan: Value =
             serde_json::from_slice(&std::fs::read(out.join("tournament.json")).unwrap()).unwrap();
         let secret = plan["seed_secret"].as_str().unwrap().to_string();
@@ -141,7 +178,9 @@ fn each_tournament_plan_draws_its_secret_and_every_game_keeps_it() {
         for line in journal.lines() {
             let entry: Value = serde_json::from_str(line).unwrap();
             assert_eq!(entry["seed_secret"], secret.as_str());
-            let record = out.join("records").join(format!("{}.json", entry["id"].as_str().unwrap()));
+            let record = out
+                .join("records")
+                .join(format!("{}.json", entry["id"].as_str().unwrap()));
             let record: Value = serde_json::from_slice(&std::fs::read(record).unwrap()).unwrap();
             assert_eq!(record["seed_secret"], secret.as_str());
         }

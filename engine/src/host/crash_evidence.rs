@@ -31,7 +31,7 @@ const SLOTS: usize = 256;
 
 /// A label is cut to this length, so the handler's line fits its stack buffer.
 const LABEL_CAPACITY: usize = 1024;
-const LINE_CAPACITY: usize = LABEL_CAPACITY + 32;
+const LINE_CAPACITY: usize = LABEL_CAPACITY + crate::decimal::I32_WIDTH + 2;
 
 /// Who is in a call, for the evidence line: the start of a JSON object whose `signal` the
 /// handler completes (`{"game":"g1","seat":0,"entrant":"team","signal":` + `11}` + newline).
@@ -42,8 +42,8 @@ impl CrashLabel {
     pub fn new(game: &str, seat: usize, entrant: &str) -> CrashLabel {
         let short: String = entrant.chars().take(100).collect();
         let object = |entrant: &str| {
-            let mut text = serde_json::json!({ "game": game, "seat": seat, "entrant": entrant })
-                .to_string();
+            let mut text =
+                serde_json::json!({ "game": game, "seat": seat, "entrant": entrant }).to_string();
             text.pop(); // the closing brace: the handler adds the signal and closes it
             text.push_str(",\"signal\":");
             text
@@ -152,7 +152,8 @@ impl Registration {
             log::warn!("more than {SLOTS} bot calls at once: a crash in this one names nobody");
             return None;
         };
-        slot.label.store(label.0.as_ptr().cast_mut(), Ordering::SeqCst);
+        slot.label
+            .store(label.0.as_ptr().cast_mut(), Ordering::SeqCst);
         slot.len.store(label.0.len(), Ordering::SeqCst);
         Some(Registration {
             slot,
@@ -164,7 +165,9 @@ impl Registration {
 impl Drop for Registration {
     fn drop(&mut self) {
         self.slot.len.store(0, Ordering::SeqCst);
-        self.slot.label.store(std::ptr::null_mut(), Ordering::SeqCst);
+        self.slot
+            .label
+            .store(std::ptr::null_mut(), Ordering::SeqCst);
         self.slot.tid.store(0, Ordering::SeqCst);
     }
 }
@@ -229,28 +232,16 @@ unsafe fn write_evidence(signal: libc::c_int) {
     let Some(slot) = CALLS.iter().find(|s| s.tid.load(Ordering::SeqCst) == tid) else {
         return;
     };
-    let (label, len) = (slot.label.load(Ordering::SeqCst), slot.len.load(Ordering::SeqCst));
+    let (label, len) = (
+        slot.label.load(Ordering::SeqCst),
+        slot.len.load(Ordering::SeqCst),
+    );
     if fd < 0 || label.is_null() || len > LABEL_CAPACITY {
         return;
     }
     let mut line = [0u8; LINE_CAPACITY];
     std::ptr::copy_nonoverlapping(label, line.as_mut_ptr(), len);
-    let mut end = len;
-    let mut digits = [0u8; 12];
-    let mut n = signal.unsigned_abs();
-    let mut count = 0;
-    loop {
-        digits[count] = b'0' + (n % 10) as u8;
-        count += 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &digit in digits[..count].iter().rev() {
-        line[end] = digit;
-        end += 1;
-    }
+    let mut end = crate::decimal::write_i32(signal, &mut line, len);
     line[end] = b'}';
     line[end + 1] = b'\n';
     end += 2;

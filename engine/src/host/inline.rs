@@ -2,8 +2,8 @@ use super::crash_evidence::{in_call, CrashLabel};
 use super::engine_stall::Stopwatch;
 use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
 use abi_stable::std_types::RResult;
-use std::mem::ManuallyDrop;
 use agon_plugin_api::abi::BotBox;
+use std::mem::ManuallyDrop;
 
 /// Calls the bot on the match thread. It cannot interrupt a call: the runner judges the budget
 /// once the call returns, and a call that never returns hangs the match (trusted code only).

@@ -13,36 +13,13 @@
 pub const MARKER: &str = "agon-host: seccomp refused system call ";
 
 /// The longest line: the marker, a sign, the ten digits of an `i32` and the newline.
-pub const LINE_CAPACITY: usize = MARKER.len() + 12;
-
-/// Most digits a number may have: the kernel reports the call's number as a C `int`.
-const MAX_DIGITS: usize = 10;
+pub const LINE_CAPACITY: usize = MARKER.len() + crate::decimal::I32_WIDTH + 1;
 
 /// Writes the line for call `number` into `line` and returns its length. Async-signal-safe:
 /// no allocation, no lock, no formatting machinery.
 pub fn write_line(number: i32, line: &mut [u8; LINE_CAPACITY]) -> usize {
     line[..MARKER.len()].copy_from_slice(MARKER.as_bytes());
-    let mut len = MARKER.len();
-    if number < 0 {
-        line[len] = b'-';
-        len += 1;
-    }
-    // Widened first: the magnitude of i32::MIN does not fit an i32.
-    let mut magnitude = (number as i64).unsigned_abs();
-    let mut digits = [0u8; MAX_DIGITS];
-    let mut count = 0;
-    loop {
-        digits[count] = b'0' + (magnitude % 10) as u8;
-        count += 1;
-        magnitude /= 10;
-        if magnitude == 0 {
-            break;
-        }
-    }
-    for &digit in digits[..count].iter().rev() {
-        line[len] = digit;
-        len += 1;
-    }
+    let len = crate::decimal::write_i32(number, line, MARKER.len());
     line[len] = b'\n';
     len + 1
 }
@@ -61,7 +38,7 @@ pub fn last_refused_call(stderr: &str) -> Option<i32> {
 fn number_at_line_start(text: &str) -> Option<i32> {
     let line = text.split('\n').next().unwrap_or_default();
     // Longer cannot be an `int`; not parsed at all.
-    if line.len() > MAX_DIGITS + 1 {
+    if line.len() > crate::decimal::I32_WIDTH {
         return None;
     }
     let number: i32 = line.parse().ok()?;

@@ -3,8 +3,7 @@
 
 use super::figure::{per_call, summarize, Figure};
 use agon_engine::host::{
-    crash_evidence,
-    Deadline, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost,
+    crash_evidence, Deadline, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost,
 };
 use agon_engine::loader::{cache_dir, Plugin, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;

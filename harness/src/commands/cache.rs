@@ -46,7 +46,10 @@ fn list(args: CacheListArgs) -> anyhow::Result<()> {
             "bytes": contents.bytes(),
             "oddities": contents.oddities.iter().map(oddity_json).collect::<Vec<_>>(),
         });
-        outln!("{}", crate::console::json_text(&serde_json::to_string_pretty(&out)?));
+        outln!(
+            "{}",
+            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+        );
         return Ok(());
     }
     for entry in &contents.entries {
@@ -94,7 +97,10 @@ fn gc(args: CacheGcArgs) -> anyhow::Result<()> {
     let now = SystemTime::now();
     let done = collect(&cache, &policy, now)?;
     if args.json {
-        outln!("{}", crate::console::json_text(&serde_json::to_string_pretty(&collection_json(&done))?));
+        outln!(
+            "{}",
+            crate::console::json_text(&serde_json::to_string_pretty(&collection_json(&done))?)
+        );
     } else {
         print_collection(&done, &args, now);
     }

@@ -191,7 +191,10 @@ pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
             "stand_ins": report.stand_ins,
             "restarts": report.restarts,
         });
-        outln!("{}", crate::console::json_text(&serde_json::to_string_pretty(&out)?));
+        outln!(
+            "{}",
+            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+        );
         return Ok(());
     }
     outln!(

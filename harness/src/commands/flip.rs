@@ -22,7 +22,10 @@ pub fn board(args: FlipBoardArgs) -> anyhow::Result<()> {
             "player1": list(&one),
             "player2": list(&two),
         });
-        outln!("{}", crate::console::json_text(&serde_json::to_string_pretty(&out)?));
+        outln!(
+            "{}",
+            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+        );
         return Ok(());
     }
     outln!(

@@ -19,7 +19,10 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
                 })
             })
             .collect();
-        outln!("{}", crate::console::json_text(&serde_json::to_string_pretty(&games)?));
+        outln!(
+            "{}",
+            crate::console::json_text(&serde_json::to_string_pretty(&games)?)
+        );
         return Ok(());
     }
     for g in registry.games() {

@@ -49,7 +49,10 @@ fn table(args: LightsoutTableArgs) -> anyhow::Result<()> {
             "nullities": nullities,
             "fractions": fractions,
         });
-        outln!("{}", crate::console::json_text(&serde_json::to_string(&out)?));
+        outln!(
+            "{}",
+            crate::console::json_text(&serde_json::to_string(&out)?)
+        );
         return Ok(());
     }
     outln!("Fraction of solvable boards (rows down, columns across): 1 = every board, 1/2^k = one in 2^k");

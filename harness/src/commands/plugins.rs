@@ -63,7 +63,10 @@ pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
             .collect();
         let errors: Vec<String> = failures.iter().map(|(f, e)| failure(f, e)).collect();
         let out = serde_json::json!({ "plugins": plugins, "errors": errors });
-        outln!("{}", crate::console::json_text(&serde_json::to_string_pretty(&out)?));
+        outln!(
+            "{}",
+            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+        );
     } else {
         let registry = Registry::builtin();
         for p in &listed {

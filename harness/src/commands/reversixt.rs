@@ -44,7 +44,10 @@ pub fn check_map(args: CheckMapArgs) -> anyhow::Result<()> {
             "bonus": specials[2].1,
             "expansion": specials[3].1,
         });
-        outln!("{}", crate::console::json_text(&serde_json::to_string_pretty(&out)?));
+        outln!(
+            "{}",
+            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+        );
         return Ok(());
     }
     outln!("{}: a valid map", args.file.display());

@@ -87,7 +87,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         if !solved {
             out["reason"] = serde_json::Value::from(record.outcome.reason.clone());
         }
-        outln!("{}", crate::console::json_text(&serde_json::to_string_pretty(&out)?));
+        outln!(
+            "{}",
+            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+        );
     } else {
         outln!(
             "{}: {} by {} in {time_ms:.1} ms{}",

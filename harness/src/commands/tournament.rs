@@ -14,8 +14,8 @@ use crate::tournament::journal::{self, Entry, Journal};
 use crate::tournament::plan::Plan;
 use crate::tournament::run::{execute, RunOptions};
 use crate::tournament::shard::Shard;
-use agon_engine::seed::SeedSecret;
 use agon_engine::loader::cache_dir;
+use agon_engine::seed::SeedSecret;
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
 use std::collections::BTreeMap;
@@ -214,7 +214,10 @@ fn report(args: TournamentReportArgs) -> anyhow::Result<()> {
 fn plan(args: TournamentPlanArgs) -> anyhow::Result<()> {
     let (_, plan) = make_plan(&args.config)?;
     if args.json {
-        outln!("{}", crate::console::json_text(&serde_json::to_string_pretty(&plan)?));
+        outln!(
+            "{}",
+            crate::console::json_text(&serde_json::to_string_pretty(&plan)?)
+        );
     } else {
         for g in &plan.games {
             outln!("{}", g.id);

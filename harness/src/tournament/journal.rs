@@ -673,7 +673,9 @@ mod tests {
         let faults = JournalFault::of_faults(&vec![fault; 100_000]);
         assert_eq!(faults.len(), 100_000, "every fault counts");
         assert_eq!(faults[0].detail.len(), 500);
-        assert!(faults[DETAILED_FAULTS..].iter().all(|f| f.detail.is_empty()));
+        assert!(faults[DETAILED_FAULTS..]
+            .iter()
+            .all(|f| f.detail.is_empty()));
         let line = serde_json::to_string(&faults).unwrap();
         assert!((line.len() as u64) < MAX_LINE / 2, "{} bytes", line.len());
     }

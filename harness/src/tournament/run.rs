@@ -2,11 +2,11 @@
 //! thread appends each finished game to the journal (fsync) and moves the progress bar.
 
 use super::in_flight;
-use crate::console;
 use super::journal::{Entry, Journal};
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
 use super::watch::{Builds, StopOnDrop};
+use crate::console;
 use agon_engine::host::crash_evidence::{self, CrashLabel};
 use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, MatchRecord};

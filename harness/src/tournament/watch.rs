@@ -61,7 +61,8 @@ impl Builds {
         for (i, entrant) in plan.entrants.iter().enumerate() {
             let spec = plan.spec(i);
             let version = std::fs::metadata(&spec.file).ok().map(|m| file_version(&m));
-            let (copy, from_file) = planned_copy(&entrant.name, &spec.file, &entrant.sha256, cache)?;
+            let (copy, from_file) =
+                planned_copy(&entrant.name, &spec.file, &entrant.sha256, cache)?;
             files.push((spec.file.clone(), version.filter(|_| from_file)));
             current.push(Current {
                 spec: BotSpec { file: copy, ..spec },
@@ -90,7 +91,12 @@ impl Builds {
         }
         let mut warned = self.warned.lock().unwrap_or_else(|p| p.into_inner());
         if !std::mem::replace(&mut warned[entrant], true) {
-            warn_planned_build(&plan.entrants[entrant].name, file, "changed", &plan.entrants[entrant].sha256);
+            warn_planned_build(
+                &plan.entrants[entrant].name,
+                file,
+                "changed",
+                &plan.entrants[entrant].sha256,
+            );
         }
     }
 

@@ -106,7 +106,10 @@ mod tests {
     fn the_inversion_undoes_the_unkeyed_derivation() {
         for seed in [0, 1, 0x5eed, u64::MAX] {
             for seat in 0..2 {
-                assert_eq!(inverted_match_seed(unkeyed_seat_seed(seed, seat), seat), seed);
+                assert_eq!(
+                    inverted_match_seed(unkeyed_seat_seed(seed, seat), seat),
+                    seed
+                );
             }
         }
     }
