@@ -137,6 +137,19 @@ fn every_misbehaving_bot_is_contained() {
         case("machine?call=hostname", "refused_syscall"),
         case("machine?call=sync", "refused_syscall"),
         case("machine?call=mlockall", "refused_syscall"),
+        // No channel between bots through what they can all reach.
+        case("channel?call=lock", "refused_syscall"),
+        case("channel?call=ofd-lock", "refused_syscall"),
+        case("channel?call=get-lock", "refused_syscall"),
+        case("channel?call=flock", "refused_syscall"),
+        case("channel?call=shared-map", "refused_syscall"),
+        case("channel?call=mincore", "refused_syscall"),
+        case("channel?call=fadvise", "refused_syscall"),
+        case("channel?call=pageout", "refused_syscall"),
+        // Nothing of the machine: no other process, no load, not its name.
+        case("probe?call=pids", "illegal"),
+        case("probe?call=sysinfo", "illegal"),
+        case("probe?call=hostname", "illegal"),
         Case {
             extra: vec!["--threads".into(), "1".into()],
             ..case("namespace-thread", "refused_syscall")

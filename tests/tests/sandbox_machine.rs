@@ -275,6 +275,10 @@ fn the_process_host_holds_without_root() {
         plugin("breakthrough-random").display()
     );
     let own_sigsys_handler = format!("{}?call=handler", spec("misbehave", "sigsys"));
+    let lock = format!("{}?call=lock", spec("misbehave", "channel"));
+    let shared_map = format!("{}?call=shared-map", spec("misbehave", "channel"));
+    let pids = format!("{}?call=pids", spec("misbehave", "probe"));
+    let host_name = format!("{}?call=hostname", spec("misbehave", "probe"));
     // With the call the host names on its stderr before it dies, as it does for root.
     for (bot, cause, named) in [
         (read_file.as_str(), "illegal", ""),
@@ -285,6 +289,10 @@ fn the_process_host_holds_without_root() {
             "`setfsuid`",
         ),
         (&own_sigsys_handler, "refused_syscall", "`rt_sigaction`"),
+        (&lock, "refused_syscall", "`fcntl`"),
+        (&shared_map, "refused_syscall", "`mmap`"),
+        (&pids, "illegal", ""),
+        (&host_name, "illegal", ""),
     ] {
         let mut command = match_command([bot, &random], &["--json"]);
         command.env("AGON_CACHE_DIR", &cache).env("HOME", &home);

@@ -151,7 +151,12 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
     let root = rustix::process::geteuid().is_root();
     let identity = if root {
         match namespaces::enter_system_namespaces() {
-            Ok(entered) => namespaces.extend(entered.iter().map(|n| n.to_string())),
+            Ok(entered) => {
+                namespaces.extend(entered.iter().map(|n| n.to_string()));
+                if let Err(e) = namespaces::name_the_host() {
+                    missing.push(e);
+                }
+            }
             Err(e) => missing.push(format!("namespaces (ipc, uts, mount): {e}")),
         }
         if let Err(e) = privileges::drop_bounding_set() {
@@ -173,6 +178,12 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
     match namespaces::enter_user_namespace(identity, !root) {
         Ok(entered) => {
             namespaces.extend(entered.iter().map(|n| n.to_string()));
+            if !root {
+                // The UTS namespace came with the user namespace, which owns it.
+                if let Err(e) = namespaces::name_the_host() {
+                    missing.push(e);
+                }
+            }
             match limits::limit_tasks(config.threads) {
                 Ok(()) => thread_limit = Some(config.threads),
                 Err(e) => missing.push(format!("thread limit: {e}")),

@@ -35,6 +35,20 @@ fn unshare(flags: libc::c_int) -> Result<(), String> {
     }
 }
 
+/// The name every host has in its UTS namespace: the copy of the machine's own name it starts
+/// with would tell a bot which machine it runs on.
+pub const HOST_NAME: &str = "agon";
+
+/// Names the host [`HOST_NAME`] in its UTS namespace (it must hold `CAP_SYS_ADMIN` there).
+pub fn name_the_host() -> Result<(), String> {
+    // SAFETY: sethostname reads the given bytes.
+    if unsafe { libc::sethostname(HOST_NAME.as_ptr().cast(), HOST_NAME.len()) } == 0 {
+        Ok(())
+    } else {
+        Err(format!("host name: {}", std::io::Error::last_os_error()))
+    }
+}
+
 /// The IPC, UTS and mount namespaces, while the host still holds root's capabilities.
 pub fn enter_system_namespaces() -> Result<Vec<&'static str>, String> {
     unshare(flags_of(&SYSTEM))?;

@@ -18,6 +18,7 @@ enum Rule {
     MemoryLocking,
     Signals,
     ProcessSettings,
+    SharedState,
     Machine,
 }
 
@@ -58,9 +59,15 @@ impl Rule {
                  SIGSYS is handled"
             }
             Rule::ProcessSettings => {
-                "it changes the process's group, limits, scheduling or other settings (of \
-                 `ioctl`, `fcntl`, `prctl` and `prlimit64` only the harmless requests the \
-                 standard library makes are allowed)"
+                "it changes the process's group, limits, scheduling or other settings, or \
+                 takes a record lock other processes would see (of `ioctl`, `fcntl`, `prctl` \
+                 and `prlimit64` only the harmless requests the standard library makes are \
+                 allowed)"
+            }
+            Rule::SharedState => {
+                "it would share state with other processes (a lock, a shared mapping, the \
+                 page cache every process uses), a channel between bots the process host never \
+                 allows: map files privately, and leave the page cache alone"
             }
             Rule::Machine => "it administers the machine, which the process host never allows",
         }
@@ -131,7 +138,13 @@ const KNOWN: &[(i64, &str, Rule)] = &[
     call!(SYS_ftruncate, FileChanges),
     call!(SYS_fallocate, FileChanges),
     call!(SYS_memfd_create, FileChanges),
-    call!(SYS_flock, FileChanges),
+    call!(SYS_flock, SharedState),
+    call!(SYS_mmap, SharedState),
+    call!(SYS_madvise, SharedState),
+    call!(SYS_mincore, SharedState),
+    call!(SYS_fadvise64, SharedState),
+    call!(SYS_readahead, SharedState),
+    call!(SYS_capget, Tracing),
     call!(SYS_fsync, FileChanges),
     call!(SYS_fdatasync, FileChanges),
     #[cfg(target_arch = "x86_64")]
@@ -313,6 +326,11 @@ mod tests {
         );
         assert_eq!(known(libc::SYS_execve), Some(("execve", Rule::Programs)));
         assert_eq!(known(libc::SYS_ptrace), Some(("ptrace", Rule::Tracing)));
+        let shared = describe(Some(libc::SYS_mmap as i32));
+        assert!(
+            shared.contains("`mmap`") && shared.contains("privately"),
+            "{shared}"
+        );
     }
 
     #[test]

@@ -12,7 +12,11 @@
 //!   kernel; and any call added to a later kernel until it is reviewed. (One filter: every
 //!   filter installed costs the host start-up time in the kernel.)
 //! - `clone3` answers "not implemented", so that the C library falls back to `clone`, whose
-//!   flags a filter can read.
+//!   flags a filter can read; so does `sysinfo` (the machine's load and memory).
+//! - Queries about another process by pid answer "no such process".
+//! - Nothing two bots can both reach carries a message: no record locks or `flock`, no shared
+//!   mappings (so no shared futex words), no `mincore`, `fadvise`, `readahead` or evicting
+//!   `madvise` on the page cache every process shares.
 
 use super::sigsys_handler;
 use seccompiler::{
@@ -27,8 +31,8 @@ const ARCH: TargetArch = TargetArch::x86_64;
 const ARCH: TargetArch = TargetArch::aarch64;
 
 /// Calls allowed with any arguments. Paths are confined by Landlock, not here; `kill`, `tgkill`,
-/// `rt_sigaction`, `fcntl`, `prlimit64`, `prctl`, `ioctl` and `clone` are allowed only with some
-/// arguments.
+/// `rt_sigaction`, `fcntl`, `prlimit64`, `prctl`, `ioctl`, `mmap`, `madvise` and `clone` are
+/// allowed only with some arguments.
 const ALLOWED: &[i64] = &[
     libc::SYS_read,
     libc::SYS_write,
@@ -47,12 +51,9 @@ const ALLOWED: &[i64] = &[
     libc::SYS_faccessat2,
     libc::SYS_getcwd,
     libc::SYS_getdents64,
-    libc::SYS_mmap,
     libc::SYS_mprotect,
     libc::SYS_munmap,
     libc::SYS_mremap,
-    libc::SYS_madvise,
-    libc::SYS_mincore,
     libc::SYS_brk,
     libc::SYS_rt_sigprocmask,
     libc::SYS_rt_sigreturn,
@@ -102,8 +103,6 @@ const ALLOWED: &[i64] = &[
     libc::SYS_dup3,
     libc::SYS_close_range,
     libc::SYS_openat2,
-    libc::SYS_fadvise64,
-    libc::SYS_readahead,
     libc::SYS_msync,
     libc::SYS_getcpu,
     libc::SYS_sysinfo,
@@ -111,7 +110,6 @@ const ALLOWED: &[i64] = &[
     libc::SYS_getsid,
     libc::SYS_getpriority,
     libc::SYS_getitimer,
-    libc::SYS_capget,
     libc::SYS_get_mempolicy,
     libc::SYS_sched_get_priority_max,
     libc::SYS_sched_get_priority_min,
@@ -179,7 +177,35 @@ const SELF_STOPS_REFUSED: [i32; 4] = [libc::SIGSTOP, libc::SIGTSTP, libc::SIGTTI
 /// fcntl(2) commands that choose the signal or the process a file's events signal (F_SETOWN,
 /// F_SETSIG, F_SETOWN_EX; asm-generic/fcntl.h), and leases and directory notification
 /// (F_SETLEASE, F_NOTIFY; linux/fcntl.h), which signal too.
-const FCNTL_FORBIDDEN_COMMANDS: [i32; 5] = [8, 10, 15, 1024, 1026];
+/// Record locks too (F_GETLK, F_SETLK, F_SETLKW and their open-file-description variants
+/// F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW): locks on a file every bot may read (a system
+/// library) are visible to every other process, with the holder's pid and range, so two bots
+/// could talk through them. (`flock` is not on the allow-list at all.)
+const FCNTL_FORBIDDEN_COMMANDS: [i32; 11] = [8, 10, 15, 1024, 1026, 5, 6, 7, 36, 37, 38];
+
+/// `mmap` flag MAP_SHARED (also set in MAP_SHARED_VALIDATE; asm-generic/mman-common.h): a shared
+/// mapping of a file another bot can map too would share its futex words and its pages, a
+/// channel between bots. Every mapping a bot makes is private.
+const MAP_SHARED: u64 = 0x01;
+
+/// The only `madvise` advice allowed (asm-generic/mman-common.h): NORMAL, RANDOM, SEQUENTIAL,
+/// WILLNEED, DONTNEED, FREE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP, the advice allocators give
+/// about their own memory. Not COLD or PAGEOUT, which evict pages of files every bot shares (a
+/// timing channel, and a way to slow every other process down), nor REMOVE or the rest.
+const ALLOWED_MADVICE: [u64; 10] = [0, 1, 2, 3, 4, 8, 14, 15, 16, 17];
+
+/// Calls that ask about another process by pid (argument 0; `getpriority`'s `who` is argument
+/// 1): answered "no such process" for any pid but 0 and the host's own, so a bot cannot find
+/// the engine, its opponent or anything else running by trying every pid.
+const PID_QUERIES: [(i64, u8); 7] = [
+    (libc::SYS_getpgid, 0),
+    (libc::SYS_getsid, 0),
+    (libc::SYS_getpriority, 1),
+    (libc::SYS_sched_getscheduler, 0),
+    (libc::SYS_sched_getparam, 0),
+    (libc::SYS_sched_getaffinity, 0),
+    (libc::SYS_sched_rr_get_interval, 0),
+];
 
 fn condition(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, String> {
     SeccompCondition::new(arg, SeccompCmpArgLen::Qword, op, value).map_err(|e| e.to_string())
@@ -260,6 +286,11 @@ fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
         ],
     );
     rules.insert(
+        libc::SYS_mmap,
+        all_of(vec![condition(3, SeccompCmpOp::MaskedEq(MAP_SHARED), 0)?])?,
+    );
+    rules.insert(libc::SYS_madvise, any_of(2, &ALLOWED_MADVICE)?);
+    rules.insert(
         libc::SYS_fcntl,
         all_of(none_of(1, &FCNTL_FORBIDDEN_COMMANDS.map(|c| c as u64))?)?,
     );
@@ -289,14 +320,13 @@ fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
         .map_err(|e: seccompiler::BackendError| e.to_string())
 }
 
-/// `clone3` passes its flags in memory a filter cannot read; answering "not implemented" makes
-/// the C library fall back to `clone`, whose flags the allow-list checks.
-fn clone3_filter() -> Result<BpfProgram, String> {
-    let rules = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
+/// A filter that answers `errno` to the calls `rules` match and lets everything else through
+/// (to the allow-list, which decides).
+fn errno_filter(rules: BTreeMap<i64, Vec<SeccompRule>>, errno: i32) -> Result<BpfProgram, String> {
     let filter = SeccompFilter::new(
         rules,
         SeccompAction::Allow,
-        SeccompAction::Errno(libc::ENOSYS as u32),
+        SeccompAction::Errno(errno as u32),
         ARCH,
     )
     .map_err(|e| e.to_string())?;
@@ -305,15 +335,44 @@ fn clone3_filter() -> Result<BpfProgram, String> {
         .map_err(|e: seccompiler::BackendError| e.to_string())
 }
 
+/// "Not implemented": `clone3`, which passes its flags in memory a filter cannot read (the C
+/// library then falls back to `clone`, whose flags the allow-list checks), and `sysinfo`, which
+/// tells the machine's load, uptime, process count and free memory (a bot asking the machine's
+/// memory through `sysconf` gets an error, not a death).
+fn not_implemented_filter() -> Result<BpfProgram, String> {
+    let rules = BTreeMap::from([
+        (libc::SYS_clone3, Vec::new()),
+        (libc::SYS_sysinfo, Vec::new()),
+    ]);
+    errno_filter(rules, libc::ENOSYS)
+}
+
+/// "No such process" for [`PID_QUERIES`] about any process but this one.
+fn other_processes_filter() -> Result<BpfProgram, String> {
+    let own_pid = std::process::id() as u64;
+    let mut rules = BTreeMap::new();
+    for (call, arg) in PID_QUERIES {
+        rules.insert(
+            call,
+            all_of(vec![
+                condition32(arg, SeccompCmpOp::Ne, 0)?,
+                condition32(arg, SeccompCmpOp::Ne, own_pid)?,
+            ])?,
+        );
+    }
+    errno_filter(rules, libc::ESRCH)
+}
+
 /// Installs the SIGSYS handler that reports refused calls, then both filters on every thread of
 /// the process (TSYNC; the host is single-threaded when it does, before any plugin code runs).
 /// The allow-list goes last: it refuses the call that installs a filter, and any change to the
 /// SIGSYS handler.
 pub fn install(allow_threads: bool) -> Result<(), String> {
-    let clone3 = clone3_filter()?;
+    let not_implemented = not_implemented_filter()?;
+    let other_processes = other_processes_filter()?;
     let allow = allow_filter(allow_threads)?;
     sigsys_handler::install()?;
-    for filter in [&clone3, &allow] {
+    for filter in [&not_implemented, &other_processes, &allow] {
         if let Err(e) = seccompiler::apply_filter_all_threads(filter) {
             // Without the allow-list nothing traps: SIGSYS keeps its default action.
             sigsys_handler::uninstall();

@@ -9,7 +9,8 @@
 //! Attempts: `fork`, `read-file`, `connect`, `stdout-garbage`, `thread-hog`, `early-thread`,
 //! `setpgid`, `pdeathsig`, `prlimit-parent`, `self-signal`; on the machine ([`machine`]):
 //! `ioctl`, `metadata`, `mounts`, `notify`, `setfsuid`, `sysv`, `thread-flood`,
-//! `inherited-fd`, `namespace-thread`, `machine`; on the sandbox's report of a refused call
+//! `inherited-fd`, `namespace-thread`, `machine`; between bots and on the machine's state
+//! ([`channels`]): `channel`, `probe`; on the sandbox's report of a refused call
 //! ([`refusal`]): `sigsys`; with time ([`timing`]): `ponder`, `slow-new`, `escape-codes` (and
 //! `slow`, a slow legal player to face them). For the summary a student reads ([`feedback`]):
 //! `chatty` (writes to stderr, plays legal moves), `read-book`. Against the seeds ([`seeds`]):
@@ -25,6 +26,7 @@ use agon_plugin_api::protocol::{Reply, Start};
 use std::hint::black_box;
 use std::time::Duration;
 
+pub mod channels;
 pub mod feedback;
 pub mod machine;
 pub mod refusal;
@@ -579,6 +581,8 @@ agon_plugin_api::export_plugin! {
         "thread-flood" => machine::ThreadFlood: "starts raw threads until refused (`allowed=N`: escapes past N)",
         "inherited-fd" => machine::InheritedFd: "tries to read descriptors the engine inherited",
         "namespace-thread" => machine::NamespaceThread: "tries to start a thread in new namespaces",
+        "channel" => channels::Channel: "tries a channel to other bots (`call=lock|ofd-lock|get-lock|flock|shared-map|mincore|fadvise|pageout`)",
+        "probe" => channels::Probe: "looks at the machine (`call=pids|sysinfo|hostname`)",
         "machine" => machine::Machine: "tries sethostname, sync or mlockall (`call=hostname|sync|mlockall`)",
         "ponder" => timing::Ponder: "answers on the pipe itself and thinks on the opponent's time (`mode=ponder|ahead|thread`)",
         "slow" => timing::Slow: "sleeps `ms` (default 100) per move, then plays a legal move",

@@ -1,0 +1,183 @@
+//! Attempts at a channel between bots (two seats, or bots in concurrent matches) and at seeing
+//! the machine: record locks and `flock` on a file every bot can read, a shared mapping whose
+//! futex words another bot could wait on, the page cache (`mincore`, `fadvise`, `madvise`), the
+//! processes around it, the machine's load and memory, its host name. Each is harmless where
+//! the sandbox fails (a read lock, its own library's pages, a query): the tests must never
+//! damage the machine. A call the sandbox refuses is `refused_syscall`; a query it answers with
+//! nothing is an illegal move; anything that reached the kernel panics with `escaped:`.
+
+use crate::illegal_move;
+use crate::machine::{ByCall, CallAttack};
+use agon_plugin_api::protocol::breakthrough::Move;
+use agon_plugin_api::protocol::Reply;
+
+/// A file every bot may read: the dynamic linker's cache (Landlock grants the system's shared
+/// libraries), opened read-only.
+fn shared_file() -> i32 {
+    // SAFETY: open with a valid C string.
+    let fd = unsafe {
+        libc::open(
+            c"/etc/ld.so.cache".as_ptr(),
+            libc::O_RDONLY | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        // SAFETY: as above.
+        return unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+    }
+    fd
+}
+
+/// `call=lock|ofd-lock|get-lock|flock|shared-map|mincore|fadvise|pageout`: a channel to other
+/// bots through the kernel's shared state.
+pub type Channel = ByCall<ChannelCalls>;
+
+#[derive(Default)]
+pub struct ChannelCalls;
+
+impl CallAttack for ChannelCalls {
+    const DEFAULT_CALL: &'static str = "lock";
+    fn check(call: &str) -> Result<(), String> {
+        const CALLS: [&str; 8] = [
+            "lock",
+            "ofd-lock",
+            "get-lock",
+            "flock",
+            "shared-map",
+            "mincore",
+            "fadvise",
+            "pageout",
+        ];
+        match CALLS.contains(&call) {
+            true => Ok(()),
+            false => Err(format!(
+                "call `{call}`: expected one of {}",
+                CALLS.join(", ")
+            )),
+        }
+    }
+    fn attack(call: &str) -> Reply<Move> {
+        let fd = shared_file();
+        // SAFETY: plain system calls on a descriptor of ours, with locals passed by pointer; a
+        // mapping made here is only read.
+        let reached = unsafe {
+            match call {
+                "lock" | "ofd-lock" | "get-lock" => {
+                    let mut lock: libc::flock = std::mem::zeroed();
+                    lock.l_type = libc::F_RDLCK as i16;
+                    lock.l_start = 12_345; // an offset that would encode data
+                    lock.l_len = 1;
+                    let command = match call {
+                        "lock" => libc::F_SETLK,
+                        "ofd-lock" => libc::F_OFD_SETLK,
+                        _ => libc::F_GETLK,
+                    };
+                    libc::fcntl(fd, command, &mut lock) == 0
+                }
+                "flock" => libc::flock(fd, libc::LOCK_SH | libc::LOCK_NB) == 0,
+                "shared-map" => {
+                    let page = libc::mmap(
+                        std::ptr::null_mut(),
+                        4096,
+                        libc::PROT_READ,
+                        libc::MAP_SHARED,
+                        fd,
+                        0,
+                    );
+                    page != libc::MAP_FAILED
+                }
+                "mincore" | "pageout" => {
+                    let page = libc::mmap(
+                        std::ptr::null_mut(),
+                        4096,
+                        libc::PROT_READ,
+                        libc::MAP_PRIVATE,
+                        fd,
+                        0,
+                    );
+                    if page == libc::MAP_FAILED {
+                        false
+                    } else if call == "mincore" {
+                        let mut resident = 0u8;
+                        libc::mincore(page, 4096, &mut resident) == 0
+                    } else {
+                        libc::madvise(page, 4096, libc::MADV_PAGEOUT) == 0
+                    }
+                }
+                _ => libc::posix_fadvise(fd, 0, 4096, libc::POSIX_FADV_DONTNEED) == 0,
+            }
+        };
+        if reached {
+            panic!("escaped: {call} reached the kernel");
+        }
+        Reply::new(illegal_move())
+    }
+}
+
+/// `call=pids|sysinfo|hostname`: a look at the machine. `pids` asks the process group of every
+/// pid up to 40,000 (an answer for any pid but its own is a process seen); `sysinfo` the load
+/// and free memory; `hostname` the machine's name (anything but the sandbox's fixed name).
+pub type Probe = ByCall<ProbeCalls>;
+
+#[derive(Default)]
+pub struct ProbeCalls;
+
+/// The host name every sandboxed host has.
+const SANDBOX_HOST_NAME: &str = "agon";
+
+impl CallAttack for ProbeCalls {
+    const DEFAULT_CALL: &'static str = "pids";
+    fn check(call: &str) -> Result<(), String> {
+        match call {
+            "pids" | "sysinfo" | "hostname" => Ok(()),
+            other => Err(format!(
+                "call `{other}`: expected pids, sysinfo or hostname"
+            )),
+        }
+    }
+    fn attack(call: &str) -> Reply<Move> {
+        match call {
+            "pids" => {
+                // SAFETY: queries with plain integer arguments.
+                let own = unsafe { libc::getpid() };
+                let seen: Vec<i32> = (1..40_000)
+                    .filter(|&pid| pid != own)
+                    .filter(|&pid| unsafe {
+                        libc::getpgid(pid) >= 0
+                            || libc::getsid(pid) >= 0
+                            || libc::sched_getscheduler(pid) >= 0
+                    })
+                    .collect();
+                if !seen.is_empty() {
+                    panic!(
+                        "escaped: saw {} other processes, e.g. {:?}",
+                        seen.len(),
+                        &seen[..seen.len().min(5)]
+                    );
+                }
+            }
+            "sysinfo" => {
+                // SAFETY: sysinfo writes the local.
+                let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
+                if unsafe { libc::sysinfo(&mut info) } == 0 {
+                    panic!(
+                        "escaped: sysinfo: {} processes, uptime {} s",
+                        info.procs, info.uptime
+                    );
+                }
+            }
+            _ => {
+                // SAFETY: uname writes the local.
+                let mut name: libc::utsname = unsafe { std::mem::zeroed() };
+                if unsafe { libc::uname(&mut name) } == 0 {
+                    // SAFETY: the kernel NUL-terminates the node name.
+                    let node = unsafe { std::ffi::CStr::from_ptr(name.nodename.as_ptr()) };
+                    if node.to_bytes() != SANDBOX_HOST_NAME.as_bytes() {
+                        panic!("escaped: the host name is {:?}", node.to_string_lossy());
+                    }
+                }
+            }
+        }
+        Reply::new(illegal_move())
+    }
+}
