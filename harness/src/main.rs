@@ -8,6 +8,7 @@ mod console;
 mod exit_guard;
 mod feedback;
 mod grading;
+mod json_lines;
 mod ladder;
 mod swap;
 mod tournament;

@@ -151,6 +151,43 @@ pub fn tournament_config(dir: &Path, header: &str, entrants: &[(&str, String)]) 
     cfg
 }
 
+/// `agon tournament run CFG --out OUT`, to add to and run.
+pub fn tournament_run(cfg: &Path, out: &Path) -> Command {
+    let mut command = agon();
+    command
+        .args(["tournament", "run"])
+        .arg(cfg)
+        .arg("--out")
+        .arg(out);
+    command
+}
+
+/// The arguments of `agon match` between `bots` (seat order) on Breakthrough, each in a process
+/// host, seed 1, `move_ms` per move, the record on stdout, then `extra`.
+pub fn process_match_args(bots: [&str; 2], move_ms: u64, extra: &[String]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "match",
+        "--game",
+        "breakthrough",
+        "--host",
+        "process",
+        "--json",
+        "--seed",
+        "1",
+        "--bot",
+        bots[0],
+        "--bot",
+        bots[1],
+        "--move-ms",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(move_ms.to_string());
+    args.extend_from_slice(extra);
+    args
+}
+
 /// `agon ARGS`, run to its end.
 pub fn agon_output(args: &[&str]) -> std::process::Output {
     agon().args(args).output().expect("agon runs")

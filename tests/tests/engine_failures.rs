@@ -2,7 +2,7 @@
 //! full or broken file system) and an entrant's file replaced while a run that is not watching
 //! plays it. Neither may charge, exclude or blame an entrant.
 
-use agon_tests::{agon, agon_output, plugin, scratch, spec, tournament_config};
+use agon_tests::{agon_output, plugin, scratch, spec, tournament_config, tournament_run};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -44,15 +44,8 @@ fn a_cache_that_cannot_hold_a_copy_stops_the_run_and_blames_no_entrant() {
     std::fs::write(cache.join("plugins"), b"not a folder").unwrap();
     let cfg = two_random_players(&dir);
     let run = dir.join("out");
-    let out = agon()
+    let out = tournament_run(&cfg, &run)
         .env("AGON_CACHE_DIR", &cache)
-        .args([
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            run.to_str().unwrap(),
-        ])
         .output()
         .unwrap();
     assert_the_cache_is_blamed(&out, &run, &cache.display().to_string());
@@ -144,15 +137,8 @@ fn a_replaced_plugin_file_does_not_stop_a_run_that_is_not_watching() {
     );
     let run = dir.join("out");
     let stderr_file = dir.join("run.stderr");
-    let mut child = agon()
-        .args([
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            run.to_str().unwrap(),
-        ])
-        .args(["--quiet"])
+    let mut child = tournament_run(&cfg, &run)
+        .arg("--quiet")
         .stderr(std::fs::File::create(&stderr_file).unwrap())
         .spawn()
         .unwrap();

@@ -2,7 +2,10 @@
 //! suspended and resumed, its bots' processes signalled from outside) must not change a single
 //! result.
 
-use agon_tests::{agon, child_pids, scratch, spec, standings, stat_fields, tournament_standings};
+use agon_tests::{
+    agon, child_pids, process_match_args, scratch, spec, standings, stat_fields,
+    tournament_standings,
+};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -555,24 +558,8 @@ fn a_bot_process_stopped_from_outside_mid_call_is_not_timed_out() {
     let slow = format!("{}?ms=300", spec("misbehave", "slow"));
     let random = spec("breakthrough-random", "random");
     for clock in ["wall", "cpu"] {
-        let engine = Engine::spawn(agon().args([
-            "match",
-            "--game",
-            "breakthrough",
-            "--host",
-            "process",
-            "--json",
-            "--seed",
-            "1",
-            "--bot",
-            &slow,
-            "--bot",
-            &random,
-            "--move-ms",
-            "500",
-            "--clock",
-            clock,
-        ]));
+        let extra = ["--clock".to_string(), clock.to_string()];
+        let engine = Engine::spawn(agon().args(process_match_args([&slow, &random], 500, &extra)));
         stop_a_host_mid_call(&engine);
         let output = engine.finish();
         let stderr = String::from_utf8_lossy(&output.stderr);

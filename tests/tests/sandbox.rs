@@ -13,7 +13,7 @@ use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating;
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
-use agon_tests::{agon, artifacts, cache_dir, plugin, spec};
+use agon_tests::{agon, artifacts, cache_dir, plugin, process_match_args, spec};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -41,30 +41,6 @@ fn run_cli(args: &[String]) -> (Value, Duration) {
     assert!(out.status.success(), "{args:?}: {stderr}");
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON record");
     (v, elapsed)
-}
-
-fn match_args(bots: [&str; 2], move_ms: u64, extra: &[String]) -> Vec<String> {
-    let mut args: Vec<String> = [
-        "match",
-        "--game",
-        "breakthrough",
-        "--host",
-        "process",
-        "--json",
-        "--seed",
-        "1",
-        "--bot",
-        bots[0],
-        "--bot",
-        bots[1],
-        "--move-ms",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    args.push(move_ms.to_string());
-    args.extend_from_slice(extra);
-    args
 }
 
 /// The whole corpus, each bot in seat 0 against random, through the `agon` binary.
@@ -175,7 +151,7 @@ fn every_misbehaving_bot_is_contained() {
             "connect" => format!("{}?port={port}", spec("misbehave", c.bot)),
             _ => spec("misbehave", c.bot),
         };
-        let (v, elapsed) = run_cli(&match_args([&bad, &random], c.move_ms, &c.extra));
+        let (v, elapsed) = run_cli(&process_match_args([&bad, &random], c.move_ms, &c.extra));
         let fault = &v["faults"][0];
         assert_eq!(v["winner"], 1, "{}: {v}", c.bot);
         assert_eq!(fault["seat"], 0, "{}", c.bot);
@@ -199,7 +175,7 @@ fn every_misbehaving_bot_is_contained() {
             assert!(sandbox["uid"].is_u64(), "{}: {sandbox}", c.bot);
         }
         // The next match gets fresh hosts and works.
-        let (next, _) = run_cli(&match_args([&random, &random], 2000, &[]));
+        let (next, _) = run_cli(&process_match_args([&random, &random], 2000, &[]));
         assert_eq!(next["faults"], serde_json::json!([]), "after {}", c.bot);
     }
     drop(listener);
@@ -216,7 +192,7 @@ fn a_bot_cannot_stop_itself() {
                 "{}?signal={signal}&call={call}",
                 spec("misbehave", "self-signal")
             );
-            let (v, _) = run_cli(&match_args([&bad, &random], 1000, &[]));
+            let (v, _) = run_cli(&process_match_args([&bad, &random], 1000, &[]));
             let fault = &v["faults"][0];
             assert_eq!(fault["seat"], 0, "{signal} by {call}: {v}");
             assert_eq!(
@@ -229,7 +205,7 @@ fn a_bot_cannot_stop_itself() {
 
 #[test]
 fn a_panic_message_reaches_the_record_through_stderr() {
-    let (v, _) = run_cli(&match_args(
+    let (v, _) = run_cli(&process_match_args(
         [
             &spec("misbehave", "panic"),
             &spec("breakthrough-random", "random"),
@@ -389,7 +365,7 @@ fn threads_are_refused_unless_allowed() {
 #[test]
 fn strict_mode_runs_only_where_the_sandbox_is_complete() {
     let args = {
-        let mut args = match_args(
+        let mut args = process_match_args(
             [
                 &spec("breakthrough-random", "random"),
                 &spec("breakthrough-random", "random"),

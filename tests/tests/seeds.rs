@@ -4,7 +4,7 @@
 //! opponent's seed; the secret, kept in the record, still reproduces the game exactly.
 
 use agon_engine::seed::{seat_seed, SeedSecret};
-use agon_tests::{agon, agon_ok, agon_output, scratch, spec, tournament_config};
+use agon_tests::{agon_ok, agon_output, scratch, spec, tournament_config, tournament_run};
 use serde_json::Value;
 
 /// `agon match` of the seed thief (seat 0) against the seeded random player, as JSON.
@@ -153,15 +153,8 @@ fn each_tournament_plan_draws_its_secret_and_every_game_keeps_it() {
     );
     let secret_of_run = |name: &str| -> String {
         let out = dir.join(name);
-        let run = agon()
+        let run = tournament_run(&cfg, &out)
             .env_remove("AGON_SEED_SECRET")
-            .args([
-                "tournament",
-                "run",
-                cfg.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-            ])
             .arg("--quiet")
             .output()
             .unwrap();

@@ -4,7 +4,7 @@
 //! line is skipped with a warning: events explain, the journal alone decides results.
 
 use super::builds::Build;
-use crate::tournament::journal;
+use crate::json_lines;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -96,7 +96,7 @@ impl EventLog {
 /// The events in `dir` (none if there is no file yet).
 pub fn read(dir: &Path) -> Result<Vec<Logged>, String> {
     let path = dir.join(FILE);
-    let Some(mut lines) = journal::open_lines("ladder events", &path, journal::MAX_LINE)? else {
+    let Some(mut lines) = json_lines::open("ladder events", &path, json_lines::MAX_LINE)? else {
         return Ok(Vec::new());
     };
     let mut events = Vec::new();

@@ -15,8 +15,9 @@
 //! evidence (SIGKILL from a user or the out-of-memory killer, a power loss) blames nobody: its
 //! games are played again.
 
-use super::journal::{self, Entry, JournalFault};
+use super::journal::{Entry, JournalFault};
 use super::plan::{GameSpec, Plan};
+use crate::json_lines;
 use agon_engine::fault::FaultCause;
 use agon_games::contract::{Outcome, Termination};
 use serde::{Deserialize, Serialize};
@@ -148,13 +149,17 @@ pub fn collect_crashes(
 /// The evidence lines of `file`: the handler's, each whole; anything else is passed over (a
 /// bot cannot write there, but a line must never name an entrant by accident).
 fn read_evidence(file: &Path) -> Vec<Evidence> {
-    let text = agon_engine::input_file::Input::new("crash evidence", 1 << 20)
-        .no_follow()
-        .read_text(file)
-        .unwrap_or_default();
-    text.lines()
-        .filter_map(|line| serde_json::from_str::<Evidence>(line).ok())
-        .collect()
+    let mut evidence = Vec::new();
+    // Unreadable evidence names nobody: the games are played again.
+    let Ok(Some(mut lines)) = json_lines::open("crash evidence", file, json_lines::MAX_LINE) else {
+        return evidence;
+    };
+    while let Ok(Some(line)) = lines.next_line() {
+        if let Ok(found) = line.text().map(serde_json::from_slice::<Evidence>) {
+            evidence.extend(found.ok());
+        }
+    }
+    evidence
 }
 
 /// The evidence about games that were in flight and are not recorded, each line once, each
@@ -173,7 +178,7 @@ fn evidence_for(games: &[CrashedGame], evidence: Vec<Evidence>) -> Vec<Evidence>
 }
 
 fn read_crashes(path: &Path) -> Result<Vec<Crash>, String> {
-    let mut lines = match journal::open_lines("crash log", path, journal::MAX_LINE) {
+    let mut lines = match json_lines::open("crash log", path, json_lines::MAX_LINE) {
         Ok(Some(lines)) => lines,
         Ok(None) => return Ok(Vec::new()),
         Err(_) if !path.exists() => return Ok(Vec::new()),
@@ -383,14 +388,14 @@ mod tests {
         let path = dir.join(CRASHES);
         let mut log = serde_json::to_vec(&crash("g1", &["a", "b"])).unwrap();
         log.push(b'\n');
-        log.resize(log.len() + journal::MAX_LINE as usize + 1, b'x');
+        log.resize(log.len() + json_lines::MAX_LINE as usize + 1, b'x');
         log.push(b'\n');
         std::fs::write(&path, &log).unwrap();
         let err = read_crashes(&path).unwrap_err();
         let expected = format!(
             "line 2: not a crash entry: {} bytes long, more than the {} bytes",
-            journal::MAX_LINE + 1,
-            journal::MAX_LINE
+            json_lines::MAX_LINE + 1,
+            json_lines::MAX_LINE
         );
         assert!(err.contains(&expected), "{err}");
         let _ = std::fs::remove_dir_all(&dir);

@@ -1,6 +1,7 @@
 //! Tournaments: a checked configuration, a plan of stable game ids, a worker pool that appends
 //! every finished game to a journal, resumption, shards and their merge.
 
+pub mod builds;
 pub mod config;
 pub mod folder_lock;
 pub mod in_flight;

@@ -12,7 +12,7 @@ use agon_engine::loader::{Manifest, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::{self, Hosting, Trial};
 use agon_engine::seed::SeedSecret;
-use agon_games::contract::{GameRules, RawParams};
+use agon_games::contract::RawParams;
 use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -94,22 +94,19 @@ pub enum PlanError {
     },
 }
 
-/// A plugin's manifest, read in a sandboxed process host whatever host the games use: team code
-/// (a library constructor) never runs in the engine's process before the first game, where a
-/// crash would take the plan down with it. The outer error is the engine's own failure (no host
-/// could be started or found), the inner one the plugin's.
+/// A plugin's manifest, read in a host of `inspection`, a sandboxed process host whatever host
+/// the games use: team code (a library constructor) never runs in the engine's process before
+/// the first game, where a crash would take the plan down with it. The outer error is the
+/// engine's own failure (no host could be started), the inner one the plugin's.
 fn manifest(
     staged: &StagedPlugin,
-    settings: &Settings,
-    sandbox: &SandboxConfig,
+    inspection: &Hosting,
 ) -> Result<Result<Manifest, String>, PlanError> {
-    if settings.host == HostKind::Remote {
-        return Err(PlanError::Config(
-            "tournaments seat plugins; remote seats exist only in `agon reversixt serve`".into(),
-        ));
-    }
-    let config = ProcessHostConfig::locate(sandbox.clone()).map_err(PlanError::Resource)?;
-    match ProcessHost::inspect(&config, staged) {
+    let config = inspection
+        .process
+        .as_ref()
+        .ok_or_else(|| PlanError::Resource("no process host to inspect plugins in".into()))?;
+    match ProcessHost::inspect(config, staged) {
         Err(e) if e.is_engines() => Err(PlanError::Resource(e.to_string())),
         other => Ok(other.map_err(|e| e.to_string())),
     }
@@ -119,51 +116,32 @@ fn manifest(
 /// excludes its entrant; `Err`: the engine failed (its cache, its hosts), which stops the plan.
 fn examine(
     file: &Path,
-    cache: &Path,
-    settings: &Settings,
-    sandbox: &SandboxConfig,
+    inspection: &Hosting,
 ) -> Result<Result<(StagedPlugin, Manifest), String>, PlanError> {
-    let staged = match StagedPlugin::stage(file, cache) {
+    let staged = match StagedPlugin::stage(file, &inspection.cache) {
         Ok(staged) => staged,
         Err(e) if e.is_engines() => return Err(PlanError::Resource(e.to_string())),
         Err(e) => return Ok(Err(e.to_string())),
     };
-    Ok(manifest(&staged, settings, sandbox)?.map(|m| (staged, m)))
+    Ok(manifest(&staged, inspection)?.map(|m| (staged, m)))
+}
+
+/// Sandboxed process hosting under the settings' sandbox, whatever host the games use: where
+/// plugins are inspected and tried at plan time, and new builds validated.
+pub fn process_hosting(settings: &Settings, cache: &Path) -> Result<Hosting, String> {
+    Ok(Hosting {
+        kind: HostKind::Process,
+        process: Some(ProcessHostConfig::locate(sandbox_config(settings))?),
+        cache: cache.to_path_buf(),
+    })
 }
 
 /// How the settings host seats.
 pub fn hosting(settings: &Settings) -> Result<Hosting, String> {
-    Ok(Hosting {
-        kind: settings.host,
-        process: match settings.host {
-            HostKind::Process => Some(ProcessHostConfig::locate(sandbox_config(settings))?),
-            _ => None,
-        },
-        cache: agon_engine::loader::cache_dir(),
-    })
-}
-
-/// Seats the entrant's bot once and delivers a start message, as its first game will, in a
-/// sandboxed process host (see [`manifest`]): a bot that crashes while being created is excluded,
-/// not the engine's end.
-fn trial(spec: &BotSpec, game: &dyn GameRules, settings: &Settings, params: &RawParams) -> Trial {
-    let config = match ProcessHostConfig::locate(sandbox_config(settings)) {
-        Ok(config) => config,
-        Err(e) => return Trial::EngineFailed(e),
-    };
-    let hosting = Hosting {
-        kind: HostKind::Process,
-        process: Some(config),
-        cache: agon_engine::loader::cache_dir(),
-    };
-    seating::trial_start(
-        spec,
-        game,
-        &hosting,
-        params,
-        settings.start_ms,
-        settings.move_ms,
-    )
+    match settings.host {
+        HostKind::Process => process_hosting(settings, &agon_engine::loader::cache_dir()),
+        kind => Ok(Hosting::in_process(kind)),
+    }
 }
 
 /// The sandbox configuration the settings ask for.
@@ -188,7 +166,13 @@ impl Plan {
         let game = registry
             .get(&settings.game)
             .map_err(|e| PlanError::Config(e.to_string()))?;
-        let sandbox = sandbox_config(settings);
+        if settings.host == HostKind::Remote {
+            return Err(PlanError::Config(
+                "tournaments seat plugins; remote seats exist only in `agon reversixt serve`"
+                    .into(),
+            ));
+        }
+        let inspection = process_hosting(settings, cache).map_err(PlanError::Resource)?;
         let mut entrants = Vec::new();
         let mut excluded = Vec::new();
         let mut add = |name: String, spec: &BotSpec, staged: &StagedPlugin, m: &Manifest| {
@@ -205,7 +189,7 @@ impl Plan {
                 Declared::Bot { name, spec } => {
                     // A file that is no plugin (a team uploaded the wrong file) excludes only
                     // that entrant, like a plugin that fails to load.
-                    match examine(&spec.file, cache, settings, &sandbox)? {
+                    match examine(&spec.file, &inspection)? {
                         Err(error) => excluded.push(Excluded {
                             name: name.clone(),
                             file: spec.file.clone(),
@@ -243,7 +227,7 @@ impl Plan {
                             .file_name()
                             .map(|n| n.to_string_lossy().into_owned())
                             .unwrap_or_default();
-                        match examine(&file, cache, settings, &sandbox)? {
+                        match examine(&file, &inspection)? {
                             Err(error) => excluded.push(Excluded {
                                 name: label,
                                 file,
@@ -303,7 +287,17 @@ impl Plan {
         let mut kept = Vec::new();
         for e in entrants {
             let spec: BotSpec = e.spec.parse().expect("specs were parsed");
-            match trial(&spec, game, settings, &first_params) {
+            // In a process host (see [`manifest`]): a bot that crashes while being created is
+            // excluded, not the engine's end.
+            let trial = seating::trial_start(
+                &spec,
+                game,
+                &inspection,
+                &first_params,
+                settings.start_ms,
+                settings.move_ms,
+            );
+            match trial {
                 Trial::Fine => kept.push(e),
                 Trial::Exclude(error) => excluded.push(Excluded {
                     name: e.name.clone(),

@@ -1,11 +1,12 @@
 //! Playing a plan: a pool of worker threads plays the games not yet in the journal; the main
 //! thread appends each finished game to the journal (fsync) and moves the progress bar.
 
+use super::builds::Builds;
 use super::in_flight;
 use super::journal::{Entry, Journal};
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
-use super::watch::{Builds, StopOnDrop};
+use super::watch::StopOnDrop;
 use crate::console;
 use agon_engine::host::crash_evidence::{self, CrashLabel};
 use agon_engine::host::HostKind;

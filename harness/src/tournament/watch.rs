@@ -3,167 +3,23 @@
 //! validation (its bot, in process hosts, with the tournament's first parameter set) replaces
 //! the entrant for every game not yet started; games in flight finish with the build they
 //! started with. Every game is seated from a content-addressed copy, never from the watched
-//! file, so a game always plays the build its journal line names.
+//! file, so a game always plays the build its journal line names (see [`super::builds`]).
 
-use super::plan::{sandbox_config, Plan};
+use super::builds::Builds;
+use super::plan::{process_hosting, Plan};
 use crate::swap::intake::{Arrival, Intake};
-use crate::swap::sparring::Sparring;
 use crate::swap::validation::{Candidate, Validator};
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::{HostKind, ProcessHostConfig};
-use agon_engine::loader::{file_version, FileVersion, StagedPlugin};
 use agon_engine::record::Budgets;
 use agon_engine::seating::Hosting;
-use agon_engine::seed::SeedSecret;
 use crossbeam_channel::Receiver;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long a file written in place must stay unchanged before it is taken.
 const SETTLE: Duration = Duration::from_millis(500);
-
-/// In-process hosts never unload a library: builds an entrant may load in one run.
-pub const MAX_BUILDS_IN_PROCESS: usize = 8;
-
-/// The build each entrant plays now.
-#[derive(Debug, Clone)]
-pub struct Current {
-    pub spec: BotSpec,
-    pub sha256: String,
-    /// Builds of this entrant loaded in this run.
-    loaded: usize,
-}
-
-pub struct Builds {
-    current: Mutex<Vec<Current>>,
-    /// The plan's seed secret, for validation games that look like the real ones.
-    seed_secret: SeedSecret,
-    /// Each entrant's file as the run found it (`None`: it did not hold the planned build), so
-    /// that a run that is not watching says once when a file changes under it.
-    files: Vec<(PathBuf, Option<FileVersion>)>,
-    warned: Mutex<Vec<bool>>,
-}
-
-impl Builds {
-    /// Every entrant's planned build, from its content-addressed copy: the build the plan
-    /// recorded (by sha256), whatever the entrant's file holds now. A run plays the planned
-    /// builds to its end; only `--watch` takes new ones.
-    pub fn planned(
-        plan: &Plan,
-        seed_secret: SeedSecret,
-        cache: &std::path::Path,
-    ) -> Result<Builds, String> {
-        let mut current = Vec::new();
-        let mut files = Vec::new();
-        for (i, entrant) in plan.entrants.iter().enumerate() {
-            let spec = plan.spec(i);
-            let version = std::fs::metadata(&spec.file).ok().map(|m| file_version(&m));
-            let (copy, from_file) =
-                planned_copy(&entrant.name, &spec.file, &entrant.sha256, cache)?;
-            files.push((spec.file.clone(), version.filter(|_| from_file)));
-            current.push(Current {
-                spec: BotSpec { file: copy, ..spec },
-                sha256: entrant.sha256.clone(),
-                loaded: 1,
-            });
-        }
-        let warned = files.iter().map(|(_, version)| version.is_none()).collect();
-        Ok(Builds {
-            current: Mutex::new(current),
-            seed_secret,
-            files,
-            warned: Mutex::new(warned),
-        })
-    }
-
-    /// Says once per entrant that its file changed since the run started (a run that is not
-    /// watching plays its planned build all the same).
-    pub fn warn_if_changed(&self, plan: &Plan, entrant: usize) {
-        let Some((file, Some(version))) = self.files.get(entrant) else {
-            return;
-        };
-        let now = std::fs::metadata(file).ok().map(|m| file_version(&m));
-        if now.as_ref() == Some(version) {
-            return;
-        }
-        let mut warned = self.warned.lock().unwrap_or_else(|p| p.into_inner());
-        if !std::mem::replace(&mut warned[entrant], true) {
-            warn_planned_build(
-                &plan.entrants[entrant].name,
-                file,
-                "changed",
-                &plan.entrants[entrant].sha256,
-            );
-        }
-    }
-
-    /// Every other entrant's current build, by name: the opponents of a candidate of entrant
-    /// `candidate`.
-    fn sparring(&self, plan: &Plan, candidate: usize) -> Sparring {
-        let sparring = Sparring::default();
-        let current = self.current.lock().unwrap_or_else(|p| p.into_inner());
-        let builds = plan.entrants.iter().zip(current.iter()).enumerate();
-        for (_, (entrant, build)) in builds.filter(|(i, _)| *i != candidate) {
-            sparring.set(&entrant.name, Some(build.spec.clone()));
-        }
-        sparring
-    }
-
-    pub fn current(&self, entrant: usize) -> Current {
-        self.current.lock().unwrap_or_else(|p| p.into_inner())[entrant].clone()
-    }
-}
-
-/// The content-addressed copy of an entrant's planned build, and whether it came from the file:
-/// staged from its file while the file still holds that build, else the copy the plugin cache
-/// kept when the plan was made (with a warning: the file changed, and without `--watch` the
-/// change is not taken).
-fn planned_copy(
-    name: &str,
-    file: &std::path::Path,
-    sha256: &str,
-    cache: &std::path::Path,
-) -> Result<(PathBuf, bool), String> {
-    let read = StagedPlugin::read(file);
-    if let Ok(bytes) = &read {
-        if agon_engine::loader::sha256_hex(bytes) == sha256 {
-            return StagedPlugin::stage_bytes(file, bytes, cache)
-                .map(|staged| (staged.copy, true))
-                .map_err(|e| e.to_string());
-        }
-    }
-    let now = match read {
-        Ok(_) => "holds another build than the plan's".to_string(),
-        Err(e) => format!("cannot be read ({e})"),
-    };
-    let short = &sha256[..12.min(sha256.len())];
-    match agon_engine::loader::cached_copy(file, sha256, cache) {
-        Some(copy) => {
-            warn_planned_build(name, file, &now, sha256);
-            Ok((copy, false))
-        }
-        None => Err(format!(
-            "entrant `{}`: {} {now}, and the plugin cache {} no longer holds the planned build \
-             (sha256 {short}): put that build back in place, or plan the tournament again",
-            crate::console::name(name),
-            file.display(),
-            cache.display()
-        )),
-    }
-}
-
-fn warn_planned_build(name: &str, file: &std::path::Path, now: &str, sha256: &str) {
-    eprintln!(
-        "agon: warning: entrant `{}`: {} {now}; this run plays the planned build (sha256 {}) \
-         from the plugin cache to the end (`--watch` takes new builds)",
-        crate::console::name(name),
-        crate::console::path_name(file),
-        &sha256[..12.min(sha256.len())],
-    );
-}
 
 /// The folders to watch, with the entrants whose file is in each, by file name.
 fn folders(plan: &Plan) -> BTreeMap<PathBuf, BTreeMap<String, Vec<usize>>> {
@@ -186,11 +42,7 @@ fn folders(plan: &Plan) -> BTreeMap<PathBuf, BTreeMap<String, Vec<usize>>> {
 /// Watches the entrants' folders until `stop` is set, swapping builds in `builds`. Runs on the
 /// calling thread (with one intake thread per folder).
 pub fn watch(plan: &Plan, builds: &Builds, stop: &Arc<AtomicBool>) -> Result<(), String> {
-    let validation = Hosting {
-        kind: HostKind::Process,
-        process: Some(ProcessHostConfig::locate(sandbox_config(&plan.settings))?),
-        cache: agon_engine::loader::cache_dir(),
-    };
+    let validation = process_hosting(&plan.settings, &agon_engine::loader::cache_dir())?;
     let folders = folders(plan);
     let (tx, rx) = crossbeam_channel::unbounded::<(PathBuf, Arrival)>();
     std::thread::scope(|scope| {
@@ -278,8 +130,8 @@ fn take(plan: &Plan, builds: &Builds, entrant: usize, candidate: &Candidate, val
             }
         },
         inspection: validation.clone(),
-        configured: [(candidate.slot.clone(), planned.clone())].into(),
-        seed_secret: builds.seed_secret,
+        configured: [(candidate.slot.clone(), planned)].into(),
+        seed_secret: builds.seed_secret(),
         sparring: Arc::new(builds.sparring(plan, entrant)),
     };
     let validated = match validator.validate(candidate) {
@@ -293,31 +145,15 @@ fn take(plan: &Plan, builds: &Builds, entrant: usize, candidate: &Candidate, val
             return;
         }
     };
-    let in_process = matches!(plan.settings.host, HostKind::Thread | HostKind::Inline);
-    let mut current = builds.current.lock().unwrap_or_else(|p| p.into_inner());
-    let slot = &mut current[entrant];
-    if in_process && slot.loaded >= MAX_BUILDS_IN_PROCESS {
-        log::warn!(
-            "entrant `{name}`: new build refused: the {} host never unloads a library, and this \
-             entrant has loaded {MAX_BUILDS_IN_PROCESS} builds in this run",
-            plan.settings.host
-        );
-        return;
-    }
     let build = validated.build;
-    eprintln!(
-        "agon: entrant `{}`: new build (sha256 {}) plays the games not yet started",
-        crate::console::name(name),
-        &build.sha256[..12.min(build.sha256.len())]
-    );
-    *slot = Current {
-        spec: BotSpec {
-            file: build.copy,
-            ..planned
-        },
-        sha256: build.sha256,
-        loaded: slot.loaded + 1,
-    };
+    match builds.take_new(plan, entrant, build.copy, &build.sha256) {
+        Ok(()) => eprintln!(
+            "agon: entrant `{}`: new build (sha256 {}) plays the games not yet started",
+            crate::console::name(name),
+            &build.sha256[..12.min(build.sha256.len())]
+        ),
+        Err(why) => log::warn!("entrant `{name}`: new build refused: {why}"),
+    }
 }
 
 /// Stops the watchers when dropped.
