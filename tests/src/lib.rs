@@ -264,6 +264,7 @@ pub fn wait_for_children(parent: u32, count: usize, every: std::time::Duration) 
 }
 
 pub mod browser;
+pub mod vm;
 
 /// The bot-writer's guide: each of its Rust blocks compiles and runs as a doctest of this crate
 /// (its shell and TOML blocks are run by `tests/starter_kit.rs`).

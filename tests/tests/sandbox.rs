@@ -95,6 +95,11 @@ fn every_misbehaving_bot_is_contained() {
         case("sigsys?call=ignore", "refused_syscall"),
         case("sigsys?call=block", "refused_syscall"),
         case("sigsys?call=fake", "illegal"),
+        // Tampering with the host's own report of a refusal changes nothing: the kernel tells
+        // the engine.
+        case("sigsys?call=patch", "refused_syscall"),
+        case("sigsys?call=overmap", "refused_syscall"),
+        case("sigsys?call=stderr", "refused_syscall"),
         // Sandbox v2: the machine (see `sandbox_machine.rs` for what each leaves behind).
         case("ioctl", "refused_syscall"),
         case("metadata?call=chmod", "refused_syscall"),
@@ -126,6 +131,8 @@ fn every_misbehaving_bot_is_contained() {
         case("probe?call=pids", "illegal"),
         case("probe?call=sysinfo", "illegal"),
         case("probe?call=hostname", "illegal"),
+        case("probe?call=files", "illegal"),
+        case("probe?call=reopen", "illegal"),
         Case {
             extra: vec!["--threads".into(), "1".into()],
             ..case("namespace-thread", "refused_syscall")
@@ -200,6 +207,22 @@ fn a_bot_cannot_stop_itself() {
                 "{signal} by {call}: {fault}"
             );
         }
+    }
+}
+
+/// The kernel, not the host, tells the engine which call was refused: a bot that patched the
+/// host's SIGSYS handler, mapped over it or closed its stderr is still recorded with the call.
+#[test]
+fn a_refused_call_is_recorded_whatever_the_bot_did_to_its_host() {
+    let random = spec("breakthrough-random", "random");
+    for call in ["patch", "overmap", "stderr"] {
+        let bad = format!("{}?call={call}", spec("misbehave", "sigsys"));
+        let (v, _) = run_cli(&process_match_args([&bad, &random], 2000, &[]));
+        let fault = &v["faults"][0];
+        assert_eq!(fault["cause"], "refused_syscall", "{call}: {fault}");
+        let detail = fault["detail"].as_str().unwrap_or("");
+        assert!(detail.contains("`socket`"), "{call}: {detail}");
+        assert_eq!(v["seats"][0]["sandbox"]["refusals_to_engine"], true, "{v}");
     }
 }
 

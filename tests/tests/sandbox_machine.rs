@@ -279,7 +279,10 @@ fn the_process_host_holds_without_root() {
     let shared_map = format!("{}?call=shared-map", spec("misbehave", "channel"));
     let pids = format!("{}?call=pids", spec("misbehave", "probe"));
     let host_name = format!("{}?call=hostname", spec("misbehave", "probe"));
-    // With the call the host names on its stderr before it dies, as it does for root.
+    let files = format!("{}?call=files", spec("misbehave", "probe"));
+    let reopen = format!("{}?call=reopen", spec("misbehave", "probe"));
+    let patched_handler = format!("{}?call=patch", spec("misbehave", "sigsys"));
+    // With the call the kernel names to the engine, as it does for root.
     for (bot, cause, named) in [
         (read_file.as_str(), "illegal", ""),
         (&spec("misbehave", "fork"), "refused_syscall", "`clone`"),
@@ -293,6 +296,9 @@ fn the_process_host_holds_without_root() {
         (&shared_map, "refused_syscall", "`mmap`"),
         (&pids, "illegal", ""),
         (&host_name, "illegal", ""),
+        (&files, "illegal", ""),
+        (&reopen, "illegal", ""),
+        (&patched_handler, "refused_syscall", "`socket`"),
     ] {
         let mut command = match_command([bot, &random], &["--json"]);
         command.env("AGON_CACHE_DIR", &cache).env("HOME", &home);

@@ -1,14 +1,25 @@
 //! A cgroup v2 per host, where the engine may create one: `pids.max` (threads), `memory.max`
 //! and `memory.swap.max` (all the memory the host uses, not only its address space) and
 //! `cpu.max` (a bot with N threads gets N+1 CPUs' worth of time, so its threads cannot starve
-//! the other hosts); on a deadline the whole cgroup is killed (`cgroup.kill`).
+//! the other hosts); on a deadline the whole cgroup is killed (`cgroup.kill`). A host the
+//! cgroup's OOM killer ends is recorded as `oom` (its `memory.events` counts the kill).
 //!
 //! The engine needs a cgroup it may create children in, with the `pids`, `memory` and `cpu`
-//! controllers enabled for them: `$AGON_CGROUP` names one (for example a scope started with
-//! `systemd-run --user --scope -p Delegate=yes`, whose path `/proc/self/cgroup` shows), else
-//! the engine's own cgroup is used if it already delegates them. Where neither exists (no
-//! cgroup v2, or its controllers bound to a cgroup v1 hierarchy, as on machines that mount
-//! both) the record's `sandbox.missing` says why and `--sandbox strict` refuses to run.
+//! controllers enabled for them: `$AGON_CGROUP` names one, else the engine's own cgroup is used
+//! if it already delegates them. Where neither exists (no cgroup v2, or its controllers bound
+//! to a cgroup v1 hierarchy, as on machines that mount both) the record's `sandbox.missing`
+//! says why, the engine warns once per run what that costs ([`warn_unavailable`]), and
+//! `--sandbox strict` refuses to run.
+//!
+//! Delegating to a normal user: cgroup v2 lets only a cgroup without processes of its own
+//! enable controllers for its children (the "no internal processes" rule), and moving a
+//! process needs write access to the `cgroup.procs` of the lowest common ancestor of its old
+//! and new cgroup (Documentation/admin-guide/cgroup-v2.rst, "Delegation Containment"). So the
+//! engine runs in a leaf *inside* the delegated cgroup, beside its hosts: for example, in a
+//! `systemd-run --user --scope -p Delegate=yes` shell, whose cgroup `/proc/self/cgroup` shows
+//! as `0::/PATH`, `mkdir /sys/fs/cgroup/PATH/engine; echo $$ >
+//! /sys/fs/cgroup/PATH/engine/cgroup.procs; echo "+pids +memory +cpu" >
+//! /sys/fs/cgroup/PATH/cgroup.subtree_control`, then `AGON_CGROUP=/sys/fs/cgroup/PATH agon ...`.
 
 use super::SandboxConfig;
 use std::path::{Path, PathBuf};
@@ -126,6 +137,7 @@ fn cgroup2_mount() -> Option<PathBuf> {
 #[derive(Debug)]
 pub struct HostCgroup {
     dir: PathBuf,
+    memory_max: u64,
 }
 
 impl HostCgroup {
@@ -137,7 +149,10 @@ impl HostCgroup {
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = parent.join(format!("agon-host-{}-{n}", std::process::id()));
         std::fs::create_dir(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-        let cgroup = HostCgroup { dir };
+        let cgroup = HostCgroup {
+            dir,
+            memory_max: config.memory_bytes,
+        };
         let cpus = u64::from(config.threads) + 1;
         for (file, value) in [
             ("pids.max", (u64::from(config.threads) + 1).to_string()),
@@ -163,17 +178,60 @@ impl HostCgroup {
         &self.dir
     }
 
-    /// Kills every process in the cgroup (Linux 5.14's `cgroup.kill`).
+    /// Its `memory.max`, in bytes.
+    pub fn memory_max(&self) -> u64 {
+        self.memory_max
+    }
+
+    /// Kills every process in the cgroup (Linux 5.14's `cgroup.kill`). A failure is logged:
+    /// the engine still kills the host's process group and the host itself.
     pub fn kill(&self) {
-        let _ = self.write("cgroup.kill", "1");
+        if let Err(e) = self.write("cgroup.kill", "1") {
+            log::warn!("cgroup.kill failed: {e}");
+        }
+    }
+
+    /// How many of the cgroup's processes an OOM killer ended: the `oom_kill` count of
+    /// `memory.events` (cgroup-v2.rst: "The number of processes belonging to this cgroup killed
+    /// by any kind of OOM killer"). The kernel counts the kill when it sends the SIGKILL, so it
+    /// is there once the host is reaped; read before the cgroup is removed.
+    pub fn oom_kills(&self) -> u64 {
+        let events = std::fs::read_to_string(self.dir.join("memory.events")).unwrap_or_default();
+        events
+            .lines()
+            .find_map(|line| line.strip_prefix("oom_kill "))
+            .and_then(|count| count.trim().parse().ok())
+            .unwrap_or(0)
     }
 }
 
 impl Drop for HostCgroup {
     fn drop(&mut self) {
-        // Empty once the host is reaped; a cgroup directory is removed with rmdir alone.
+        // Empty once the host is reaped (a zombie leaves its cgroup when it exits); a cgroup
+        // directory is removed with rmdir alone. One left behind is a host still running.
         if let Err(e) = std::fs::remove_dir(&self.dir) {
-            log::debug!("cannot remove {}: {e}", self.dir.display());
+            log::warn!(
+                "cannot remove the host's cgroup {}: {e}",
+                self.dir.display()
+            );
         }
     }
+}
+
+/// Says once per engine process that hosts get no cgroup, why (`reason`), and which limits
+/// then do not hold; every record still lists it under `sandbox.missing`.
+pub fn warn_unavailable(reason: &str) {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| log::warn!("{}", unavailable_message(reason)));
+}
+
+fn unavailable_message(reason: &str) -> String {
+    format!(
+        "sandbox: the bots' hosts get no cgroup v2 of their own ({reason}). Without it: memory \
+         is limited only as address space (RLIMIT_AS), so memory the kernel holds for a bot \
+         (page tables, pipe and socket buffers) is not counted (memory.max); threads are capped \
+         (pids.max) only by RLIMIT_NPROC in the host's user namespace (not at all where that namespace is missing); \
+         the CPU time of a bot's threads is not capped (cpu.max), so they may take CPUs from the \
+         other hosts; and a deadline kills the host's process group, not a cgroup (cgroup.kill)"
+    )
 }

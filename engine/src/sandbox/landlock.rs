@@ -1,23 +1,15 @@
 //! Landlock, applied before the plugin is loaded: the ruleset handles every file-system right
 //! and grants only reading the plugin's own (content-addressed) file and the system's shared
-//! libraries, which loading it needs; it also handles TCP bind/connect and scopes signals and
-//! abstract Unix sockets to the host's own domain (the bot cannot signal the engine).
+//! libraries, which loading it needs, reading `/dev/urandom` and writing `/dev/null`; it also
+//! handles TCP bind/connect and scopes signals and abstract Unix sockets to the host's own
+//! domain (the bot cannot signal the engine).
 
 use ::landlock::{
     path_beneath_rules, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
 };
+use super::own_root::{DEVICES, SYSTEM_LIBRARIES};
 use std::path::Path;
-
-/// What the dynamic linker reads to load a plugin's dependencies (libc, libgcc_s).
-const SYSTEM_LIBRARIES: &[&str] = &[
-    "/lib",
-    "/lib64",
-    "/usr/lib",
-    "/usr/lib64",
-    "/usr/local/lib",
-    "/etc/ld.so.cache",
-];
 
 /// How much of the requested confinement the kernel enforces.
 pub enum Enforcement {
@@ -39,6 +31,12 @@ pub fn prepare(plugin: &Path) -> Result<RulesetCreated, String> {
         .and_then(|r| r.scope(Scope::from_all(REQUESTED)))
         .and_then(|r| r.create())
         .and_then(|r| r.add_rules(path_beneath_rules(SYSTEM_LIBRARIES, read)))
+        .and_then(|r| {
+            r.add_rules(path_beneath_rules(
+                DEVICES,
+                AccessFs::ReadFile | AccessFs::WriteFile,
+            ))
+        })
         .and_then(|r| r.add_rules(path_beneath_rules([plugin], AccessFs::ReadFile)))
         .map_err(|e| e.to_string())
 }

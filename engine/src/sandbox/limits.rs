@@ -15,11 +15,36 @@ fn set(resource: Resource, value: u64) -> std::io::Result<()> {
     .map_err(std::io::Error::from)
 }
 
-/// Address space, CPU seconds, open files, file size 0 (no file can grow), no core dumps.
-/// `RLIMIT_NPROC` is set by the host itself once it is in a user namespace of its own
-/// ([`limit_tasks`]); process creation is refused by the seccomp filter.
-pub fn apply(config: &SandboxConfig) -> std::io::Result<()> {
-    set(Resource::As, config.memory_bytes)?;
+/// How much larger than `memory.max` the address-space limit of a host in a cgroup of its own
+/// is.
+///
+/// `RLIMIT_AS` counts reserved address space, not memory: `mmap` of a region never touched, a
+/// thread's stack, the C library's 64 MiB malloc arena per thread. Equal to `memory.max` it
+/// would always refuse an allocation first, so the cgroup's limit, which counts the memory the
+/// host really uses (touched pages, and kernel memory charged to it: page tables, pipe buffers,
+/// socket buffers), would never act. Twice `memory.max` leaves it to the cgroup and still stops
+/// a bot that reserves address space without bound before the kernel spends time on it.
+pub const CGROUP_ADDRESS_SPACE_FACTOR: u64 = 2;
+
+/// The `RLIMIT_AS` of a host under `config`: `memory_bytes` where it is the only memory limit,
+/// a backstop above it ([`CGROUP_ADDRESS_SPACE_FACTOR`]) where the host gets a cgroup whose
+/// `memory.max` is `memory_bytes` (`in_cgroup`, decided by the engine before the fork).
+pub fn address_space(config: &SandboxConfig, in_cgroup: bool) -> u64 {
+    if in_cgroup {
+        config
+            .memory_bytes
+            .saturating_mul(CGROUP_ADDRESS_SPACE_FACTOR)
+    } else {
+        config.memory_bytes
+    }
+}
+
+/// Address space (`address_space` bytes, see [`address_space`]), CPU seconds, open files, file
+/// size 0 (no file can grow), no core dumps. `RLIMIT_NPROC` is set by the host itself once it is
+/// in a user namespace of its own ([`limit_tasks`]); process creation is refused by the seccomp
+/// filter.
+pub fn apply(config: &SandboxConfig, address_space: u64) -> std::io::Result<()> {
+    set(Resource::As, address_space)?;
     // The soft limit sends SIGXCPU; the hard limit one second later, SIGKILL.
     setrlimit(
         Resource::Cpu,
@@ -33,6 +58,24 @@ pub fn apply(config: &SandboxConfig) -> std::io::Result<()> {
     set(Resource::Fsize, 0)?;
     set(Resource::Core, 0)?;
     Ok(())
+}
+
+/// Lowers the address-space limit of the running host `pid` to `bytes`: for a host the engine
+/// meant to place in a cgroup but could not, whose backstop would otherwise be its only limit.
+/// Allowed while the host still has the engine's credentials (before it reads its hello).
+pub fn lower_address_space(pid: u32, bytes: u64) -> std::io::Result<()> {
+    let pid = rustix::process::Pid::from_raw(pid as i32)
+        .ok_or_else(|| std::io::Error::other("no such process"))?;
+    rustix::process::prlimit(
+        Some(pid),
+        Resource::As,
+        Rlimit {
+            current: Some(bytes),
+            maximum: Some(bytes),
+        },
+    )
+    .map(drop)
+    .map_err(std::io::Error::from)
 }
 
 /// At most `threads` threads besides the host's own. Set inside the host's user namespace, where

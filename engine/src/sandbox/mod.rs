@@ -12,9 +12,11 @@
 //!   threads.
 //! - [`landlock`]: no file readable or writable but the plugin's own copy and the system's
 //!   shared libraries, no TCP, no signals or abstract sockets beyond the host's own domain.
-//! - [`seccomp`]: an allow-list; anything else traps, and the host names the call on its
-//!   stderr ([`sigsys_handler`], [`refusal_line`]) before it dies of `SIGSYS`, recorded as
-//!   `refused_syscall` with the call and the rule that refused it ([`refused_calls`]).
+//! - [`seccomp`]: an allow-list; anything else is suspended and reported by the kernel to the
+//!   engine ([`notifier`]), which records `refused_syscall` with the call and the rule that
+//!   refused it ([`refused_calls`]) and kills the host. (Before Linux 5.7 the call traps and the
+//!   host names it on its stderr, [`sigsys_handler`] and [`refusal_line`], before it dies of
+//!   `SIGSYS`.)
 //!
 //! Where a mechanism is unavailable, the [`SandboxReport`] says which; in strict mode the host
 //! refuses to serve instead. Loading still works: the plugin is opened before the host gives up
@@ -24,6 +26,8 @@ pub mod cgroup;
 pub mod landlock;
 pub mod limits;
 pub mod namespaces;
+pub mod notifier;
+pub mod own_root;
 pub mod privileges;
 pub mod refusal_line;
 pub mod refused_calls;
@@ -84,6 +88,10 @@ pub struct SandboxReport {
     /// The host's own cgroup v2, where the engine could create one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cgroup: Option<String>,
+    /// Refused calls are reported by the kernel to the engine (not by the host, whose memory
+    /// the bot can write).
+    #[serde(default)]
+    pub refusals_to_engine: bool,
     /// Mechanisms that could not be applied, and why.
     pub missing: Vec<String>,
 }
@@ -128,8 +136,9 @@ pub fn with_resolved_user(mut config: SandboxConfig) -> Result<SandboxConfig, St
 /// A confined host and the plugin it may load.
 pub struct Confined {
     pub report: SandboxReport,
-    /// Where to load the plugin from: the descriptor opened before the host gave up its
-    /// rights (an unprivileged user may not reach the engine's cache), else its path.
+    /// Where to load the plugin from: its place in the host's own root, else the descriptor
+    /// opened before the host gave up its rights (an unprivileged user may not reach the
+    /// engine's cache), else its path.
     pub plugin: PathBuf,
     /// Keeps that descriptor open.
     _plugin_file: Option<std::fs::File>,
@@ -142,7 +151,14 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
     let engine = rustix::process::getppid();
     let ruleset = landlock::prepare(plugin);
     let plugin_file = std::fs::File::open(plugin).ok();
-    let plugin_path = plugin_file
+    // Opened while the host still sees the machine's /proc, used once it has its own root.
+    let proc_file = |name: &str| {
+        std::fs::File::open(format!("/proc/self/{name}"))
+            .map_err(|e| format!("cannot open /proc/self/{name}: {e}"))
+    };
+    let status = proc_file("status")?;
+    let proc_self = proc_file("")?;
+    let mut plugin_path = plugin_file
         .as_ref()
         .map(|file| PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd())))
         .filter(|path| path.exists())
@@ -156,8 +172,11 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
                 if let Err(e) = namespaces::name_the_host() {
                     missing.push(e);
                 }
+                enter_own_root(plugin, &mut plugin_path, &mut missing);
             }
-            Err(e) => missing.push(format!("namespaces (ipc, uts, mount): {e}")),
+            Err(e) => missing.push(format!(
+                "namespaces (ipc, uts, mount; and with them the own root): {e}"
+            )),
         }
         if let Err(e) = privileges::drop_bounding_set() {
             missing.push(format!("capability bounding set: {e}"));
@@ -174,29 +193,9 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
             gid: rustix::process::getgid().as_raw(),
         }
     };
-    let mut thread_limit = None;
-    match namespaces::enter_user_namespace(identity, !root) {
-        Ok(entered) => {
-            namespaces.extend(entered.iter().map(|n| n.to_string()));
-            if !root {
-                // The UTS namespace came with the user namespace, which owns it.
-                if let Err(e) = namespaces::name_the_host() {
-                    missing.push(e);
-                }
-            }
-            match limits::limit_tasks(config.threads) {
-                Ok(()) => thread_limit = Some(config.threads),
-                Err(e) => missing.push(format!("thread limit: {e}")),
-            }
-        }
-        Err(e) => {
-            let which = if root {
-                "user namespace (and with it the thread limit)"
-            } else {
-                "namespaces (user, ipc, uts, mount; and with them the thread limit)"
-            };
-            missing.push(format!("{which}: {e}"));
-        }
+    let thread_limit = isolate(config, identity, root, &proc_self, &mut namespaces, &mut missing);
+    if !root && namespaces.iter().any(|n| n == "mount") {
+        enter_own_root(plugin, &mut plugin_path, &mut missing);
     }
     if let Err(e) = privileges::clear_capabilities() {
         missing.push(format!("capabilities: {e}"));
@@ -211,7 +210,7 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
         return Err("the engine exited".into());
     }
     // What is enforced, as the kernel tells it, not what was asked for.
-    let uid = match privileges::held() {
+    let uid = match privileges::held(&status) {
         Ok(held) => {
             if held.uid == 0 || held.euid == 0 {
                 return Err("still root after giving up root".into());
@@ -243,8 +242,22 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
             "none"
         }
     };
+    let mut refusals_to_engine = false;
     let seccomp = match seccomp::install(config.threads > 0) {
-        Ok(()) => true,
+        Ok(seccomp::Refusals::Notified(listener)) => {
+            // Without its listener a refused call would fail with ENOSYS and the bot carry on:
+            // no serving then.
+            notifier::hand_over(listener)?;
+            refusals_to_engine = true;
+            true
+        }
+        Ok(seccomp::Refusals::Trapped(why)) => {
+            missing.push(format!(
+                "refused calls reported by the kernel to the engine ({why}): the host reports \
+                 them itself, through memory a bot could tamper with"
+            ));
+            true
+        }
         Err(e) => {
             missing.push(format!("seccomp: {e}"));
             false
@@ -258,11 +271,61 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
             namespaces,
             thread_limit,
             cgroup: None,
+            refusals_to_engine,
             missing,
         },
+        // Loaded from its place in the own root, the plugin needs no descriptor kept open.
+        _plugin_file: plugin_file.filter(|_| !plugin_path.starts_with(own_root::PLUGIN_DIR)),
         plugin: plugin_path,
-        _plugin_file: plugin_file,
     })
+}
+
+/// A user namespace (with, for a host not started as root, the other namespaces) and the
+/// thread limit counted in it; the thread limit if set.
+fn isolate(
+    config: &SandboxConfig,
+    identity: privileges::Identity,
+    root: bool,
+    proc_self: &std::fs::File,
+    namespaces: &mut Vec<String>,
+    missing: &mut Vec<String>,
+) -> Option<u32> {
+    let entered = match namespaces::enter_user_namespace(identity, !root, proc_self) {
+        Ok(entered) => entered,
+        Err(e) => {
+            let which = if root {
+                "user namespace (and with it the thread limit)"
+            } else {
+                "namespaces (user, ipc, uts, mount; and with them the thread limit and the own \
+                 root)"
+            };
+            missing.push(format!("{which}: {e}"));
+            return None;
+        }
+    };
+    namespaces.extend(entered.iter().map(|n| n.to_string()));
+    if !root {
+        // The UTS namespace came with the user namespace, which owns it.
+        if let Err(e) = namespaces::name_the_host() {
+            missing.push(e);
+        }
+    }
+    match limits::limit_tasks(config.threads) {
+        Ok(()) => Some(config.threads),
+        Err(e) => {
+            missing.push(format!("thread limit: {e}"));
+            None
+        }
+    }
+}
+
+/// Enters a root file system of the host's own ([`own_root`]) and points `plugin_path` at the
+/// plugin's place in it.
+fn enter_own_root(plugin: &Path, plugin_path: &mut PathBuf, missing: &mut Vec<String>) {
+    match own_root::enter(plugin) {
+        Ok(inside) => *plugin_path = inside,
+        Err(e) => missing.push(format!("own root file system: {e}")),
+    }
 }
 
 #[cfg(test)]
@@ -278,6 +341,7 @@ mod tests {
             namespaces: Vec::new(),
             thread_limit: None,
             cgroup: None,
+            refusals_to_engine: true,
             missing: vec!["landlock: not supported by this kernel".into()],
         };
         let strict = SandboxConfig {
@@ -294,6 +358,7 @@ mod tests {
             namespaces: vec!["user".into()],
             thread_limit: Some(0),
             cgroup: Some("/sys/fs/cgroup/agon/agon-host-1-0".into()),
+            refusals_to_engine: true,
             missing: vec![],
         };
         assert_eq!(full.strict_refusal(&strict), None);

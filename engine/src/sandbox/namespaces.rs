@@ -1,6 +1,6 @@
 //! Namespaces of the host's own: IPC (no SysV object or message queue outlives the host or is
-//! shared with the opponent), UTS (a host name of its own), mount (mount attributes changed
-//! inside change nothing outside), and a user namespace, in which the host holds no capability
+//! shared with the opponent), UTS (a host name of its own), mount (a root file system of its
+//! own, [`super::own_root`]), and a user namespace, in which the host holds no capability
 //! and whose task count `RLIMIT_NPROC` bounds per host (the kernel counts tasks per user
 //! namespace since Linux 5.14), so a bot cannot exhaust the machine's process ids with threads.
 //!
@@ -9,9 +9,14 @@
 //! against a 3 ms target, and the seccomp allow-list already kills the host on every socket
 //! call, so a bot has no network to reach either way.
 //!
-//! No PID namespace: `unshare(CLONE_NEWPID)` would make every later thread creation fail, and
-//! the seccomp filter refuses process creation, so every task of a host is one of its threads,
-//! killed with it.
+//! No PID namespace: `unshare(CLONE_NEWPID)` moves only the children made afterwards, so the
+//! host would have to fork and live on as pid 1 of the new namespace. The kernel drops signals
+//! that a namespace's pid 1 sends itself without a handler, so `abort` and an out-of-memory
+//! abort would no longer end the host as SIGABRT (the engine tells OOM and crashes apart by
+//! that), and the engine's clocks, stops and kills would follow a grandchild. What the
+//! namespace gives is had otherwise: the seccomp filter answers every query about another pid
+//! "no such process" and `getppid` 0, refuses signals to others and process creation (every
+//! task of a host is one of its threads, killed with it), and the host has no /proc.
 
 use super::privileges::Identity;
 
@@ -57,10 +62,12 @@ pub fn enter_system_namespaces() -> Result<Vec<&'static str>, String> {
 
 /// A user namespace in which `identity` maps to itself, and (for a host that did not start as
 /// root) the other namespaces with it, which an unprivileged process may create only together
-/// with a user namespace.
+/// with a user namespace. The maps are written through `proc_self` (`/proc/self`, opened
+/// before a host started as root left the machine's root file system).
 pub fn enter_user_namespace(
     identity: Identity,
     with_system: bool,
+    proc_self: &std::fs::File,
 ) -> Result<Vec<&'static str>, String> {
     let mut flags = libc::CLONE_NEWUSER;
     if with_system {
@@ -72,11 +79,20 @@ pub fn enter_user_namespace(
     unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0) };
     unshare(flags)?;
     let write = |file: &str, text: String| {
-        std::fs::write(file, text).map_err(|e| format!("writing {file}: {e}"))
+        let fd = rustix::fs::openat(
+            proc_self,
+            file,
+            rustix::fs::OFlags::WRONLY | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .map_err(|e| format!("opening /proc/self/{file}: {e}"))?;
+        rustix::io::write(&fd, text.as_bytes())
+            .map(|_| ())
+            .map_err(|e| format!("writing /proc/self/{file}: {e}"))
     };
-    write("/proc/self/setgroups", "deny".into())?;
-    write("/proc/self/uid_map", format!("{0} {0} 1\n", identity.uid))?;
-    write("/proc/self/gid_map", format!("{0} {0} 1\n", identity.gid))?;
+    write("setgroups", "deny".into())?;
+    write("uid_map", format!("{0} {0} 1\n", identity.uid))?;
+    write("gid_map", format!("{0} {0} 1\n", identity.gid))?;
     let mut entered = vec!["user"];
     if with_system {
         entered.extend(SYSTEM.iter().map(|(_, name)| *name));

@@ -119,10 +119,15 @@ pub struct Held {
     pub capability_sets: Vec<String>,
 }
 
-pub fn held() -> Result<Held, String> {
-    let status = std::fs::read_to_string("/proc/self/status")
+/// `status` is `/proc/self/status`, opened before the host left the machine's root (which has
+/// the only /proc it sees); the kernel writes the file anew at every read from its start.
+pub fn held(status: &std::fs::File) -> Result<Held, String> {
+    use std::os::unix::fs::FileExt;
+    let mut text = vec![0u8; 16 << 10];
+    let len = status
+        .read_at(&mut text, 0)
         .map_err(|e| format!("cannot read /proc/self/status: {e}"))?;
-    parse_status(&status)
+    parse_status(&String::from_utf8_lossy(&text[..len]))
 }
 
 fn parse_status(status: &str) -> Result<Held, String> {

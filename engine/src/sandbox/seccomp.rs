@@ -2,23 +2,25 @@
 //!
 //! - an allow-list: the calls a bot legitimately makes through the standard library (memory,
 //!   time, futexes, its own threads when allowed, reading and writing its descriptors, loading
-//!   its library), some only with harmless arguments. Anything else is refused with a trap: the
-//!   call does not run, the host's SIGSYS handler ([`super::sigsys_handler`]) writes which call
-//!   it was on its stderr, and the host dies of SIGSYS, recorded as `refused_syscall`: process
-//!   creation, exec, sockets, tracing, file metadata and names, mounts (old and new API),
-//!   file-system notification, SysV IPC and message queues, namespaces, identities, memory
-//!   locking, signals to others (and to itself those that would pass for a kill or a stop from
-//!   outside the engine), a new handler for SIGSYS, and the administration of the
-//!   kernel; and any call added to a later kernel until it is reviewed. (One filter: every
-//!   filter installed costs the host start-up time in the kernel.)
+//!   its library), some only with harmless arguments. Anything else is refused: the call does
+//!   not run, the kernel suspends the thread and tells the engine which call it was
+//!   ([`super::notifier`]), and the engine records `refused_syscall` and kills the host.
+//!   (On kernels without seccomp listeners the refusal traps instead, and the host's SIGSYS
+//!   handler, [`super::sigsys_handler`], names the call on its stderr before it dies.) Refused:
+//!   process creation, exec, sockets, tracing, file metadata and names, mounts (old and new
+//!   API), file-system notification, SysV IPC and message queues, namespaces, identities,
+//!   memory locking, signals to others (and to itself those that would pass for a kill or a
+//!   stop from outside the engine), a new handler for SIGSYS, and the administration of the
+//!   kernel; and any call added to a later kernel until it is reviewed.
 //! - `clone3` answers "not implemented", so that the C library falls back to `clone`, whose
 //!   flags a filter can read; so does `sysinfo` (the machine's load and memory).
-//! - Queries about another process by pid answer "no such process".
+//! - Queries about another process by pid answer "no such process", and `getppid` 0.
 //! - Nothing two bots can both reach carries a message: no record locks or `flock`, no shared
 //!   mappings (so no shared futex words), no `mincore`, `fadvise`, `readahead` or evicting
 //!   `madvise` on the page cache every process shares.
 
 use super::sigsys_handler;
+use std::os::fd::{FromRawFd, OwnedFd};
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule, TargetArch,
@@ -302,6 +304,16 @@ fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
             condition(2, SeccompCmpOp::Eq, 0)?,
         ])?,
     );
+    // The one message the host sends: the refusal listener, to the engine (`notifier`). No
+    // socket can be created, so no other descriptor by that number can carry anything.
+    rules.insert(
+        libc::SYS_sendmsg,
+        all_of(vec![condition32(
+            0,
+            SeccompCmpOp::Eq,
+            super::notifier::HANDOVER_FD as u64,
+        )?])?,
+    );
     if allow_threads {
         let thread = libc::CLONE_THREAD as u64;
         let forbidden = CLONE_FORBIDDEN_FLAGS.iter().fold(0, |all, flag| all | flag);
@@ -363,21 +375,93 @@ fn other_processes_filter() -> Result<BpfProgram, String> {
     errno_filter(rules, libc::ESRCH)
 }
 
-/// Installs the SIGSYS handler that reports refused calls, then both filters on every thread of
-/// the process (TSYNC; the host is single-threaded when it does, before any plugin code runs).
-/// The allow-list goes last: it refuses the call that installs a filter, and any change to the
-/// SIGSYS handler.
-pub fn install(allow_threads: bool) -> Result<(), String> {
+/// How the host's refused calls are recorded.
+pub enum Refusals {
+    /// By the kernel, to whoever holds this listener: the engine ([`super::notifier`]).
+    Notified(OwnedFd),
+    /// By the host's own SIGSYS handler, where the kernel offers no listener (before Linux
+    /// 5.7); a bot can tamper with that record. Says why.
+    Trapped(String),
+}
+
+/// `getppid` answers 0, as it does in a PID namespace of the host's own: the engine's pid is
+/// nothing a bot needs, and every pid query about another process answers "no such process"
+/// anyway. (A seccomp error of 0 is a return value of 0.)
+fn no_parent_filter() -> Result<BpfProgram, String> {
+    errno_filter(BTreeMap::from([(libc::SYS_getppid, Vec::new())]), 0)
+}
+
+/// Installs the filters on every thread of the process (TSYNC; the host is single-threaded
+/// when it does, before any plugin code runs). The allow-list goes last: it refuses the call
+/// that installs a filter. Its refusals go to a listener; where the kernel has none, they trap
+/// to the SIGSYS handler instead, installed first since the allow-list then refuses any change
+/// to it.
+pub fn install(allow_threads: bool) -> Result<Refusals, String> {
     let not_implemented = not_implemented_filter()?;
     let other_processes = other_processes_filter()?;
+    let no_parent = no_parent_filter()?;
     let allow = allow_filter(allow_threads)?;
-    sigsys_handler::install()?;
-    for filter in [&not_implemented, &other_processes, &allow] {
-        if let Err(e) = seccompiler::apply_filter_all_threads(filter) {
-            // Without the allow-list nothing traps: SIGSYS keeps its default action.
-            sigsys_handler::uninstall();
-            return Err(e.to_string());
-        }
+    for filter in [&not_implemented, &other_processes, &no_parent] {
+        seccompiler::apply_filter_all_threads(filter).map_err(|e| e.to_string())?;
     }
-    Ok(())
+    let why_trapped = match apply_with_listener(&notifying(&allow)) {
+        Ok(listener) => return Ok(Refusals::Notified(listener)),
+        Err(e) => e,
+    };
+    sigsys_handler::install()?;
+    if let Err(e) = seccompiler::apply_filter_all_threads(&allow) {
+        // Without the allow-list nothing traps: SIGSYS keeps its default action.
+        sigsys_handler::uninstall();
+        return Err(e.to_string());
+    }
+    Ok(Refusals::Trapped(why_trapped))
+}
+
+/// `program` with every refusal turned from a trap into a notice to a listener. seccompiler
+/// has no user-notification action, so the `ret` instructions it compiled for its trap action
+/// are rewritten: only a `ret` (BPF_RET | BPF_K) carries an action as its constant, so no
+/// comparison with an argument that happens to equal it is touched.
+fn notifying(program: &BpfProgram) -> BpfProgram {
+    const BPF_RET_K: u16 = 0x06;
+    program
+        .iter()
+        .map(|instruction| {
+            let mut instruction = instruction.clone();
+            if instruction.code == BPF_RET_K && instruction.k == libc::SECCOMP_RET_TRAP {
+                instruction.k = libc::SECCOMP_RET_USER_NOTIF;
+            }
+            instruction
+        })
+        .collect()
+}
+
+/// Installs `program` on every thread and returns its listener (Linux 5.7 for the flags
+/// together).
+fn apply_with_listener(program: &BpfProgram) -> Result<OwnedFd, String> {
+    let len = u16::try_from(program.len()).map_err(|_| "filter too long".to_string())?;
+    let fprog = libc::sock_fprog {
+        len,
+        // seccompiler's sock_filter is the kernel's struct, field for field.
+        filter: program.as_ptr() as *mut libc::sock_filter,
+    };
+    let flags = libc::SECCOMP_FILTER_FLAG_TSYNC
+        | libc::SECCOMP_FILTER_FLAG_TSYNC_ESRCH
+        | libc::SECCOMP_FILTER_FLAG_NEW_LISTENER;
+    // SAFETY: seccomp reads the program through `fprog`, which outlives the call.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_seccomp,
+            libc::SECCOMP_SET_MODE_FILTER,
+            flags,
+            &fprog as *const libc::sock_fprog,
+        )
+    };
+    if fd < 0 {
+        return Err(format!(
+            "no seccomp listener: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    // SAFETY: with NEW_LISTENER, seccomp returns a new descriptor this process owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd as i32) })
 }

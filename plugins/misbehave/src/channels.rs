@@ -114,13 +114,27 @@ impl CallAttack for ChannelCalls {
     }
 }
 
-/// `call=pids|sysinfo|hostname`: a look at the machine. `pids` asks the process group of every
-/// pid up to 40,000 (an answer for any pid but its own is a process seen); `sysinfo` the load
-/// and free memory; `hostname` the machine's name (anything but the sandbox's fixed name).
+/// `call=pids|sysinfo|hostname|files|reopen`: a look at the machine. `pids` asks its
+/// parent's pid (the engine's), then the process group of every pid up to 40,000 (an answer for
+/// any pid but its own is a process seen); `sysinfo` the load and free memory; `hostname` the
+/// machine's name (anything but the sandbox's fixed name); `files` looks for the machine's
+/// files by `stat` (`/etc/shadow`, `/root`, `/proc` ...); `reopen` re-opens its own answer
+/// pipe through `/proc/self/fd`.
 pub type Probe = ByCall<ProbeCalls>;
 
 #[derive(Default)]
 pub struct ProbeCalls;
+
+/// Paths of the machine a bot has no business seeing, even without opening them.
+const MACHINE_FILES: [&str; 7] = [
+    "/etc/shadow",
+    "/etc/passwd",
+    "/root",
+    "/home",
+    "/proc",
+    "/usr/bin",
+    "/tmp",
+];
 
 /// The host name every sandboxed host has.
 const SANDBOX_HOST_NAME: &str = "agon";
@@ -129,9 +143,9 @@ impl CallAttack for ProbeCalls {
     const DEFAULT_CALL: &'static str = "pids";
     fn check(call: &str) -> Result<(), String> {
         match call {
-            "pids" | "sysinfo" | "hostname" => Ok(()),
+            "pids" | "sysinfo" | "hostname" | "files" | "reopen" => Ok(()),
             other => Err(format!(
-                "call `{other}`: expected pids, sysinfo or hostname"
+                "call `{other}`: expected pids, sysinfo, hostname, files or reopen"
             )),
         }
     }
@@ -140,6 +154,11 @@ impl CallAttack for ProbeCalls {
             "pids" => {
                 // SAFETY: queries with plain integer arguments.
                 let own = unsafe { libc::getpid() };
+                // SAFETY: getppid has no arguments.
+                let parent = unsafe { libc::getppid() };
+                if parent != 0 {
+                    panic!("escaped: the engine is process {parent}");
+                }
                 let seen: Vec<i32> = (1..40_000)
                     .filter(|&pid| pid != own)
                     .filter(|&pid| unsafe {
@@ -154,6 +173,24 @@ impl CallAttack for ProbeCalls {
                         seen.len(),
                         &seen[..seen.len().min(5)]
                     );
+                }
+            }
+            "files" => {
+                // Landlock keeps a bot from opening these, not from learning their size, owner
+                // and times.
+                let seen: Vec<&str> = MACHINE_FILES
+                    .iter()
+                    .copied()
+                    .filter(|path| std::fs::symlink_metadata(path).is_ok())
+                    .collect();
+                if !seen.is_empty() {
+                    panic!("escaped: the machine's files are there: {seen:?}");
+                }
+            }
+            "reopen" => {
+                // A new read end of its own answer pipe (descriptor 4).
+                if let Ok(file) = std::fs::File::open("/proc/self/fd/4") {
+                    panic!("escaped: re-opened its answer pipe as {file:?}");
                 }
             }
             "sysinfo" => {

@@ -32,6 +32,7 @@ pub mod machine;
 pub mod refusal;
 pub mod rounds;
 pub mod seeds;
+pub mod spin;
 pub mod timing;
 
 /// A move no rule allows: from the corner to the middle of the board.
@@ -582,17 +583,18 @@ agon_plugin_api::export_plugin! {
         "inherited-fd" => machine::InheritedFd: "tries to read descriptors the engine inherited",
         "namespace-thread" => machine::NamespaceThread: "tries to start a thread in new namespaces",
         "channel" => channels::Channel: "tries a channel to other bots (`call=lock|ofd-lock|get-lock|flock|shared-map|mincore|fadvise|pageout`)",
-        "probe" => channels::Probe: "looks at the machine (`call=pids|sysinfo|hostname`)",
+        "probe" => channels::Probe: "looks at the machine (`call=pids|sysinfo|hostname|files|reopen`)",
         "machine" => machine::Machine: "tries sethostname, sync or mlockall (`call=hostname|sync|mlockall`)",
         "ponder" => timing::Ponder: "answers on the pipe itself and thinks on the opponent's time (`mode=ponder|ahead|thread`)",
         "slow" => timing::Slow: "sleeps `ms` (default 100) per move, then plays a legal move",
         "slow-new" => timing::SlowNew: "spends 1.5 s of CPU in its constructor, then plays legal moves",
         "escape-codes" => timing::EscapeCodes: "panics with terminal control sequences in its message",
-        "sigsys" => refusal::Sigsys: "tries to carry on after a refused system call (`call=handler|ignore|block`), or prints a refusal line of its own (`call=fake`)",
+        "sigsys" => refusal::Sigsys: "tries to carry on after a refused system call (`call=handler|ignore|block`, or tampering with the host's SIGSYS handler: `call=patch|overmap|stderr`), or prints a refusal line of its own (`call=fake`)",
         "seed-thief" => seeds::SeedThief: "inverts its seat seed as the engine once derived it, says what it found on stderr, and plays legal moves",
         "validation-cheat" => seeds::ValidationCheat: "plays legal moves only when its seed is the old validation game's, illegal moves otherwise",
         "chatty" => feedback::Chatty: "writes a line to stderr on every move, and plays legal moves",
         "read-book" => feedback::ReadBook: "reads /etc/passwd as its opening book with `expect` (panics when denied)",
+        "spin-threads" => spin::SpinThreads: "starts `threads` threads (default 1) that spin forever, and spins itself",
     },
     raw_bots: {
         "malformed" => Malformed: "answers bytes that do not decode",

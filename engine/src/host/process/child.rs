@@ -40,6 +40,9 @@ fn serve(input: &mut File, output: &mut File) -> Result<(), LoadFailure> {
     if let Some(refusal) = report.strict_refusal(&hello.sandbox) {
         return Err(LoadFailure::sandbox(refusal));
     }
+    // The engine takes the refusal listener now, before any team code runs.
+    frame::write_frame(output, frame::CONFINED, &[])
+        .map_err(|e| LoadFailure::engine(e.to_string()))?;
     let staged = StagedPlugin {
         copy: confined.plugin.clone(),
         ..hello.plugin.clone()

@@ -18,6 +18,9 @@ pub const READY: u8 = 0;
 pub const LOAD_FAILED: u8 = 1;
 pub const ANSWER: u8 = 2;
 pub const FAILED: u8 = 3;
+/// The host is confined and, where it could, has handed the engine its refusal listener
+/// (`sandbox::notifier`); it loads the plugin next.
+pub const CONFINED: u8 = 4;
 
 /// The largest body either side accepts: a protocol message plus the kind byte.
 pub const MAX_BODY: usize = MAX_MESSAGE_BYTES + 1;
@@ -64,6 +67,8 @@ pub enum ReadError {
     Closed,
     /// The length prefix announced more than [`MAX_BODY`] bytes.
     TooLarge(usize),
+    /// The refusal listener has a notice: the sandbox refused one of the host's calls.
+    Refused,
     Io(io::Error),
 }
 
@@ -75,13 +80,27 @@ pub fn read_frame_until(
     check_every: Option<Duration>,
     keep_waiting: &mut dyn FnMut() -> bool,
 ) -> Result<(u8, Vec<u8>), ReadError> {
-    read_frame_by(fd, &|| deadline, check_every, keep_waiting)
+    read_frame_by(
+        Watched { fd, alarm: None },
+        &|| deadline,
+        check_every,
+        keep_waiting,
+    )
+}
+
+/// A pipe to read frames from, and a descriptor whose readiness ends the read at once (the
+/// host's refusal listener): a host whose call was refused waits for the engine, which must
+/// not wait for it.
+#[derive(Clone, Copy)]
+pub struct Watched<'a> {
+    pub fd: BorrowedFd<'a>,
+    pub alarm: Option<BorrowedFd<'a>>,
 }
 
 /// [`read_frame_until`] with a deadline that may move while waiting (later, when the engine
 /// itself was stalled: see `host::engine_stall`).
 pub fn read_frame_by(
-    fd: BorrowedFd<'_>,
+    fd: Watched<'_>,
     deadline: &dyn Fn() -> Option<Instant>,
     check_every: Option<Duration>,
     keep_waiting: &mut dyn FnMut() -> bool,
@@ -99,12 +118,13 @@ pub fn read_frame_by(
 }
 
 fn read_exact_until(
-    fd: BorrowedFd<'_>,
+    watched: Watched<'_>,
     buf: &mut [u8],
     deadline: &dyn Fn() -> Option<Instant>,
     check_every: Option<Duration>,
     keep_waiting: &mut dyn FnMut() -> bool,
 ) -> Result<(), ReadError> {
+    let Watched { fd, mut alarm } = watched;
     let mut filled = 0;
     while filled < buf.len() {
         let mut wait = deadline().map(|d| d.saturating_duration_since(Instant::now()));
@@ -115,16 +135,34 @@ fn read_exact_until(
             tv_sec: w.as_secs() as i64,
             tv_nsec: w.subsec_nanos() as i64,
         });
-        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
-        let ready = match poll(&mut fds, timeout.as_ref()) {
+        let alarm_fd = alarm.unwrap_or(fd);
+        let mut fds = [
+            PollFd::new(&fd, PollFlags::IN),
+            PollFd::new(&alarm_fd, PollFlags::IN),
+        ];
+        let watched = if alarm.is_some() { 2 } else { 1 };
+        let ready = match poll(&mut fds[..watched], timeout.as_ref()) {
             Ok(n) => n,
             Err(rustix::io::Errno::INTR) => continue,
             Err(e) => return Err(ReadError::Io(e.into())),
         };
+        if alarm.is_some() {
+            let alarm_events = fds[1].revents();
+            if alarm_events.contains(PollFlags::IN) {
+                return Err(ReadError::Refused);
+            }
+            // Hung up: the host's tasks are gone, and its pipe says so next.
+            if !alarm_events.is_empty() {
+                alarm = None;
+            }
+        }
         if ready == 0 {
             if deadline().is_some_and(|d| Instant::now() >= d) || !keep_waiting() {
                 return Err(ReadError::Deadline);
             }
+            continue;
+        }
+        if fds[0].revents().is_empty() {
             continue;
         }
         match rustix::io::read(fd.as_fd(), &mut buf[filled..]) {

@@ -17,7 +17,9 @@ use super::engine_stall::Stopwatch;
 use super::{Call, CallResult, Deadline, HostKind, HostReport, SeatHost};
 use crate::fault::FaultCause;
 use crate::loader::{Manifest, StagedPlugin};
-use crate::sandbox::{limits, refusal_line, refused_calls, SandboxConfig, SandboxReport};
+use crate::sandbox::{
+    limits, notifier, refusal_line, refused_calls, SandboxConfig, SandboxReport,
+};
 use agon_plugin_api::abi::{BotFailure, FailureKind};
 use frame::ReadError;
 use outside_stop::OutsideStops;
@@ -211,6 +213,10 @@ pub struct ProcessHost {
     /// Wall and CPU time from spawn to ready (loading the library, its constructors, the bot's
     /// `Default`): team code's time, charged to the start call.
     unbilled_startup: Option<(Duration, Option<Duration>)>,
+    /// The engine's end of the socket the host hands its refusal listener over, until it has.
+    handover: Option<OwnedFd>,
+    /// The kernel's notices of the host's refused calls (`sandbox::notifier`).
+    refusals: Option<OwnedFd>,
 }
 
 /// What a host was started with.
@@ -308,10 +314,17 @@ impl ProcessHost {
         };
         let (request_read, request_write) = pipe()?;
         let (response_read, response_write) = pipe()?;
+        let (handover, handover_child) =
+            notifier::handover_pair().map_err(&spawn_error)?;
         let child_in = request_read.as_raw_fd();
         let child_out = response_write.as_raw_fd();
+        let child_handover = handover_child.as_raw_fd();
         let parent = rustix::process::getpid();
         let sandbox = config.sandbox.clone();
+        // Decided here, not in the forked child: finding the delegation reads files and
+        // allocates.
+        let in_cgroup = crate::sandbox::cgroup::delegation().is_ok();
+        let address_space = limits::address_space(&sandbox, in_cgroup);
         let mut command = Command::new(&config.executable);
         command
             .stdin(Stdio::null())
@@ -330,10 +343,12 @@ impl ProcessHost {
                 }
                 move_fd(child_in, 3)?;
                 move_fd(child_out, 4)?;
+                move_fd(child_handover, notifier::HANDOVER_FD)?;
                 // Nothing the engine inherited (an operator's `7<secret`, a pipe of the calling
-                // shell) reaches the host: only its standard streams and its two pipes.
+                // shell) reaches the host: only its standard streams, its two pipes and the
+                // hand-over socket.
                 close_inherited_descriptors()?;
-                limits::apply(&sandbox)
+                limits::apply(&sandbox, address_space)
             });
         }
         // The engine's own stalls are left out, as for every call.
@@ -341,6 +356,7 @@ impl ProcessHost {
         let mut child = command.spawn().map_err(spawn_error)?;
         drop(request_read);
         drop(response_write);
+        drop(handover_child);
         let stderr = StderrCapture::start(child.stderr.take());
         let mut host = ProcessHost {
             child,
@@ -355,6 +371,8 @@ impl ProcessHost {
             abandoned: false,
             cgroup: None,
             unbilled_startup: None,
+            handover: Some(handover),
+            refusals: None,
             ready: Ready {
                 manifest: Manifest {
                     plugin: String::new(),
@@ -369,6 +387,7 @@ impl ProcessHost {
                     namespaces: Vec::new(),
                     thread_limit: None,
                     cgroup: None,
+                    refusals_to_engine: false,
                     missing: Vec::new(),
                 },
             },
@@ -386,7 +405,11 @@ impl ProcessHost {
                     "sandbox strict: refusing to run: cgroup: {e}"
                 )));
             }
-            Err(e) => Some(format!("cgroup: {e}")),
+            Err(e) => {
+                let lower_to = in_cgroup.then_some(config.sandbox.memory_bytes);
+                host.unplaced(lower_to, inspect, &e)?;
+                Some(format!("cgroup: {e}"))
+            }
         };
         let hello = Hello {
             plugin: plugin.clone(),
@@ -403,22 +426,27 @@ impl ProcessHost {
         let deadline = Instant::now() + STARTUP_LIMIT;
         let reply = host
             .write(frame::HELLO, &hello, Some(deadline))
-            .and_then(|()| host.read(Some(deadline), None, &mut || true));
+            .and_then(|()| host.read_after_confinement(deadline));
         match reply {
             Ok((frame::READY, body)) => {
                 host.ready = serde_json::from_slice(&body)
                     .map_err(|e| startup(format!("unreadable ready message: {e}")))?;
+                if host.ready.sandbox.refusals_to_engine && host.refusals.is_none() {
+                    host.kill();
+                    return Err(startup("the host's refusal listener never arrived".into()));
+                }
                 host.pause();
                 host.unbilled_startup = Some((spawned.elapsed(), host.cpu_time()));
                 host.ready.sandbox.cgroup =
                     host.cgroup.as_ref().map(|c| c.path().display().to_string());
-                host.ready.sandbox.missing.extend(cgroup_missing);
+                // The missing cgroup has a warning of its own (`cgroup::warn_unavailable`).
                 if !inspect && !host.ready.sandbox.complete() {
                     warn_once(&format!(
                         "sandbox incomplete: {}",
                         host.ready.sandbox.missing.join("; ")
                     ));
                 }
+                host.ready.sandbox.missing.extend(cgroup_missing);
                 Ok(host)
             }
             Ok((frame::LOAD_FAILED, body)) => {
@@ -484,13 +512,27 @@ impl ProcessHost {
         }
     }
 
-    fn read(
-        &mut self,
-        deadline: Option<Instant>,
-        check_every: Option<Duration>,
-        keep_waiting: &mut dyn FnMut() -> bool,
-    ) -> Result<(u8, Vec<u8>), ReadError> {
-        frame::read_frame_until(self.responses.as_fd(), deadline, check_every, keep_waiting)
+    /// The pipe to read answers from, watched with the refusal listener.
+    fn watched(&self) -> frame::Watched<'_> {
+        frame::Watched {
+            fd: self.responses.as_fd(),
+            alarm: self.refusals.as_ref().map(|fd| fd.as_fd()),
+        }
+    }
+
+    /// The host's first frame after its hello, past the one that says it is confined (taking
+    /// the refusal listener it handed over, so that a refusal in a library constructor is
+    /// recorded at once).
+    fn read_after_confinement(&mut self, deadline: Instant) -> Result<(u8, Vec<u8>), ReadError> {
+        let deadline = || Some(deadline);
+        let first = frame::read_frame_by(self.watched(), &deadline, None, &mut || true)?;
+        if first.0 != frame::CONFINED {
+            return Ok(first);
+        }
+        if let Some(handover) = self.handover.take() {
+            self.refusals = notifier::receive(handover.as_fd());
+        }
+        frame::read_frame_by(self.watched(), &deadline, None, &mut || true)
     }
 
     /// CPU time the host process has used (all its threads), read by the engine itself.
@@ -533,7 +575,7 @@ impl ProcessHost {
         let mut call_watch = self.watch_call(cpu_limit);
         let outcome = self.write(kind, message, wall_deadline()).and_then(|()| {
             frame::read_frame_by(
-                self.responses.as_fd(),
+                self.watched(),
                 &wall_deadline,
                 check_every,
                 &mut || call_watch.keep_waiting(),
@@ -573,11 +615,7 @@ impl ProcessHost {
                 Some(status) => {
                     self.status = Some(status);
                     self.stderr.finish(Duration::from_millis(200));
-                    let (cause, detail) = classify_death(
-                        Some(status),
-                        self.stderr.text().as_deref(),
-                        self.ready.sandbox.seccomp,
-                    );
+                    let (cause, detail) = self.classify(Some(status));
                     self.gone = Some(format!("the host is gone: {detail}"));
                     CallResult::Fault { cause, detail }
                 }
@@ -755,16 +793,65 @@ impl ProcessHost {
                 self.kill();
                 (FaultCause::Timeout, "no answer before the deadline".into())
             }
+            ReadError::Refused => {
+                let call = self
+                    .refusals
+                    .as_ref()
+                    .and_then(|listener| notifier::refused_call(listener.as_fd()));
+                self.kill();
+                (FaultCause::RefusedSyscall, refused_calls::describe(call))
+            }
             ReadError::Closed | ReadError::Io(_) => {
                 let status = self.reap_after_close();
                 self.stderr.finish(Duration::from_millis(200));
-                classify_death(
-                    status,
-                    self.stderr.text().as_deref(),
-                    self.ready.sandbox.seccomp,
-                )
+                self.classify(status)
             }
         }
+    }
+
+    /// How the host died ([`classify_death`]); a SIGKILL its cgroup counted as an OOM kill is
+    /// `oom`: the cgroup's OOM killer at `memory.max` kills like a batch system would.
+    fn classify(&self, status: Option<ExitStatus>) -> (FaultCause, String) {
+        let killed = status.and_then(|s| s.signal()) == Some(libc::SIGKILL);
+        if let Some(cgroup) = self.cgroup.as_ref().filter(|c| killed && c.oom_kills() > 0) {
+            return (
+                FaultCause::Oom,
+                format!(
+                    "out of memory: killed by the kernel's OOM killer at the memory limit of \
+                     the bot's cgroup (memory.max, {} MiB)",
+                    cgroup.memory_max() >> 20
+                ),
+            );
+        }
+        classify_death(
+            status,
+            self.stderr.text().as_deref(),
+            self.ready.sandbox.seccomp,
+        )
+    }
+
+    /// A host started with the address-space backstop of a cgroup it did not get: its limit
+    /// goes back to the memory limit (or it is killed, where even that fails), and the run is
+    /// told once what a missing cgroup costs.
+    fn unplaced(
+        &mut self,
+        lower_to: Option<u64>,
+        inspect: bool,
+        reason: &str,
+    ) -> Result<(), ProcessHostError> {
+        if !inspect {
+            crate::sandbox::cgroup::warn_unavailable(reason);
+        }
+        if let Some(memory) = lower_to {
+            if let Err(e) = limits::lower_address_space(self.child.id(), memory) {
+                self.kill();
+                return Err(ProcessHostError::Refused(format!(
+                    "no cgroup ({reason}), and the address-space limit could not be lowered \
+                     to the memory limit: {e}"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The host closed its pipe: it is normally dying. Waits briefly for it to exit on its own
@@ -809,10 +896,11 @@ fn bytes_waiting(fd: BorrowedFd<'_>) -> usize {
     }
 }
 
-/// Closes every descriptor above 4 (in the forked child).
+/// Closes every descriptor above the hand-over socket's (in the forked child).
 fn close_inherited_descriptors() -> std::io::Result<()> {
+    let first = notifier::HANDOVER_FD as u32 + 1;
     // SAFETY: close_range with integer arguments, in the forked child.
-    if unsafe { libc::syscall(libc::SYS_close_range, 5u32, u32::MAX, 0u32) } == 0 {
+    if unsafe { libc::syscall(libc::SYS_close_range, first, u32::MAX, 0u32) } == 0 {
         Ok(())
     } else {
         Err(std::io::Error::last_os_error())
