@@ -197,7 +197,7 @@ impl Cpio {
     }
 
     fn pad(&mut self) {
-        while self.bytes.len() % 4 != 0 {
+        while !self.bytes.len().is_multiple_of(4) {
             self.bytes.push(0);
         }
     }
@@ -209,9 +209,12 @@ impl Cpio {
 }
 
 /// The guest's init: loads the modules, mounts this machine's `/` at /host with fresh proc,
-/// sys, cgroup2, dev and a tmpfs /tmp over it, the shared folder at /tmp/share, runs `command`
-/// chrooted (its output to share/inner.log, its exit status to share/status), powers off.
-fn init_script(modules: &[String], command: &str) -> String {
+/// sys, cgroup2, dev and a tmpfs /tmp over it, the shared folder at /tmp/share, makes /host
+/// the root (`switch_root`, not `chroot`: the kernel refuses a user namespace to a chrooted
+/// process, and the process host makes one), runs `command` there (its output to
+/// share/inner.log, its exit status to share/status) and powers off, with the machine's own
+/// busybox (Debian's busybox-static, the same binary).
+fn init_script(modules: &[String], command: &str, busybox: &Path) -> String {
     let p9 = "trans=virtio,version=9p2000.L,msize=262144";
     format!(
         r#"#!/bin/busybox sh
@@ -227,13 +230,11 @@ mount -t tmpfs tmp /host/tmp
 mkdir /host/tmp/share
 mount -t 9p -o {p9} share /host/tmp/share || poweroff -f
 echo "vm: running"
-chroot /host /bin/sh -c '{command}' > /host/tmp/share/inner.log 2>&1
-echo $? > /host/tmp/share/status
-sync
-umount /host/tmp/share
-poweroff -f
+exec switch_root /host {busybox} sh -c '( {command} ) > /tmp/share/inner.log 2>&1; \
+echo $? > /tmp/share/status; sync; {busybox} umount /tmp/share; {busybox} poweroff -f'
 "#,
         modules = modules.join(" "),
+        busybox = busybox.display(),
     )
 }
 
@@ -248,7 +249,11 @@ fn initramfs(tools: &VmTools, command: &str) -> Result<Vec<u8>, String> {
     // The console init's output goes to; the kernel opens it before it starts init.
     cpio.entry("dev/console", 0o020600, (5, 1), &[]);
     cpio.file("bin/busybox", 0o755, &busybox);
-    cpio.file("init", 0o755, init_script(&names, command).as_bytes());
+    cpio.file(
+        "init",
+        0o755,
+        init_script(&names, command, &tools.busybox).as_bytes(),
+    );
     for (name, data) in &modules {
         cpio.file(&format!("lib/modules/{name}"), 0o644, data);
     }

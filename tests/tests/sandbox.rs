@@ -382,44 +382,24 @@ fn threads_are_refused_unless_allowed() {
     assert!(gone(pid));
 }
 
-/// Strict mode runs only where every mechanism is enforced, and what it vouches for is what
-/// the kernel enforced. Where the engine cannot make a cgroup v2 per host (as on machines whose
-/// controllers are bound to cgroup v1) it refuses, naming the reason.
+/// Strict mode runs only where every protection holds, by its own mechanism or by a
+/// substitute, and what it vouches for is what the kernel enforced. Without a cgroup v2 per
+/// host (as on machines whose controllers are bound to cgroup v1) a bot without threads still
+/// runs, the cgroup recorded as substituted; a bot allowed threads needs the cgroup's CPU and
+/// task caps, and strict mode refuses it, naming the reason.
 #[test]
-fn strict_mode_runs_only_where_the_sandbox_is_complete() {
-    let args = {
-        let mut args = process_match_args(
-            [
-                &spec("breakthrough-random", "random"),
-                &spec("breakthrough-random", "random"),
-            ],
-            2000,
-            &[],
-        );
-        args.extend(["--sandbox".to_string(), "strict".to_string()]);
-        args
+fn strict_mode_runs_only_where_every_protection_holds() {
+    let strict = |extra: &[&str]| {
+        let random = spec("breakthrough-random", "random");
+        let mut extra: Vec<String> = extra.iter().map(|a| a.to_string()).collect();
+        extra.extend(["--sandbox".to_string(), "strict".to_string()]);
+        process_match_args([&random, &random], 2000, &extra)
     };
-    if let Err(why) = agon_engine::sandbox::cgroup::delegation() {
-        let out = agon().args(&args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "strict mode ran without a cgroup");
-        assert!(
-            stderr.contains("sandbox strict: refusing to run: cgroup: ") && stderr.contains(&why),
-            "{stderr}"
-        );
-        // Without strict mode the same match runs, and its record says what was missing.
-        let (v, _) = run_cli(&args[..args.len() - 2]);
-        assert_eq!(
-            v["seats"][0]["sandbox"]["missing"],
-            serde_json::json!([format!("cgroup: {why}")])
-        );
-        return;
-    }
-    let (v, _) = run_cli(&args);
+    let (v, _) = run_cli(&strict(&[]));
     assert_eq!(v["faults"], serde_json::json!([]));
     let sandbox = &v["seats"][0]["sandbox"];
-    assert_eq!(sandbox["missing"], serde_json::json!([]));
-    assert!(sandbox["cgroup"].is_string(), "{sandbox}");
+    assert_eq!(sandbox["missing"], serde_json::json!([]), "{sandbox}");
+    assert_eq!(sandbox["refusals_to_engine"], true, "{sandbox}");
     assert_ne!(sandbox["uid"], 0, "{sandbox}");
     assert_eq!(sandbox["thread_limit"], 0, "{sandbox}");
     for namespace in ["user", "ipc", "uts", "mount"] {
@@ -430,6 +410,34 @@ fn strict_mode_runs_only_where_the_sandbox_is_complete() {
                 .contains(&Value::from(namespace)),
             "{namespace}: {sandbox}"
         );
+    }
+    let threaded = strict(&["--threads", "1"]);
+    match agon_engine::sandbox::cgroup::delegation() {
+        Ok(_) => {
+            assert!(sandbox["cgroup"].is_string(), "{sandbox}");
+            let (v, _) = run_cli(&threaded);
+            assert_eq!(v["seats"][0]["sandbox"]["missing"], serde_json::json!([]));
+        }
+        Err(why) => {
+            let substituted = sandbox["substituted"].to_string();
+            assert!(substituted.contains(&format!("cgroup: {why}")), "{sandbox}");
+            let out = agon().args(&threaded).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                !out.status.success(),
+                "strict mode ran threads without a cgroup"
+            );
+            assert!(
+                stderr.contains("a bot allowed threads needs a cgroup") && stderr.contains(&why),
+                "{stderr}"
+            );
+            // Without strict mode it runs, and its record says what was missing.
+            let (v, _) = run_cli(&threaded[..threaded.len() - 2]);
+            assert_eq!(
+                v["seats"][0]["sandbox"]["missing"],
+                serde_json::json!([format!("cgroup: {why}")])
+            );
+        }
     }
 }
 

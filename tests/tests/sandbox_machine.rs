@@ -489,7 +489,19 @@ fn a_host_gets_a_cgroup_of_its_own_where_one_can_be_made() {
             .output()
             .unwrap(),
     );
-    let missing = v["seats"][0]["sandbox"]["missing"].to_string();
+    // A bot without threads does without it (substituted); one allowed threads misses it.
+    let substituted = v["seats"][0]["sandbox"]["substituted"].to_string();
+    assert!(
+        substituted.contains("is not a cgroup v2 file system"),
+        "{substituted}"
+    );
+    let threaded = record(
+        match_command([&random, &random], &["--json", "--threads", "1"])
+            .env("AGON_CGROUP", &fake)
+            .output()
+            .unwrap(),
+    );
+    let missing = threaded["seats"][0]["sandbox"]["missing"].to_string();
     assert!(
         missing.contains("is not a cgroup v2 file system"),
         "{missing}"

@@ -1,7 +1,8 @@
 //! A cgroup v2 per host, where the engine may create one: `pids.max` (threads), `memory.max`
 //! and `memory.swap.max` (all the memory the host uses, not only its address space) and
-//! `cpu.max` (a bot with N threads gets N+1 CPUs' worth of time, so its threads cannot starve
-//! the other hosts); on a deadline the whole cgroup is killed (`cgroup.kill`). A host the
+//! `cpu.max` (a bot allowed N threads gets N CPUs' worth of time, one at least: its main
+//! thread hands work to its threads and waits, so all N + 1 cannot spin at once and starve the
+//! other hosts); on a deadline the whole cgroup is killed (`cgroup.kill`). A host the
 //! cgroup's OOM killer ends is recorded as `oom` (its `memory.events` counts the kill).
 //!
 //! The engine needs a cgroup it may create children in, with the `pids`, `memory` and `cpu`
@@ -9,7 +10,8 @@
 //! if it already delegates them. Where neither exists (no cgroup v2, or its controllers bound
 //! to a cgroup v1 hierarchy, as on machines that mount both) the record's `sandbox.missing`
 //! says why, the engine warns once per run what that costs ([`warn_unavailable`]), and
-//! `--sandbox strict` refuses to run.
+//! `--sandbox strict` refuses to run a bot allowed threads (one without is held by its other
+//! limits: `SandboxReport::note_missing_cgroup`).
 //!
 //! Delegating to a normal user: cgroup v2 lets only a cgroup without processes of its own
 //! enable controllers for its children (the "no internal processes" rule), and moving a
@@ -153,7 +155,7 @@ impl HostCgroup {
             dir,
             memory_max: config.memory_bytes,
         };
-        let cpus = u64::from(config.threads) + 1;
+        let cpus = u64::from(config.threads.max(1));
         for (file, value) in [
             ("pids.max", (u64::from(config.threads) + 1).to_string()),
             ("memory.max", config.memory_bytes.to_string()),

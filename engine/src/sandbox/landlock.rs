@@ -4,11 +4,11 @@
 //! handles TCP bind/connect and scopes signals and abstract Unix sockets to the host's own
 //! domain (the bot cannot signal the engine).
 
+use super::own_root::{DEVICES, SYSTEM_LIBRARIES};
 use ::landlock::{
     path_beneath_rules, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
 };
-use super::own_root::{DEVICES, SYSTEM_LIBRARIES};
 use std::path::Path;
 
 /// How much of the requested confinement the kernel enforces.
@@ -41,14 +41,31 @@ pub fn prepare(plugin: &Path) -> Result<RulesetCreated, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The Landlock ABI the kernel offers (0 where it has none), as `landlock_create_ruleset`
+/// tells with `LANDLOCK_CREATE_RULESET_VERSION` (linux/landlock.h).
+pub fn kernel_abi() -> i64 {
+    const LANDLOCK_CREATE_RULESET_VERSION: u32 = 1;
+    // SAFETY: with this flag the call reads no memory and returns the version.
+    let abi = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<libc::c_void>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    abi.max(0)
+}
+
 /// Applies a prepared ruleset to the calling process (and every thread it starts later).
 pub fn enforce(ruleset: RulesetCreated) -> Result<Enforcement, String> {
     let status = ruleset.restrict_self().map_err(|e| e.to_string())?;
     match status.ruleset {
         RulesetStatus::FullyEnforced => Ok(Enforcement::Full),
-        RulesetStatus::PartiallyEnforced => Ok(Enforcement::Partial(
-            "the kernel supports only part of Landlock ABI v6".into(),
-        )),
+        RulesetStatus::PartiallyEnforced => Ok(Enforcement::Partial(format!(
+            "the kernel has Landlock ABI v{} of the v6 requested",
+            kernel_abi()
+        ))),
         RulesetStatus::NotEnforced => Err("not supported by this kernel".into()),
     }
 }

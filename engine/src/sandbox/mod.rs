@@ -92,6 +92,10 @@ pub struct SandboxReport {
     /// the bot can write).
     #[serde(default)]
     pub refusals_to_engine: bool,
+    /// Mechanisms the kernel lacks whose protection another layer gives, and which: not
+    /// missing, so strict mode runs without them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub substituted: Vec<String>,
     /// Mechanisms that could not be applied, and why.
     pub missing: Vec<String>,
 }
@@ -109,6 +113,23 @@ impl SandboxReport {
                 self.missing.join("; ")
             )
         })
+    }
+}
+
+impl SandboxReport {
+    /// Records a host that got no cgroup. For a bot without threads that is substituted, not
+    /// missing: one thread uses one CPU at most, the kernel counts its tasks in its user
+    /// namespace, SIGKILL ends it whole, and its memory outside the address space (pipe
+    /// buffers) is bounded through its 64 open files.
+    pub fn note_missing_cgroup(&mut self, reason: String, threads: u32) {
+        if threads == 0 && self.thread_limit.is_some() {
+            self.substituted.push(format!(
+                "{reason}: a bot without threads is held to one CPU, its task count and its \
+                 address space without one"
+            ));
+        } else {
+            self.missing.push(reason);
+        }
     }
 }
 
@@ -193,7 +214,14 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
             gid: rustix::process::getgid().as_raw(),
         }
     };
-    let thread_limit = isolate(config, identity, root, &proc_self, &mut namespaces, &mut missing);
+    let thread_limit = isolate(
+        config,
+        identity,
+        root,
+        &proc_self,
+        &mut namespaces,
+        &mut missing,
+    );
     if !root && namespaces.iter().any(|n| n == "mount") {
         enter_own_root(plugin, &mut plugin_path, &mut missing);
     }
@@ -231,10 +259,11 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
     if let Err(e) = rustix::thread::set_no_new_privs(true) {
         missing.push(format!("no_new_privs: {e}"));
     }
+    let mut partial_landlock = None;
     let landlock = match ruleset.and_then(landlock::enforce) {
         Ok(landlock::Enforcement::Full) => "full",
         Ok(landlock::Enforcement::Partial(what)) => {
-            missing.push(format!("landlock only partially enforced: {what}"));
+            partial_landlock = Some(what);
             "partial"
         }
         Err(e) => {
@@ -263,6 +292,20 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
             false
         }
     };
+    let mut substituted = Vec::new();
+    if let Some(what) = partial_landlock {
+        // Every right that Landlock's later ABIs add (refer, truncate, device ioctls, TCP,
+        // signal and abstract-socket scoping) the filter and the own root give already.
+        if seccomp {
+            substituted.push(format!(
+                "landlock only partially enforced ({what}): the seccomp filter refuses every \
+                 socket, signals to any other process, truncation, renames and links, and \
+                 device ioctls, and the own root has no writable file"
+            ));
+        } else {
+            missing.push(format!("landlock only partially enforced: {what}"));
+        }
+    }
     Ok(Confined {
         report: SandboxReport {
             landlock: landlock.to_string(),
@@ -272,6 +315,7 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
             thread_limit,
             cgroup: None,
             refusals_to_engine,
+            substituted,
             missing,
         },
         // Loaded from its place in the own root, the plugin needs no descriptor kept open.
@@ -279,6 +323,11 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
         plugin: plugin_path,
     })
 }
+
+/// How a machine that refuses unprivileged user namespaces allows them.
+const USER_NAMESPACE_HINT: &str = " (where unprivileged user namespaces are off: on Debian \
+    `sysctl kernel.unprivileged_userns_clone=1`; on Ubuntu 24.04 an AppArmor profile that \
+    allows `userns` for agon-host, or `sysctl kernel.apparmor_restrict_unprivileged_userns=0`)";
 
 /// A user namespace (with, for a host not started as root, the other namespaces) and the
 /// thread limit counted in it; the thread limit if set.
@@ -299,7 +348,7 @@ fn isolate(
                 "namespaces (user, ipc, uts, mount; and with them the thread limit and the own \
                  root)"
             };
-            missing.push(format!("{which}: {e}"));
+            missing.push(format!("{which}: {e}{USER_NAMESPACE_HINT}"));
             return None;
         }
     };
@@ -342,6 +391,7 @@ mod tests {
             thread_limit: None,
             cgroup: None,
             refusals_to_engine: true,
+            substituted: Vec::new(),
             missing: vec!["landlock: not supported by this kernel".into()],
         };
         let strict = SandboxConfig {
@@ -359,6 +409,7 @@ mod tests {
             thread_limit: Some(0),
             cgroup: Some("/sys/fs/cgroup/agon/agon-host-1-0".into()),
             refusals_to_engine: true,
+            substituted: vec!["landlock only partially enforced".into()],
             missing: vec![],
         };
         assert_eq!(full.strict_refusal(&strict), None);

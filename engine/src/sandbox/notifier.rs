@@ -51,8 +51,13 @@ fn send(socket: BorrowedFd<'_>, fd: BorrowedFd<'_>) -> rustix::io::Result<()> {
     let mut control = SendAncillaryBuffer::new(&mut space);
     let fds = [fd];
     control.push(SendAncillaryMessage::ScmRights(&fds));
-    rustix::net::sendmsg(socket, &[IoSlice::new(b"L")], &mut control, SendFlags::empty())
-        .map(|_| ())
+    rustix::net::sendmsg(
+        socket,
+        &[IoSlice::new(b"L")],
+        &mut control,
+        SendFlags::empty(),
+    )
+    .map(|_| ())
 }
 
 /// Engine side: the listener the host sent, if it sent one (never waits).

@@ -20,12 +20,12 @@
 //!   `madvise` on the page cache every process shares.
 
 use super::sigsys_handler;
-use std::os::fd::{FromRawFd, OwnedFd};
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule, TargetArch,
 };
 use std::collections::BTreeMap;
+use std::os::fd::{FromRawFd, OwnedFd};
 
 #[cfg(target_arch = "x86_64")]
 const ARCH: TargetArch = TargetArch::x86_64;

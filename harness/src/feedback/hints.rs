@@ -92,9 +92,10 @@ fn panic(fault: &Fault, host: HostKind, stderr: Option<&str>) -> Vec<String> {
     let mut hints = Vec::new();
     if host == HostKind::Process && denied_access(&fault.detail) {
         hints.push(
-            "the bot could not open a file: under the process host the sandbox (Landlock) \
-             denies every file but the bot's own library and the system's shared libraries, \
-             the likely cause here; build the data into the library (`include_bytes!`, \
+            "the bot could not open a file: under the process host the sandbox gives a bot a \
+             root of its own that holds only its own library and the system's shared \
+             libraries (other files do not exist there, and Landlock denies the rest), the \
+             likely cause here; build the data into the library (`include_bytes!`, \
              `include_str!`) instead of reading it at run time"
                 .to_string(),
         );
@@ -124,12 +125,20 @@ fn panic(fault: &Fault, host: HostKind, stderr: Option<&str>) -> Vec<String> {
     hints
 }
 
-/// How std words an I/O error of EACCES, which is what Landlock answers: `Permission denied (os
-/// error 13)` when displayed, `Os { code: 13, kind: PermissionDenied, .. }` when unwrapped.
+/// How std words an I/O error of EACCES, which is what Landlock answers (`Permission denied (os
+/// error 13)` when displayed, `Os { code: 13, kind: PermissionDenied, .. }` when unwrapped), or
+/// of ENOENT, what a path outside the host's own root gives.
 fn denied_access(detail: &str) -> bool {
-    ["Permission denied", "PermissionDenied", "os error 13"]
-        .iter()
-        .any(|words| detail.contains(words))
+    [
+        "Permission denied",
+        "PermissionDenied",
+        "os error 13",
+        "No such file or directory",
+        "NotFound",
+        "os error 2)",
+    ]
+    .iter()
+    .any(|words| detail.contains(words))
 }
 
 /// Where the last panic happened, as std's panic hook printed it on stderr
@@ -179,6 +188,8 @@ mod tests {
     #[test]
     fn a_denied_file_is_recognised_however_std_words_it() {
         assert!(denied_access("Permission denied (os error 13)"));
+        assert!(denied_access("No such file or directory (os error 2)"));
+        assert!(!denied_access("invalid digit (os error 22)"));
         assert!(denied_access(
             "book: Os { code: 13, kind: PermissionDenied, message: \"Permission denied\" }"
         ));

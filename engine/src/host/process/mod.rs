@@ -17,9 +17,7 @@ use super::engine_stall::Stopwatch;
 use super::{Call, CallResult, Deadline, HostKind, HostReport, SeatHost};
 use crate::fault::FaultCause;
 use crate::loader::{Manifest, StagedPlugin};
-use crate::sandbox::{
-    limits, notifier, refusal_line, refused_calls, SandboxConfig, SandboxReport,
-};
+use crate::sandbox::{limits, notifier, refusal_line, refused_calls, SandboxConfig, SandboxReport};
 use agon_plugin_api::abi::{BotFailure, FailureKind};
 use frame::ReadError;
 use outside_stop::OutsideStops;
@@ -314,8 +312,7 @@ impl ProcessHost {
         };
         let (request_read, request_write) = pipe()?;
         let (response_read, response_write) = pipe()?;
-        let (handover, handover_child) =
-            notifier::handover_pair().map_err(&spawn_error)?;
+        let (handover, handover_child) = notifier::handover_pair().map_err(&spawn_error)?;
         let child_in = request_read.as_raw_fd();
         let child_out = response_write.as_raw_fd();
         let child_handover = handover_child.as_raw_fd();
@@ -388,6 +385,7 @@ impl ProcessHost {
                     thread_limit: None,
                     cgroup: None,
                     refusals_to_engine: false,
+                    substituted: Vec::new(),
                     missing: Vec::new(),
                 },
             },
@@ -399,10 +397,12 @@ impl ProcessHost {
                 host.cgroup = Some(cgroup);
                 None
             }
-            Err(e) if config.sandbox.strict => {
+            // Only a bot allowed threads needs the cgroup's CPU and task caps (see below).
+            Err(e) if config.sandbox.strict && config.sandbox.threads > 0 => {
                 host.kill();
                 return Err(ProcessHostError::Refused(format!(
-                    "sandbox strict: refusing to run: cgroup: {e}"
+                    "sandbox strict: refusing to run: a bot allowed threads needs a cgroup of \
+                     its own (cpu.max, pids.max): {e}"
                 )));
             }
             Err(e) => {
@@ -446,7 +446,11 @@ impl ProcessHost {
                         host.ready.sandbox.missing.join("; ")
                     ));
                 }
-                host.ready.sandbox.missing.extend(cgroup_missing);
+                if let Some(reason) = cgroup_missing {
+                    host.ready
+                        .sandbox
+                        .note_missing_cgroup(reason, config.sandbox.threads);
+                }
                 Ok(host)
             }
             Ok((frame::LOAD_FAILED, body)) => {
@@ -574,12 +578,9 @@ impl ProcessHost {
         }
         let mut call_watch = self.watch_call(cpu_limit);
         let outcome = self.write(kind, message, wall_deadline()).and_then(|()| {
-            frame::read_frame_by(
-                self.watched(),
-                &wall_deadline,
-                check_every,
-                &mut || call_watch.keep_waiting(),
-            )
+            frame::read_frame_by(self.watched(), &wall_deadline, check_every, &mut || {
+                call_watch.keep_waiting()
+            })
         });
         if matches!(outcome, Ok((frame::ANSWER | frame::FAILED, _))) {
             self.pause();
