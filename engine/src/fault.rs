@@ -19,7 +19,8 @@ pub enum FaultCause {
     Panic,
     /// The bot's process died of a signal (the detail names it).
     Crash,
-    /// The bot's process ran out of memory (its address-space limit).
+    /// The bot's process ran out of memory (its cgroup's `memory.max`, or its address-space
+    /// limit where it has no cgroup).
     Oom,
     /// The sandbox refused a system call and killed the bot's process.
     RefusedSyscall,

@@ -596,7 +596,8 @@ pub struct SeatingArgs {
     /// what is missing; `strict` refuses to run a bot that cannot be fully confined
     #[arg(long, default_value = "report", value_name = "MODE")]
     pub sandbox: String,
-    /// Process host: address-space limit per bot in MiB
+    /// Process host: memory limit per bot in MiB (its cgroup's memory.max where it gets one,
+    /// else its address space)
     #[arg(long, default_value_t = 1024, value_name = "MIB")]
     pub memory_mb: u64,
     /// Process host: threads a bot may start (0: none; thread creation kills the bot)

@@ -221,7 +221,7 @@ impl Drop for HostCgroup {
 }
 
 /// Says once per engine process that hosts get no cgroup, why (`reason`), and which limits
-/// then do not hold; every record still lists it under `sandbox.missing`.
+/// then do not hold; every record still lists it (`SandboxReport::note_missing_cgroup`).
 pub fn warn_unavailable(reason: &str) {
     static WARNED: std::sync::Once = std::sync::Once::new();
     WARNED.call_once(|| log::warn!("{}", unavailable_message(reason)));

@@ -41,7 +41,8 @@ use std::path::{Path, PathBuf};
 /// What the sandbox enforces; part of a match's settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SandboxConfig {
-    /// `RLIMIT_AS` in bytes (default 1 GiB).
+    /// The memory limit in bytes (default 1 GiB): the host's cgroup `memory.max` where it has
+    /// one (with `RLIMIT_AS` a backstop above it, `limits::address_space`), else `RLIMIT_AS`.
     pub memory_bytes: u64,
     /// `RLIMIT_CPU` in seconds for the whole host process: a backstop behind the watchdog.
     pub cpu_seconds: u64,

@@ -9,7 +9,8 @@
 //! Attempts: `fork`, `read-file`, `connect`, `stdout-garbage`, `thread-hog`, `early-thread`,
 //! `setpgid`, `pdeathsig`, `prlimit-parent`, `self-signal`; on the machine ([`machine`]):
 //! `ioctl`, `metadata`, `mounts`, `notify`, `setfsuid`, `sysv`, `thread-flood`,
-//! `inherited-fd`, `namespace-thread`, `machine`; between bots and on the machine's state
+//! `inherited-fd`, `namespace-thread`, `machine`; for the cgroup's CPU cap and kill ([`spin`]):
+//! `spin-threads`; between bots and on the machine's state
 //! ([`channels`]): `channel`, `probe`; on the sandbox's report of a refused call
 //! ([`refusal`]): `sigsys`; with time ([`timing`]): `ponder`, `slow-new`, `escape-codes` (and
 //! `slow`, a slow legal player to face them). For the summary a student reads ([`feedback`]):
