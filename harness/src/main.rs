@@ -24,6 +24,9 @@ fn main() {
         if let Err(e) = agon_engine::interrupt::install() {
             log::warn!("cannot catch stop signals: {e}");
         }
+        if let Err(e) = agon_engine::host::process::allow_many_hosts() {
+            log::warn!("cannot raise the limit on open files: {e}");
+        }
     }
     let result = match cli.command {
         cli::Command::Plugins(args) => commands::plugins::run(args),

@@ -8,6 +8,7 @@ use agon_tests::{
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn signal(pid: u32, name: &str) {
@@ -616,4 +617,38 @@ fn a_bot_process_stopped_from_outside_in_a_tournament_has_its_game_played_again(
     for row in standings(&out)["standings"].as_array().unwrap() {
         assert_eq!(row["faults"], serde_json::json!({}), "{row}");
     }
+}
+
+/// A run with many games at once under a small soft limit on open files (the 1,024 most
+/// shells start with is reached at about 128 games, each process host holding four of the
+/// engine's descriptors): the engine raises its own limit to the hard one, and every game is
+/// played.
+#[test]
+fn many_games_at_once_fit_under_a_small_soft_limit_on_open_files() {
+    let dir = scratch("many-hosts");
+    let random = spec("breakthrough-random", "random");
+    let cfg = agon_tests::tournament_config(
+        &dir,
+        "game = \"breakthrough\"\nseed = 5\ngames_per_pairing = 24\nconcurrency = 24\n\
+         host = \"process\"\nmove_ms = 5000",
+        &[("a", random.clone()), ("b", random)],
+    );
+    let out = dir.join("run");
+    let mut command = Command::new("sh");
+    // 64 descriptors: fewer than 24 games at once need (192).
+    command
+        .arg("-c")
+        .arg("ulimit -Sn 64 && exec \"$@\"")
+        .arg("sh")
+        .arg(agon_tests::artifacts().join("agon"))
+        .args(["tournament", "run"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .env("AGON_SEED_SECRET", agon_tests::TEST_SECRET.to_string());
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(journal_lines(&out), 24, "{stderr}");
 }

@@ -127,8 +127,10 @@ fn every_misbehaving_bot_is_contained() {
         case("channel?call=mincore", "refused_syscall"),
         case("channel?call=fadvise", "refused_syscall"),
         case("channel?call=pageout", "refused_syscall"),
+        case("channel?call=membarrier", "refused_syscall"),
         // Nothing of the machine: no other process, no load, not its name.
         case("probe?call=pids", "illegal"),
+        case("probe?call=clocks", "illegal"),
         case("probe?call=sysinfo", "illegal"),
         case("probe?call=hostname", "illegal"),
         case("probe?call=files", "illegal"),

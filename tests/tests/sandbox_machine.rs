@@ -280,8 +280,13 @@ fn the_process_host_holds_without_root() {
     let pids = format!("{}?call=pids", spec("misbehave", "probe"));
     let host_name = format!("{}?call=hostname", spec("misbehave", "probe"));
     let files = format!("{}?call=files", spec("misbehave", "probe"));
+    let clocks = format!("{}?call=clocks", spec("misbehave", "probe"));
     let reopen = format!("{}?call=reopen", spec("misbehave", "probe"));
     let patched_handler = format!("{}?call=patch", spec("misbehave", "sigsys"));
+    let overmapped_handler = format!("{}?call=overmap", spec("misbehave", "sigsys"));
+    let closed_stderr = format!("{}?call=stderr", spec("misbehave", "sigsys"));
+    let membarrier = format!("{}?call=membarrier", spec("misbehave", "channel"));
+    let sysinfo = format!("{}?call=sysinfo", spec("misbehave", "probe"));
     // With the call the kernel names to the engine, as it does for root.
     for (bot, cause, named) in [
         (read_file.as_str(), "illegal", ""),
@@ -297,8 +302,13 @@ fn the_process_host_holds_without_root() {
         (&pids, "illegal", ""),
         (&host_name, "illegal", ""),
         (&files, "illegal", ""),
+        (&clocks, "illegal", ""),
         (&reopen, "illegal", ""),
         (&patched_handler, "refused_syscall", "`socket`"),
+        (&overmapped_handler, "refused_syscall", "`socket`"),
+        (&closed_stderr, "refused_syscall", "`socket`"),
+        (&membarrier, "refused_syscall", "`membarrier`"),
+        (&sysinfo, "illegal", ""),
     ] {
         let mut command = match_command([bot, &random], &["--json"]);
         command.env("AGON_CACHE_DIR", &cache).env("HOME", &home);

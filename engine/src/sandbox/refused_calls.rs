@@ -144,6 +144,7 @@ const KNOWN: &[(i64, &str, Rule)] = &[
     call!(SYS_mincore, SharedState),
     call!(SYS_fadvise64, SharedState),
     call!(SYS_readahead, SharedState),
+    call!(SYS_membarrier, SharedState),
     call!(SYS_capget, Tracing),
     call!(SYS_fsync, FileChanges),
     call!(SYS_fdatasync, FileChanges),

@@ -68,7 +68,6 @@ const ALLOWED: &[i64] = &[
     libc::SYS_set_robust_list,
     libc::SYS_rseq,
     libc::SYS_set_tid_address,
-    libc::SYS_membarrier,
     libc::SYS_sched_yield,
     libc::SYS_sched_getaffinity,
     libc::SYS_sched_getparam,
@@ -196,9 +195,16 @@ const MAP_SHARED: u64 = 0x01;
 /// timing channel, and a way to slow every other process down), nor REMOVE or the rest.
 const ALLOWED_MADVICE: [u64; 10] = [0, 1, 2, 3, 4, 8, 14, 15, 16, 17];
 
+/// The only `membarrier` commands allowed (linux/membarrier.h): QUERY and the private ones,
+/// which act on this process's own threads. Not the GLOBAL commands: they wait for every CPU
+/// of the machine (an RCU grace period, or interrupts to other processes' CPUs), a load on
+/// everyone and a clock that other processes' activity moves.
+const ALLOWED_MEMBARRIERS: [u64; 7] = [0, 8, 16, 32, 64, 128, 256];
+
 /// Calls that ask about another process by pid (argument 0; `getpriority`'s `who` is argument
 /// 1): answered "no such process" for any pid but 0 and the host's own, so a bot cannot find
-/// the engine, its opponent or anything else running by trying every pid.
+/// the engine, its opponent or anything else running by trying every pid. So are the clock
+/// calls given another process's CPU-time clock ([`other_process_clock`]).
 const PID_QUERIES: [(i64, u8); 7] = [
     (libc::SYS_getpgid, 0),
     (libc::SYS_getsid, 0),
@@ -292,6 +298,7 @@ fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
         all_of(vec![condition(3, SeccompCmpOp::MaskedEq(MAP_SHARED), 0)?])?,
     );
     rules.insert(libc::SYS_madvise, any_of(2, &ALLOWED_MADVICE)?);
+    rules.insert(libc::SYS_membarrier, any_of(0, &ALLOWED_MEMBARRIERS)?);
     rules.insert(
         libc::SYS_fcntl,
         all_of(none_of(1, &FCNTL_FORBIDDEN_COMMANDS.map(|c| c as u64))?)?,
@@ -372,7 +379,43 @@ fn other_processes_filter() -> Result<BpfProgram, String> {
             ])?,
         );
     }
+    let other_clock = other_process_clock(own_pid)?;
+    for call in CLOCK_CALLS {
+        rules.insert(call, other_clock.clone());
+    }
     errno_filter(rules, libc::ESRCH)
+}
+
+/// Calls whose first argument is a clock, which may be another process's CPU-time clock.
+const CLOCK_CALLS: [i64; 3] = [
+    libc::SYS_clock_gettime,
+    libc::SYS_clock_getres,
+    libc::SYS_clock_nanosleep,
+];
+
+/// A clock id that is the CPU-time clock of a process other than `own_pid`: the kernel lets any
+/// process read any other's (posix-cpu-timers.c, `pid_for_clock`), which would tell a bot which
+/// pids are alive and how much CPU its opponent uses. A CPU clock id is negative, its bit 2
+/// set for a thread's clock (which the kernel limits to the caller's own threads), its low two
+/// bits the kind (0-2), and the rest `~pid << 3`, pid 0 meaning the caller
+/// (linux/posix-timers.h, `MAKE_PROCESS_CPUCLOCK`). Standard clocks are non-negative.
+fn other_process_clock(own_pid: u64) -> Result<Vec<SeccompRule>, String> {
+    let mut conditions = vec![
+        condition32(0, SeccompCmpOp::MaskedEq(0x8000_0000), 0x8000_0000)?,
+        condition32(0, SeccompCmpOp::MaskedEq(0x4), 0)?,
+    ];
+    for pid in [0, own_pid] {
+        for kind in 0..3 {
+            conditions.push(condition32(0, SeccompCmpOp::Ne, process_clock(pid, kind))?);
+        }
+    }
+    all_of(conditions)
+}
+
+/// The id of process `pid`'s CPU-time clock of `kind` (0 PROF, 1 VIRT, 2 SCHED) as an
+/// unsigned 32-bit argument (linux/posix-timers.h, `MAKE_PROCESS_CPUCLOCK`).
+fn process_clock(pid: u64, kind: u64) -> u64 {
+    u64::from((!(pid as u32)) << 3) | kind
 }
 
 /// How the host's refused calls are recorded.
@@ -464,4 +507,18 @@ fn apply_with_listener(program: &BpfProgram) -> Result<OwnedFd, String> {
     }
     // SAFETY: with NEW_LISTENER, seccomp returns a new descriptor this process owns.
     Ok(unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_process_clock_id_is_encoded_as_the_c_library_does() {
+        let pid = std::process::id();
+        let mut clock: libc::clockid_t = 0;
+        // SAFETY: writes the local.
+        assert_eq!(unsafe { libc::clock_getcpuclockid(pid as i32, &mut clock) }, 0);
+        assert_eq!(process_clock(pid.into(), 2), u64::from(clock as u32));
+    }
 }

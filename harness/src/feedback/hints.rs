@@ -186,13 +186,16 @@ mod tests {
     }
 
     #[test]
-    fn a_denied_file_is_recognised_however_std_words_it() {
+    fn a_denied_or_hidden_file_is_recognised_however_std_words_it() {
         assert!(denied_access("Permission denied (os error 13)"));
         assert!(denied_access("No such file or directory (os error 2)"));
         assert!(!denied_access("invalid digit (os error 22)"));
         assert!(denied_access(
             "book: Os { code: 13, kind: PermissionDenied, message: \"Permission denied\" }"
         ));
-        assert!(!denied_access("No such file or directory (os error 2)"));
+        assert!(denied_access(
+            "book: Os { code: 2, kind: NotFound, message: \"No such file or directory\" }"
+        ));
+        assert!(!denied_access("index out of bounds: the len is 2"));
     }
 }

@@ -28,8 +28,9 @@ fn shared_file() -> i32 {
     fd
 }
 
-/// `call=lock|ofd-lock|get-lock|flock|shared-map|mincore|fadvise|pageout`: a channel to other
-/// bots through the kernel's shared state.
+/// `call=lock|ofd-lock|get-lock|flock|shared-map|mincore|fadvise|pageout|membarrier`: a channel
+/// to other bots through the kernel's shared state (`membarrier`: a global barrier, whose
+/// time every CPU's activity moves).
 pub type Channel = ByCall<ChannelCalls>;
 
 #[derive(Default)]
@@ -38,7 +39,7 @@ pub struct ChannelCalls;
 impl CallAttack for ChannelCalls {
     const DEFAULT_CALL: &'static str = "lock";
     fn check(call: &str) -> Result<(), String> {
-        const CALLS: [&str; 8] = [
+        const CALLS: [&str; 9] = [
             "lock",
             "ofd-lock",
             "get-lock",
@@ -47,6 +48,7 @@ impl CallAttack for ChannelCalls {
             "mincore",
             "fadvise",
             "pageout",
+            "membarrier",
         ];
         match CALLS.contains(&call) {
             true => Ok(()),
@@ -104,6 +106,10 @@ impl CallAttack for ChannelCalls {
                         libc::madvise(page, 4096, libc::MADV_PAGEOUT) == 0
                     }
                 }
+                "membarrier" => {
+                    // MEMBARRIER_CMD_GLOBAL (linux/membarrier.h).
+                    libc::syscall(libc::SYS_membarrier, 1, 0, 0) == 0
+                }
                 _ => libc::posix_fadvise(fd, 0, 4096, libc::POSIX_FADV_DONTNEED) == 0,
             }
         };
@@ -114,9 +120,10 @@ impl CallAttack for ChannelCalls {
     }
 }
 
-/// `call=pids|sysinfo|hostname|files|reopen`: a look at the machine. `pids` asks its
+/// `call=pids|clocks|sysinfo|hostname|files|reopen`: a look at the machine. `pids` asks its
 /// parent's pid (the engine's), then the process group of every pid up to 40,000 (an answer for
-/// any pid but its own is a process seen); `sysinfo` the load and free memory; `hostname` the
+/// any pid but its own is a process seen); `clocks` reads the CPU-time clock of every pid up to
+/// 40,000 (an opponent's CPU use, and a process seen); `sysinfo` the load and free memory; `hostname` the
 /// machine's name (anything but the sandbox's fixed name); `files` looks for the machine's
 /// files by `stat` (`/etc/shadow`, `/root`, `/proc` ...); `reopen` re-opens its own answer
 /// pipe through `/proc/self/fd`.
@@ -143,9 +150,9 @@ impl CallAttack for ProbeCalls {
     const DEFAULT_CALL: &'static str = "pids";
     fn check(call: &str) -> Result<(), String> {
         match call {
-            "pids" | "sysinfo" | "hostname" | "files" | "reopen" => Ok(()),
+            "pids" | "clocks" | "sysinfo" | "hostname" | "files" | "reopen" => Ok(()),
             other => Err(format!(
-                "call `{other}`: expected pids, sysinfo, hostname, files or reopen"
+                "call `{other}`: expected pids, clocks, sysinfo, hostname, files or reopen"
             )),
         }
     }
@@ -170,6 +177,26 @@ impl CallAttack for ProbeCalls {
                 if !seen.is_empty() {
                     panic!(
                         "escaped: saw {} other processes, e.g. {:?}",
+                        seen.len(),
+                        &seen[..seen.len().min(5)]
+                    );
+                }
+            }
+            "clocks" => {
+                let own = std::process::id() as i32;
+                let seen: Vec<i32> = (1..40_000)
+                    .filter(|&pid| pid != own)
+                    .filter(|&pid| {
+                        // MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED) (linux/posix-timers.h).
+                        let clock = ((!pid) << 3) | 2;
+                        let mut now: libc::timespec = unsafe { std::mem::zeroed() };
+                        // SAFETY: clock_gettime writes the local.
+                        unsafe { libc::syscall(libc::SYS_clock_gettime, clock, &mut now) == 0 }
+                    })
+                    .collect();
+                if !seen.is_empty() {
+                    panic!(
+                        "escaped: read the CPU clocks of {} other processes, e.g. {:?}",
                         seen.len(),
                         &seen[..seen.len().min(5)]
                     );

@@ -924,6 +924,27 @@ fn move_fd(fd: i32, target: i32) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Raises the engine's soft limit on open files to its hard limit. Every process host holds
+/// four descriptors in the engine (its request and answer pipes, its stderr and its refusal
+/// listener), so 200 games at once need more than the soft limit of 1,024 most systems start
+/// a shell with, while the hard limit is usually far higher. The hosts do not inherit it:
+/// theirs is set between fork and exec.
+pub fn allow_many_hosts() -> std::io::Result<()> {
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    let limit = getrlimit(Resource::Nofile);
+    if limit.current == limit.maximum {
+        return Ok(());
+    }
+    setrlimit(
+        Resource::Nofile,
+        Rlimit {
+            current: limit.maximum,
+            maximum: limit.maximum,
+        },
+    )
+    .map_err(Into::into)
+}
+
 /// The CPU time of process `pid` (all threads), through its CPU-time clock.
 pub fn process_cpu_time(pid: u32) -> Option<Duration> {
     let mut clock: libc::clockid_t = 0;
