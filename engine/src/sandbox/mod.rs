@@ -167,9 +167,8 @@ pub struct Confined {
 }
 
 /// Confines the calling process (the host, before it loads `plugin`). Fails only where going
-/// on would run team code with root's rights.
+/// on would run team code with root's rights, or leave a refused call unrecorded.
 pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String> {
-    let mut missing = Vec::new();
     let engine = rustix::process::getppid();
     let ruleset = landlock::prepare(plugin);
     let plugin_file = std::fs::File::open(plugin).ok();
@@ -180,52 +179,103 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
     };
     let status = proc_file("status")?;
     let proc_self = proc_file("")?;
-    let mut plugin_path = plugin_file
-        .as_ref()
-        .map(|file| PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd())))
-        .filter(|path| path.exists())
-        .unwrap_or_else(|| plugin.to_path_buf());
-    let mut namespaces: Vec<String> = Vec::new();
+    let mut progress = Progress {
+        namespaces: Vec::new(),
+        missing: Vec::new(),
+        plugin: plugin_file
+            .as_ref()
+            .map(|file| PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd())))
+            .filter(|path| path.exists())
+            .unwrap_or_else(|| plugin.to_path_buf()),
+    };
     let root = rustix::process::geteuid().is_root();
     let identity = if root {
-        match namespaces::enter_system_namespaces() {
-            Ok(entered) => {
-                namespaces.extend(entered.iter().map(|n| n.to_string()));
-                if let Err(e) = namespaces::name_the_host() {
-                    missing.push(e);
-                }
-                enter_own_root(plugin, &mut plugin_path, &mut missing);
-            }
-            Err(e) => missing.push(format!(
-                "namespaces (ipc, uts, mount; and with them the own root): {e}"
-            )),
-        }
-        if let Err(e) = privileges::drop_bounding_set() {
-            missing.push(format!("capability bounding set: {e}"));
-        }
-        let identity = privileges::resolve(config.user.as_deref())?;
-        if identity.uid == 0 {
-            return Err("the sandbox user may not be root".into());
-        }
-        privileges::become_user(identity)?;
-        identity
+        give_up_root(config, plugin, &mut progress)?
     } else {
         privileges::Identity {
             uid: rustix::process::getuid().as_raw(),
             gid: rustix::process::getgid().as_raw(),
         }
     };
-    let thread_limit = isolate(
-        config,
-        identity,
-        root,
-        &proc_self,
-        &mut namespaces,
-        &mut missing,
-    );
-    if !root && namespaces.iter().any(|n| n == "mount") {
-        enter_own_root(plugin, &mut plugin_path, &mut missing);
+    let thread_limit = isolate(config, identity, root, &proc_self, &mut progress);
+    if !root && progress.namespaces.iter().any(|n| n == "mount") {
+        enter_own_root(plugin, &mut progress);
     }
+    let uid = drop_what_is_left(engine, &status, &mut progress.missing)?;
+    let enforced = enforce(ruleset, config, &mut progress.missing)?;
+    let Progress {
+        namespaces,
+        missing,
+        plugin: plugin_path,
+    } = progress;
+    Ok(Confined {
+        report: SandboxReport {
+            landlock: enforced.landlock.to_string(),
+            seccomp: enforced.seccomp,
+            uid,
+            namespaces,
+            thread_limit,
+            cgroup: None,
+            refusals_to_engine: enforced.refusals_to_engine,
+            substituted: enforced.substituted,
+            missing,
+        },
+        // Loaded from its place in the own root, the plugin needs no descriptor kept open.
+        _plugin_file: plugin_file.filter(|_| !plugin_path.starts_with(own_root::PLUGIN_DIR)),
+        plugin: plugin_path,
+    })
+}
+
+/// What confinement has done so far, and what it could not.
+struct Progress {
+    namespaces: Vec<String>,
+    missing: Vec<String>,
+    /// Where the host will load the plugin from.
+    plugin: PathBuf,
+}
+
+/// A host started as root: namespaces and its own root while it is root, then an empty
+/// bounding set and the bots' user. Returns that user.
+fn give_up_root(
+    config: &SandboxConfig,
+    plugin: &Path,
+    progress: &mut Progress,
+) -> Result<privileges::Identity, String> {
+    // Looked up while the machine's user database is still there (not in the own root).
+    let identity = privileges::resolve(config.user.as_deref())?;
+    if identity.uid == 0 {
+        return Err("the sandbox user may not be root".into());
+    }
+    match namespaces::enter_system_namespaces() {
+        Ok(entered) => {
+            progress
+                .namespaces
+                .extend(entered.iter().map(|n| n.to_string()));
+            if let Err(e) = namespaces::name_the_host() {
+                progress.missing.push(e);
+            }
+            enter_own_root(plugin, progress);
+        }
+        Err(e) => progress.missing.push(format!(
+            "namespaces (ipc, uts, mount; and with them the own root): {e}"
+        )),
+    }
+    if let Err(e) = privileges::drop_bounding_set() {
+        progress
+            .missing
+            .push(format!("capability bounding set: {e}"));
+    }
+    privileges::become_user(identity)?;
+    Ok(identity)
+}
+
+/// Empties every capability set, makes the host undumpable, sets its death signal again and
+/// reads back from the kernel what it holds; returns its uid.
+fn drop_what_is_left(
+    engine: Option<rustix::process::Pid>,
+    status: &std::fs::File,
+    missing: &mut Vec<String>,
+) -> Result<Option<u32>, String> {
     if let Err(e) = privileges::clear_capabilities() {
         missing.push(format!("capabilities: {e}"));
     }
@@ -239,7 +289,7 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
         return Err("the engine exited".into());
     }
     // What is enforced, as the kernel tells it, not what was asked for.
-    let uid = match privileges::held(&status) {
+    match privileges::held(status) {
         Ok(held) => {
             if held.uid == 0 || held.euid == 0 {
                 return Err("still root after giving up root".into());
@@ -250,13 +300,30 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
                     held.capability_sets.join(", ")
                 ));
             }
-            Some(held.uid)
+            Ok(Some(held.uid))
         }
         Err(e) => {
             missing.push(format!("cannot check privileges: {e}"));
-            None
+            Ok(None)
         }
-    };
+    }
+}
+
+/// What [`enforce`] put in force.
+struct Enforced {
+    landlock: &'static str,
+    seccomp: bool,
+    refusals_to_engine: bool,
+    substituted: Vec<String>,
+}
+
+/// `no_new_privs`, Landlock, then the seccomp filters, whose refusal listener goes to the
+/// engine.
+fn enforce(
+    ruleset: Result<::landlock::RulesetCreated, String>,
+    config: &SandboxConfig,
+    missing: &mut Vec<String>,
+) -> Result<Enforced, String> {
     if let Err(e) = rustix::thread::set_no_new_privs(true) {
         missing.push(format!("no_new_privs: {e}"));
     }
@@ -307,21 +374,11 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
             missing.push(format!("landlock only partially enforced: {what}"));
         }
     }
-    Ok(Confined {
-        report: SandboxReport {
-            landlock: landlock.to_string(),
-            seccomp,
-            uid,
-            namespaces,
-            thread_limit,
-            cgroup: None,
-            refusals_to_engine,
-            substituted,
-            missing,
-        },
-        // Loaded from its place in the own root, the plugin needs no descriptor kept open.
-        _plugin_file: plugin_file.filter(|_| !plugin_path.starts_with(own_root::PLUGIN_DIR)),
-        plugin: plugin_path,
+    Ok(Enforced {
+        landlock,
+        seccomp,
+        refusals_to_engine,
+        substituted,
     })
 }
 
@@ -337,9 +394,9 @@ fn isolate(
     identity: privileges::Identity,
     root: bool,
     proc_self: &std::fs::File,
-    namespaces: &mut Vec<String>,
-    missing: &mut Vec<String>,
+    progress: &mut Progress,
 ) -> Option<u32> {
+    let missing = &mut progress.missing;
     let entered = match namespaces::enter_user_namespace(identity, !root, proc_self) {
         Ok(entered) => entered,
         Err(e) => {
@@ -353,7 +410,9 @@ fn isolate(
             return None;
         }
     };
-    namespaces.extend(entered.iter().map(|n| n.to_string()));
+    progress
+        .namespaces
+        .extend(entered.iter().map(|n| n.to_string()));
     if !root {
         // The UTS namespace came with the user namespace, which owns it.
         if let Err(e) = namespaces::name_the_host() {
@@ -369,12 +428,12 @@ fn isolate(
     }
 }
 
-/// Enters a root file system of the host's own ([`own_root`]) and points `plugin_path` at the
-/// plugin's place in it.
-fn enter_own_root(plugin: &Path, plugin_path: &mut PathBuf, missing: &mut Vec<String>) {
+/// Enters a root file system of the host's own ([`own_root`]) and points the plugin's path at
+/// its place in it.
+fn enter_own_root(plugin: &Path, progress: &mut Progress) {
     match own_root::enter(plugin) {
-        Ok(inside) => *plugin_path = inside,
-        Err(e) => missing.push(format!("own root file system: {e}")),
+        Ok(inside) => progress.plugin = inside,
+        Err(e) => progress.missing.push(format!("own root file system: {e}")),
     }
 }
 

@@ -518,7 +518,10 @@ mod tests {
         let pid = std::process::id();
         let mut clock: libc::clockid_t = 0;
         // SAFETY: writes the local.
-        assert_eq!(unsafe { libc::clock_getcpuclockid(pid as i32, &mut clock) }, 0);
+        assert_eq!(
+            unsafe { libc::clock_getcpuclockid(pid as i32, &mut clock) },
+            0
+        );
         assert_eq!(process_clock(pid.into(), 2), u64::from(clock as u32));
     }
 }
