@@ -404,7 +404,7 @@ fn strict_mode_runs_only_where_every_protection_holds() {
     assert_eq!(sandbox["refusals_to_engine"], true, "{sandbox}");
     assert_ne!(sandbox["uid"], 0, "{sandbox}");
     assert_eq!(sandbox["thread_limit"], 0, "{sandbox}");
-    for namespace in ["user", "ipc", "uts", "mount"] {
+    for namespace in ["user", "ipc", "uts", "mount", "pid"] {
         assert!(
             sandbox["namespaces"]
                 .as_array()

@@ -334,7 +334,7 @@ fn the_process_host_holds_without_root() {
         );
         assert_eq!(
             sandbox["namespaces"].as_array().unwrap().len(),
-            4,
+            5,
             "{sandbox}"
         );
     }
@@ -351,17 +351,24 @@ fn cpu_ticks_and_confined(pid: u32) -> Option<(u64, bool)> {
     Some((ticks, confined))
 }
 
-/// The first of `hosts` to spend 3 clock ticks of CPU after it was confined: a host running
-/// team code that spins (loading and confining happen before, and a random mover spends
-/// almost nothing).
-fn spinning_after_confinement(hosts: &[u32]) -> Option<u32> {
+/// The first of `hosts` whose bot's process (the host, or its child in a PID namespace of its
+/// own) spends 3 clock ticks of CPU after it was confined: a host running team code that spins
+/// (loading and confining happen before, and a random mover spends almost nothing). Returns
+/// the host and its bot's process.
+fn spinning_after_confinement(hosts: &[u32]) -> Option<(u32, u32)> {
     let mut confined_at: Vec<Option<u64>> = vec![None; hosts.len()];
     let t0 = Instant::now();
     while t0.elapsed() < Duration::from_secs(10) {
-        for (pid, since) in hosts.iter().zip(confined_at.iter_mut()) {
-            match (cpu_ticks_and_confined(*pid), *since) {
+        for (host, since) in hosts.iter().zip(confined_at.iter_mut()) {
+            let bot = agon_tests::child_pids(*host)
+                .first()
+                .copied()
+                .unwrap_or(*host);
+            match (cpu_ticks_and_confined(bot), *since) {
                 (Some((ticks, true)), None) => *since = Some(ticks),
-                (Some((ticks, true)), Some(start)) if ticks >= start + 3 => return Some(*pid),
+                (Some((ticks, true)), Some(start)) if ticks >= start + 3 => {
+                    return Some((*host, bot))
+                }
                 _ => {}
             }
         }
@@ -403,8 +410,11 @@ fn a_host_that_cannot_be_reaped_does_not_hang_the_engine() {
     assert_eq!(hosts.len(), 2, "two hosts");
     // Freeze the looping bot inside its move call, not earlier: a host frozen while it starts
     // is bounded by the startup limit instead, which a loaded machine used to reach first.
-    let stuck = spinning_after_confinement(&hosts).expect("the looping bot's host spins");
-    std::fs::write(group.join("cgroup.procs"), stuck.to_string()).unwrap();
+    let (host, bot) = spinning_after_confinement(&hosts).expect("the looping bot's host spins");
+    // Both: the engine's child, which it reaps, and the bot's process under it.
+    for stuck in [host, bot] {
+        std::fs::write(group.join("cgroup.procs"), stuck.to_string()).unwrap();
+    }
     std::fs::write(group.join("freezer.state"), "FROZEN").unwrap();
     // An engine that waits for the frozen host would wait for ever: thaw it after 10 s, so that
     // such an engine fails the test instead of hanging it.

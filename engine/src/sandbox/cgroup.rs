@@ -157,7 +157,8 @@ impl HostCgroup {
         };
         let cpus = u64::from(config.threads.max(1));
         for (file, value) in [
-            ("pids.max", (u64::from(config.threads) + 1).to_string()),
+            // The bot's threads, its own, and its supervisor's (`supervisor`).
+            ("pids.max", (u64::from(config.threads) + 2).to_string()),
             ("memory.max", config.memory_bytes.to_string()),
             ("memory.swap.max", "0".to_string()),
             (

@@ -80,6 +80,11 @@ pub fn lower_address_space(pid: u32, bytes: u64) -> std::io::Result<()> {
 
 /// At most `threads` threads besides the host's own. Set inside the host's user namespace, where
 /// the kernel counts only that host's tasks (see [`super::namespaces`]).
-pub fn limit_tasks(threads: u32) -> std::io::Result<()> {
-    set(Resource::Nproc, u64::from(threads) + 1)
+/// `supervised`: the host has a supervisor in the same user namespace (see
+/// [`super::supervisor`]), one task more.
+pub fn limit_tasks(threads: u32, supervised: bool) -> std::io::Result<()> {
+    set(
+        Resource::Nproc,
+        u64::from(threads) + 1 + u64::from(supervised),
+    )
 }

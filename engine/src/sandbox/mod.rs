@@ -1,11 +1,14 @@
-//! The process host's sandbox (DESIGN.md, "Hosts"): resource limits set before the host
-//! program starts, then, applied by the host itself *before* it loads the plugin library (so no
-//! team code, not even a library constructor or the bot's `Default`, ever runs unconfined):
+//! The process host's sandbox (every layer, and what it closes: `docs/sandbox.md`): resource
+//! limits set before the host program starts, then, applied by the host itself *before* it
+//! loads the plugin library (so no team code, not even a library constructor or the bot's
+//! `Default`, ever runs unconfined):
 //!
 //! - [`privileges`]: a host started as root becomes an unprivileged user; every capability set
 //!   is emptied; `no_new_privs`.
-//! - [`namespaces`]: IPC, UTS, mount and user namespaces of its own, and a thread limit
-//!   counted in its user namespace.
+//! - [`namespaces`]: IPC, UTS, mount, PID and user namespaces of its own, and a thread limit
+//!   counted in its user namespace; [`own_root`]: a root file system that holds only the
+//!   system's libraries and the plugin; [`supervisor`]: the bot's process is pid 1 of the PID
+//!   namespace, its parent outside.
 //! - [`cgroup`] (set up by the engine, before the host runs): a cgroup v2 of its own with
 //!   `pids.max`, `memory.max` and `cpu.max`, killed whole on a deadline.
 //! - [`limits`]: address space, CPU seconds (a backstop), open files, file size 0, no core,
@@ -18,9 +21,8 @@
 //!   host names it on its stderr, [`sigsys_handler`] and [`refusal_line`], before it dies of
 //!   `SIGSYS`.)
 //!
-//! Where a mechanism is unavailable, the [`SandboxReport`] says which; in strict mode the host
-//! refuses to serve instead. Loading still works: the plugin is opened before the host gives up
-//! its rights and loaded through that descriptor.
+//! Where a mechanism is unavailable, the [`SandboxReport`] says which (or what substitutes for
+//! it); in strict mode the host refuses to serve instead.
 
 pub mod cgroup;
 pub mod landlock;
@@ -33,6 +35,7 @@ pub mod refusal_line;
 pub mod refused_calls;
 pub mod seccomp;
 mod sigsys_handler;
+pub mod supervisor;
 
 use serde::{Deserialize, Serialize};
 use std::os::fd::AsRawFd;
@@ -164,6 +167,9 @@ pub struct Confined {
     pub plugin: PathBuf,
     /// Keeps that descriptor open.
     _plugin_file: Option<std::fs::File>,
+    /// In a PID namespace of its own, the bot's process as the engine sees it (the engine
+    /// started its supervisor).
+    pub bot_pid: Option<u32>,
 }
 
 /// Confines the calling process (the host, before it loads `plugin`). Fails only where going
@@ -198,10 +204,15 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
         }
     };
     let thread_limit = isolate(config, identity, root, &proc_self, &mut progress);
-    if !root && progress.namespaces.iter().any(|n| n == "mount") {
+    if !root && progress.has("mount") {
         enter_own_root(plugin, &mut progress);
     }
     let uid = drop_what_is_left(engine, &status, &mut progress.missing)?;
+    // From here on, in a PID namespace, this is the bot's process, its supervisor outside.
+    let bot_pid = match progress.has("pid") {
+        true => Some(supervisor::split()?),
+        false => None,
+    };
     let enforced = enforce(ruleset, config, &mut progress.missing)?;
     let Progress {
         namespaces,
@@ -223,6 +234,7 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
         // Loaded from its place in the own root, the plugin needs no descriptor kept open.
         _plugin_file: plugin_file.filter(|_| !plugin_path.starts_with(own_root::PLUGIN_DIR)),
         plugin: plugin_path,
+        bot_pid,
     })
 }
 
@@ -232,6 +244,13 @@ struct Progress {
     missing: Vec<String>,
     /// Where the host will load the plugin from.
     plugin: PathBuf,
+}
+
+impl Progress {
+    /// Whether the host entered namespace `name`.
+    fn has(&self, name: &str) -> bool {
+        self.namespaces.iter().any(|n| n == name)
+    }
 }
 
 /// A host started as root: namespaces and its own root while it is root, then an empty
@@ -396,17 +415,18 @@ fn isolate(
     proc_self: &std::fs::File,
     progress: &mut Progress,
 ) -> Option<u32> {
-    let missing = &mut progress.missing;
     let entered = match namespaces::enter_user_namespace(identity, !root, proc_self) {
         Ok(entered) => entered,
         Err(e) => {
             let which = if root {
                 "user namespace (and with it the thread limit)"
             } else {
-                "namespaces (user, ipc, uts, mount; and with them the thread limit and the own \
-                 root)"
+                "namespaces (user, ipc, uts, mount, pid; and with them the thread limit and the \
+                 own root)"
             };
-            missing.push(format!("{which}: {e}{USER_NAMESPACE_HINT}"));
+            progress
+                .missing
+                .push(format!("{which}: {e}{USER_NAMESPACE_HINT}"));
             return None;
         }
     };
@@ -416,13 +436,13 @@ fn isolate(
     if !root {
         // The UTS namespace came with the user namespace, which owns it.
         if let Err(e) = namespaces::name_the_host() {
-            missing.push(e);
+            progress.missing.push(e);
         }
     }
-    match limits::limit_tasks(config.threads) {
+    match limits::limit_tasks(config.threads, progress.has("pid")) {
         Ok(()) => Some(config.threads),
         Err(e) => {
-            missing.push(format!("thread limit: {e}"));
+            progress.missing.push(format!("thread limit: {e}"));
             None
         }
     }

@@ -9,22 +9,20 @@
 //! against a 3 ms target, and the seccomp allow-list already kills the host on every socket
 //! call, so a bot has no network to reach either way.
 //!
-//! No PID namespace: `unshare(CLONE_NEWPID)` moves only the children made afterwards, so the
-//! host would have to fork and live on as pid 1 of the new namespace. The kernel drops signals
-//! that a namespace's pid 1 sends itself without a handler, so `abort` and an out-of-memory
-//! abort would no longer end the host as SIGABRT (the engine tells OOM and crashes apart by
-//! that), and the engine's clocks, stops and kills would follow a grandchild. What the
-//! namespace gives is had otherwise: the seccomp filter answers every query about another pid
-//! "no such process" and `getppid` 0, refuses signals to others and process creation (every
-//! task of a host is one of its threads, killed with it), and the host has no /proc.
+//! A PID namespace: `unshare(CLONE_NEWPID)` moves only the children made afterwards, so the
+//! host forks into it once confined ([`super::supervisor`]); the bot's process is pid 1 there
+//! and sees no other. (The seccomp filter answers queries about other pids "no such process"
+//! and `getppid` 0 as well, for hosts where the namespace cannot be made.)
 
 use super::privileges::Identity;
 
-/// The namespaces other than the user namespace, by flag and name.
-const SYSTEM: [(libc::c_int, &str); 3] = [
+/// The namespaces other than the user namespace, by flag and name. The PID namespace takes
+/// the host's children only: the host forks into it once confined ([`super::supervisor`]).
+const SYSTEM: [(libc::c_int, &str); 4] = [
     (libc::CLONE_NEWIPC, "ipc"),
     (libc::CLONE_NEWUTS, "uts"),
     (libc::CLONE_NEWNS, "mount"),
+    (libc::CLONE_NEWPID, "pid"),
 ];
 
 fn flags_of(names: &[(libc::c_int, &str)]) -> libc::c_int {
@@ -54,7 +52,7 @@ pub fn name_the_host() -> Result<(), String> {
     }
 }
 
-/// The IPC, UTS and mount namespaces, while the host still holds root's capabilities.
+/// The IPC, UTS, mount and PID namespaces, while the host still holds root's capabilities.
 pub fn enter_system_namespaces() -> Result<Vec<&'static str>, String> {
     unshare(flags_of(&SYSTEM))?;
     Ok(SYSTEM.iter().map(|(_, name)| *name).collect())

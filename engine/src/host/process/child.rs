@@ -3,7 +3,7 @@
 //! for direct use: the engine starts it with the request pipe on file descriptor 3 and the
 //! response pipe on 4, sends a hello naming the plugin and bot, and then one request per call.
 
-use super::{failure_code, frame, Hello, LoadFailure, Ready};
+use super::{failure_code, frame, Confinement, Hello, LoadFailure, Ready};
 use crate::loader::{LoadError, Plugin, StagedPlugin};
 use crate::sandbox;
 use abi_stable::std_types::RResult;
@@ -40,8 +40,13 @@ fn serve(input: &mut File, output: &mut File) -> Result<(), LoadFailure> {
     if let Some(refusal) = report.strict_refusal(&hello.sandbox) {
         return Err(LoadFailure::sandbox(refusal));
     }
-    // The engine takes the refusal listener now, before any team code runs.
-    frame::write_frame(output, frame::CONFINED, &[])
+    // The engine takes the refusal listener now, before any team code runs, and learns which
+    // process runs the bot.
+    let confinement = serde_json::to_vec(&Confinement {
+        bot_pid: confined.bot_pid,
+    })
+    .map_err(|e| LoadFailure::engine(e.to_string()))?;
+    frame::write_frame(output, frame::CONFINED, &confinement)
         .map_err(|e| LoadFailure::engine(e.to_string()))?;
     let staged = StagedPlugin {
         copy: confined.plugin.clone(),

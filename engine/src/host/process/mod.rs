@@ -215,6 +215,17 @@ pub struct ProcessHost {
     handover: Option<OwnedFd>,
     /// The kernel's notices of the host's refused calls (`sandbox::notifier`).
     refusals: Option<OwnedFd>,
+    /// The process that runs the bot (the child itself, or its child in a PID namespace):
+    /// whose CPU clock and stops count.
+    bot_pid: u32,
+}
+
+/// What a confined host tells the engine before it loads the plugin.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Confinement {
+    /// The process that runs the bot, where it is not the one the engine started (a PID
+    /// namespace of its own, `sandbox::supervisor`).
+    pub bot_pid: Option<u32>,
 }
 
 /// What a host was started with.
@@ -351,6 +362,7 @@ impl ProcessHost {
         // The engine's own stalls are left out, as for every call.
         let spawned = Stopwatch::start();
         let mut child = command.spawn().map_err(spawn_error)?;
+        let child_pid = child.id();
         drop(request_read);
         drop(response_write);
         drop(handover_child);
@@ -370,6 +382,7 @@ impl ProcessHost {
             unbilled_startup: None,
             handover: Some(handover),
             refusals: None,
+            bot_pid: child_pid,
             ready: Ready {
                 manifest: Manifest {
                     plugin: String::new(),
@@ -533,15 +546,20 @@ impl ProcessHost {
         if first.0 != frame::CONFINED {
             return Ok(first);
         }
+        // Unreadable, it names no other process: the child runs the bot.
+        let confinement: Confinement = serde_json::from_slice(&first.1).unwrap_or_default();
+        if let Some(pid) = confinement.bot_pid {
+            self.bot_pid = pid;
+        }
         if let Some(handover) = self.handover.take() {
             self.refusals = notifier::receive(handover.as_fd());
         }
         frame::read_frame_by(self.watched(), &deadline, None, &mut || true)
     }
 
-    /// CPU time the host process has used (all its threads), read by the engine itself.
+    /// CPU time the bot's process has used (all its threads), read by the engine itself.
     fn cpu_time(&self) -> Option<Duration> {
-        process_cpu_time(self.child.id())
+        process_cpu_time(self.bot_pid)
     }
 
     fn call(&mut self, kind: u8, message: &[u8], deadline: Deadline) -> Call<Vec<u8>> {
@@ -635,7 +653,7 @@ impl ProcessHost {
     /// watched only where the bot cannot stop itself, and only when the engine has not left
     /// the host stopped itself (a failed SIGCONT).
     fn watch_call(&self, cpu_limit: Option<(Duration, Duration)>) -> CallWatch {
-        let pid = self.child.id();
+        let pid = self.bot_pid;
         let stops = (self.cannot_stop_itself() && !self.stopped).then(|| OutsideStops::watch(pid));
         CallWatch {
             pid,
@@ -1022,7 +1040,9 @@ pub fn classify_death(
             FaultCause::RefusedSyscall,
             refused_calls::describe(refusal_line::last_refused_call(stderr)),
         ),
-        libc::SIGABRT if stderr.contains("memory allocation of") => (
+        // A bot that is pid 1 of its PID namespace cannot die of its own SIGABRT: its abort
+        // ends in SIGSEGV (`sandbox::supervisor`).
+        libc::SIGABRT | libc::SIGSEGV if stderr.contains("memory allocation of") => (
             FaultCause::Oom,
             "out of memory: an allocation failed under the address-space limit".into(),
         ),
