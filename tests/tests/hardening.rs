@@ -460,16 +460,25 @@ fn process_state(pid: u32) -> Option<String> {
     stat_fields(pid)?.first().cloned()
 }
 
-/// A host of `engine` in the middle of a call of at least `call_at_least`: the engine stops its
-/// hosts between calls, so a host that was seen stopped once (it is past its start-up) and has
-/// now run for that long without being stopped again is answering a slow call.
+/// The processes that run the bots of `engine`: each host's child in the PID namespace it
+/// forks into (`sandbox::supervisor`), or the host itself where it has none.
+fn bot_processes(engine: u32) -> Vec<u32> {
+    child_pids(engine)
+        .into_iter()
+        .map(|host| child_pids(host).first().copied().unwrap_or(host))
+        .collect()
+}
+
+/// A bot's process of `engine` in the middle of a call of at least `call_at_least`: the engine
+/// stops them between calls, so one that was seen stopped once (it is past its start-up) and
+/// has now run for that long without being stopped again is answering a slow call.
 fn host_in_its_call(engine: u32, call_at_least: Duration) -> u32 {
     let t0 = Instant::now();
     let mut paused_once = Vec::new();
     let mut running_since = std::collections::HashMap::new();
     loop {
         assert!(t0.elapsed() < Duration::from_secs(10), "no host in a call");
-        for host in child_pids(engine) {
+        for host in bot_processes(engine) {
             match process_state(host).as_deref() {
                 Some("T") => {
                     paused_once.push(host);
@@ -504,7 +513,7 @@ impl StoppedHost {
 
 impl Drop for StoppedHost {
     fn drop(&mut self) {
-        if child_pids(self.engine).contains(&self.host) {
+        if bot_processes(self.engine).contains(&self.host) {
             signal_quietly(self.host, "CONT");
         }
     }

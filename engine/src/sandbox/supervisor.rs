@@ -10,15 +10,21 @@
 //! `host::process::classify_death` allows for. A bot can no longer kill itself with a signal.
 //!
 //! The bot's process reports its pid as the engine sees it (its supervisor learns it from
-//! `fork`), so that the engine reads the right CPU clock and stop state.
+//! `fork`), so that the engine reads the right CPU clock and stop state, and stops and
+//! continues that process alone, through a pidfd: the supervisor sleeps through every call.
 
 use std::os::fd::OwnedFd;
 
 /// Forks the confined host. Returns, in the child that serves the bot, its pid as the engine
 /// sees it; the parent supervises and never returns.
 pub fn split() -> Result<u32, String> {
-    let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
-        .map_err(|e| format!("supervisor pipe: {e}"))?;
+    let pipe = || {
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+            .map_err(|e| format!("supervisor pipe: {e}"))
+    };
+    let (read, write) = pipe()?;
+    // Held open by the bot's process only: its end tells the supervisor, which then reaps it.
+    let (ended, alive) = pipe()?;
     // SAFETY: the host is single-threaded here (no plugin is loaded yet), so the child may
     // run any code after fork.
     match unsafe { libc::fork() } {
@@ -28,11 +34,15 @@ pub fn split() -> Result<u32, String> {
         )),
         0 => {
             drop(write);
+            drop(ended);
+            // Open for as long as this process lives.
+            std::mem::forget(alive);
             bot_side(read)
         }
         child => {
             drop(read);
-            supervise(child, write)
+            drop(alive);
+            supervise(child, write, ended)
         }
     }
 }
@@ -65,12 +75,21 @@ fn bot_side(from_supervisor: OwnedFd) -> Result<u32, String> {
 
 /// The parent: tells the child its pid, lets go of the engine's pipes (the child's alone now,
 /// so that its death closes them), waits for it and ends as it did.
-fn supervise(child: libc::pid_t, to_child: OwnedFd) -> ! {
+///
+/// It waits on `ended` first, a pipe whose other end only the child holds, and reaps the child
+/// once that closes: a parent blocked in `waitpid` is woken each time its child stops or
+/// continues, which the engine does around every call.
+fn supervise(child: libc::pid_t, to_child: OwnedFd, ended: OwnedFd) -> ! {
     let _ = rustix::io::write(&to_child, &(child as u32).to_le_bytes());
     for fd in [3, 4, super::notifier::HANDOVER_FD] {
         // SAFETY: closing descriptors this process holds and no longer uses.
         unsafe { libc::close(fd) };
     }
+    let mut byte = [0u8; 1];
+    while matches!(
+        rustix::io::read(&ended, &mut byte),
+        Ok(1..) | Err(rustix::io::Errno::INTR)
+    ) {}
     let mut status = 0;
     loop {
         // SAFETY: waitpid on our own child, writing only to the local.

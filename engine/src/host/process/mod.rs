@@ -218,6 +218,10 @@ pub struct ProcessHost {
     /// The process that runs the bot (the child itself, or its child in a PID namespace):
     /// whose CPU clock and stops count.
     bot_pid: u32,
+    /// A pidfd of that process where it is not the child: stopping and continuing it alone
+    /// spares its supervisor two wake-ups per call, and a pidfd never reaches another process
+    /// that reused the pid.
+    bot_pidfd: Option<OwnedFd>,
 }
 
 /// What a confined host tells the engine before it loads the plugin.
@@ -383,6 +387,7 @@ impl ProcessHost {
             handover: Some(handover),
             refusals: None,
             bot_pid: child_pid,
+            bot_pidfd: None,
             ready: Ready {
                 manifest: Manifest {
                     plugin: String::new(),
@@ -550,6 +555,10 @@ impl ProcessHost {
         let confinement: Confinement = serde_json::from_slice(&first.1).unwrap_or_default();
         if let Some(pid) = confinement.bot_pid {
             self.bot_pid = pid;
+            // Opened while the process waits for its plugin, so certainly the bot's.
+            self.bot_pidfd = Pid::from_raw(pid as i32).and_then(|pid| {
+                rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+            });
         }
         if let Some(handover) = self.handover.take() {
             self.refusals = notifier::receive(handover.as_fd());
@@ -702,7 +711,7 @@ impl ProcessHost {
 
     /// Stops the host's process group between calls.
     fn pause(&mut self) {
-        if self.signal_group(Signal::STOP) {
+        if self.signal_bot(Signal::STOP) {
             self.stopped = true;
         }
     }
@@ -722,10 +731,21 @@ impl ProcessHost {
                 ),
             });
         }
-        if self.stopped && self.signal_group(Signal::CONT) {
+        if self.stopped && self.signal_bot(Signal::CONT) {
             self.stopped = false;
         }
         None
+    }
+
+    /// Stops or continues the bot's process: through its pidfd where it has one, else as the
+    /// host's process group.
+    fn signal_bot(&self, signal: Signal) -> bool {
+        match &self.bot_pidfd {
+            Some(pidfd) if self.status.is_none() && !self.abandoned => {
+                rustix::process::pidfd_send_signal(pidfd, signal).is_ok()
+            }
+            _ => self.signal_group(signal),
+        }
     }
 
     /// Sends `signal` to the host's process group while the host is certainly alive or a
@@ -1174,7 +1194,7 @@ impl ProcessHost {
         if self.gone.is_none() {
             // Closing the request pipe ends a well-behaved host's read loop, once it runs.
             self.requests = None;
-            if self.stopped && self.signal_group(Signal::CONT) {
+            if self.stopped && self.signal_bot(Signal::CONT) {
                 self.stopped = false;
             }
             let until = Instant::now() + Duration::from_millis(100);
