@@ -213,7 +213,7 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String
         true => Some(supervisor::split()?),
         false => None,
     };
-    let enforced = enforce(ruleset, config, &mut progress.missing)?;
+    let enforced = enforce(ruleset, config, bot_pid.is_some(), &mut progress.missing)?;
     let Progress {
         namespaces,
         missing,
@@ -338,9 +338,11 @@ struct Enforced {
 
 /// `no_new_privs`, Landlock, then the seccomp filters, whose refusal listener goes to the
 /// engine.
+/// `alone`: the host is pid 1 of a PID namespace of its own.
 fn enforce(
     ruleset: Result<::landlock::RulesetCreated, String>,
     config: &SandboxConfig,
+    alone: bool,
     missing: &mut Vec<String>,
 ) -> Result<Enforced, String> {
     if let Err(e) = rustix::thread::set_no_new_privs(true) {
@@ -359,7 +361,7 @@ fn enforce(
         }
     };
     let mut refusals_to_engine = false;
-    let seccomp = match seccomp::install(config.threads > 0) {
+    let seccomp = match seccomp::install(config.threads > 0, alone) {
         Ok(seccomp::Refusals::Notified(listener)) => {
             // Without its listener a refused call would fail with ENOSYS and the bot carry on:
             // no serving then.

@@ -439,12 +439,17 @@ fn no_parent_filter() -> Result<BpfProgram, String> {
 /// that installs a filter. Its refusals go to a listener; where the kernel has none, they trap
 /// to the SIGSYS handler instead, installed first since the allow-list then refuses any change
 /// to it.
-pub fn install(allow_threads: bool) -> Result<Refusals, String> {
-    let not_implemented = not_implemented_filter()?;
-    let other_processes = other_processes_filter()?;
-    let no_parent = no_parent_filter()?;
+///
+/// `alone`: the host is pid 1 of a PID namespace of its own, where no other process exists to
+/// be asked about and its parent is 0 anyway: the filters that make it look so are left out
+/// (each filter costs start-up time, and runs on every call).
+pub fn install(allow_threads: bool, alone: bool) -> Result<Refusals, String> {
+    let mut filters = vec![not_implemented_filter()?];
+    if !alone {
+        filters.extend([other_processes_filter()?, no_parent_filter()?]);
+    }
     let allow = allow_filter(allow_threads)?;
-    for filter in [&not_implemented, &other_processes, &no_parent] {
+    for filter in &filters {
         seccompiler::apply_filter_all_threads(filter).map_err(|e| e.to_string())?;
     }
     let why_trapped = match apply_with_listener(&notifying(&allow)) {
