@@ -1,5 +1,5 @@
 //! The match record (JSON): everything needed to know who played, what happened, and to replay
-//! the game with the rules (DESIGN.md, "Records and determinism").
+//! the game with the rules (docs/architecture.md, "Records and determinism").
 
 use crate::fault::Fault;
 use crate::host::{Clock, HostKind};

@@ -1,5 +1,5 @@
 //! One match: seats, clocks and the fault policy around a game session, producing a
-//! [`MatchRecord`] (DESIGN.md, "Data flow of one move").
+//! [`MatchRecord`] (docs/architecture.md, "Data flow of one move").
 
 use crate::fault::{tolerated_errors, Fault, FaultCause, Phase};
 use crate::host::{describe_failure, Call, CallResult, Deadline, SeatHost};

@@ -1,5 +1,5 @@
 //! The process host against the misbehaving corpus: every bad bot ends in a recorded fault with
-//! the right cause, on time, with nothing left behind, and never escapes (DESIGN.md, "Hosts").
+//! the right cause, on time, with nothing left behind, and never escapes (docs/architecture.md, "Hosts").
 
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultCause;

@@ -1,4 +1,4 @@
-//! The shape of `agon-games` (DESIGN.md, "Layout"): one folder per game with the same role
+//! The shape of `agon-games` (docs/architecture.md, "Layout"): one folder per game with the same role
 //! files (the crate documentation's table), one registry nothing imports back, and a crate that
 //! stays cheap for a plugin to depend on (no IO, no threads, no engine, no `abi_stable`). These
 //! checks fail when a change breaks any of it.

@@ -1,4 +1,4 @@
-//! Time the engine itself was not running (DESIGN.md, "Time budgets": never charge a bot for
+//! Time the engine itself was not running (docs/architecture.md, "Time budgets": never charge a bot for
 //! time the engine was not running). A suspended job (Ctrl-Z, a batch system's SIGSTOP, a paused
 //! VM) or a starved machine stops the engine while the bots' processes may go on; the monotonic
 //! clock counts on, so a call measured by it alone would charge the bot for the engine's stop.

@@ -1,4 +1,4 @@
-//! How a seat runs (DESIGN.md, "Hosts"): every host takes the same encoded messages and gives
+//! How a seat runs (docs/architecture.md, "Hosts"): every host takes the same encoded messages and gives
 //! back the bot's encoded answers, so a bot behaves the same whichever host runs it.
 //!
 //! - [`InlineHost`]: the bot is called on the match thread. Fastest; for trusted code only: a
@@ -67,7 +67,7 @@ impl FromStr for HostKind {
     }
 }
 
-/// Which clock a budget counts (DESIGN.md, "Time budgets").
+/// Which clock a budget counts (docs/architecture.md, "Time budgets").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Clock {
@@ -102,7 +102,7 @@ impl FromStr for Clock {
 /// With the CPU clock, the wall-clock watchdog allows this many times the budget.
 pub const CPU_WATCHDOG_FACTOR: u32 = 3;
 
-/// The watchdog of a call without a budget: the engine always keeps one (DESIGN.md, "Time
+/// The watchdog of a call without a budget: the engine always keeps one (docs/architecture.md, "Time
 /// budgets"), so no bot can hold a match forever.
 pub const UNLIMITED_CALL_WATCHDOG: Duration = Duration::from_secs(3600);
 

@@ -1,4 +1,4 @@
-//! Finds, checks and loads plugin files (DESIGN.md, "Plugin ABI rules").
+//! Finds, checks and loads plugin files (docs/architecture.md, "Plugin ABI rules").
 //!
 //! Every file is first copied to a content-addressed path (`<cache>/plugins/<sha256>/<name>`):
 //! the dynamic linker identifies a loaded library by path and inode, and `abi_stable` never

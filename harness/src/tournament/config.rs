@@ -77,7 +77,7 @@ fn default_start_ms() -> u64 {
     5000
 }
 /// Tournaments judge budgets on the bot's own CPU time (with a wall-clock watchdog): on a loaded
-/// machine, wall-clock budgets charge bots for time other processes took (DESIGN.md, "Time
+/// machine, wall-clock budgets charge bots for time other processes took (docs/architecture.md, "Time
 /// budgets"). `clock = "wall"` keeps the other choice.
 fn default_clock() -> String {
     "cpu".into()

@@ -633,7 +633,7 @@ fn schedule(
     games
 }
 
-/// Games of `k > 2` seats (DESIGN.md, "Tournaments": every k-subset, seats rotated).
+/// Games of `k > 2` seats (docs/architecture.md, "Tournaments": every k-subset, seats rotated).
 /// - At least `k` entrants: every subset of `k` entrants meets, once per rotation `r` of its
 ///   seats (its `j`-th member in seat `(j + r) mod k`), so each member sits in every seat.
 /// - Fewer entrants than seats: rotation `r` (one per entrant) seats entrant `(r + s) mod n`

@@ -31,7 +31,7 @@ impl GameRules for BreakthroughRules {
          workers_to_base=1 (the extended rule: 3), move_limit=off (plies, then a draw)"
     }
 
-    /// DESIGN.md, "Fault policy": Breakthrough forfeits the game.
+    /// docs/architecture.md, "Fault policy": Breakthrough forfeits the game.
     fn default_fault_policy(&self) -> FaultPolicy {
         FaultPolicy::Forfeit
     }

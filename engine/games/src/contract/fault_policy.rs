@@ -1,10 +1,10 @@
 //! What a fault costs the seat that made it: each game names its original course's policy, and
-//! a match or tournament may override it (DESIGN.md, "Fault policy").
+//! a match or tournament may override it (docs/architecture.md, "Fault policy").
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// What a fault costs the seat (DESIGN.md, "Fault policy"). Each game has its original course's
+/// What a fault costs the seat (docs/architecture.md, "Fault policy"). Each game has its original course's
 /// default; a match or tournament may override it. Written as `forfeit`, `disqualify`, `skip`,
 /// `skip-stall[:TURNS]` or `random-legal[:RATE]`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

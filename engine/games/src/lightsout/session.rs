@@ -31,7 +31,7 @@ impl GameRules for LightsOutRules {
         "puzzle=FILE (rows of `.`/`0` white and `#`/`1` black), or instance=TEXT"
     }
 
-    /// DESIGN.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
+    /// docs/architecture.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
     fn default_fault_policy(&self) -> FaultPolicy {
         FaultPolicy::Forfeit
     }
