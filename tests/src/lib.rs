@@ -163,27 +163,31 @@ pub fn tournament_run(cfg: &Path, out: &Path) -> Command {
 }
 
 /// The arguments of `agon match` between `bots` (seat order) on Breakthrough, each in a process
-/// host, seed 1, `move_ms` per move, the record on stdout, then `extra`.
-pub fn process_match_args(bots: [&str; 2], move_ms: u64, extra: &[String]) -> Vec<String> {
-    let mut args: Vec<String> = [
+/// host, seed 1.
+pub fn process_match(bots: [&str; 2]) -> Vec<&str> {
+    vec![
         "match",
         "--game",
         "breakthrough",
         "--host",
         "process",
-        "--json",
         "--seed",
         "1",
         "--bot",
         bots[0],
         "--bot",
         bots[1],
-        "--move-ms",
     ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    args.push(move_ms.to_string());
+}
+
+/// [`process_match`] with `move_ms` per move, the record on stdout, then `extra`.
+pub fn process_match_args(bots: [&str; 2], move_ms: u64, extra: &[String]) -> Vec<String> {
+    let mut args: Vec<String> = process_match(bots).iter().map(|s| s.to_string()).collect();
+    args.extend([
+        "--json".to_string(),
+        "--move-ms".to_string(),
+        move_ms.to_string(),
+    ]);
     args.extend_from_slice(extra);
     args
 }

@@ -2,25 +2,13 @@
 //! refused system call named, the sandbox's part in a denied file, the end of a faulty seat's
 //! stderr (where a panic's location is), `--show-stderr` and `--trace`.
 
-use agon_tests::{agon_output, scratch, spec};
+use agon_tests::{agon_output, process_match, scratch, spec};
 use serde_json::Value;
 
 /// `agon match` of Breakthrough between `bots` under the process host with `extra` flags,
 /// which must succeed; its standard output and standard error.
 fn play(bots: [&str; 2], extra: &[&str]) -> (String, String) {
-    let mut args = vec![
-        "match",
-        "--game",
-        "breakthrough",
-        "--host",
-        "process",
-        "--seed",
-        "1",
-        "--bot",
-        bots[0],
-        "--bot",
-        bots[1],
-    ];
+    let mut args = process_match(bots);
     args.extend_from_slice(extra);
     let out = agon_output(&args);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -118,9 +118,7 @@ impl SandboxReport {
             )
         })
     }
-}
 
-impl SandboxReport {
     /// Records a host that got no cgroup. For a bot without threads that is substituted, not
     /// missing: one thread uses one CPU at most, the kernel counts its tasks in its user
     /// namespace, SIGKILL ends it whole, and its memory outside the address space (pipe

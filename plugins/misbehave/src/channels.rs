@@ -143,6 +143,23 @@ const MACHINE_FILES: [&str; 7] = [
     "/tmp",
 ];
 
+/// Tries `answers` on every pid up to 40,000 but its own, and panics with `escaped: {what} N
+/// other processes` where any answers.
+fn escape_if_any_seen(what: &str, answers: impl Fn(i32) -> bool) {
+    let own = std::process::id() as i32;
+    let seen: Vec<i32> = (1..40_000)
+        .filter(|&pid| pid != own)
+        .filter(|&pid| answers(pid))
+        .collect();
+    if !seen.is_empty() {
+        panic!(
+            "escaped: {what} {} other processes, e.g. {:?}",
+            seen.len(),
+            &seen[..seen.len().min(5)]
+        );
+    }
+}
+
 /// The host name every sandboxed host has.
 const SANDBOX_HOST_NAME: &str = "agon";
 
@@ -159,48 +176,28 @@ impl CallAttack for ProbeCalls {
     fn attack(call: &str) -> Reply<Move> {
         match call {
             "pids" => {
-                // SAFETY: queries with plain integer arguments.
-                let own = unsafe { libc::getpid() };
                 // SAFETY: getppid has no arguments.
                 let parent = unsafe { libc::getppid() };
                 if parent != 0 {
                     panic!("escaped: the engine is process {parent}");
                 }
-                let seen: Vec<i32> = (1..40_000)
-                    .filter(|&pid| pid != own)
-                    .filter(|&pid| unsafe {
-                        libc::getpgid(pid) >= 0
-                            || libc::getsid(pid) >= 0
-                            || libc::sched_getscheduler(pid) >= 0
-                    })
-                    .collect();
-                if !seen.is_empty() {
-                    panic!(
-                        "escaped: saw {} other processes, e.g. {:?}",
-                        seen.len(),
-                        &seen[..seen.len().min(5)]
-                    );
-                }
+                // SAFETY: queries with plain integer arguments.
+                escape_if_any_seen("saw", |pid| unsafe {
+                    libc::getpgid(pid) >= 0
+                        || libc::getsid(pid) >= 0
+                        || libc::sched_getscheduler(pid) >= 0
+                });
             }
             "clocks" => {
-                let own = std::process::id() as i32;
-                let seen: Vec<i32> = (1..40_000)
-                    .filter(|&pid| pid != own)
-                    .filter(|&pid| {
-                        // MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED) (linux/posix-timers.h).
-                        let clock = ((!pid) << 3) | 2;
-                        let mut now: libc::timespec = unsafe { std::mem::zeroed() };
-                        // SAFETY: clock_gettime writes the local.
-                        unsafe { libc::syscall(libc::SYS_clock_gettime, clock, &mut now) == 0 }
-                    })
-                    .collect();
-                if !seen.is_empty() {
-                    panic!(
-                        "escaped: read the CPU clocks of {} other processes, e.g. {:?}",
-                        seen.len(),
-                        &seen[..seen.len().min(5)]
-                    );
-                }
+                escape_if_any_seen("read the CPU clocks of", |pid| {
+                    // MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED) (linux/posix-timers.h).
+                    let clock = ((!pid) << 3) | 2;
+                    // SAFETY: clock_gettime writes the zeroed local.
+                    unsafe {
+                        let mut now: libc::timespec = std::mem::zeroed();
+                        libc::syscall(libc::SYS_clock_gettime, clock, &mut now) == 0
+                    }
+                });
             }
             "files" => {
                 // Landlock keeps a bot from opening these, not from learning their size, owner

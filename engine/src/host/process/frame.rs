@@ -72,22 +72,6 @@ pub enum ReadError {
     Io(io::Error),
 }
 
-/// Reads one frame from a pipe, giving up at `deadline`; `keep_waiting` is asked at least every
-/// `check_every` and may end the wait early (the CPU clock).
-pub fn read_frame_until(
-    fd: BorrowedFd<'_>,
-    deadline: Option<Instant>,
-    check_every: Option<Duration>,
-    keep_waiting: &mut dyn FnMut() -> bool,
-) -> Result<(u8, Vec<u8>), ReadError> {
-    read_frame_by(
-        Watched { fd, alarm: None },
-        &|| deadline,
-        check_every,
-        keep_waiting,
-    )
-}
-
 /// A pipe to read frames from, and a descriptor whose readiness ends the read at once (the
 /// host's refusal listener): a host whose call was refused waits for the engine, which must
 /// not wait for it.
