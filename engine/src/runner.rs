@@ -7,11 +7,11 @@ use crate::record::{
     Budgets, Forced, MatchRecord, MoveRecord, Restart, SeatMetrics, SeatRecord, RECORD_FORMAT,
 };
 use crate::seed::{engine_draw, seat_seed, SeedSecret};
+use agon_abi::FailureKind;
 use agon_games::contract::{
     bounded, Applied, FaultPolicy, GameRules, Outcome, ParamError, RawParams, Rejection, Session,
     StartInfo, Termination,
 };
-use agon_plugin_api::abi::FailureKind;
 use std::time::Duration;
 
 /// What a match is played under.

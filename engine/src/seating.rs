@@ -11,8 +11,8 @@ use crate::host::{
 use crate::loader::{cache_dir, LoadError, Plugin, StagedPlugin};
 use crate::record::SeatRecord;
 use crate::runner::Seat;
+use agon_abi::FailureKind;
 use agon_games::contract::{GameRules, RawParams, StartInfo};
-use agon_plugin_api::abi::FailureKind;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

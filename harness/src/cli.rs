@@ -9,7 +9,7 @@ use std::path::PathBuf;
     name = "agon",
     version,
     about = "Agon: a tournament engine for programming-course games",
-    long_about = "Agon loads teams' bots (shared libraries built against agon-plugin-api), plays \
+    long_about = "Agon loads teams' bots (shared libraries built with agon-sdk), plays \
                   them under per-move time budgets, checks every move with its own rules, and \
                   records every match so that it replays exactly.\n\n\
                   Logs go to stderr; set RUST_LOG=info (or debug) for more.",
@@ -37,10 +37,10 @@ pub enum Command {
     #[command(
         long_about = "Create a standalone Cargo project at PATH (not part of any workspace) \
                       with a bot for GAME that plays legal moves, written against \
-                      agon-plugin-api. `cargo build --release` in it gives a plugin file that \
+                      agon-sdk. `cargo build --release` in it gives a plugin file that \
                       `agon plugins` lists and `agon match` plays; `cargo test --release` plays \
                       one game through the engine's real loader.\n\n\
-                      The project depends on this Agon checkout's agon-plugin-api by path \
+                      The project depends on this Agon checkout's agon-sdk by path \
                       (--registry: on the published version instead); its test depends on \
                       the checkout's engine.",
         after_help = "Example:\n  agon new --game breakthrough my-bot --name \"Team Rocket\"\n  \
@@ -499,7 +499,7 @@ pub struct NewArgs {
     /// The Agon checkout to depend on [default: the one this agon was built from]
     #[arg(long, value_name = "DIR")]
     pub agon_dir: Option<PathBuf>,
-    /// Depend on the published agon-plugin-api of this engine's version instead of the
+    /// Depend on the published agon-sdk of this engine's version instead of the
     /// checkout's by path
     #[arg(long)]
     pub registry: bool,

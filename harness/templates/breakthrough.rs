@@ -1,9 +1,9 @@
 //! {{team}}'s Breakthrough bot. `play` is called once per move with the rules' position;
 //! answer one of its legal moves.
 
-use agon_plugin_api::breakthrough::{Breakthrough, Move, Position, RandomBot};
-use agon_plugin_api::rand::seq::IndexedRandom;
-use agon_plugin_api::{Bot, Turn};
+use agon_sdk::breakthrough::{Breakthrough, Move, Position, RandomBot};
+use agon_sdk::rand::seq::IndexedRandom;
+use agon_sdk::{Bot, Turn};
 
 /// Captures when it can, else moves at random.
 #[derive(Default)]
@@ -24,7 +24,7 @@ impl Bot for MyBot {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: {{team_literal}},
     bots: {
         "{{bot}}" => MyBot: "captures when it can, else moves at random",

@@ -1,8 +1,8 @@
 //! {{team}}'s Flip bot. `play` is called once per turn with the rules' table; answer up to
 //! `moves_allowed` coin moves, each checked with the rules first.
 
-use agon_plugin_api::flip::{Flip, FlipMove, Player, Point, RandomBot, Table};
-use agon_plugin_api::{Bot, Turn};
+use agon_sdk::flip::{Flip, FlipMove, Player, Point, RandomBot, Table};
+use agon_sdk::{Bot, Turn};
 
 /// Moves its rearmost coins straight ahead, the furthest behind first.
 #[derive(Default)]
@@ -35,7 +35,7 @@ impl Bot for MyBot {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: {{team_literal}},
     bots: {
         "{{bot}}" => MyBot: "moves its rearmost coins straight ahead",

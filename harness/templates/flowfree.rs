@@ -1,8 +1,8 @@
 //! {{team}}'s Flow Free solver. `play` is called once with the rules' puzzle: answer every
 //! cell's letter, or give up.
 
-use agon_plugin_api::flowfree::{verify, Answer, FlowFree, Puzzle};
-use agon_plugin_api::{Bot, Turn};
+use agon_sdk::flowfree::{verify, Answer, FlowFree, Puzzle};
+use agon_sdk::{Bot, Turn};
 
 /// Fills each empty cell with the letter of the nearest source, and answers that if the
 /// engine's own check accepts it; else gives up. Replace with a real search.
@@ -34,7 +34,7 @@ impl Bot for MyBot {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: {{team_literal}},
     bots: {
         "{{bot}}" => MyBot: "nearest source, checked with the rules",

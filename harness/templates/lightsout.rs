@@ -1,8 +1,8 @@
 //! {{team}}'s Lights Out solver. `play` is called once with the rules' board: answer the
 //! cells to click, or that no clicks clear it.
 
-use agon_plugin_api::lightsout::{pack, Analysis, Answer, Board, LightsOut};
-use agon_plugin_api::{Bot, Turn};
+use agon_sdk::lightsout::{pack, Analysis, Answer, Board, LightsOut};
+use agon_sdk::{Bot, Turn};
 
 /// Solves with the engine's own linear algebra over GF(2) (any solution, not the fewest
 /// clicks: try `Analysis::fewest_clicks` next).
@@ -25,7 +25,7 @@ impl Bot for MyBot {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: {{team_literal}},
     bots: {
         "{{bot}}" => MyBot: "any solution, by linear algebra",

@@ -1,8 +1,8 @@
 //! {{team}}'s Rectangles bot. `play` is called once per round with the rules' game: answer
 //! your robots' start cells in round 0, then one direction per robot.
 
-use agon_plugin_api::rectangles::{Action, Cell, Direction, RandomBot, Rectangles, RectanglesGame};
-use agon_plugin_api::{Bot, Turn};
+use agon_sdk::rectangles::{Action, Cell, Direction, RandomBot, Rectangles, RectanglesGame};
+use agon_sdk::{Bot, Turn};
 
 /// Each robot walks the outline of a square, over and over, to claim its inside.
 #[derive(Default)]
@@ -35,7 +35,7 @@ impl Bot for MyBot {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: {{team_literal}},
     bots: {
         "{{bot}}" => MyBot: "every robot walks a square's outline",

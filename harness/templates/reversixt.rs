@@ -1,8 +1,8 @@
 //! {{team}}'s ReversiXT bot. `play` is called once per move with the rules' position;
 //! answer one of its legal moves.
 
-use agon_plugin_api::reversixt::{Move, Position, RandomBot, ReversiXt};
-use agon_plugin_api::{Bot, Turn};
+use agon_sdk::reversixt::{Move, Position, RandomBot, ReversiXt};
+use agon_sdk::{Bot, Turn};
 
 /// Looks one move ahead: the move after which it ranks best (most stones).
 #[derive(Default)]
@@ -26,7 +26,7 @@ impl Bot for MyBot {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: {{team_literal}},
     bots: {
         "{{bot}}" => MyBot: "the move after which it ranks best",

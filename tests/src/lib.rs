@@ -3,7 +3,7 @@
 //! twice), and locate them. A clean checkout needs no build step before `cargo test`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitStatus, Output};
 use std::sync::OnceLock;
 
 /// Everything the end-to-end tests load or run.
@@ -192,20 +192,77 @@ pub fn process_match_args(bots: [&str; 2], move_ms: u64, extra: &[String]) -> Ve
     args
 }
 
+/// How a finished command ended and what it printed, as text.
+///
+/// Nearly every end-to-end test runs a program, checks how it ended and then reads its output.
+/// [`Ran::expect_success`] and [`Ran::expect_failure`] make that check once, so that a wrong
+/// outcome always reports the command line, the exit status and everything the program printed:
+/// a bare `assert!(out.status.success())` fails with none of what explains the failure.
+pub struct Ran {
+    /// The command as `Command`'s `Debug` shows it: the environment it set, program, arguments.
+    pub command: String,
+    pub status: ExitStatus,
+    /// Decoded lossily: a stray invalid byte must not hide the rest of the output.
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `command` to its end (a program that cannot even start panics here).
+pub fn run(command: &mut Command) -> Ran {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{command:?} did not start: {e}"));
+    Ran::new(command, output)
+}
+
+impl Ran {
+    /// The `output` of `command`, for a command that was spawned and waited for rather than
+    /// [`run`].
+    pub fn new(command: &Command, output: Output) -> Ran {
+        Ran {
+            command: format!("{command:?}"),
+            status: output.status,
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Itself, if the command exited 0; otherwise panics with everything it printed.
+    #[track_caller]
+    pub fn expect_success(self) -> Ran {
+        if !self.status.success() {
+            self.fail("succeed");
+        }
+        self
+    }
+
+    /// Itself, if the command failed (a non-zero exit or a signal); otherwise panics with
+    /// everything it printed.
+    #[track_caller]
+    pub fn expect_failure(self) -> Ran {
+        if self.status.success() {
+            self.fail("fail");
+        }
+        self
+    }
+
+    #[track_caller]
+    fn fail(&self, expected: &str) -> ! {
+        panic!(
+            "expected {} to {expected}, but it ended with {}\n--- stdout:\n{}\n--- stderr:\n{}",
+            self.command, self.status, self.stdout, self.stderr
+        )
+    }
+}
+
 /// `agon ARGS`, run to its end.
-pub fn agon_output(args: &[&str]) -> std::process::Output {
-    agon().args(args).output().expect("agon runs")
+pub fn agon_output(args: &[&str]) -> Ran {
+    run(agon().args(args))
 }
 
 /// `agon ARGS`, which must succeed; its standard output.
 pub fn agon_ok(args: &[&str]) -> String {
-    let out = agon_output(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    agon_output(args).expect_success().stdout
 }
 
 /// Runs the tournament configured in `cfg` into `out` quietly, which must succeed; its standings.

@@ -3,10 +3,9 @@
 //! agon processes use the cache.
 
 use agon_engine::loader::StagedPlugin;
-use agon_tests::{agon, plugin, scratch};
+use agon_tests::{agon, plugin, run, scratch, Ran};
 use std::fs::FileTimes;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 /// A fresh cache for one test (its own, so no other test's agon holds its entries).
@@ -14,23 +13,15 @@ fn fresh_cache(name: &str) -> PathBuf {
     scratch(name).join("cache")
 }
 
-fn agon_in(cache: &Path, args: &[&str]) -> Output {
-    agon()
-        .env("AGON_CACHE_DIR", cache)
-        .args(args)
-        .output()
-        .expect("agon runs")
+fn agon_in(cache: &Path, args: &[&str]) -> Ran {
+    run(agon().env("AGON_CACHE_DIR", cache).args(args))
 }
 
 /// `agon cache gc ARGS` on `cache`, which must succeed; its standard output.
 fn gc(cache: &Path, args: &[&str]) -> String {
-    let out = agon_in(cache, &[&["cache", "gc"], args].concat());
-    assert!(
-        out.status.success(),
-        "gc {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    agon_in(cache, &[&["cache", "gc"], args].concat())
+        .expect_success()
+        .stdout
 }
 
 fn days_ago(days: f64) -> SystemTime {
@@ -218,12 +209,7 @@ fn a_plugin_loads_again_after_gc_removed_its_entry() {
     let noop = plugin("noop");
     let entry = cache.join("plugins").join(sha256_of(&noop));
     let listed = |cache: &Path| {
-        let out = agon_in(cache, &["plugins", noop.to_str().unwrap()]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        agon_in(cache, &["plugins", noop.to_str().unwrap()]).expect_success();
     };
     listed(&cache);
     assert!(entry.is_dir());
@@ -257,7 +243,7 @@ fn loads_succeed_while_gc_runs_over_and_over() {
         let failures: Vec<String> = (0..12)
             .map(|_| agon_in(&cache, &["plugins", noop.to_str().unwrap()]))
             .filter(|out| !out.status.success())
-            .map(|out| String::from_utf8_lossy(&out.stderr).into_owned())
+            .map(|out| out.stderr)
             .collect();
         stop.store(true, std::sync::atomic::Ordering::SeqCst);
         assert!(failures.is_empty(), "{failures:#?}");
@@ -275,12 +261,7 @@ fn the_loader_replaces_a_link_where_an_entry_belongs_instead_of_writing_through_
     let entry = cache.join("plugins").join(sha256_of(&noop));
     std::fs::create_dir_all(entry.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&outside, &entry).unwrap();
-    let out = agon_in(&cache, &["plugins", noop.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    agon_in(&cache, &["plugins", noop.to_str().unwrap()]).expect_success();
     assert!(std::fs::symlink_metadata(&entry).unwrap().is_dir());
     assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
 }

@@ -93,12 +93,12 @@ fn a_run_without_cgroups_says_once_what_that_costs() {
             ("b", agon_tests::spec("breakthrough-random", "random")),
         ],
     );
-    let out = agon_tests::tournament_run(&cfg, &dir.join("run"))
-        .env("AGON_CGROUP", dir.join("no-such-cgroup"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let stderr = agon_tests::run(
+        agon_tests::tournament_run(&cfg, &dir.join("run"))
+            .env("AGON_CGROUP", dir.join("no-such-cgroup")),
+    )
+    .expect_success()
+    .stderr;
     let warnings = stderr.matches("get no cgroup v2 of their own").count();
     assert_eq!(warnings, 1, "one warning for the run:\n{stderr}");
     for cost in ["RLIMIT_AS", "pids", "cpu.max", "cgroup.kill"] {
@@ -241,16 +241,15 @@ impl Inner {
         extra.extend(["--on-fault", "forfeit"].map(String::from));
         let args = agon_tests::process_match_args(bots, move_ms, &extra);
         let started = Instant::now();
-        let out = command
-            .args(&args)
-            .env("AGON_CGROUP", cgroup)
-            .env("AGON_CACHE_DIR", cache)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(out.status.success(), "{args:?}: {stderr}");
-        let record: Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("no record ({e}): {stderr}"));
+        let agon_tests::Ran { stdout, stderr, .. } = agon_tests::run(
+            command
+                .args(&args)
+                .env("AGON_CGROUP", cgroup)
+                .env("AGON_CACHE_DIR", cache),
+        )
+        .expect_success();
+        let record: Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("no record ({e}): {stderr}"));
         let played = Played {
             record,
             stderr,

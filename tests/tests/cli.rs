@@ -1,21 +1,8 @@
 //! The `agon` binary as users run it.
 
-use agon_tests::{agon, plugin, scratch, spec};
+use agon_tests::{agon, agon_output, plugin, run, scratch, spec, Ran};
 use serde_json::Value;
-use std::process::Output;
 use std::time::{Duration, Instant};
-
-fn run(args: &[&str]) -> Output {
-    agon().args(args).output().expect("agon runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn match_json(bots: [&str; 2], extra: &[&str]) -> Value {
     let mut args = vec![
@@ -29,16 +16,15 @@ fn match_json(bots: [&str; 2], extra: &[&str]) -> Value {
         "--json",
     ];
     args.extend_from_slice(extra);
-    let out = run(&args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    serde_json::from_str(&stdout(&out)).expect("--json prints one JSON object")
+    let out = agon_output(&args).expect_success();
+    serde_json::from_str(&out.stdout).expect("--json prints one JSON object")
 }
 
 #[test]
 fn plugins_lists_what_files_offer() {
-    let out = run(&["plugins", plugin("misbehave").to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
+    let text = agon_output(&["plugins", plugin("misbehave").to_str().unwrap()])
+        .expect_success()
+        .stdout;
     let version = format!("misbehave {}", env!("CARGO_PKG_VERSION"));
     assert!(text.contains(&version), "{text}");
     assert!(
@@ -52,17 +38,17 @@ fn plugins_fails_naming_a_bad_file() {
     let dir = scratch("cli-bad-plugin");
     let bad = dir.join("libbroken.so");
     std::fs::write(&bad, "garbage").unwrap();
-    let out = run(&[
+    let out = agon_output(&[
         "plugins",
         plugin("noop").to_str().unwrap(),
         bad.to_str().unwrap(),
-    ]);
-    assert!(!out.status.success());
-    assert!(stdout(&out).contains("noop"), "good files are still listed");
+    ])
+    .expect_failure();
+    assert!(out.stdout.contains("noop"), "good files are still listed");
     assert!(
-        stderr(&out).contains("libbroken.so: not a shared library"),
+        out.stderr.contains("libbroken.so: not a shared library"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
 }
 
@@ -85,13 +71,13 @@ fn plugins_shows_a_file_name_with_a_newline_and_an_escape_on_one_line() {
     std::fs::copy(plugin("breakthrough-random"), &listed).unwrap();
     let refused = dir.join(format!("bad\n{FORGED}\u{1b}[2J.so"));
     std::fs::write(&refused, "garbage").unwrap();
-    let out = run(&[
+    let out = agon_output(&[
         "plugins",
         listed.to_str().unwrap(),
         refused.to_str().unwrap(),
     ]);
-    assert!(!out.status.success(), "the garbage file is an error");
-    let (stdout, stderr) = (stdout(&out), stderr(&out));
+    // The garbage file is an error.
+    let Ran { stdout, stderr, .. } = out.expect_failure();
     assert_names_kept_to_their_lines(&stdout);
     assert_names_kept_to_their_lines(&stderr);
     let escaped = format!("\\u{{a}}{FORGED}\\u{{1b}}[2J.so");
@@ -125,7 +111,7 @@ fn match_json_has_result_faults_and_metrics() {
 fn a_record_verifies_and_a_tampered_one_fails() {
     let dir = scratch("cli-replay");
     let record = dir.join("game.json");
-    let out = run(&[
+    let out = agon_output(&[
         "match",
         "--game",
         "breakthrough",
@@ -137,34 +123,31 @@ fn a_record_verifies_and_a_tampered_one_fails() {
         "9",
         "--record",
         record.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("result: seat"), "{}", stdout(&out));
-    let ok = run(&["replay", "verify", record.to_str().unwrap()]);
-    assert!(ok.status.success(), "{}", stderr(&ok));
-    assert!(stdout(&ok).contains(": ok:"));
+    ])
+    .expect_success();
+    assert!(out.stdout.contains("result: seat"), "{}", out.stdout);
+    let ok = agon_output(&["replay", "verify", record.to_str().unwrap()]).expect_success();
+    assert!(ok.stdout.contains(": ok:"));
 
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     let winner = v["winner"].as_u64().unwrap();
     v["winner"] = Value::from(1 - winner);
     let forged = dir.join("forged.json");
     std::fs::write(&forged, v.to_string()).unwrap();
-    let bad = run(&["replay", "verify", forged.to_str().unwrap()]);
-    assert!(!bad.status.success());
+    let bad = agon_output(&["replay", "verify", forged.to_str().unwrap()]).expect_failure();
     assert!(
-        stderr(&bad).contains("replay does not match"),
+        bad.stderr.contains("replay does not match"),
         "{}",
-        stderr(&bad)
+        bad.stderr
     );
 
     let garbage = dir.join("garbage.json");
     std::fs::write(&garbage, "{ not json").unwrap();
-    let bad = run(&["replay", "verify", garbage.to_str().unwrap()]);
-    assert!(!bad.status.success());
+    let bad = agon_output(&["replay", "verify", garbage.to_str().unwrap()]).expect_failure();
     assert!(
-        stderr(&bad).contains("garbage.json: not a match record"),
+        bad.stderr.contains("garbage.json: not a match record"),
         "{}",
-        stderr(&bad)
+        bad.stderr
     );
 }
 
@@ -211,22 +194,22 @@ fn bad_input_is_refused_with_a_clear_message() {
             &random,
         ];
         args.extend(extra);
-        let out = run(&args);
+        let out = agon_output(&args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
-        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
     }
-    let out = run(&["match", "--game", "go", "--bot", &random, "--bot", &random]);
+    let out = agon_output(&["match", "--game", "go", "--bot", &random, "--bot", &random]);
     assert!(
-        stderr(&out).contains(
+        out.stderr.contains(
             "unknown game `go` (known games: breakthrough, flip, lightsout, flowfree, reversixt, \
              rectangles)"
         ),
         "{}",
-        stderr(&out)
+        out.stderr
     );
-    let out = run(&["match", "--game", "breakthrough", "--bot", &random]);
-    assert!(stderr(&out).contains("needs 2 bots"), "{}", stderr(&out));
-    let out = run(&[
+    let out = agon_output(&["match", "--game", "breakthrough", "--bot", &random]);
+    assert!(out.stderr.contains("needs 2 bots"), "{}", out.stderr);
+    let out = agon_output(&[
         "match",
         "--game",
         "breakthrough",
@@ -235,9 +218,9 @@ fn bad_input_is_refused_with_a_clear_message() {
         "--bot",
         &random,
     ]);
-    assert!(stderr(&out).contains("no `:`"), "{}", stderr(&out));
+    assert!(out.stderr.contains("no `:`"), "{}", out.stderr);
     let missing = "missing.so:random";
-    let out = run(&[
+    let out = agon_output(&[
         "match",
         "--game",
         "breakthrough",
@@ -247,9 +230,9 @@ fn bad_input_is_refused_with_a_clear_message() {
         &random,
     ]);
     assert!(
-        stderr(&out).contains("missing.so: cannot read"),
+        out.stderr.contains("missing.so: cannot read"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
 }
 
@@ -263,12 +246,11 @@ fn help_is_there_for_every_command() {
         vec!["bench", "--help"],
         vec!["games", "--help"],
     ] {
-        let out = run(&args);
-        assert!(out.status.success(), "{args:?}");
-        assert!(stdout(&out).contains("Usage"), "{args:?}");
+        let out = agon_output(&args).expect_success();
+        assert!(out.stdout.contains("Usage"), "{args:?}");
     }
-    let games = run(&["games"]);
-    assert!(stdout(&games).contains("workers_to_base"));
+    let games = agon_output(&["games"]);
+    assert!(games.stdout.contains("workers_to_base"));
 }
 
 /// A mistyped bot parameter is the caller's mistake: refused before the match, exit non-zero
@@ -280,7 +262,7 @@ fn match_refuses_a_bad_bot_parameter_before_playing() {
     let typo = format!("{}?dept=3", spec("breakthrough-alphabeta", "alphabeta"));
     let random = spec("breakthrough-random", "random");
     for host in ["process", "thread"] {
-        let out = run(&[
+        let out = agon_output(&[
             "match",
             "--game",
             "breakthrough",
@@ -292,9 +274,9 @@ fn match_refuses_a_bad_bot_parameter_before_playing() {
             host,
             "--record",
             record.to_str().unwrap(),
-        ]);
-        assert!(!out.status.success(), "{host}: {}", stdout(&out));
-        let err = stderr(&out);
+        ])
+        .expect_failure();
+        let err = &out.stderr;
         assert!(
             err.contains("seat 1")
                 && err.contains("refused its parameters")
@@ -309,7 +291,7 @@ fn match_refuses_a_bad_bot_parameter_before_playing() {
 /// like success.
 #[test]
 fn an_in_process_bot_calling_exit_does_not_end_agon_with_success() {
-    let out = run(&[
+    let out = agon_output(&[
         "match",
         "--game",
         "breakthrough",
@@ -319,13 +301,13 @@ fn an_in_process_bot_calling_exit_does_not_end_agon_with_success() {
         &spec("breakthrough-random", "random"),
         "--host",
         "thread",
-    ]);
-    assert!(!out.status.success());
-    assert_eq!(out.status.code(), Some(70), "{}", stderr(&out));
+    ])
+    .expect_failure();
+    assert_eq!(out.status.code(), Some(70), "{}", out.stderr);
     assert!(
-        stderr(&out).contains("exiting before agon finished"),
+        out.stderr.contains("exiting before agon finished"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
 }
 
@@ -338,13 +320,11 @@ fn a_closed_standard_output_is_no_panic() {
     for args in [vec!["games"], vec!["reversixt", "check-map", &map]] {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader); // the reader is gone before agon writes its first line
-        let out = agon()
+        let out = run(agon()
             .args(&args)
             .stdout(writer)
-            .stderr(std::process::Stdio::piped())
-            .output()
-            .unwrap();
-        let err = stderr(&out);
+            .stderr(std::process::Stdio::piped()));
+        let err = &out.stderr;
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
     }
@@ -356,7 +336,7 @@ fn match_records_only_replace_regular_files() {
     let dir = scratch("cli-record-target");
     let random = spec("breakthrough-random", "random");
     for target in ["/dev/full".to_string(), dir.display().to_string()] {
-        let out = run(&[
+        let out = agon_output(&[
             "match",
             "--game",
             "breakthrough",
@@ -368,13 +348,9 @@ fn match_records_only_replace_regular_files() {
             "1",
             "--record",
             &target,
-        ]);
-        assert!(!out.status.success(), "{target}");
-        assert!(
-            stderr(&out).contains("not a regular file"),
-            "{}",
-            stderr(&out)
-        );
+        ])
+        .expect_failure();
+        assert!(out.stderr.contains("not a regular file"), "{}", out.stderr);
     }
     use std::os::unix::fs::FileTypeExt;
     assert!(std::fs::metadata("/dev/full")
@@ -397,7 +373,7 @@ fn replay_verify_checks_reversixt_ranks() {
     let map = agon_tests::shared_data().join("reversixt/maps/initialMaps/diamond.map");
     let random = spec("reversixt-random", "random");
     let greedy = spec("reversixt-greedy", "greedy");
-    let out = run(&[
+    agon_output(&[
         "match",
         "--game",
         "reversixt",
@@ -415,10 +391,9 @@ fn replay_verify_checks_reversixt_ranks() {
         &greedy,
         "--record",
         record.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let ok = run(&["replay", "verify", record.to_str().unwrap()]);
-    assert!(ok.status.success(), "{}", stderr(&ok));
+    ])
+    .expect_success();
+    agon_output(&["replay", "verify", record.to_str().unwrap()]).expect_success();
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     let ranks: Vec<u64> = v["ranks"]
         .as_array()
@@ -436,9 +411,9 @@ fn replay_verify_checks_reversixt_ranks() {
     v["ranks"][j] = Value::from(ranks[i]);
     let forged = dir.join("forged.json");
     std::fs::write(&forged, v.to_string()).unwrap();
-    let bad = run(&["replay", "verify", forged.to_str().unwrap()]);
-    assert!(!bad.status.success(), "contradictory ranks passed");
-    assert!(stderr(&bad).contains("ranks"), "{}", stderr(&bad));
+    // Contradictory ranks must not pass.
+    let bad = agon_output(&["replay", "verify", forged.to_str().unwrap()]).expect_failure();
+    assert!(bad.stderr.contains("ranks"), "{}", bad.stderr);
 }
 
 /// Truncated and bit-flipped copies of a real plugin, all listed by one `agon plugins`: each
@@ -472,13 +447,13 @@ fn plugins_survives_truncated_and_bit_flipped_libraries() {
         std::fs::write(&path, &bytes).unwrap();
         files.push(path);
     }
-    let mut child = agon()
+    let mut command = agon();
+    command
         .arg("plugins")
         .args(&files)
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
     let t0 = std::time::Instant::now();
     while child.try_wait().unwrap().is_none() {
         // Each file's host has its own start-up limit (10 s); far less is needed.
@@ -488,8 +463,8 @@ fn plugins_survives_truncated_and_bit_flipped_libraries() {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let out = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (stdout(&out), stderr(&out));
+    let out = Ran::new(&command, child.wait_with_output().unwrap());
+    let (stdout, stderr) = (&out.stdout, &out.stderr);
     // Exit status 1 is agon's own error exit; a panic of agon itself exits with 101. (A copy's
     // host may panic inside abi_stable: that is quoted from its stderr in the copy's error.)
     assert_eq!(

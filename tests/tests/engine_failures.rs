@@ -2,7 +2,7 @@
 //! full or broken file system) and an entrant's file replaced while a run that is not watching
 //! plays it. Neither may charge, exclude or blame an entrant.
 
-use agon_tests::{agon_output, plugin, scratch, spec, tournament_config, tournament_run};
+use agon_tests::{agon_output, plugin, scratch, spec, tournament_config, tournament_run, Ran};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -18,9 +18,8 @@ fn two_random_players(dir: &Path) -> PathBuf {
 }
 
 /// The run failed naming the plugin cache, and charged no entrant.
-fn assert_the_cache_is_blamed(out: &std::process::Output, run: &Path, words: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{stderr}");
+fn assert_the_cache_is_blamed(out: Ran, run: &Path, words: &str) {
+    let stderr = out.expect_failure().stderr;
     assert!(
         stderr.contains("the plugin cache") && stderr.contains(words),
         "{stderr}"
@@ -44,11 +43,8 @@ fn a_cache_that_cannot_hold_a_copy_stops_the_run_and_blames_no_entrant() {
     std::fs::write(cache.join("plugins"), b"not a folder").unwrap();
     let cfg = two_random_players(&dir);
     let run = dir.join("out");
-    let out = tournament_run(&cfg, &run)
-        .env("AGON_CACHE_DIR", &cache)
-        .output()
-        .unwrap();
-    assert_the_cache_is_blamed(&out, &run, &cache.display().to_string());
+    let out = agon_tests::run(tournament_run(&cfg, &run).env("AGON_CACHE_DIR", &cache));
+    assert_the_cache_is_blamed(out, &run, &cache.display().to_string());
 }
 
 /// The scenario as reported: the cache on a 64 KiB file system, full before the first copy is
@@ -71,23 +67,23 @@ fn a_full_cache_file_system_stops_the_run_and_blames_no_entrant() {
     let cfg = two_random_players(&dir);
     let run = dir.join("out");
     let agon_binary = agon_tests::artifacts().join("agon");
-    let out = Command::new("unshare")
-        .args(["-Urm", "sh", "-c"])
-        .arg("mount -t tmpfs -o size=64k tmpfs \"$1\" && shift && exec \"$@\"")
-        .arg("sh")
-        .arg(&cache)
-        .arg(&agon_binary)
-        .args([
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            run.to_str().unwrap(),
-        ])
-        .env("AGON_CACHE_DIR", &cache)
-        .output()
-        .unwrap();
-    assert_the_cache_is_blamed(&out, &run, "No space left on device");
+    let out = agon_tests::run(
+        Command::new("unshare")
+            .args(["-Urm", "sh", "-c"])
+            .arg("mount -t tmpfs -o size=64k tmpfs \"$1\" && shift && exec \"$@\"")
+            .arg("sh")
+            .arg(&cache)
+            .arg(&agon_binary)
+            .args([
+                "tournament",
+                "run",
+                cfg.to_str().unwrap(),
+                "--out",
+                run.to_str().unwrap(),
+            ])
+            .env("AGON_CACHE_DIR", &cache),
+    );
+    assert_the_cache_is_blamed(out, &run, "No space left on device");
 }
 
 /// Lines of a journal (each a recorded game).
@@ -160,9 +156,9 @@ fn a_replaced_plugin_file_does_not_stop_a_run_that_is_not_watching() {
         "one warning: {stderr}"
     );
 
-    let resumed = agon_output(&["tournament", "resume", run.to_str().unwrap(), "--quiet"]);
-    let stderr = String::from_utf8_lossy(&resumed.stderr);
-    assert!(resumed.status.success(), "{stderr}");
+    let stderr = agon_output(&["tournament", "resume", run.to_str().unwrap(), "--quiet"])
+        .expect_success()
+        .stderr;
     assert_eq!(
         stderr
             .matches("holds another build than the plan's")

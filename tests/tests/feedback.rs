@@ -2,7 +2,7 @@
 //! refused system call named, the sandbox's part in a denied file, the end of a faulty seat's
 //! stderr (where a panic's location is), `--show-stderr` and `--trace`.
 
-use agon_tests::{agon_output, process_match, scratch, spec};
+use agon_tests::{agon_output, process_match, scratch, spec, Ran};
 use serde_json::Value;
 
 /// `agon match` of Breakthrough between `bots` under the process host with `extra` flags,
@@ -10,10 +10,7 @@ use serde_json::Value;
 fn play(bots: [&str; 2], extra: &[&str]) -> (String, String) {
     let mut args = process_match(bots);
     args.extend_from_slice(extra);
-    let out = agon_output(&args);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{args:?}: {stderr}");
+    let Ran { stdout, stderr, .. } = agon_output(&args).expect_success();
     (stdout, stderr)
 }
 
@@ -148,7 +145,11 @@ fn a_panicking_bots_stderr_shows_where_it_panicked() {
 /// An in-process host does not capture a bot's stderr: the summary says where it went.
 #[test]
 fn an_in_process_host_says_where_the_panic_location_went() {
-    let out = agon_output(&[
+    let Ran {
+        stdout: summary,
+        stderr: engine_stderr,
+        ..
+    } = agon_output(&[
         "match",
         "--game",
         "breakthrough",
@@ -160,10 +161,8 @@ fn an_in_process_host_says_where_the_panic_location_went() {
         &spec("misbehave", "panic"),
         "--bot",
         &random(),
-    ]);
-    assert!(out.status.success());
-    let summary = String::from_utf8_lossy(&out.stdout);
-    let engine_stderr = String::from_utf8_lossy(&out.stderr);
+    ])
+    .expect_success();
     assert!(engine_stderr.contains("panicked at "), "{engine_stderr}");
     assert!(
         summary.contains("stderr of seat 0 (panic): not captured: the thread host leaves"),
@@ -196,7 +195,7 @@ fn trace_prints_every_position_and_answer() {
     ];
     for (game, bot) in games {
         let record_path = dir.join(format!("{game}.json"));
-        let out = agon_output(&[
+        let stdout = agon_output(&[
             "match",
             "--game",
             game,
@@ -209,13 +208,9 @@ fn trace_prints_every_position_and_answer() {
             "--trace",
             "--record",
             record_path.to_str().unwrap(),
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let stdout = String::from_utf8_lossy(&out.stdout);
+        ])
+        .expect_success()
+        .stdout;
         let record: Value =
             serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
         let moves = record["moves"].as_array().unwrap();
@@ -255,7 +250,7 @@ fn trace_prints_every_position_and_answer() {
 #[test]
 fn trace_and_show_stderr_do_not_mix_with_json() {
     for flag in ["--trace", "--show-stderr"] {
-        let out = agon_output(&[
+        let error = agon_output(&[
             "match",
             "--game",
             "breakthrough",
@@ -265,9 +260,9 @@ fn trace_and_show_stderr_do_not_mix_with_json() {
             &random(),
             "--json",
             flag,
-        ]);
-        assert!(!out.status.success(), "{flag}");
-        let error = String::from_utf8_lossy(&out.stderr);
+        ])
+        .expect_failure()
+        .stderr;
         assert!(error.contains("cannot be used with"), "{flag}: {error}");
     }
 }

@@ -8,7 +8,7 @@ use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_games::contract::{FaultPolicy, GameRules};
 use agon_games::registry::Registry;
-use agon_tests::{agon, seats, spec};
+use agon_tests::{agon, run, seats, spec};
 use serde_json::Value;
 
 fn flip() -> &'static dyn GameRules {
@@ -91,12 +91,9 @@ fn a_faulty_bot_skips_its_half_turns_and_the_game_goes_on() {
 
 #[test]
 fn the_start_board_matches_the_rules_file() {
-    let out = agon()
-        .args(["flip", "board", "--n", "3", "--seed", "43", "--json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out =
+        run(agon().args(["flip", "board", "--n", "3", "--seed", "43", "--json"])).expect_success();
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
     let coin2 = &v["player1"][2];
     assert!(
         (coin2[0].as_f64().unwrap() - 21.4304).abs() < 5e-5,
@@ -110,11 +107,8 @@ fn the_start_board_matches_the_rules_file() {
         v["player2"][2][0].as_f64().unwrap(),
         -coin2[0].as_f64().unwrap()
     );
-    let bad = agon()
-        .args(["flip", "board", "--n", "0", "--seed", "1"])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("parameter `n`"));
+    let bad = run(agon().args(["flip", "board", "--n", "0", "--seed", "1"]));
+    assert!(bad.stderr.contains("parameter `n`"));
 }
 
 #[test]
@@ -127,16 +121,9 @@ fn the_course_tournament_format_is_planned() {
     let config = dir.join("flip-course.toml");
     let built = format!("{}/", agon_tests::artifacts().display());
     std::fs::write(&config, shipped.replace("../target/release/", &built)).unwrap();
-    let out = agon()
-        .args(["tournament", "plan", config.to_str().unwrap(), "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let plan: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = run(agon().args(["tournament", "plan", config.to_str().unwrap(), "--json"]))
+        .expect_success();
+    let plan: Value = serde_json::from_str(&out.stdout).unwrap();
     let games = plan["games"].as_array().unwrap();
     assert_eq!(
         games.len(),

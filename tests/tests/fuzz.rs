@@ -13,7 +13,7 @@ use agon_games::flowfree::Puzzle;
 use agon_games::lightsout::Board;
 use agon_games::registry::Registry;
 use agon_games::reversixt::Map;
-use agon_tests::{agon, scratch, shared_data, spec};
+use agon_tests::{agon, run, scratch, shared_data, spec, Ran};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -229,18 +229,12 @@ fn records() -> &'static [String] {
             .iter()
             .map(|(game, params, bots)| {
                 let file = dir.join(format!("{game}.json"));
-                let out = agon()
+                run(agon()
                     .args(["match", "--game", game, "--host", "inline", "--seed", "3"])
                     .args(params)
                     .args(["--bot", &bots[0], "--bot", &bots[1], "--record"])
-                    .arg(&file)
-                    .output()
-                    .unwrap();
-                assert!(
-                    out.status.success(),
-                    "{}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
+                    .arg(&file))
+                .expect_success();
                 std::fs::read_to_string(&file).unwrap()
             })
             .collect()
@@ -264,15 +258,14 @@ proptest! {
     }
 }
 
-/// Runs the binary, killing it if it outlives `limit`; its exit code (None: killed by a
-/// signal) and stderr.
-fn run_bounded(args: &[&str], limit: Duration) -> (Option<i32>, String) {
-    let mut child = agon()
+/// Runs the binary, killing it if it outlives `limit` (its standard output is not kept).
+fn run_bounded(args: &[&str], limit: Duration) -> Ran {
+    let mut command = agon();
+    command
         .args(args)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
     let started = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if started.elapsed() > limit {
@@ -281,11 +274,7 @@ fn run_bounded(args: &[&str], limit: Duration) -> (Option<i32>, String) {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    Ran::new(&command, child.wait_with_output().unwrap())
 }
 
 /// Mutated tournament configurations and journals through `agon tournament plan` and
@@ -305,7 +294,7 @@ fn tournament_configs_and_journals_refuse_by_name_or_load() {
     let cfg = dir.join("t.toml");
     std::fs::write(&cfg, &config).unwrap();
     let folder = dir.join("run");
-    let (code, stderr) = run_bounded(
+    run_bounded(
         &[
             "tournament",
             "run",
@@ -315,8 +304,8 @@ fn tournament_configs_and_journals_refuse_by_name_or_load() {
             "--quiet",
         ],
         Duration::from_secs(60),
-    );
-    assert_eq!(code, Some(0), "{stderr}");
+    )
+    .expect_success();
     let journal = std::fs::read(folder.join("journal.jsonl")).unwrap();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
     let alphabet = b" \n\"=[]{}:,0123456789-.ae";
@@ -339,10 +328,11 @@ fn tournament_configs_and_journals_refuse_by_name_or_load() {
             mutate(config.as_bytes(), &random_edits(config.len()), None),
         )
         .unwrap();
-        let (code, stderr) = run_bounded(
+        let out = run_bounded(
             &["tournament", "plan", bad_cfg.to_str().unwrap()],
             Duration::from_secs(30),
         );
+        let (code, stderr) = (out.status.code(), out.stderr);
         assert!(
             matches!(code, Some(0 | 1)),
             "config {case}: {code:?} {stderr}"
@@ -360,10 +350,11 @@ fn tournament_configs_and_journals_refuse_by_name_or_load() {
             mutate(&journal, &random_edits(journal.len()), None),
         )
         .unwrap();
-        let (code, stderr) = run_bounded(
+        let out = run_bounded(
             &["tournament", "report", folder.to_str().unwrap()],
             Duration::from_secs(30),
         );
+        let (code, stderr) = (out.status.code(), out.stderr);
         assert!(
             matches!(code, Some(0 | 1)),
             "journal {case}: {code:?} {stderr}"

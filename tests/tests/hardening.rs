@@ -3,8 +3,8 @@
 //! result.
 
 use agon_tests::{
-    agon, child_pids, process_match_args, scratch, spec, standings, stat_fields,
-    tournament_standings,
+    agon, child_pids, process_match_args, run, scratch, spec, standings, stat_fields,
+    tournament_standings, Ran,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -99,8 +99,8 @@ fn process_tournament(dir: &Path) -> PathBuf {
     cfg
 }
 
-fn run_tournament(args: &[&str]) -> std::process::Output {
-    agon().args(args).args(["--quiet"]).output().unwrap()
+fn run_tournament(args: &[&str]) -> Ran {
+    run(agon().args(args).args(["--quiet"]))
 }
 
 fn journal_lines(dir: &Path) -> usize {
@@ -138,14 +138,14 @@ fn stop_signals_that_reach_the_bots_first_record_nothing() {
     let calm = calm_standings(&dir, &cfg);
     for to_bots in ["TERM", "KILL"] {
         let out = dir.join(format!("stopped-{to_bots}"));
-        let engine = agon()
+        let mut command = agon();
+        command
             .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
             .arg(&out)
             .arg("--quiet")
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+            .stderr(std::process::Stdio::piped());
+        let engine = command.spawn().unwrap();
         let hosts = wait_for_hosts_after(engine.id(), &out, 2);
         std::thread::sleep(Duration::from_millis(20)); // the game is under way
         for host in hosts {
@@ -153,8 +153,8 @@ fn stop_signals_that_reach_the_bots_first_record_nothing() {
         }
         std::thread::sleep(Duration::from_millis(2));
         signal(engine.id(), "TERM");
-        let output = engine.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let output = Ran::new(&command, engine.wait_with_output().unwrap());
+        let stderr = &output.stderr;
         assert_eq!(output.status.code(), Some(128 + 15), "{to_bots}: {stderr}");
         assert!(
             stderr.contains("stopped by SIGTERM") && stderr.contains("tournament resume"),
@@ -170,12 +170,7 @@ fn stop_signals_that_reach_the_bots_first_record_nothing() {
             !journal.contains("crash") && !journal.contains("oom") && !journal.contains("external"),
             "{to_bots}: a fault was recorded: {journal}"
         );
-        let resumed = run_tournament(&["tournament", "resume", out.to_str().unwrap()]);
-        assert!(
-            resumed.status.success(),
-            "{}",
-            String::from_utf8_lossy(&resumed.stderr)
-        );
+        run_tournament(&["tournament", "resume", out.to_str().unwrap()]).expect_success();
         assert_eq!(standings(&out)["standings"], calm["standings"], "{to_bots}");
     }
 }
@@ -189,20 +184,20 @@ fn a_bot_process_killed_from_outside_has_its_game_played_again() {
     let cfg = process_tournament(&dir);
     let calm = calm_standings(&dir, &cfg);
     let out = dir.join("killed");
-    let engine = agon()
+    let mut command = agon();
+    command
         .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
         .arg(&out)
         .arg("--quiet")
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(std::process::Stdio::piped());
+    let engine = command.spawn().unwrap();
     let hosts = wait_for_hosts_after(engine.id(), &out, 1);
     std::thread::sleep(Duration::from_millis(20));
     signal_quietly(hosts[0], "KILL");
-    let output = engine.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let stderr = Ran::new(&command, engine.wait_with_output().unwrap())
+        .expect_success()
+        .stderr;
     assert!(stderr.contains("playing it again"), "{stderr}");
     let run = standings(&out);
     for row in run["standings"].as_array().unwrap() {
@@ -361,20 +356,18 @@ fn only_the_crasher_is_charged(crash: &str) {
         2,
     );
     let out = dir.join("out");
-    let first = run_tournament(&[
+    // The crash kills the engine.
+    run_tournament(&[
         "tournament",
         "run",
         cfg.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
-    ]);
-    assert!(
-        !first.status.success(),
-        "{crash}: the crash kills the engine"
-    );
-    let second = run_tournament(&["tournament", "resume", out.to_str().unwrap()]);
-    let stderr = String::from_utf8_lossy(&second.stderr);
-    assert!(second.status.success(), "{crash}: {stderr}");
+    ])
+    .expect_failure();
+    let stderr = run_tournament(&["tournament", "resume", out.to_str().unwrap()])
+        .expect_success()
+        .stderr;
     assert!(
         stderr.contains("crash handler caught entrant `crasher`")
             && stderr.contains("entrant `crasher`: the engine died of SIGSEGV"),
@@ -437,9 +430,7 @@ fn killing_the_engine_blames_no_entrant() {
             out.display().to_string(),
         ];
     }
-    let last = agon().args(&args).output().expect("agon runs");
-    let stderr = String::from_utf8_lossy(&last.stderr);
-    assert!(last.status.success(), "{stderr}");
+    let stderr = run(agon().args(&args)).expect_success().stderr;
     assert!(!stderr.contains("excluded"), "{stderr}");
     assert!(
         crash_faults(&out).values().all(|&n| n == 0),
@@ -520,30 +511,37 @@ impl Drop for StoppedHost {
 }
 
 /// An `agon` run, killed if the test ends before it does (its hosts die with it).
-struct Engine(Option<std::process::Child>);
+struct Engine {
+    command: Command,
+    child: Option<std::process::Child>,
+}
 
 impl Engine {
-    fn spawn(command: &mut std::process::Command) -> Engine {
+    fn spawn(mut command: Command) -> Engine {
         let child = command
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        Engine(Some(child))
+        Engine {
+            command,
+            child: Some(child),
+        }
     }
 
     fn id(&self) -> u32 {
-        self.0.as_ref().map_or(0, std::process::Child::id)
+        self.child.as_ref().map_or(0, std::process::Child::id)
     }
 
-    fn finish(mut self) -> std::process::Output {
-        self.0.take().unwrap().wait_with_output().unwrap()
+    fn finish(mut self) -> Ran {
+        let output = self.child.take().unwrap().wait_with_output().unwrap();
+        Ran::new(&self.command, output)
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        if let Some(mut child) = self.0.take() {
+        if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
         }
@@ -569,11 +567,12 @@ fn a_bot_process_stopped_from_outside_mid_call_is_not_timed_out() {
     let random = spec("breakthrough-random", "random");
     for clock in ["wall", "cpu"] {
         let extra = ["--clock".to_string(), clock.to_string()];
-        let engine = Engine::spawn(agon().args(process_match_args([&slow, &random], 500, &extra)));
+        let mut command = agon();
+        command.args(process_match_args([&slow, &random], 500, &extra));
+        let engine = Engine::spawn(command);
         stop_a_host_mid_call(&engine);
         let output = engine.finish();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let stdout = String::from_utf8_lossy(&output.stdout);
+        let (stdout, stderr) = (&output.stdout, &output.stderr);
         assert_eq!(output.status.code(), Some(1), "{clock}: {stdout}\n{stderr}");
         assert!(
             stderr.contains("nothing of it is recorded") && stderr.contains(STOPPED_FROM_OUTSIDE),
@@ -604,16 +603,14 @@ fn a_bot_process_stopped_from_outside_in_a_tournament_has_its_game_played_again(
     )
     .unwrap();
     let out = dir.join("out");
-    let engine = Engine::spawn(
-        agon()
-            .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
-            .arg(&out)
-            .arg("--quiet"),
-    );
+    let mut command = agon();
+    command
+        .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .arg("--quiet");
+    let engine = Engine::spawn(command);
     stop_a_host_mid_call(&engine);
-    let output = engine.finish();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let stderr = engine.finish().expect_success().stderr;
     assert!(
         stderr.contains(STOPPED_FROM_OUTSIDE) && stderr.contains("playing it again"),
         "{stderr}"
@@ -656,8 +653,6 @@ fn many_games_at_once_fit_under_a_small_soft_limit_on_open_files() {
         .arg(&out)
         .arg("--quiet")
         .env("AGON_SEED_SECRET", agon_tests::TEST_SECRET.to_string());
-    let output = command.output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let stderr = run(&mut command).expect_success().stderr;
     assert_eq!(journal_lines(&out), 24, "{stderr}");
 }

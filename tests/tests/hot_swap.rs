@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// Long enough for a loaded 2-core CI machine; the conditions are polled, so a fast machine
@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 const PATIENCE: Duration = Duration::from_secs(90);
 
 struct Ladder {
+    command: Command,
     child: Child,
     out: PathBuf,
     stderr: PathBuf,
@@ -43,6 +44,7 @@ impl Ladder {
             .stderr(std::fs::File::create(&stderr).unwrap());
         Ladder {
             child: command.spawn().expect("agon ladder starts"),
+            command,
             out: out.to_path_buf(),
             stderr,
         }
@@ -83,11 +85,18 @@ impl Ladder {
         assert_eq!(unsafe { libc::kill(self.child.id() as i32, signal) }, 0);
     }
 
-    fn finish(mut self) -> (ExitStatus, String) {
+    /// Waits for the ladder to end; its stderr (read from its file: its stdout is not kept).
+    fn finish(mut self) -> agon_tests::Ran {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                return (status, self.stderr());
+                let stderr = self.stderr().into_bytes();
+                let output = Output {
+                    status,
+                    stdout: Vec::new(),
+                    stderr,
+                };
+                return agon_tests::Ran::new(&self.command, output);
             }
             if start.elapsed() > PATIENCE {
                 let _ = self.child.kill();
@@ -211,8 +220,7 @@ fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
         !events_of(&l.events(), "retired", "north.so").is_empty()
     });
     ladder.signal(libc::SIGINT);
-    let (status, stderr) = ladder.finish();
-    assert!(status.success(), "{status}: {stderr}");
+    let stderr = ladder.finish().expect_success().stderr;
 
     let games = jsonl(&out.join("journal.jsonl"));
     faultless(&games);
@@ -325,8 +333,7 @@ fn a_build_that_plays_clean_only_in_validation_is_refused() {
         !events_of(&l.events(), "refused", "south.so").is_empty()
     });
     ladder.signal(libc::SIGINT);
-    let (status, stderr) = ladder.finish();
-    assert!(status.success(), "{status}: {stderr}");
+    ladder.finish().expect_success();
     let events = jsonl(&out.join("events.jsonl"));
     assert!(
         events_of(&events, "accepted", "south.so").is_empty(),
@@ -351,8 +358,7 @@ fn a_refused_file_name_with_a_newline_and_an_escape_forges_no_log_line() {
     let slot = format!("bad\n{FORGED}\u{1b}[2J.so");
     std::fs::write(dir.join(&slot), "garbage").unwrap();
     let ladder = Ladder::start(&dir, &out, &["--game", "breakthrough", "--games", "1"]);
-    let (status, stderr) = ladder.finish();
-    assert!(status.success(), "{status}: {stderr}");
+    let stderr = ladder.finish().expect_success().stderr;
     assert!(!stderr.contains('\u{1b}'), "a raw ESC: {stderr:?}");
     assert!(
         !stderr.lines().any(|l| l.trim_start().starts_with(FORGED)),
@@ -438,8 +444,7 @@ fn a_build_written_in_place_is_taken_only_once_it_is_whole() {
         })
     });
     ladder.signal(libc::SIGTERM);
-    let (status, stderr) = ladder.finish();
-    assert!(status.success(), "{status}: {stderr}");
+    ladder.finish().expect_success();
 
     let events = jsonl(&out.join("events.jsonl"));
     assert!(
@@ -490,8 +495,7 @@ fn on_a_stop_signal_the_games_in_flight_are_finished_and_recorded() {
     );
     ladder.wait_for("a game", |l| !l.games().is_empty());
     ladder.signal(libc::SIGINT);
-    let (status, stderr) = ladder.finish();
-    assert!(status.success(), "{status}: {stderr}");
+    let stderr = ladder.finish().expect_success().stderr;
     let line = stderr
         .lines()
         .find(|l| l.contains("stop asked: finishing"))
@@ -532,8 +536,7 @@ fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
         &out,
         &["--game", "breakthrough", "--games", &target.to_string()],
     );
-    let (status, stderr) = again.finish();
-    assert!(status.success(), "{status}: {stderr}");
+    let stderr = again.finish().expect_success().stderr;
     assert!(
         stderr.contains(&format!("after {before} games")),
         "{stderr}"
@@ -606,8 +609,7 @@ fn the_thread_host_bounds_the_builds_a_slot_may_load() {
     let at = ladder.games().len();
     ladder.wait_for("two more games", |l| l.games().len() >= at + 2);
     ladder.signal(libc::SIGINT);
-    let (status, stderr) = ladder.finish();
-    assert!(status.success(), "{status}: {stderr}");
+    ladder.finish().expect_success();
     let events = jsonl(&out.join("events.jsonl"));
     let reason = events_of(&events, "refused", "right.so")[0]["reason"]
         .as_str()
@@ -657,8 +659,7 @@ fn multi_seat_reversixt_games_rotate_every_slot_through_every_seat() {
             "3",
         ],
     );
-    let (status, stderr) = ladder.finish();
-    assert!(status.success(), "{status}: {stderr}");
+    ladder.finish().expect_success();
     let games = jsonl(&out.join("journal.jsonl"));
     assert_eq!(games.len(), 12);
     let mut per_slot = std::collections::BTreeMap::<String, (usize, BTreeSet<usize>)>::new();

@@ -2,13 +2,13 @@
 //! `agon` and `agon-host`, and an `agon` finds the `agon-host` beside it (no `$AGON_HOST`, no
 //! build folder around). Cheap stand-ins for a real install, which README.md describes.
 
-use agon_tests::{artifacts, cache_dir, scratch, spec, workspace_root};
+use agon_tests::{artifacts, cache_dir, run, scratch, spec, workspace_root, Ran};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 /// The binaries of every package of the workspace, by package name (from `cargo metadata`).
 fn binaries_by_package() -> Vec<(String, Vec<String>)> {
-    let out = Command::new(env!("CARGO"))
+    let out = run(Command::new(env!("CARGO"))
         .current_dir(workspace_root())
         .args([
             "metadata",
@@ -16,15 +16,9 @@ fn binaries_by_package() -> Vec<(String, Vec<String>)> {
             "--format-version",
             "1",
             "--offline",
-        ])
-        .output()
-        .expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        ]))
+    .expect_success();
+    let metadata: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     metadata["packages"]
         .as_array()
         .unwrap()
@@ -69,35 +63,23 @@ fn install(dir: &Path, names: &[&str]) -> PathBuf {
     dir.join("agon")
 }
 
-fn process_match(agon: &Path) -> Output {
+fn process_match(agon: &Path) -> Ran {
     let bot = spec("breakthrough-random", "random");
-    Command::new(agon)
+    run(Command::new(agon)
         .env_remove("AGON_HOST")
         .env("AGON_CACHE_DIR", cache_dir())
         .args(["match", "--game", "breakthrough", "--host", "process"])
-        .args(["--bot", &bot, "--bot", &bot, "--seed", "1"])
-        .output()
-        .expect("agon runs")
+        .args(["--bot", &bot, "--bot", &bot, "--seed", "1"]))
 }
 
 #[test]
 fn an_installed_agon_plays_with_the_agon_host_beside_it() {
     let root = scratch("install");
     let installed = install(&root.join("bin"), &["agon", "agon-host"]);
-    let out = process_match(&installed);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    process_match(&installed).expect_success();
 
     // Without its agon-host, the same agon cannot: the one beside it is the one it found.
     let alone = install(&root.join("alone"), &["agon"]);
-    let out = process_match(&alone);
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("agon-host not found"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stderr = process_match(&alone).expect_failure().stderr;
+    assert!(stderr.contains("agon-host not found"), "{stderr}");
 }

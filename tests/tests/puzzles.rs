@@ -5,8 +5,8 @@ use agon_games::contract::{GameRules, RawParams, Rejection, StartInfo};
 use agon_games::flowfree::session::FlowFreeRules;
 use agon_games::lightsout::session::LightsOutRules;
 use agon_games::registry::Registry;
-use agon_plugin_api::protocol::{self, flowfree as ff, lightsout as lo, Reply};
-use agon_tests::{agon, scratch, shared_data, spec};
+use agon_sdk::protocol::{self, flowfree as ff, lightsout as lo, Reply};
+use agon_tests::{agon_ok, agon_output, scratch, shared_data, spec};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -27,27 +27,19 @@ fn puzzle(name: &str) -> PathBuf {
 }
 
 fn solve(game: &str, bot: &str, file: &Path) -> Value {
-    let out = agon()
-        .args([
-            "solve",
-            "--game",
-            game,
-            "--bot",
-            bot,
-            "--puzzle",
-            file.to_str().unwrap(),
-            "--json",
-            "--ms",
-            "30000",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let out = agon_ok(&[
+        "solve",
+        "--game",
+        game,
+        "--bot",
+        bot,
+        "--puzzle",
+        file.to_str().unwrap(),
+        "--json",
+        "--ms",
+        "30000",
+    ]);
+    serde_json::from_str(&out).unwrap()
 }
 
 #[test]
@@ -128,20 +120,17 @@ fn bad_puzzle_files_are_refused_naming_the_place() {
         } else {
             spec("lightsout-gf2", "gf2")
         };
-        let out = agon()
-            .args([
-                "solve",
-                "--game",
-                game,
-                "--bot",
-                &bot,
-                "--puzzle",
-                file.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap();
+        let out = agon_output(&[
+            "solve",
+            "--game",
+            game,
+            "--bot",
+            &bot,
+            "--puzzle",
+            file.to_str().unwrap(),
+        ]);
         assert_eq!(out.status.code(), Some(1));
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = out.stderr;
         assert!(
             stderr.contains(message) && stderr.contains(&format!("{game}.txt")),
             "{stderr}"
@@ -283,20 +272,16 @@ fn the_engine_rejects_wrong_answers_with_the_reason() {
 
 #[test]
 fn the_lights_out_table_and_the_conjecture() {
-    let out = agon()
-        .args([
-            "lightsout",
-            "table",
-            "--rows",
-            "1..5",
-            "--cols",
-            "1..5",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = agon_ok(&[
+        "lightsout",
+        "table",
+        "--rows",
+        "1..5",
+        "--cols",
+        "1..5",
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
     let f = &v["fractions"];
     assert_eq!(f[4][4], 0.25, "5x5: a quarter solvable");
     assert_eq!(f[3][3], 0.0625, "4x4: one in 16");
@@ -307,23 +292,12 @@ fn the_lights_out_table_and_the_conjecture() {
             assert_eq!(f[r][c], f[c][r], "{r}x{c} equals its transpose");
         }
     }
-    let out = agon()
-        .args(["lightsout", "table", "--rows", "1..30", "--cols", "1..30"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 32);
-    let out = agon()
-        .args(["lightsout", "conjecture", "--max-n", "1000"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("holds for every n <= 1000"));
-    let bad = agon()
-        .args(["lightsout", "table", "--rows", "5..2"])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--rows `5..2`"));
+    let table = agon_ok(&["lightsout", "table", "--rows", "1..30", "--cols", "1..30"]);
+    assert_eq!(table.lines().count(), 32);
+    let conjecture = agon_ok(&["lightsout", "conjecture", "--max-n", "1000"]);
+    assert!(conjecture.contains("holds for every n <= 1000"));
+    let bad = agon_output(&["lightsout", "table", "--rows", "5..2"]);
+    assert!(bad.stderr.contains("--rows `5..2`"));
 }
 
 /// A puzzle run: every solver on every instance, graded with the same journal and report.
@@ -348,22 +322,14 @@ fn a_puzzle_run_grades_every_solver_on_every_instance() {
     let cfg = dir.join("run.toml");
     std::fs::write(&cfg, text).unwrap();
     let out_dir = dir.join("out");
-    let out = agon()
-        .args([
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            out_dir.to_str().unwrap(),
-            "--quiet",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    agon_ok(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--quiet",
+    ]);
     let s: Value =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("standings.json")).unwrap())
             .unwrap();
@@ -390,15 +356,7 @@ fn a_puzzle_run_grades_every_solver_on_every_instance() {
         .collect();
     assert_eq!(records.len(), 9);
     for r in records {
-        let out = agon()
-            .args(["replay", "verify", r.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        agon_ok(&["replay", "verify", r.to_str().unwrap()]);
     }
     // A puzzle game without puzzles is refused, naming the key.
     std::fs::write(
@@ -406,11 +364,8 @@ fn a_puzzle_run_grades_every_solver_on_every_instance() {
         "game = \"lightsout\"\n[[entrant]]\nbot = \"x.so:y\"\n",
     )
     .unwrap();
-    let out = agon()
-        .args(["tournament", "plan", cfg.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("puzzles: lightsout is a puzzle game"));
+    let out = agon_output(&["tournament", "plan", cfg.to_str().unwrap()]);
+    assert!(out.stderr.contains("puzzles: lightsout is a puzzle game"));
 }
 
 /// A large board through the default (process) host: the packed protocol carries it both ways,

@@ -1,7 +1,7 @@
 //! ReversiXT maps through the CLI: every shared course map loads with the summary its file
 //! states, and a bad map is refused with its file, line and column.
 
-use agon_tests::{agon, scratch, shared_data};
+use agon_tests::{agon, run, scratch, shared_data, Ran};
 use serde_json::Value;
 
 /// Every map the courses shipped: file, players, width, height, transitions, transition ends
@@ -40,26 +40,19 @@ const MAPS: &[(&str, u64, u64, u64, u64, u64)] = &[
     ("testMaps/random.map", 2, 25, 25, 260, 0),
 ];
 
-fn check(path: &std::path::Path, extra: &[&str]) -> std::process::Output {
-    agon()
+fn check(path: &std::path::Path, extra: &[&str]) -> Ran {
+    run(agon()
         .args(["reversixt", "check-map"])
         .args(extra)
-        .arg(path)
-        .output()
-        .unwrap()
+        .arg(path))
 }
 
 #[test]
 fn every_shared_map_loads() {
     let dir = shared_data().join("reversixt/maps");
     for &(file, players, width, height, transitions, inert) in MAPS {
-        let out = check(&dir.join(file), &["--json", "--lenient"]);
-        assert!(
-            out.status.success(),
-            "{file}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let out = check(&dir.join(file), &["--json", "--lenient"]).expect_success();
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
         let got = (
             v["players"].as_u64().unwrap(),
             v["width"].as_u64().unwrap(),
@@ -88,8 +81,7 @@ fn the_summary_names_what_is_on_the_map() {
         &shared_data().join("reversixt/maps/comp2019_04_8p.map"),
         &[],
     );
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = out.expect_success().stdout;
     for line in [
         "players      8",
         "size         46 x 28 (width x height), 746 squares, 542 holes",
@@ -105,21 +97,20 @@ fn the_summary_names_what_is_on_the_map() {
 #[test]
 fn a_transition_end_facing_the_board_is_refused_or_warns_when_lenient() {
     let scope = shared_data().join("reversixt/maps/initialMaps/scope.map");
-    let lenient = check(&scope, &["--lenient"]);
-    assert!(lenient.status.success());
-    let warning = String::from_utf8_lossy(&lenient.stderr);
+    let warning = check(&scope, &["--lenient"]).expect_success().stderr;
     assert!(
         warning.contains("warning:") && warning.contains("line 19, column 1"),
         "{warning}"
     );
     // By default, as the course server: "transition 1 is invalid".
-    let strict = check(&scope, &[]);
-    assert!(!strict.status.success());
-    assert!(String::from_utf8_lossy(&strict.stderr).contains("an end must face the edge or a hole"));
+    let strict = check(&scope, &[]).expect_failure();
+    assert!(strict
+        .stderr
+        .contains("an end must face the edge or a hole"));
     // A match on it is refused before any bot runs, unless the map is read leniently.
     let random = agon_tests::spec("reversixt-random", "random");
     let play = |extra: &[&str]| {
-        agon()
+        run(agon()
             .args([
                 "match",
                 "--game",
@@ -133,23 +124,17 @@ fn a_transition_end_facing_the_board_is_refused_or_warns_when_lenient() {
             .args(extra)
             .args([
                 "--bot", &random, "--bot", &random, "--bot", &random, "--bot", &random,
-            ])
-            .output()
-            .unwrap()
+            ]))
     };
-    let refused = play(&[]);
-    assert!(!refused.status.success());
+    let refused = play(&[]).expect_failure();
     assert!(
-        String::from_utf8_lossy(&refused.stderr).contains("an end must face the edge or a hole"),
+        refused
+            .stderr
+            .contains("an end must face the edge or a hole"),
         "{}",
-        String::from_utf8_lossy(&refused.stderr)
+        refused.stderr
     );
-    let lenient_match = play(&["--param", "lenient_map=true"]);
-    assert!(
-        lenient_match.status.success(),
-        "{}",
-        String::from_utf8_lossy(&lenient_match.stderr)
-    );
+    play(&["--param", "lenient_map=true"]).expect_success();
 }
 
 #[test]
@@ -185,9 +170,7 @@ fn a_bad_map_is_refused_with_its_place() {
     for (name, text, expected) in cases {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
-        let out = check(&path, &[]);
-        assert!(!out.status.success(), "{name} was accepted");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = check(&path, &[]).expect_failure().stderr;
         assert!(
             err.contains(name) && err.contains(expected),
             "{name}: {err}"
@@ -195,18 +178,16 @@ fn a_bad_map_is_refused_with_its_place() {
     }
     let binary = dir.join("binary.map");
     std::fs::write(&binary, [0xff, 0xfe, 0x00]).unwrap();
-    let out = check(&binary, &[]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a text file"));
-    let out = check(&dir.join("missing.map"), &[]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+    let out = check(&binary, &[]).expect_failure();
+    assert!(out.stderr.contains("not a text file"));
+    let out = check(&dir.join("missing.map"), &[]).expect_failure();
+    assert!(out.stderr.contains("cannot read"));
 }
 
 #[test]
 fn the_benchmark_measures_move_generation_games_and_search_on_course_maps() {
     let map = shared_data().join("reversixt/maps/comp2019_04_8p.map");
-    let out = agon()
+    let out = run(agon()
         .args([
             "bench",
             "--suite",
@@ -216,15 +197,8 @@ fn the_benchmark_measures_move_generation_games_and_search_on_course_maps() {
             "--json",
         ])
         .arg("--reversixt-map")
-        .arg(&map)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let figures: Value = serde_json::from_slice(&out.stdout).unwrap();
+        .arg(&map));
+    let figures: Value = serde_json::from_str(&out.expect_success().stdout).unwrap();
     let names: Vec<&str> = figures
         .as_array()
         .unwrap()
@@ -238,11 +212,8 @@ fn the_benchmark_measures_move_generation_games_and_search_on_course_maps() {
     for figure in figures.as_array().unwrap() {
         assert!(figure["median"].as_f64().unwrap() > 0.0, "{figure}");
     }
-    let bad = agon()
+    let bad = run(agon()
         .args(["bench", "--suite", "reversixt", "--seconds", "0.2"])
-        .args(["--reversixt-map", "no-such.map"])
-        .output()
-        .unwrap();
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("no-such.map"));
+        .args(["--reversixt-map", "no-such.map"]));
+    assert!(bad.expect_failure().stderr.contains("no-such.map"));
 }

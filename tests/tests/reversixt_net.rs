@@ -3,7 +3,7 @@
 //! (type, big-endian length, payload) that misbehave: a wrong greeting, a wrong length, a move
 //! the rules refuse, silence, a closed connection. Each costs only that client, with the reason.
 
-use agon_tests::{agon, scratch, shared_data, spec};
+use agon_tests::{agon, run, scratch, shared_data, spec};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -144,22 +144,15 @@ fn greedy() -> String {
 #[test]
 fn serve_and_connect_play_a_game_over_loopback() {
     let server = serve("net-loopback", &["remote", &greedy()], "1");
-    let output = agon()
+    let output = run(agon()
         .args([
             "reversixt",
             "connect",
             &format!("127.0.0.1:{}", server.port),
         ])
         .args(["--bot", &spec("reversixt-random", "random"), "--group", "7"])
-        .args(["--host", "thread", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let client: Value = serde_json::from_slice(&output.stdout).unwrap();
+        .args(["--host", "thread", "--json"]));
+    let client: Value = serde_json::from_str(&output.expect_success().stdout).unwrap();
     let record_file = server.record.clone();
     let record = server.finish();
     assert_eq!(record["faults"].as_array().unwrap().len(), 0);
@@ -183,16 +176,7 @@ fn serve_and_connect_play_a_game_over_loopback() {
         .filter(|m| m["seat"] == 0)
         .count();
     assert_eq!(client["moves_sent"], moves_by_client);
-    let verify = agon()
-        .args(["replay", "verify"])
-        .arg(&record_file)
-        .output()
-        .unwrap();
-    assert!(
-        verify.status.success(),
-        "{}",
-        String::from_utf8_lossy(&verify.stderr)
-    );
+    run(agon().args(["replay", "verify"]).arg(&record_file)).expect_success();
 }
 
 #[test]
@@ -361,19 +345,16 @@ fn phase_1_ending_straight_into_the_end_is_announced_6_8_9() {
 #[test]
 fn connect_starts_a_killed_bot_again_instead_of_playing_stand_ins() {
     let server = serve("net-connect-restart", &["remote", &greedy()], "0.3");
-    let output = agon()
+    let output = run(agon()
         .args([
             "reversixt",
             "connect",
             &format!("127.0.0.1:{}", server.port),
         ])
         .args(["--bot", &spec("misbehave", "spend?ms=0,0,60000,0")])
-        .args(["--host", "process", "--json"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let client: Value = serde_json::from_slice(&output.stdout).unwrap();
+        .args(["--host", "process", "--json"]))
+    .expect_success();
+    let client: Value = serde_json::from_str(&output.stdout).unwrap();
     let record = server.finish();
     assert_eq!(record["faults"].as_array().unwrap().len(), 0, "{record}");
     let stand_ins = client["stand_ins"].as_u64().unwrap();
@@ -434,15 +415,13 @@ fn serve_refuses_a_map_its_clients_would_refuse() {
     let mut text = String::from("2\n0\n0 0\n2048 2048\n");
     text.push_str(&"- ".repeat(2048 * 2048));
     std::fs::write(&map, text).unwrap();
-    let out = agon()
+    let stderr = run(agon()
         .args(["reversixt", "serve", "--port", "0", "--bind", "127.0.0.1"])
         .arg("--map")
         .arg(&map)
-        .args(["--seat", "remote", "--seat", "remote"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+        .args(["--seat", "remote", "--seat", "remote"]))
+    .expect_failure()
+    .stderr;
     assert!(
         stderr.contains("the course protocol's map message carries at most 8388608"),
         "{stderr}"

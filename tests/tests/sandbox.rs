@@ -13,7 +13,7 @@ use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating;
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
-use agon_tests::{agon, artifacts, cache_dir, plugin, process_match_args, spec};
+use agon_tests::{agon, artifacts, cache_dir, plugin, process_match_args, run, spec};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -35,11 +35,9 @@ fn case(bot: &'static str, cause: &'static str) -> Case {
 
 fn run_cli(args: &[String]) -> (Value, Duration) {
     let t0 = Instant::now();
-    let out = agon().args(args).output().expect("agon runs");
+    let out = run(agon().args(args));
     let elapsed = t0.elapsed();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON record");
+    let v: Value = serde_json::from_str(&out.expect_success().stdout).expect("JSON record");
     (v, elapsed)
 }
 
@@ -423,12 +421,8 @@ fn strict_mode_runs_only_where_every_protection_holds() {
         Err(why) => {
             let substituted = sandbox["substituted"].to_string();
             assert!(substituted.contains(&format!("cgroup: {why}")), "{sandbox}");
-            let out = agon().args(&threaded).output().unwrap();
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                !out.status.success(),
-                "strict mode ran threads without a cgroup"
-            );
+            // Strict mode must not run threads without a cgroup.
+            let stderr = run(agon().args(&threaded)).expect_failure().stderr;
             assert!(
                 stderr.contains("a bot allowed threads needs a cgroup") && stderr.contains(&why),
                 "{stderr}"

@@ -3,11 +3,11 @@
 //! objects, the descriptors, the opponent's time, the terminal). Where a test needs something
 //! only root can set up it says why it skips.
 
-use agon_tests::{agon, plugin, scratch, spec};
+use agon_tests::{agon, plugin, run, scratch, spec, Ran};
 use serde_json::Value;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn match_command(bots: [&str; 2], extra: &[&str]) -> Command {
@@ -27,16 +27,14 @@ fn match_command(bots: [&str; 2], extra: &[&str]) -> Command {
     command
 }
 
-fn record(output: Output) -> Value {
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    serde_json::from_slice(&output.stdout).expect("a JSON record")
+fn record(output: Ran) -> Value {
+    serde_json::from_str(&output.expect_success().stdout).expect("a JSON record")
 }
 
 fn play(bots: [&str; 2], extra: &[&str]) -> Value {
     let mut args = vec!["--json", "--move-ms", "2000"];
     args.extend_from_slice(extra);
-    record(match_command(bots, &args).output().unwrap())
+    record(run(&mut match_command(bots, &args)))
 }
 
 fn first_fault(v: &Value) -> (u64, String, String) {
@@ -74,12 +72,9 @@ fn a_bot_cannot_change_file_metadata() {
     let cache = scratch("sandbox-metadata-cache");
     let random = spec("breakthrough-random", "random");
     let play_cached = |bot: &str| {
-        record(
-            match_command([bot, &random], &["--json"])
-                .env("AGON_CACHE_DIR", &cache)
-                .output()
-                .unwrap(),
-        )
+        record(run(
+            match_command([bot, &random], &["--json"]).env("AGON_CACHE_DIR", &cache)
+        ))
     };
     // A harmless match stages the copy; its metadata then must not change.
     play_cached(&spec("misbehave", "illegal"));
@@ -179,7 +174,7 @@ fn descriptors_the_engine_inherited_do_not_reach_the_bot() {
             Ok(())
         });
     }
-    let v = record(command.output().unwrap());
+    let v = record(run(&mut command));
     let (seat, cause, detail) = first_fault(&v);
     assert_eq!((seat, cause.as_str()), (0, "illegal"), "{detail}");
     let stderr = v["seats"][0]["stderr"].as_str().unwrap_or("");
@@ -239,21 +234,17 @@ fn a_slow_constructor_is_charged_to_the_start_budget() {
 /// human summary shows it escaped.
 #[test]
 fn control_characters_from_bots_never_reach_the_terminal() {
-    let output = match_command(
+    let shown = run(&mut match_command(
         [
             &spec("misbehave", "escape-codes"),
             &spec("breakthrough-random", "random"),
         ],
         &[],
-    )
-    .output()
-    .unwrap();
-    assert!(output.status.success());
-    let shown = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        !output.stdout.iter().any(|&b| b == 0x1b || b == 0x07),
-        "{shown}"
-    );
+    ))
+    .expect_success()
+    .stdout;
+    // Lossy decoding keeps every ESC and BEL byte as it was.
+    assert!(!shown.contains(['\u{1b}', '\u{7}']), "{shown}");
     assert!(shown.contains(r"\u{1b}]0;pwned\u{7}gotcha"), "{shown}");
 }
 
@@ -315,7 +306,7 @@ fn the_process_host_holds_without_root() {
         if is_root() {
             command.uid(65534).gid(65534);
         }
-        let v = record(command.output().unwrap());
+        let v = record(run(&mut command));
         let (seat, found, detail) = first_fault(&v);
         assert_eq!((seat, found.as_str()), (0, cause), "{bot}: {detail}");
         assert!(!detail.contains("escaped"), "{bot}: {detail}");
@@ -395,17 +386,17 @@ fn a_host_that_cannot_be_reaped_does_not_hang_the_engine() {
         eprintln!("skipped: cannot create a freezer cgroup: {e}");
         return;
     }
-    let engine = match_command(
+    let mut command = match_command(
         [
             &spec("breakthrough-random", "random"),
             &spec("misbehave", "loop"),
         ],
         &["--json", "--move-ms", "500", "--clock", "wall"],
-    )
-    .stdout(std::process::Stdio::piped())
-    .stderr(std::process::Stdio::null())
-    .spawn()
-    .unwrap();
+    );
+    command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let engine = command.spawn().unwrap();
     let hosts = agon_tests::wait_for_children(engine.id(), 2, Duration::from_millis(10));
     assert_eq!(hosts.len(), 2, "two hosts");
     // Freeze the looping bot inside its move call, not earlier: a host frozen while it starts
@@ -430,7 +421,7 @@ fn a_host_that_cannot_be_reaped_does_not_hang_the_engine() {
     while std::fs::remove_dir(&group).is_err() && t1.elapsed() < Duration::from_secs(20) {
         std::thread::sleep(Duration::from_millis(50));
     }
-    let v = record(output);
+    let v = record(Ran::new(&command, output));
     assert!(
         waited < Duration::from_secs(8),
         "the engine waited {waited:?}"
@@ -449,11 +440,12 @@ fn the_sandbox_user_is_chosen_and_never_root() {
         ("root", "`root` is root"),
         ("no-such-agon-user", "no such user"),
     ] {
-        let output = match_command([&random, &random], &["--sandbox-user", user])
-            .output()
-            .unwrap();
-        assert!(!output.status.success(), "{user}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = run(&mut match_command(
+            [&random, &random],
+            &["--sandbox-user", user],
+        ))
+        .expect_failure()
+        .stderr;
         assert!(stderr.contains(refusal), "{user}: {stderr}");
     }
     if !is_root() {
@@ -473,14 +465,11 @@ fn a_library_constructor_runs_confined_under_agon_plugins() {
     let marker = Path::new("/tmp/agon-fixture-constructor-escaped");
     let _ = std::fs::remove_file(marker);
     let file = plugin("fixture-constructor-escape");
-    let output = agon()
+    let stdout = run(agon()
         .args(["plugins", file.to_str().unwrap()])
-        .env("AGON_SECRET", "agon-secret-env")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout} {stderr}");
+        .env("AGON_SECRET", "agon-secret-env"))
+    .expect_success()
+    .stdout;
     assert!(stdout.contains("corner"), "{stdout}");
     assert!(!marker.exists(), "the constructor created a file");
     // Its bot plays (and loses) in a confined host too.
@@ -503,24 +492,20 @@ fn a_host_gets_a_cgroup_of_its_own_where_one_can_be_made() {
     let random = spec("breakthrough-random", "random");
     let fake = scratch("sandbox-fake-cgroup");
     std::fs::write(fake.join("cgroup.subtree_control"), "cpu memory pids").unwrap();
-    let v = record(
-        match_command([&random, &random], &["--json"])
-            .env("AGON_CGROUP", &fake)
-            .output()
-            .unwrap(),
-    );
+    let v = record(run(
+        match_command([&random, &random], &["--json"]).env("AGON_CGROUP", &fake)
+    ));
     // A bot without threads does without it (substituted); one allowed threads misses it.
     let substituted = v["seats"][0]["sandbox"]["substituted"].to_string();
     assert!(
         substituted.contains("is not a cgroup v2 file system"),
         "{substituted}"
     );
-    let threaded = record(
-        match_command([&random, &random], &["--json", "--threads", "1"])
-            .env("AGON_CGROUP", &fake)
-            .output()
-            .unwrap(),
-    );
+    let threaded = record(run(match_command(
+        [&random, &random],
+        &["--json", "--threads", "1"],
+    )
+    .env("AGON_CGROUP", &fake)));
     let missing = threaded["seats"][0]["sandbox"]["missing"].to_string();
     assert!(
         missing.contains("is not a cgroup v2 file system"),

@@ -4,7 +4,7 @@
 //! opponent's seed; the secret, kept in the record, still reproduces the game exactly.
 
 use agon_engine::seed::{seat_seed, SeedSecret};
-use agon_tests::{agon_ok, agon_output, scratch, spec, tournament_config, tournament_run};
+use agon_tests::{agon_ok, agon_output, run, scratch, spec, tournament_config, tournament_run};
 use serde_json::Value;
 
 /// `agon match` of the seed thief (seat 0) against the seeded random player, as JSON.
@@ -103,7 +103,7 @@ fn one_seed_under_two_secrets_gives_other_seat_seeds_and_a_secret_reproduces_a_g
 }
 
 /// `agon match` of two random players with `extra` arguments, run to its end.
-fn random_match(extra: &[&str]) -> std::process::Output {
+fn random_match(extra: &[&str]) -> agon_tests::Ran {
     let random = spec("breakthrough-random", "random");
     let mut args = vec![
         "match",
@@ -120,20 +120,16 @@ fn random_match(extra: &[&str]) -> std::process::Output {
 
 #[test]
 fn the_summary_shows_the_secret_and_a_bad_secret_is_refused() {
-    let shown = random_match(&["--seed", "3", "--host", "thread"]);
-    let summary = String::from_utf8_lossy(&shown.stdout);
-    assert!(
-        shown.status.success(),
-        "{}",
-        String::from_utf8_lossy(&shown.stderr)
-    );
+    let summary = random_match(&["--seed", "3", "--host", "thread"])
+        .expect_success()
+        .stdout;
     assert!(
         summary.contains("seed secret ") && summary.contains("--seed 3 --seed-secret "),
         "{summary}"
     );
-    let out = random_match(&["--seed-secret", "abc"]);
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = random_match(&["--seed-secret", "abc"])
+        .expect_failure()
+        .stderr;
     assert!(
         stderr.contains("--seed-secret") && stderr.contains("64 hexadecimal digits"),
         "{stderr}"
@@ -153,16 +149,10 @@ fn each_tournament_plan_draws_its_secret_and_every_game_keeps_it() {
     );
     let secret_of_run = |name: &str| -> String {
         let out = dir.join(name);
-        let run = tournament_run(&cfg, &out)
+        run(tournament_run(&cfg, &out)
             .env_remove("AGON_SEED_SECRET")
-            .arg("--quiet")
-            .output()
-            .unwrap();
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+            .arg("--quiet"))
+        .expect_success();
         let plan: Value =
             serde_json::from_slice(&std::fs::read(out.join("tournament.json")).unwrap()).unwrap();
         let secret = plan["seed_secret"].as_str().unwrap().to_string();

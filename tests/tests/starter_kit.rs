@@ -1,11 +1,11 @@
 //! The team starter kit as a team meets it: `agon new` for every game, `cargo build --release`
 //! in the new project, `agon match` against the engine's own baseline, and the project's own
-//! `cargo test`; a library built against another agon-plugin-api is refused by name.
+//! `cargo test`. (Libraries of other SDK and ABI releases: `abi_versions.rs`.)
 //!
 //! The projects share one target folder (`target/starter-kit`), so their dependencies are
 //! compiled once per checkout.
 
-use agon_tests::{agon, agon_ok, artifacts, plugin, scratch, shared_data, workspace_root};
+use agon_tests::{agon, agon_ok, artifacts, plugin, run, scratch, shared_data, workspace_root};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -16,23 +16,12 @@ fn kit_target() -> PathBuf {
 
 /// `cargo ARGS` in `project`, building into the shared target folder; must succeed.
 fn cargo(project: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO"))
+    let out = run(Command::new(env!("CARGO"))
         .current_dir(project)
         .args(args)
-        .env("CARGO_TARGET_DIR", kit_target())
-        .output()
-        .expect("cargo runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success(),
-        "cargo {args:?} in {}:\n{text}",
-        project.display()
-    );
-    text
+        .env("CARGO_TARGET_DIR", kit_target()))
+    .expect_success();
+    out.stdout + &out.stderr
 }
 
 /// What each game's first match needs: the engine's baseline opponents (games of several
@@ -101,13 +90,8 @@ fn agon_new_gives_a_plugin_that_plays_first_time_for_every_game() {
         for p in params {
             args.extend(["--param".into(), p]);
         }
-        let out = agon().args(&args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{game}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let out = run(agon().args(&args)).expect_success();
+        let record: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         assert_eq!(record["faults"], serde_json::json!([]), "{game}: {record}");
         assert!(record["reason"].is_string(), "{game}: {record}");
         println!(
@@ -170,97 +154,6 @@ fn folder_entrants_leave_out_hidden_bots_and_are_named_by_team() {
     assert_eq!(names, ["Team Rocket", "UIUC CS440 F17 seed"], "{s}");
 }
 
-/// A library built, for real, against a copy of agon-plugin-api whose version was bumped to
-/// 9.0.0 is refused at load, naming both versions and what to do.
-#[test]
-fn a_plugin_built_against_another_api_version_is_refused_with_both_versions() {
-    artifacts();
-    let dir = scratch("starter-kit-bumped");
-    let api = dir.join("plugin-api");
-    std::fs::create_dir_all(api.join("src")).unwrap();
-    for entry in std::fs::read_dir(workspace_root().join("plugin-api/src")).unwrap() {
-        let entry = entry.unwrap();
-        if entry.path().is_file() {
-            std::fs::copy(entry.path(), api.join("src").join(entry.file_name())).unwrap();
-        }
-    }
-    std::fs::write(api.join("Cargo.toml"), bumped_manifest("9.0.0")).unwrap();
-    let project = dir.join("bumped");
-    agon_ok(&["new", "--game", "breakthrough", project.to_str().unwrap()]);
-    let manifest = project.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let original = format!(
-        "agon-plugin-api = {{ path = {:?} }}",
-        workspace_root().join("plugin-api").display().to_string()
-    );
-    assert!(text.contains(&original), "{text}");
-    let text = text.replace(
-        &original,
-        &format!(
-            "agon-plugin-api = {{ path = {:?} }}",
-            api.display().to_string()
-        ),
-    );
-    std::fs::write(&manifest, text).unwrap();
-    cargo(&project, &["build", "--release"]);
-    let library = kit_target().join("release/libbumped.so");
-    let out = agon()
-        .args(["match", "--game", "breakthrough", "--bot"])
-        .arg(format!("{}:bot", library.display()))
-        .arg("--bot")
-        .arg(format!(
-            "{}:random",
-            plugin("breakthrough-random").display()
-        ))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{stderr}");
-    let engine = agon_engine::loader::api_version();
-    assert!(
-        stderr.contains("built against agon-plugin-api 9.0.0")
-            && stderr.contains(&format!("this engine uses {engine}"))
-            && stderr.contains(&format!(
-                "rebuild the plugin against agon-plugin-api {engine}"
-            )),
-        "{stderr}"
-    );
-}
-
-/// plugin-api's manifest outside the workspace: the workspace's inherited keys written out,
-/// with `version` bumped.
-fn bumped_manifest(version: &str) -> String {
-    let root: toml::Table = std::fs::read_to_string(workspace_root().join("Cargo.toml"))
-        .unwrap()
-        .parse()
-        .unwrap();
-    let shared = &root["workspace"]["dependencies"];
-    let api: toml::Table = std::fs::read_to_string(workspace_root().join("plugin-api/Cargo.toml"))
-        .unwrap()
-        .parse()
-        .unwrap();
-    let mut dependencies = toml::Table::new();
-    for name in api["dependencies"].as_table().unwrap().keys() {
-        let mut spec = shared[name].clone();
-        if let Some(path) = spec.get("path").and_then(|p| p.as_str()) {
-            let absolute = workspace_root().join(path).display().to_string();
-            spec.as_table_mut()
-                .unwrap()
-                .insert("path".into(), absolute.into());
-        }
-        dependencies.insert(name.clone(), spec);
-    }
-    let mut manifest = toml::Table::new();
-    let mut package = toml::Table::new();
-    package.insert("name".into(), "agon-plugin-api".into());
-    package.insert("version".into(), version.into());
-    package.insert("edition".into(), "2021".into());
-    manifest.insert("package".into(), package.into());
-    manifest.insert("dependencies".into(), dependencies.into());
-    manifest.insert("workspace".into(), toml::Table::new().into());
-    toml::to_string(&manifest).unwrap()
-}
-
 /// The fenced blocks of `lang` in the bot-writer's guide, in order.
 fn guide_blocks(lang: &str) -> Vec<String> {
     let guide = std::fs::read_to_string(workspace_root().join("docs/writing-a-bot.md")).unwrap();
@@ -297,20 +190,14 @@ fn the_guide_s_shell_blocks_run_in_order() {
         artifacts().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let out = Command::new("bash")
+    let stdout = run(Command::new("bash")
         .args(["-euo", "pipefail", "-c", &script])
         .current_dir(&dir)
         .env("PATH", path)
         .env("CARGO_TARGET_DIR", kit_target())
-        .env("AGON_CACHE_DIR", agon_tests::cache_dir())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{script}\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .env("AGON_CACHE_DIR", agon_tests::cache_dir()))
+    .expect_success()
+    .stdout;
     assert!(stdout.contains("team: Team Rocket"), "{stdout}");
     assert!(dir.join("my-bot/game.json").is_file(), "{stdout}");
 }
@@ -321,35 +208,34 @@ fn the_guide_s_toml_blocks_parse() {
     assert!(!blocks.is_empty());
     for block in blocks {
         let parsed: toml::Table = block.parse().unwrap_or_else(|e| panic!("{block}: {e}"));
-        assert!(
-            parsed["dependencies"].get("agon-plugin-api").is_some(),
-            "{block}"
-        );
+        assert!(parsed["dependencies"].get("agon-sdk").is_some(), "{block}");
     }
 }
 
-/// A team can depend on a published agon-plugin-api: the API crate and the rules crate it
-/// depends on package (the build of the packaged sources is checked by hand with the same
+/// A team can depend on a published SDK: the SDK, the ABI and the rules crates it depends on
+/// package (the build of the packaged sources is checked by hand with the same
 /// command without `--no-verify`, which compiles them again).
 #[test]
-fn the_api_and_rules_crates_package() {
-    let out = Command::new(env!("CARGO"))
+fn the_sdk_abi_and_rules_crates_package() {
+    let stderr = run(Command::new(env!("CARGO"))
         .current_dir(workspace_root())
         .args([
             "package",
             "-p",
+            "agon-plugin-api",
+            "-p",
             "agon-games",
             "-p",
-            "agon-plugin-api",
+            "agon-sdk",
             "--no-verify",
             "--allow-dirty",
         ])
-        .env("CARGO_TARGET_DIR", kit_target())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("Packaging agon-plugin-api"), "{stderr}");
+        .env("CARGO_TARGET_DIR", kit_target()))
+    .expect_success()
+    .stderr;
+    for package in ["agon-plugin-api", "agon-games", "agon-sdk"] {
+        assert!(stderr.contains(&format!("Packaging {package}")), "{stderr}");
+    }
     assert!(!stderr.contains("warning"), "{stderr}");
 }
 
@@ -359,11 +245,7 @@ fn agon_new_refuses_what_it_cannot_do_and_says_why() {
     let taken = dir.join("taken");
     std::fs::create_dir_all(&taken).unwrap();
     std::fs::write(taken.join("notes.txt"), "ours").unwrap();
-    let refusal = |args: &[&str]| {
-        let out = agon().args(args).output().unwrap();
-        assert!(!out.status.success(), "{args:?}");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
+    let refusal = |args: &[&str]| run(agon().args(args)).expect_failure().stderr;
     let e = refusal(&["new", "--game", "breakthrough", taken.to_str().unwrap()]);
     assert!(e.contains("exists and is not empty"), "{e}");
     assert_eq!(

@@ -1,7 +1,7 @@
 //! Tournaments through the `agon` binary: interrupted and resumed, sharded and merged,
 //! refused configurations, the report.
 
-use agon_tests::{agon, agon_ok as ok, agon_output as run, plugin, scratch, standings};
+use agon_tests::{agon, agon_ok as ok, agon_output, plugin, run, scratch, standings};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -174,7 +174,7 @@ fn three_shards_merged_equal_one_run() {
         &secret,
         "--quiet",
     ]);
-    let out = agon()
+    let out = run(agon()
         .args([
             "tournament",
             "run",
@@ -186,11 +186,9 @@ fn three_shards_merged_equal_one_run() {
         .env("SLURM_ARRAY_TASK_ID", "2")
         .env("SLURM_ARRAY_TASK_MIN", "1")
         .env("SLURM_ARRAY_TASK_COUNT", "3")
-        .env("AGON_SEED_SECRET", &secret)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("in shard 1/3"));
+        .env("AGON_SEED_SECRET", &secret))
+    .expect_success();
+    assert!(out.stdout.contains("in shard 1/3"));
     let merged = dir.join("merged");
     // Two of three shards: the merge refuses, naming what is missing, and writes nothing.
     let partial = dir.join("partial");
@@ -205,11 +203,9 @@ fn three_shards_merged_equal_one_run() {
             partial.to_str().unwrap(),
         ];
         args.extend(extra);
-        run(&args)
+        agon_output(&args)
     };
-    let out = two_shards(&[]);
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = two_shards(&[]).expect_failure().stderr;
     assert!(
         stderr.contains("12 planned games are in no shard folder"),
         "{stderr}"
@@ -224,19 +220,13 @@ fn three_shards_merged_equal_one_run() {
     // A merge killed earlier left its staging folder: it does not block the next merge.
     let stale = dir.join(".partial.merging.99999999");
     std::fs::create_dir_all(stale.join("records")).unwrap();
-    let out = two_shards(&["--allow-missing"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("12 planned games are in no shard"));
+    let out = two_shards(&["--allow-missing"]).expect_success();
+    assert!(out.stderr.contains("12 planned games are in no shard"));
     assert_eq!(standings(&partial)["tournament"]["games_missing"], 12);
     assert!(!stale.exists());
     // Into a folder that holds something: refused.
-    let out = two_shards(&["--allow-missing"]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not empty"));
+    let out = two_shards(&["--allow-missing"]).expect_failure();
+    assert!(out.stderr.contains("not empty"));
     ok(&[
         "tournament",
         "run",
@@ -281,7 +271,7 @@ fn three_shards_merged_equal_one_run() {
     let mut lines = std::fs::read_to_string(conflicting.join("journal.jsonl")).unwrap();
     lines.push_str(&format!("{entry}\n"));
     std::fs::write(conflicting.join("journal.jsonl"), lines).unwrap();
-    let out = run(&[
+    let stderr = agon_output(&[
         "tournament",
         "merge",
         shard(0).to_str().unwrap(),
@@ -289,9 +279,9 @@ fn three_shards_merged_equal_one_run() {
         shard(2).to_str().unwrap(),
         "--out",
         dir.join("never").to_str().unwrap(),
-    ]);
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    ])
+    .expect_failure()
+    .stderr;
     assert!(
         stderr.contains("different results") && stderr.contains(&id),
         "{stderr}"
@@ -306,16 +296,16 @@ fn three_shards_merged_equal_one_run() {
     );
     let other_out = other_dir.join("run");
     run_quietly(&other, &other_out);
-    let out = run(&[
+    let out = agon_output(&[
         "tournament",
         "merge",
         shard(0).to_str().unwrap(),
         other_out.to_str().unwrap(),
         "--out",
         dir.join("bad").to_str().unwrap(),
-    ]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be merged"));
+    ])
+    .expect_failure();
+    assert!(out.stderr.contains("cannot be merged"));
 }
 
 #[test]
@@ -383,7 +373,7 @@ fn bad_configurations_are_refused_naming_the_key() {
     ];
     for (extra, entrants, message) in cases {
         let cfg = config(&dir, &extra, &entrants);
-        let out = run(&[
+        let out = agon_output(&[
             "tournament",
             "run",
             cfg.to_str().unwrap(),
@@ -391,14 +381,14 @@ fn bad_configurations_are_refused_naming_the_key() {
             dir.join("never").to_str().unwrap(),
         ]);
         assert_eq!(out.status.code(), Some(1), "{extra}");
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = out.stderr;
         assert!(stderr.contains(message), "{extra}: {stderr}");
         assert!(!dir.join("never").exists(), "nothing started");
     }
     let unknown_game = dir.join("game.toml");
     std::fs::write(&unknown_game, "game = \"chess\"\n").unwrap();
-    let out = run(&["tournament", "plan", unknown_game.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("game: unknown game `chess`"));
+    let out = agon_output(&["tournament", "plan", unknown_game.to_str().unwrap()]);
+    assert!(out.stderr.contains("game: unknown game `chess`"));
 }
 
 /// A bot that crashes while being created is excluded before any game; the rest play.
@@ -593,14 +583,14 @@ fn the_report_has_every_output_and_well_formed_charts() {
         before
     );
     // A second `run` into the same folder points to `resume`.
-    let again = run(&[
+    let again = agon_output(&[
         "tournament",
         "run",
         cfg.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(String::from_utf8_lossy(&again.stderr).contains("agon tournament resume"));
+    assert!(again.stderr.contains("agon tournament resume"));
 }
 
 /// The example Slurm script, run as a job array's three tasks would run it, then merged.
@@ -615,7 +605,7 @@ fn the_slurm_example_runs_shards_that_merge() {
     let results = dir.join("results");
     let script = agon_tests::workspace_root().join("docs/slurm/tournament.sbatch");
     for task in 0..3 {
-        let out = std::process::Command::new("bash")
+        run(std::process::Command::new("bash")
             .arg(&script)
             .arg(&cfg)
             .arg(&results)
@@ -625,14 +615,8 @@ fn the_slurm_example_runs_shards_that_merge() {
             .env("SLURM_ARRAY_TASK_MIN", "0")
             .env("SLURM_ARRAY_TASK_COUNT", "3")
             .env("SLURM_CPUS_PER_TASK", "1")
-            .env("AGON_SEED_SECRET", secret())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            .env("AGON_SEED_SECRET", secret()))
+        .expect_success();
         assert_eq!(journal_ids(&results.join(format!("shard-{task}"))).len(), 2);
     }
     let merged = dir.join("merged");

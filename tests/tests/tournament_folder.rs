@@ -2,14 +2,12 @@
 //! journal that is a link, leftovers of a full disk, absurd concurrency. None may panic, lose or
 //! damage work, or pass silently.
 
-use agon_tests::{agon, agon_ok as ok, agon_output as run, scratch, spec, standings};
+use agon_tests::{agon, agon_ok as ok, agon_output, scratch, spec, standings, Ran};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn refused(args: &[&str]) -> String {
-    let out = run(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!out.status.success(), "{args:?} succeeded: {stderr}");
+    let stderr = agon_output(args).expect_failure().stderr;
     assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
     stderr
 }
@@ -57,24 +55,15 @@ fn tournaments_default_to_the_cpu_clock_and_say_so() {
 fn reports_written_at_once_all_succeed() {
     let (_dir, out) = finished("folder-reports");
     let expected = standings(&out);
+    let mut report = agon();
+    report
+        .args(["tournament", "report", s(&out)])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
     for _ in 0..10 {
-        let children: Vec<_> = (0..3)
-            .map(|_| {
-                agon()
-                    .args(["tournament", "report", s(&out)])
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
+        let children: Vec<_> = (0..3).map(|_| report.spawn().unwrap()).collect();
         for child in children {
-            let done = child.wait_with_output().unwrap();
-            assert!(
-                done.status.success(),
-                "{}",
-                String::from_utf8_lossy(&done.stderr)
-            );
+            Ran::new(&report, child.wait_with_output().unwrap()).expect_success();
         }
     }
     assert_eq!(standings(&out), expected);

@@ -8,7 +8,7 @@
 
 use agon_tests::browser::{chromium, Browser};
 use agon_tests::{
-    agon, agon_ok, agon_output, artifacts, scratch, shared_data, spec, tournament_standings,
+    agon, agon_ok, agon_output, artifacts, run, scratch, shared_data, spec, tournament_standings,
 };
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -27,7 +27,7 @@ fn record(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     assert!(
         out.status.success() || path.is_file(),
         "{name}: {}",
-        String::from_utf8_lossy(&out.stderr)
+        out.stderr
     );
     path
 }
@@ -320,9 +320,9 @@ fn a_record_that_does_not_replay_is_refused() {
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     v["moves"][1]["action"] = json!("a1-a5");
     std::fs::write(&record, serde_json::to_string(&v).unwrap()).unwrap();
-    let out = agon_output(&["view", record.to_str().unwrap()]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = agon_output(&["view", record.to_str().unwrap()])
+        .expect_failure()
+        .stderr;
     assert!(
         err.contains("does not replay") && err.contains("ply 1"),
         "{err}"
@@ -522,16 +522,10 @@ fn open_hands_the_page_to_the_desktop_opener() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let out = agon()
+    run(agon()
         .env("PATH", path)
-        .args(["view", record.to_str().unwrap(), "--open"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .args(["view", record.to_str().unwrap(), "--open"]))
+    .expect_success();
     let page = std::fs::canonicalize(record.with_extension("html")).unwrap();
     let t0 = std::time::Instant::now();
     while !noted.is_file() && t0.elapsed() < Duration::from_secs(10) {

@@ -9,9 +9,10 @@
 use super::reversixt::{Message, WireError};
 use crate::host::{CallResult, Deadline, SeatHost};
 use agon_games::contract::{GameRules, RawParams};
+use agon_games::protocol::{self, Reply, Start};
+use agon_games::reversixt::convert;
+use agon_games::reversixt::protocol as wire;
 use agon_games::reversixt::{Map, MapError, Move, Phase, Position};
-use agon_plugin_api::games::reversixt::convert;
-use agon_plugin_api::protocol::{self, reversixt as wire, Reply, Start};
 use std::net::TcpStream;
 use std::time::Duration;
 

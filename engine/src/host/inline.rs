@@ -2,7 +2,7 @@ use super::crash_evidence::{in_call, CrashLabel};
 use super::engine_stall::Stopwatch;
 use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
 use abi_stable::std_types::RResult;
-use agon_plugin_api::abi::BotBox;
+use agon_abi::BotBox;
 use std::mem::ManuallyDrop;
 
 /// Calls the bot on the match thread. It cannot interrupt a call: the runner judges the budget
@@ -22,7 +22,7 @@ impl InlineHost {
     }
 }
 
-fn timed<T>(f: impl FnOnce() -> RResult<T, agon_plugin_api::abi::BotFailure>) -> Call<T> {
+fn timed<T>(f: impl FnOnce() -> RResult<T, agon_abi::BotFailure>) -> Call<T> {
     let cpu0 = thread_cpu_time();
     let watch = Stopwatch::start();
     let answer = f();

@@ -25,7 +25,7 @@ pub use unavailable::UnavailableHost;
 
 use crate::fault::FaultCause;
 use crate::sandbox::SandboxReport;
-use agon_plugin_api::abi::{BotFailure, FailureKind};
+use agon_abi::{BotFailure, FailureKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

@@ -3,7 +3,7 @@ use super::engine_stall::Stopwatch;
 use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
 use crate::fault::FaultCause;
 use abi_stable::std_types::RResult;
-use agon_plugin_api::abi::{BotBox, BotFailure};
+use agon_abi::{BotBox, BotFailure};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 

@@ -23,17 +23,18 @@ pub enum LoadError {
     #[error("{}: not a shared library ({detail})", path.display())]
     NotSharedLibrary { path: PathBuf, detail: String },
     #[error("{}: a shared library, but not an Agon plugin (it exports no Agon root module; \
-             was it built with agon_plugin_api::export_plugin!?)", path.display())]
+             was it built with agon_sdk::export_plugin!?)", path.display())]
     NoRootModule { path: PathBuf },
-    #[error("{}: built against agon-plugin-api {plugin}, but this engine uses {engine}; \
-             rebuild the plugin against agon-plugin-api {engine}", path.display())]
+    #[error("{}: built against plugin ABI {plugin} (agon-plugin-api), but this engine speaks \
+             plugin ABI {engine}; rebuild the plugin with agon-sdk {}, this engine's release",
+             path.display(), super::sdk_version())]
     ApiVersion {
         path: PathBuf,
         plugin: String,
         engine: String,
     },
-    #[error("{}: its root module's ABI layout is incompatible with this engine's \
-             agon-plugin-api: {detail}", path.display())]
+    #[error("{}: its root module's ABI layout is incompatible with this engine's plugin ABI \
+             (agon-plugin-api {}): {detail}", path.display(), super::api_version())]
     AbiLayout { path: PathBuf, detail: String },
     #[error("{}: built with an incompatible abi_stable (or a different Rust C ABI): {detail}",
             path.display())]
@@ -54,8 +55,8 @@ pub enum LoadError {
         supported: String,
     },
     #[error("{}: bot `{bot}` was built for {game} protocol v{plugin}, but this engine speaks \
-             v{engine}; rebuild the plugin against agon-plugin-api {} (the engine's version)",
-             path.display(), super::api_version())]
+             v{engine}; rebuild the plugin with agon-sdk {}, this engine's release",
+             path.display(), super::sdk_version())]
     ProtocolMismatch {
         path: PathBuf,
         bot: String,
@@ -113,10 +114,20 @@ pub(super) fn classify_init_error(path: PathBuf, error: LibraryError) -> LoadErr
             plugin: actual_version.to_string(),
             engine: expected_version.to_string(),
         },
-        LibraryError::AbiInstability(_) => LoadError::AbiLayout {
-            path,
-            detail: layout_summary(&detail),
-        },
+        LibraryError::AbiInstability(_) => {
+            let mismatches = layout_mismatches(&detail);
+            match versions_apart(&mismatches) {
+                Some((plugin, engine)) => LoadError::ApiVersion {
+                    path,
+                    plugin,
+                    engine,
+                },
+                None => LoadError::AbiLayout {
+                    path,
+                    detail: layout_summary(&mismatches, &detail),
+                },
+            }
+        }
         LibraryError::InvalidAbiHeader(_) | LibraryError::InvalidCAbi { .. } => {
             LoadError::AbiStable { path, detail }
         }
@@ -126,46 +137,118 @@ pub(super) fn classify_init_error(path: PathBuf, error: LibraryError) -> LoadErr
 
 /// `abi_stable` explains a layout error with both full type layouts (a hundred lines); what
 /// differs is in its `Error:` lines and the `Expected:` / `Found:` lines after them.
-fn layout_summary(text: &str) -> String {
+/// One mismatch `abi_stable` found between the plugin's and the engine's root module layout.
+#[derive(Debug, PartialEq)]
+struct Mismatch {
+    what: String,
+    expected: Option<String>,
+    found: Option<String>,
+}
+
+/// The mismatches in `abi_stable`'s report (it is only available as text: the library formats
+/// it before returning, so that it holds no pointers into the plugin), each once.
+fn layout_mismatches(text: &str) -> Vec<Mismatch> {
     let lines: Vec<&str> = text
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    let mut parts = Vec::new();
+    let mut mismatches: Vec<Mismatch> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        if let Some(error) = line.strip_prefix("Error:") {
-            let mut part = error.trim().to_string();
-            let mut rest = lines[i + 1..]
-                .iter()
-                .take_while(|l| !l.starts_with("Error:"));
-            while let Some(label @ (&"Expected:" | &"Found:")) = rest.next() {
-                if let Some(value) = rest.next() {
-                    part.push_str(&format!("; {} {}", label.to_lowercase(), value));
-                }
+        let Some(what) = line.strip_prefix("Error:") else {
+            continue;
+        };
+        let mut mismatch = Mismatch {
+            what: what.trim().to_string(),
+            expected: None,
+            found: None,
+        };
+        let mut rest = lines[i + 1..]
+            .iter()
+            .take_while(|l| !l.starts_with("Error:"));
+        while let Some(label @ (&"Expected:" | &"Found:")) = rest.next() {
+            let value = rest.next().map(|v| v.to_string());
+            match *label {
+                "Expected:" => mismatch.expected = value,
+                _ => mismatch.found = value,
             }
-            parts.push(part);
+        }
+        if !mismatches.contains(&mismatch) {
+            mismatches.push(mismatch);
         }
     }
-    if parts.is_empty() {
-        lines.iter().take(8).copied().collect::<Vec<_>>().join(" ")
-    } else {
-        parts.join("; ")
+    mismatches
+}
+
+/// The plugin's and the engine's ABI versions, when they are all that differs: the layouts
+/// match but come from versions of the ABI crate that `abi_stable` holds incompatible (at 0.x,
+/// another minor version). That is a version error, not a layout one.
+fn versions_apart(mismatches: &[Mismatch]) -> Option<(String, String)> {
+    match mismatches {
+        [Mismatch {
+            what,
+            expected: Some(engine),
+            found: Some(plugin),
+        }] if what == "incompatible package versions" => Some((plugin.clone(), engine.clone())),
+        _ => None,
     }
+}
+
+fn layout_summary(mismatches: &[Mismatch], text: &str) -> String {
+    if mismatches.is_empty() {
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        return lines.iter().take(8).copied().collect::<Vec<_>>().join(" ");
+    }
+    let parts: Vec<String> = mismatches
+        .iter()
+        .map(|m| {
+            let mut part = m.what.clone();
+            if let Some(expected) = &m.expected {
+                part.push_str(&format!("; expected: {expected}"));
+            }
+            if let Some(found) = &m.found {
+                part.push_str(&format!("; found: {found}"));
+            }
+            part
+        })
+        .collect();
+    parts.join("; ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn summary(text: &str) -> String {
+        layout_summary(&layout_mismatches(text), text)
+    }
+
     #[test]
-    fn layout_errors_are_summarized() {
+    fn layout_errors_are_summarized_once_each() {
         let text = "Compared <this>:\n  --- Type Layout ---\n...\nError:mismatched package\n\
-                    Expected:\n    agon-plugin-api\nFound:\n    team-plugin\n";
+                    Expected:\n    agon-plugin-api\nFound:\n    team-plugin\n\
+                    Error:mismatched package\nExpected:\n    agon-plugin-api\nFound:\n    team-plugin\n";
         assert_eq!(
-            layout_summary(text),
+            summary(text),
             "mismatched package; expected: agon-plugin-api; found: team-plugin"
         );
-        assert_eq!(layout_summary("one\ntwo"), "one two");
+        assert_eq!(summary("one\ntwo"), "one two");
+    }
+
+    #[test]
+    fn another_abi_version_alone_is_a_version_error() {
+        let versions =
+            "Error:incompatible package versions\nExpected:\n    0.2.1\nFound:\n    0.3.0\n";
+        let twice = format!("{versions}{versions}");
+        assert_eq!(
+            versions_apart(&layout_mismatches(&twice)),
+            Some(("0.3.0".to_string(), "0.2.1".to_string()))
+        );
+        let and_more = format!("{versions}Error:mismatched package\nExpected:\n a\nFound:\n b\n");
+        assert_eq!(versions_apart(&layout_mismatches(&and_more)), None);
     }
 }

@@ -16,8 +16,8 @@ pub use errors::LoadError;
 
 use crate::input_file::{limits, Input};
 use abi_stable::library::{lib_header_from_path, LibraryError, RootModule};
+use agon_abi::{BotBox, PluginModuleRef};
 use agon_games::contract::GameRules;
-use agon_plugin_api::abi::{BotBox, PluginModuleRef};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -326,9 +326,16 @@ fn read_manifest(module: PluginModuleRef) -> Manifest {
     }
 }
 
-/// The interface version this engine was built with, as plugins must match it.
+/// The version of the plugin ABI (the `agon-plugin-api` crate) this engine was built with: a
+/// plugin must have been built against a compatible one (the same minor version while at 0.x).
 pub fn api_version() -> String {
     PluginModuleRef::VERSION_STRINGS.version.to_string()
+}
+
+/// The version of the SDK (`agon-sdk`) released with this engine: the workspace shares one
+/// version between the engine, the rules and the SDK, while the ABI keeps its own.
+pub fn sdk_version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
 }
 
 /// The sha256 of `bytes` in lowercase hex, as plugin files are identified.

@@ -6,7 +6,7 @@ use agon_engine::host::{Deadline, InlineHost, SeatHost};
 use agon_engine::loader::Plugin;
 use agon_games::lightsout::{nullity, Board, Click};
 use agon_games::registry::Registry;
-use agon_plugin_api::protocol::{self, flowfree as ff, lightsout as lo, Reply, Start};
+use agon_sdk::protocol::{self, flowfree as ff, lightsout as lo, Reply, Start};
 use anyhow::{anyhow, Context};
 use rand::{Rng, SeedableRng};
 use std::path::Path;

@@ -12,7 +12,7 @@ use agon_engine::seating::seat_from_plugin;
 use agon_games::contract::{raw_params, GameRules};
 use agon_games::rectangles::session::{parse_notation, RectanglesRules};
 use agon_games::rectangles::{Config, Direction, Game};
-use agon_plugin_api::protocol::rectangles::Action;
+use agon_sdk::protocol::rectangles::Action;
 use anyhow::anyhow;
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -74,6 +74,9 @@ const STARTERS: &[Starter] = &[
     },
 ];
 
+/// Where an Agon checkout keeps the SDK a starter project builds against.
+const SDK_FOLDER: &str = "plugin-api/sdk";
+
 const CARGO_TOML: &str = include_str!("../../templates/Cargo.toml");
 const README: &str = include_str!("../../templates/README.md");
 const GITIGNORE: &str = include_str!("../../templates/gitignore");
@@ -104,20 +107,20 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
     };
     let agon_dir = std::fs::canonicalize(&agon_dir)
         .ok()
-        .filter(|d| d.join("plugin-api").join("Cargo.toml").is_file())
+        .filter(|d| d.join(SDK_FOLDER).join("Cargo.toml").is_file())
         .with_context(|| {
             format!(
-                "{} is not an Agon checkout (no plugin-api/Cargo.toml); give --agon-dir DIR",
+                "{} is not an Agon checkout (no {SDK_FOLDER}/Cargo.toml); give --agon-dir DIR",
                 agon_dir.display()
             )
         })?;
     check_empty(&args.path)?;
 
-    let api_version = agon_engine::loader::api_version();
-    let api_path = agon_dir.join("plugin-api");
-    let registry_line = format!("agon-plugin-api = \"{api_version}\"");
+    let sdk_version = agon_engine::loader::sdk_version();
+    let api_path = agon_dir.join(SDK_FOLDER);
+    let registry_line = format!("agon-sdk = \"{sdk_version}\"");
     let path_line = format!(
-        "agon-plugin-api = {{ path = {:?} }}",
+        "agon-sdk = {{ path = {:?} }}",
         api_path.display().to_string()
     );
     let api_dependency = if args.registry {

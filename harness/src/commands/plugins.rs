@@ -129,11 +129,11 @@ fn protocol_problem(registry: &Registry, bot: &BotDescriptor) -> Option<String> 
     (game.protocol_version() != bot.protocol_version).then(|| {
         format!(
             "refused: built for {} protocol v{}, this engine speaks v{}; rebuild the plugin \
-             against agon-plugin-api {}",
+             with agon-sdk {}",
             name(&bot.game),
             bot.protocol_version,
             game.protocol_version(),
-            agon_engine::loader::api_version()
+            agon_engine::loader::sdk_version()
         )
     })
 }

@@ -160,13 +160,13 @@ fn malformed(fault: &Fault, record: &MatchRecord) -> String {
     } else if detail.contains("exceeds the limit") {
         format!(
             "answer with a smaller message: the engine refuses answers over {} MiB",
-            agon_plugin_api::protocol::MAX_MESSAGE_BYTES >> 20
+            agon_sdk::protocol::MAX_MESSAGE_BYTES >> 20
         )
     } else {
         format!(
             "the bot's messages must be the game's protocol types, encoded as this engine's \
-             agon-plugin-api encodes them ({} speaks protocol v{}): rebuild the bot against \
-             this engine's agon-plugin-api (`agon plugins FILE` shows what a plugin speaks)",
+             SDK encodes them ({} speaks protocol v{}): rebuild the bot with this engine's \
+             agon-sdk (`agon plugins FILE` shows what a plugin speaks)",
             record.game, record.protocol_version
         )
     }

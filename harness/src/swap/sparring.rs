@@ -8,7 +8,7 @@ use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::InlineHost;
 use agon_engine::record::SeatRecord;
 use agon_engine::runner::Seat;
-use agon_plugin_api::export::BotEntry;
+use agon_sdk::export::BotEntry;
 use rand::seq::IndexedRandom;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -66,7 +66,7 @@ impl Sparring {
 
 /// The house bot's entry for `game`: the SDK's random player, if the game has one.
 fn house_entry(game: &str) -> Option<BotEntry> {
-    use agon_plugin_api::{breakthrough, flip, rectangles, reversixt};
+    use agon_sdk::{breakthrough, flip, rectangles, reversixt};
     const NAME: &str = "random";
     const ABOUT: &str = "the house's random player";
     Some(match game {

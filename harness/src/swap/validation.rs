@@ -162,8 +162,8 @@ impl Validator {
             .ok_or_else(|| format!("it offers no bot `{name}` for {game}"))?;
         if offered.protocol_version != rules.protocol_version() {
             return Err(format!(
-                "bot `{name}` speaks {game} protocol v{}, this engine v{}: rebuild it against \
-                 this engine's agon-plugin-api",
+                "bot `{name}` speaks {game} protocol v{}, this engine v{}: rebuild it with \
+                 this engine's agon-sdk",
                 offered.protocol_version,
                 rules.protocol_version()
             ));

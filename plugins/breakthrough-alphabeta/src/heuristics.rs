@@ -1,7 +1,7 @@
 //! The seed report's four evaluation functions (rules file, "The seed's agents"), always from
 //! the searching player's point of view.
 
-use agon_plugin_api::games::breakthrough::{Position, Side, Square};
+use agon_sdk::breakthrough::{Position, Side, Square};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::str::FromStr;

@@ -10,10 +10,10 @@
 pub mod heuristics;
 pub mod search;
 
-use agon_plugin_api::export::{ParamReader, WireBot};
-use agon_plugin_api::games::breakthrough::convert;
-use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::breakthrough::convert;
+use agon_sdk::export::{ParamReader, WireBot};
+use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
+use agon_sdk::protocol::{Reply, Start};
 use heuristics::{Evaluator, Heuristic};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -114,7 +114,7 @@ impl WireBot for AlphaBetaBot {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "UIUC CS440 F17 seed",
     wire_bots: {
         "alphabeta" => AlphaBetaBot:

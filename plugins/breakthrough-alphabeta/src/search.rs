@@ -7,7 +7,7 @@
 //! leaves too would multiply them by about the branching factor (~20x).
 
 use crate::heuristics::Evaluator;
-use agon_plugin_api::games::breakthrough::{Move, Position};
+use agon_sdk::breakthrough::{Move, Position};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Algorithm {
@@ -109,7 +109,7 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::heuristics::Heuristic;
-    use agon_plugin_api::games::breakthrough::{Config, Side};
+    use agon_sdk::breakthrough::{Config, Side};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

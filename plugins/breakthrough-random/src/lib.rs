@@ -1,10 +1,10 @@
 //! `random`: a uniformly random legal Breakthrough move, drawn from the seed the engine derives
 //! from the match seed, so a seeded match replays exactly.
 
-use agon_plugin_api::export::{ParamReader, WireBot};
-use agon_plugin_api::games::breakthrough::convert;
-use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::breakthrough::convert;
+use agon_sdk::export::{ParamReader, WireBot};
+use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
+use agon_sdk::protocol::{Reply, Start};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -34,7 +34,7 @@ impl WireBot for RandomBot {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "Agon staff",
     wire_bots: { "random" => RandomBot: "uniformly random legal move (seeded)" },
 }

@@ -2,11 +2,11 @@
 //! straight toward the target; when that is blocked, the smallest deviation (1-degree steps, up
 //! to 90 degrees either way) that is valid; a coin that cannot move gives way to the next.
 
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::games::flip::convert::table;
-use agon_plugin_api::games::flip::{Flip as Table, Player, Point};
-use agon_plugin_api::protocol::flip::{Flip, FlipMove, Observation};
-use agon_plugin_api::protocol::Reply;
+use agon_sdk::export::WireBot;
+use agon_sdk::flip::convert::table;
+use agon_sdk::flip::{Player, Point, Table};
+use agon_sdk::protocol::flip::{Flip, FlipMove, Observation};
+use agon_sdk::protocol::Reply;
 
 #[derive(Default)]
 pub struct Greedy;
@@ -70,7 +70,7 @@ impl WireBot for Greedy {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "Agon staff",
     wire_bots: { "greedy" => Greedy: "the most advanced coin straight ahead, else the smallest valid deviation" },
 }

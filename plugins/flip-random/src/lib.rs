@@ -5,10 +5,10 @@
 //! times per request in all and checks both moves against the old board, so it answers some
 //! invalid moves; this one never does.
 //!
-//! The bot is the SDK's own sparring partner, `agon_plugin_api::flip::RandomBot`, so teams
+//! The bot is the SDK's own sparring partner, `agon_sdk::flip::RandomBot`, so teams
 //! meet the same baseline in their `cargo test` as in the engine's tournaments.
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "COMS W4444 F19 (course sample)",
-    bots: { "random" => agon_plugin_api::flip::RandomBot: "random coin, random forward angle, checked before answering" },
+    bots: { "random" => agon_sdk::flip::RandomBot: "random coin, random forward angle, checked before answering" },
 }

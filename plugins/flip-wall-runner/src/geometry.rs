@@ -1,7 +1,7 @@
 //! Move geometry on a copy of the table: fan-outs and exact two-flip placement (the seed
 //! report, sections 5 and 9).
 
-use agon_plugin_api::games::flip::{Flip as Table, Player, Point};
+use agon_sdk::flip::{Player, Point, Table};
 
 pub const STEP: f64 = 2.0;
 

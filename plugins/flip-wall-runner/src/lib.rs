@@ -26,9 +26,9 @@
 pub mod geometry;
 mod strategy;
 
-use agon_plugin_api::export::{ParamReader, WireBot};
-use agon_plugin_api::protocol::flip::{Flip, FlipMove, Observation, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::{ParamReader, WireBot};
+use agon_sdk::protocol::flip::{Flip, FlipMove, Observation, Setup};
+use agon_sdk::protocol::{Reply, Start};
 
 #[derive(Default)]
 pub struct WallRunner {
@@ -61,7 +61,7 @@ impl WireBot for WallRunner {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "COMS W4444 F19 seed (wall and runners)",
     wire_bots: { "wall-runner" => WallRunner: "runners first, an 11-coin wall, runners released over it" },
 }

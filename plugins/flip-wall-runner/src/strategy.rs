@@ -1,7 +1,7 @@
 use crate::geometry::{fan_out, flip_toward, forward_heading, two_flip_middles};
-use agon_plugin_api::games::flip::convert::table;
-use agon_plugin_api::games::flip::{Flip as Table, Player, Point};
-use agon_plugin_api::protocol::flip::{FlipMove, Observation};
+use agon_sdk::flip::convert::table;
+use agon_sdk::flip::{Player, Point, Table};
+use agon_sdk::protocol::flip::{FlipMove, Observation};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 

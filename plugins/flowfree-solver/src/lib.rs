@@ -8,9 +8,9 @@ pub mod csp;
 pub mod problem;
 pub mod sat;
 
-use agon_plugin_api::export::{ParamReader, WireBot};
-use agon_plugin_api::protocol::flowfree::{Answer, FlowFree, Observation, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::{ParamReader, WireBot};
+use agon_sdk::protocol::flowfree::{Answer, FlowFree, Observation, Setup};
+use agon_sdk::protocol::{Reply, Start};
 use csp::{Search, Strategy};
 use problem::Problem;
 
@@ -124,7 +124,7 @@ impl WireBot for FastBot {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "UIUC CS440 F17 seed",
     wire_bots: {
         "dumb" => CspBot<0>: "CSP, random variable and value order, no forward checking (cutoff)",

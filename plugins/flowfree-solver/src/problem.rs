@@ -1,7 +1,7 @@
 //! A Flow Free instance as the solvers see it: cells, colours as small indices, neighbours.
 
-use agon_plugin_api::games::flowfree::{verify, Puzzle};
-use agon_plugin_api::protocol::flowfree::Observation;
+use agon_sdk::flowfree::{verify, Puzzle};
+use agon_sdk::protocol::flowfree::Observation;
 
 pub struct Problem {
     pub puzzle: Puzzle,
@@ -15,7 +15,7 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(observation: &Observation) -> Result<Problem, String> {
-        let puzzle = agon_plugin_api::games::flowfree::convert::puzzle(observation)?;
+        let puzzle = agon_sdk::flowfree::convert::puzzle(observation)?;
         let letters = puzzle.letters();
         let fixed: Vec<Option<u8>> = puzzle
             .cells()

@@ -3,7 +3,7 @@
 //! that loop and the solver runs again.
 
 use crate::problem::Problem;
-use agon_plugin_api::games::flowfree::verify;
+use agon_sdk::flowfree::verify;
 use batsat::{lbool, BasicSolver, Lit, SolverInterface, Var};
 
 pub struct Outcome {

@@ -10,10 +10,10 @@
 //!
 //! Parameter: `max_nullity` (default 24), the largest null space searched completely.
 
-use agon_plugin_api::export::{ParamReader, WireBot};
-use agon_plugin_api::games::lightsout::Analysis;
-use agon_plugin_api::protocol::lightsout::{pack, Answer, LightsOut, Observation, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::{ParamReader, WireBot};
+use agon_sdk::lightsout::Analysis;
+use agon_sdk::protocol::lightsout::{pack, Answer, LightsOut, Observation, Setup};
+use agon_sdk::protocol::{Reply, Start};
 use std::time::{Duration, Instant};
 
 const DEFAULT_MAX_NULLITY: u32 = 24;
@@ -57,7 +57,7 @@ impl WireBot for Gf2 {
     }
 
     fn act(&mut self, observation: &Observation) -> Reply<Answer> {
-        let board = match agon_plugin_api::games::lightsout::convert::board(observation) {
+        let board = match agon_sdk::lightsout::convert::board(observation) {
             Ok(b) => b,
             Err(e) => {
                 return Reply::new(Answer::Unsolvable {
@@ -102,7 +102,7 @@ impl WireBot for Gf2 {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "An Algorithm for Flip (seed)",
     wire_bots: {
         "gf2" => Gf2: "minimum-click solution by GF(2) elimination and a null-space search",

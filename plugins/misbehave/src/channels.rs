@@ -8,8 +8,8 @@
 
 use crate::illegal_move;
 use crate::machine::{ByCall, CallAttack};
-use agon_plugin_api::protocol::breakthrough::Move;
-use agon_plugin_api::protocol::Reply;
+use agon_sdk::protocol::breakthrough::Move;
+use agon_sdk::protocol::Reply;
 
 /// A file every bot may read: the dynamic linker's cache (Landlock grants the system's shared
 /// libraries), opened read-only.

@@ -2,10 +2,10 @@
 //! stderr while playing legal moves, and one that reads a file of its own (an "opening book")
 //! and panics when the sandbox denies it, as a bot unwrapping an I/O error would.
 
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::games::breakthrough::convert;
-use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::breakthrough::convert;
+use agon_sdk::export::WireBot;
+use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
+use agon_sdk::protocol::{Reply, Start};
 
 /// Writes `chatty: move N` to stderr with `eprintln!` on every move, then plays its first legal
 /// move.

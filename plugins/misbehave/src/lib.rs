@@ -21,9 +21,9 @@
 //! `chatty`) ends in a recorded fault, and an
 //! `escaped:` panic means a hole in the sandbox.
 
-use agon_plugin_api::export::{RawBot, WireBot};
-use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup, Square};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::{RawBot, WireBot};
+use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup, Square};
+use agon_sdk::protocol::{Reply, Start};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -471,7 +471,7 @@ impl WireBot for LimitParent {
 pub struct MalformedFlip;
 
 impl RawBot for MalformedFlip {
-    type Game = agon_plugin_api::protocol::flip::Flip;
+    type Game = agon_sdk::protocol::flip::Flip;
     fn act(&mut self, _: &[u8]) -> Vec<u8> {
         vec![0xff; 7]
     }
@@ -493,12 +493,12 @@ impl RawBot for Malformed {
 pub struct IllegalReversiXt;
 
 impl WireBot for IllegalReversiXt {
-    type Game = agon_plugin_api::protocol::reversixt::ReversiXt;
+    type Game = agon_sdk::protocol::reversixt::ReversiXt;
     fn act(
         &mut self,
-        _: &agon_plugin_api::protocol::reversixt::Observation,
-    ) -> Reply<agon_plugin_api::protocol::reversixt::Move> {
-        Reply::new(agon_plugin_api::protocol::reversixt::Move {
+        _: &agon_sdk::protocol::reversixt::Observation,
+    ) -> Reply<agon_sdk::protocol::reversixt::Move> {
+        Reply::new(agon_sdk::protocol::reversixt::Move {
             x: 4000,
             y: 4000,
             special: 0,
@@ -515,11 +515,8 @@ pub struct Spend {
 }
 
 impl WireBot for Spend {
-    type Game = agon_plugin_api::protocol::reversixt::ReversiXt;
-    fn start(
-        &mut self,
-        start: &Start<agon_plugin_api::protocol::reversixt::Setup>,
-    ) -> Result<(), String> {
+    type Game = agon_sdk::protocol::reversixt::ReversiXt;
+    fn start(&mut self, start: &Start<agon_sdk::protocol::reversixt::Setup>) -> Result<(), String> {
         let list = start.bot_params.get("ms").map_or("0", String::as_str);
         self.sleeps = list
             .split(',')
@@ -533,18 +530,17 @@ impl WireBot for Spend {
     }
     fn act(
         &mut self,
-        observation: &agon_plugin_api::protocol::reversixt::Observation,
-    ) -> Reply<agon_plugin_api::protocol::reversixt::Move> {
+        observation: &agon_sdk::protocol::reversixt::Observation,
+    ) -> Reply<agon_sdk::protocol::reversixt::Move> {
         let ms = self.sleeps[self.moves.min(self.sleeps.len() - 1)];
         self.moves += 1;
         std::thread::sleep(Duration::from_millis(ms));
-        let position =
-            agon_plugin_api::games::reversixt::convert::position(observation).expect("a board");
+        let position = agon_sdk::reversixt::convert::position(observation).expect("a board");
         Reply::new(position.legal_moves()[0].into())
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "Agon staff",
     wire_bots: {
         "panic" => Panic: "panics when asked for a move",

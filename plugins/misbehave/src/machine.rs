@@ -6,9 +6,9 @@
 //! kernel panics with `escaped:`; one the sandbox kills is recorded as `refused_syscall`.
 
 use crate::illegal_move;
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::WireBot;
+use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
+use agon_sdk::protocol::{Reply, Start};
 
 fn errno() -> i32 {
     std::io::Error::last_os_error().raw_os_error().unwrap_or(0)

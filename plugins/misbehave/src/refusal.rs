@@ -8,8 +8,8 @@
 
 use crate::illegal_move;
 use crate::machine::{ByCall, CallAttack};
-use agon_plugin_api::protocol::breakthrough::Move;
-use agon_plugin_api::protocol::Reply;
+use agon_sdk::protocol::breakthrough::Move;
+use agon_sdk::protocol::Reply;
 
 /// `call=handler|ignore|block|fake|patch|overmap|stderr`.
 pub type Sigsys = ByCall<SigsysCalls>;

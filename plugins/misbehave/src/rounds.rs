@@ -4,11 +4,9 @@
 //! (after a legal placement).
 
 use crate::timing::thread_cpu;
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::protocol::rectangles::{
-    Action, Cell, Direction, Observation, Rectangles, Setup,
-};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::WireBot;
+use agon_sdk::protocol::rectangles::{Action, Cell, Direction, Observation, Rectangles, Setup};
+use agon_sdk::protocol::{Reply, Start};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 

@@ -5,9 +5,9 @@
 
 use crate::illegal_move;
 use crate::timing::first_legal_move;
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::WireBot;
+use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
+use agon_sdk::protocol::{Reply, Start};
 
 const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
 const MUL_1: u64 = 0xbf58_476d_1ce4_e5b9;

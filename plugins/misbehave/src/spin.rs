@@ -1,9 +1,9 @@
 //! A bot that uses every CPU it may: for the cgroup's CPU cap and for the kill of a whole
 //! cgroup at a deadline, which must end its threads with it.
 
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::WireBot;
+use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
+use agon_sdk::protocol::{Reply, Start};
 use std::hint::black_box;
 
 fn spin() -> ! {

@@ -4,10 +4,10 @@
 //! for them to play against.
 
 use crate::illegal_move;
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::games::breakthrough::convert;
-use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
-use agon_plugin_api::protocol::{encode, Reply, Start};
+use agon_sdk::breakthrough::convert;
+use agon_sdk::export::WireBot;
+use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
+use agon_sdk::protocol::{encode, Reply, Start};
 use std::time::Duration;
 
 /// The process host's answer pipe and frame kind (`agon_engine::host::process::frame`).

@@ -1,9 +1,9 @@
 //! `noop`: answers one constant, pre-encoded Breakthrough reply (`a2-a3`) without decoding the
 //! observation, so that timing it measures the plugin boundary and the host, not a bot.
 
-use agon_plugin_api::export::RawBot;
-use agon_plugin_api::protocol::breakthrough::{Breakthrough, Move, Square};
-use agon_plugin_api::protocol::{encode, Reply};
+use agon_sdk::export::RawBot;
+use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Square};
+use agon_sdk::protocol::{encode, Reply};
 
 pub struct Noop {
     reply: Vec<u8>,
@@ -28,7 +28,7 @@ impl RawBot for Noop {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "Agon staff",
     wire_bots: {},
     raw_bots: { "noop" => Noop: "answers a constant reply (benchmarks)" },

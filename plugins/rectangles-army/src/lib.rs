@@ -3,11 +3,9 @@
 //! lines grid the board and the columns close rectangles as they cross the rows. Every full
 //! sweep shifts the lines by half their spacing, so the next grid cuts what is left.
 
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::protocol::rectangles::{
-    Action, Cell, Direction, Observation, Rectangles, Setup,
-};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::WireBot;
+use agon_sdk::protocol::rectangles::{Action, Cell, Direction, Observation, Rectangles, Setup};
+use agon_sdk::protocol::{Reply, Start};
 
 #[derive(Default)]
 pub struct Army {
@@ -98,7 +96,7 @@ impl WireBot for Army {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "Agon staff",
     wire_bots: { "army" => Army: "a formation sweeping parallel rows, then columns, gridding the board" },
 }

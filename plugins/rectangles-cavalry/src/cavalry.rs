@@ -21,8 +21,8 @@ use crate::orientation::Orientation;
 use crate::path::best_step;
 use crate::rectmania::{assign, search};
 use crate::view::View;
-use agon_plugin_api::games::rectangles::Rect;
-use agon_plugin_api::protocol::rectangles::{Cell, Direction, Observation, FILLED};
+use agon_sdk::protocol::rectangles::{Cell, Direction, Observation, FILLED};
+use agon_sdk::rectangles::Rect;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -596,7 +596,7 @@ mod tests {
 
     #[test]
     fn an_observation_of_another_game_is_recognised() {
-        use agon_plugin_api::protocol::rectangles::Observation;
+        use agon_sdk::protocol::rectangles::Observation;
         let cavalry = Cavalry::new(Style::Royal, 6, 2, 1, 1);
         let mut obs = Observation {
             you: 1,

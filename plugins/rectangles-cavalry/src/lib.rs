@@ -11,9 +11,9 @@ pub mod path;
 pub mod rectmania;
 pub mod view;
 
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::protocol::rectangles::{Action, Direction, Observation, Rectangles, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::WireBot;
+use agon_sdk::protocol::rectangles::{Action, Direction, Observation, Rectangles, Setup};
+use agon_sdk::protocol::{Reply, Start};
 use cavalry::{Cavalry, Style};
 
 /// One cavalry bot of either style.
@@ -76,7 +76,7 @@ impl<const ROYAL: bool> WireBot for CavalryBot<ROYAL> {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "Agon staff, after Feng, Mohammed, Nicksay and Vespe (COMS W4444 F03, group 5)",
     wire_bots: {
         "annealing" => CavalryBot<false>: "Annealing Cavalry: blind sweeps closing rectangles, spacing shrinking every scan",

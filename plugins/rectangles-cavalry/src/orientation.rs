@@ -2,7 +2,7 @@
 //! mechanism"): rotations and mirrors, so the cavalry is written once, sweeping "south", and
 //! runs in any direction.
 
-use agon_plugin_api::protocol::rectangles::{Cell, Direction};
+use agon_sdk::protocol::rectangles::{Cell, Direction};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Orientation {

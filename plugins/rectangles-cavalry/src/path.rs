@@ -3,7 +3,7 @@
 //! two cells span, O(dx * dy).
 
 use crate::view::View;
-use agon_plugin_api::protocol::rectangles::{Cell, Direction};
+use agon_sdk::protocol::rectangles::{Cell, Direction};
 
 /// The first step of the shortest walk from `from` to `to` that passes over the most
 /// `View::benefit`.

@@ -7,8 +7,8 @@
 //! and bottom lines, and finally grow every rectangle found by one cell on each side: its
 //! boundary then lies on paintable cells around an unfilled interior.
 
-use agon_plugin_api::games::rectangles::Rect;
-use agon_plugin_api::protocol::rectangles::Cell;
+use agon_sdk::protocol::rectangles::Cell;
+use agon_sdk::rectangles::Rect;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

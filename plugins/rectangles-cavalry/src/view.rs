@@ -1,7 +1,7 @@
 //! The board as one player sees it, through an orientation.
 
 use crate::orientation::Orientation;
-use agon_plugin_api::protocol::rectangles::{Cell, Observation, Paint, FILLED, UNPAINTED};
+use agon_sdk::protocol::rectangles::{Cell, Observation, Paint, FILLED, UNPAINTED};
 
 pub struct View<'a> {
     pub n: usize,

@@ -2,11 +2,9 @@
 //! nearest enemy robot that no other of its robots follows, to repaint the borders the enemy is
 //! drawing (robots of two players on one cell leave it unpainted).
 
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::protocol::rectangles::{
-    Action, Cell, Direction, Observation, Rectangles, Setup,
-};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::WireBot;
+use agon_sdk::protocol::rectangles::{Action, Cell, Direction, Observation, Rectangles, Setup};
+use agon_sdk::protocol::{Reply, Start};
 
 #[derive(Default)]
 pub struct Chaser {
@@ -80,7 +78,7 @@ impl WireBot for Chaser {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "Agon staff",
     wire_bots: { "chaser" => Chaser: "each robot follows the nearest enemy robot to repaint its borders" },
 }

@@ -2,11 +2,11 @@
 //! others the fewest stones, then to the first in board order. In the bombing phase the same
 //! rule picks the bomb that costs it least and the rivals most.
 
-use agon_plugin_api::export::WireBot;
-use agon_plugin_api::games::reversixt::convert::position;
-use agon_plugin_api::games::reversixt::{Move as RulesMove, Position};
-use agon_plugin_api::protocol::reversixt::{Move, Observation, ReversiXt};
-use agon_plugin_api::protocol::Reply;
+use agon_sdk::export::WireBot;
+use agon_sdk::protocol::reversixt::{Move, Observation, ReversiXt};
+use agon_sdk::protocol::Reply;
+use agon_sdk::reversixt::convert::position;
+use agon_sdk::reversixt::{Move as RulesMove, Position};
 
 #[derive(Default)]
 pub struct Greedy;
@@ -41,7 +41,7 @@ impl WireBot for Greedy {
     }
 }
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "Agon staff",
     wire_bots: { "greedy" => Greedy: "the move after which it holds the most stones" },
 }

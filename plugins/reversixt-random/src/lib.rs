@@ -1,10 +1,10 @@
 //! `random`: a uniformly drawn legal move (every special value of a choice or bonus square
 //! counts as its own move), from a generator seeded by the match, so games replay exactly.
 //!
-//! The bot is the SDK's own sparring partner, `agon_plugin_api::reversixt::RandomBot`, so teams
+//! The bot is the SDK's own sparring partner, `agon_sdk::reversixt::RandomBot`, so teams
 //! meet the same baseline in their `cargo test` as in the engine's tournaments.
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "Agon staff",
-    bots: { "random" => agon_plugin_api::reversixt::RandomBot: "a uniformly random legal move" },
+    bots: { "random" => agon_sdk::reversixt::RandomBot: "a uniformly random legal move" },
 }

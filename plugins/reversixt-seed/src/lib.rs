@@ -17,7 +17,7 @@ mod tests;
 
 mod plugin;
 
-agon_plugin_api::export_plugin! {
+agon_sdk::export_plugin! {
     team: "Agon staff, after the SS 2019 seed team",
     wire_bots: { "seed" => plugin::Seed: "the seed team's evaluation in a paranoid (or mode=maxn) alpha-beta search with iterative deepening" },
 }

@@ -5,10 +5,10 @@
 //! `depth=N` (search at most N plies).
 
 use crate::search::{choose, Limits, Mode};
-use agon_plugin_api::export::{ParamReader, WireBot};
-use agon_plugin_api::games::reversixt::convert::position;
-use agon_plugin_api::protocol::reversixt::{Move, Observation, ReversiXt, Setup};
-use agon_plugin_api::protocol::{Reply, Start};
+use agon_sdk::export::{ParamReader, WireBot};
+use agon_sdk::protocol::reversixt::{Move, Observation, ReversiXt, Setup};
+use agon_sdk::protocol::{Reply, Start};
+use agon_sdk::reversixt::convert::position;
 use std::time::{Duration, Instant};
 
 pub struct Seed {

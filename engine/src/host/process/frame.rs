@@ -2,7 +2,7 @@
 //! the same bincode protocol messages the other hosts pass; control messages (hello, ready) are
 //! JSON. A frame's length is checked before anything is allocated for it.
 
-use agon_plugin_api::protocol::MAX_MESSAGE_BYTES;
+use agon_abi::wire::MAX_MESSAGE_BYTES;
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, BorrowedFd};

@@ -18,7 +18,7 @@ use super::{Call, CallResult, Deadline, HostKind, HostReport, SeatHost};
 use crate::fault::FaultCause;
 use crate::loader::{Manifest, StagedPlugin};
 use crate::sandbox::{limits, notifier, refusal_line, refused_calls, SandboxConfig, SandboxReport};
-use agon_plugin_api::abi::{BotFailure, FailureKind};
+use agon_abi::{BotFailure, FailureKind};
 use frame::ReadError;
 use outside_stop::OutsideStops;
 use rustix::process::{kill_process_group, Pid, Signal};

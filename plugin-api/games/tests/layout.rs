@@ -7,8 +7,10 @@ use agon_games::registry::Registry;
 use std::path::{Path, PathBuf};
 
 /// The only dependencies the rules crate may have: data formats and error types, no IO
-/// (serde_json carries the viewer's drawing data, `contract/view.rs`).
-const ALLOWED_DEPENDENCIES: &[&str] = &["serde", "serde_json", "bincode", "thiserror"];
+/// (serde_json carries the viewer's drawing data, `contract/view.rs`), and the ABI crate for
+/// the wire envelope alone (without its `abi_stable` root module: the workspace declares it
+/// with `default-features = false`).
+const ALLOWED_DEPENDENCIES: &[&str] = &["serde", "serde_json", "bincode", "thiserror", "agon-abi"];
 
 /// Files compiled only for tests (declared under `#[cfg(test)]`), which may read test data.
 const TEST_ONLY_FILES: &[&str] = &[
@@ -43,6 +45,10 @@ fn the_crate_depends_only_on_data_format_crates() {
             in_dependencies = line == "[dependencies]";
         } else if in_dependencies && !line.is_empty() && !line.starts_with('#') {
             let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+            assert!(
+                !line.contains("root-module"),
+                "agon-games takes the ABI crate's root module: {line}"
+            );
             assert!(
                 ALLOWED_DEPENDENCIES.contains(&name),
                 "agon-games depends on `{name}`; it may depend only on {ALLOWED_DEPENDENCIES:?}"

@@ -1,0 +1,26 @@
+//! Lights Out (`shared/rules/puzzles.md`, "Lights Out"), a puzzle: one set of types for a bot. A bot is
+//! handed the rules' [`Board`] and answers the clicks that clear it, or that none does; the
+//! engine's own algebra ([`Analysis`]) solves any board.
+
+use crate::game::Game;
+
+/// Conversions from what a bot is sent to the rules' own types, for a [`crate::export::WireBot`]
+/// that searches with the rules.
+pub use agon_games::lightsout::convert;
+#[doc(inline)]
+pub use agon_games::lightsout::protocol::{pack, unpack, Answer, LightsOut, Observation, Setup};
+#[doc(inline)]
+pub use agon_games::lightsout::{nullity, Analysis, Bits, Board, Click};
+
+impl Game for LightsOut {
+    type State = Board;
+    type Move = Answer;
+
+    fn state(_setup: &Setup, observation: &Observation) -> Result<Board, String> {
+        agon_games::lightsout::convert::board(observation)
+    }
+
+    fn answer(answer: Answer) -> Answer {
+        answer
+    }
+}

@@ -1,0 +1,32 @@
+//! The game-independent session contract: what each game's `session.rs` implements and the
+//! engine drives. Nothing here knows a particular game.
+//!
+//! | file              | concept                                                            |
+//! |-------------------|--------------------------------------------------------------------|
+//! | `rules.rs`        | [`GameRules`]: a game before any match; [`ParamFiles`] for files   |
+//! | `session.rs`      | [`Session`]: one match's state; [`Applied`], [`Rejection`]         |
+//! | `outcome.rs`      | [`Outcome`] and [`Termination`]: how a match ended                 |
+//! | `fault_policy.rs` | [`FaultPolicy`]: what a fault costs                                |
+//! | `params.rs`       | [`RawParams`], [`ParamReader`], [`ParamError`]                     |
+//! | `puzzle.rs`       | what puzzles share: the instance, the fault hooks they refuse      |
+//! | `bot_text.rs`     | [`bounded`]: how much of a bot's own text is kept                  |
+//! | `view.rs`         | [`ViewData`]: what the replay viewer draws of a position           |
+
+mod bot_text;
+mod fault_policy;
+mod outcome;
+mod params;
+pub mod puzzle;
+mod rules;
+mod session;
+mod view;
+
+pub use bot_text::{bounded, MAX_BOT_TEXT};
+pub use fault_policy::{
+    FaultPolicy, DEFAULT_MAX_ERROR_RATE, DEFAULT_STALL_TURNS, SAFETY_STALL_TURNS,
+};
+pub use outcome::{Outcome, Termination};
+pub use params::{raw_params, ParamError, ParamReader, RawParams};
+pub use rules::{GameRules, ParamFiles};
+pub use session::{Applied, Rejection, Session, StartInfo};
+pub use view::ViewData;

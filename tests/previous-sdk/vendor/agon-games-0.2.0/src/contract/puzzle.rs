@@ -1,0 +1,57 @@
+//! What the single-seat puzzles share: the instance from the parameters, `puzzle=FILE` (read
+//! through the engine's [`super::ParamFiles`]) or `instance=TEXT` (records keep the text itself,
+//! so they replay without the file), and the turn-based fault hooks a puzzle refuses.
+
+use super::{ParamError, ParamFiles, RawParams, Rejection};
+
+/// The instance text the parameters name.
+pub fn instance_text(params: &RawParams, files: &dyn ParamFiles) -> Result<String, ParamError> {
+    for key in params.keys() {
+        if key != "puzzle" && key != "instance" {
+            return Err(ParamError::Unknown {
+                key: key.clone(),
+                known: "puzzle, instance".into(),
+            });
+        }
+    }
+    match (params.get("puzzle"), params.get("instance")) {
+        (Some(path), None) => files
+            .read_text("puzzle", path)
+            .map_err(|e| ParamError::Invalid {
+                key: "puzzle".into(),
+                value: path.clone(),
+                expected: format!("a readable puzzle file ({e})"),
+            }),
+        (None, Some(text)) => Ok(text.clone()),
+        (Some(_), Some(_)) => Err(ParamError::Inconsistent {
+            detail: "`puzzle` and `instance` are both given; give one".into(),
+        }),
+        (None, None) => Err(ParamError::Inconsistent {
+            detail: "`puzzle=FILE` (or `instance=TEXT`) is required".into(),
+        }),
+    }
+}
+
+/// The parameters a session reports: the instance text itself.
+pub fn instance_params(text: &str) -> RawParams {
+    RawParams::from([("instance".to_string(), text.to_string())])
+}
+
+/// A parse error of the instance as a parameter error.
+pub fn invalid(error: impl std::fmt::Display) -> ParamError {
+    ParamError::Invalid {
+        key: "puzzle".into(),
+        value: "(the instance)".into(),
+        expected: format!("a valid instance: {error}"),
+    }
+}
+
+/// A puzzle is one answer: there is no turn to pass (the `skip` fault policy).
+pub fn no_turn_to_skip() -> Rejection {
+    Rejection::Illegal("a puzzle has no turn to skip".into())
+}
+
+/// A puzzle has no legal answer the engine could pick (the `random-legal` fault policy).
+pub fn no_random_answer() -> Rejection {
+    Rejection::Illegal("a puzzle has no random legal answer".into())
+}

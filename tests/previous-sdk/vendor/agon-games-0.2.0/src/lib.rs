@@ -1,0 +1,49 @@
+//! Agon's games: everything about each game, one folder per game.
+//!
+//! A game's folder holds its authoritative rules (pure functions: legal moves, apply, outcome,
+//! parsers with positioned errors), the protocol its bots speak, and the engine's session for
+//! it. Nothing here does IO or spawns threads (files that parameters name are read by the
+//! engine through [`contract::ParamFiles`]), so a plugin that wants to search can depend on this
+//! crate cheaply; the engine never trusts a bot's copy of the rules.
+//!
+//! # The shape of a game folder
+//! Every game folder `src/<game>/` has the same files for the same roles (a test,
+//! `tests/layout.rs`, keeps it so):
+//!
+//! | file             | role                                                                  |
+//! |------------------|-----------------------------------------------------------------------|
+//! | `mod.rs`         | the rules' public types; the rules file it follows, cited by section  |
+//! | other `*.rs`     | the rules themselves, one concept per file (board, moves, outcome...) |
+//! | `protocol.rs`    | the serde types a bot receives and answers, and the protocol `VERSION` |
+//! | `session.rs`     | the engine adapter: a [`contract::GameRules`] and its [`contract::Session`] (encoding, validation, notation, fault hooks) |
+//! | `tests.rs`       | the rules' tests, each rule on a small hand-made position             |
+//! | `playthrough.rs` | the golden playthroughs: seeded games through the session, every observation printed |
+//! | `golden/*.txt`   | the transcripts `playthrough.rs` must reproduce byte for byte          |
+//! | `convert.rs`     | (games whose rules have their own types for what travels) protocol <-> rules conversions, so a bot can search with these rules |
+//! | `view.rs`        | what the replay viewer draws: [`contract::Session::view`] and [`contract::Session::view_action`] as data |
+//! | `view.js`        | the viewer's drawing module for that data ([`contract::GameRules::view_script`]) |
+//!
+//! Adding a game: a new folder of that shape, `pub mod <game>;` below, and one line in
+//! [`registry::Registry::builtin`].
+//!
+//! Game-independent parts: [`contract`] (the session contract every game implements),
+//! [`protocol`] (the wire envelope and encoding every game's protocol uses), [`registry`] (the
+//! one list of games) and [`text_error`].
+
+#![deny(missing_docs)]
+
+pub mod contract;
+pub mod protocol;
+pub mod registry;
+/// [`text_error::TextError`]: where a text (a puzzle, a board, a map) goes wrong.
+pub mod text_error;
+
+pub mod breakthrough;
+pub mod flip;
+pub mod flowfree;
+pub mod lightsout;
+pub mod rectangles;
+pub mod reversixt;
+
+#[cfg(test)]
+mod transcript;

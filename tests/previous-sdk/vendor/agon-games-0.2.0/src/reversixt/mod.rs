@@ -1,0 +1,26 @@
+//! ReversiXT: the multi-player Reversi of the RWTH Softwarepraktikum (`shared/rules/reversixt.md`).
+//!
+//! Maps (parsing with positioned errors, squares, directions, transitions) and the rules of
+//! both phases on a `Position`, the protocol and the engine session. The course's TCP protocol
+//! lives in `agon-engine`, the bots in `plugins/reversixt-*`.
+
+pub mod convert;
+#[cfg(test)]
+mod playthrough;
+pub mod protocol;
+pub mod session;
+
+mod direction;
+mod map;
+mod position;
+#[cfg(test)]
+mod properties;
+mod square;
+#[cfg(test)]
+mod tests;
+mod view;
+
+pub use direction::Direction;
+pub use map::{Map, MapError, Transition, MAX_SIDE};
+pub use position::{IllegalMove, Move, Phase, Position, BONUS_BOMB, BONUS_OVERRIDE};
+pub use square::Square;
