@@ -2,7 +2,9 @@
 //! a message naming the file.
 
 use agon_engine::loader::{LoadError, Plugin};
-use agon_games::contract::{FaultPolicy, GameRules, ParamError, ParamFiles, RawParams, Session};
+use agon_games::contract::{
+    FaultPolicy, GameRules, GameType, ParamError, ParamFiles, RawParams, Seats, Session, Starter,
+};
 use agon_games::registry::Registry;
 use agon_tests::{artifacts, cache_dir, plugin, scratch};
 use std::path::Path;
@@ -167,21 +169,26 @@ fn unknown_bots_list_what_the_plugin_offers() {
 /// A game the bot does not play.
 struct Chess;
 
+const CHESS: GameType = GameType {
+    name: "chess",
+    title: "Chess",
+    protocol_version: 1,
+    seats: Seats::Fixed(2),
+    file_params: &[],
+    parameter_help: "",
+    default_fault_policy: FaultPolicy::Forfeit,
+    game_score_meaning: "",
+    view_script: "",
+    starter: Starter {
+        source: "",
+        test_params: "",
+        match_params: "",
+    },
+};
+
 impl GameRules for Chess {
-    fn name(&self) -> &'static str {
-        "chess"
-    }
-    fn protocol_version(&self) -> u32 {
-        1
-    }
-    fn seats(&self) -> usize {
-        2
-    }
-    fn parameter_help(&self) -> &'static str {
-        ""
-    }
-    fn default_fault_policy(&self) -> FaultPolicy {
-        FaultPolicy::Forfeit
+    fn game_type(&self) -> &'static GameType {
+        &CHESS
     }
     fn new_session(
         &self,

@@ -25,8 +25,10 @@ fn cargo(project: &Path, args: &[&str]) -> String {
 }
 
 /// What each game's first match needs: the engine's baseline opponents (games of several
-/// players) and the parameters.
-fn first_match(game: &str) -> (Vec<String>, Vec<String>) {
+/// players) and the parameters, from the courses' own data where there is some. Any other
+/// registered game plays under its default parameters against the project's own sparring bot
+/// (`random`, which `agon new` exports for games of several players).
+fn first_match(game: &str, library: &Path) -> (Vec<String>, Vec<String>) {
     let baseline = |package: &str| vec![format!("{}:random", plugin(package).display())];
     match game {
         "breakthrough" => (baseline("breakthrough-random"), vec![]),
@@ -48,7 +50,12 @@ fn first_match(game: &str) -> (Vec<String>, Vec<String>) {
                 shared_data().join("flowfree/input55.txt").display()
             )],
         ),
-        other => panic!("no first match written for {other}: add it here"),
+        other => {
+            let rules = agon_games::registry::Registry::builtin();
+            let seats = rules.get(other).unwrap().seats();
+            let sparring = format!("{}:random", library.display());
+            (vec![sparring; seats.saturating_sub(1)], vec![])
+        }
     }
 }
 
@@ -75,7 +82,7 @@ fn agon_new_gives_a_plugin_that_plays_first_time_for_every_game() {
         let listed = agon_ok(&["plugins", library.to_str().unwrap()]);
         assert!(listed.contains(&format!("team: Team {game}")), "{listed}");
 
-        let (opponents, params) = first_match(game);
+        let (opponents, params) = first_match(game, &library);
         let mut args = vec![
             "match".to_string(),
             "--game".into(),

@@ -6,74 +6,6 @@ use agon_games::registry::Registry;
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
-/// What the template of one game needs.
-struct Starter {
-    game: &'static str,
-    title: &'static str,
-    /// `src/lib.rs`.
-    source: &'static str,
-    /// Whether the SDK has a sparring bot for the game (games of several players) that the
-    /// template exports as `random`, so the test has an opponent.
-    sparring: bool,
-    /// The game parameters the test plays with, as Rust source of `(key, value)` pairs.
-    test_params: &'static str,
-    /// What the README's `agon match` command adds for the game's parameters.
-    match_params: &'static str,
-}
-
-const STARTERS: &[Starter] = &[
-    Starter {
-        game: "breakthrough",
-        title: "Breakthrough",
-        source: include_str!("../../templates/breakthrough.rs"),
-        sparring: true,
-        test_params: "",
-        match_params: "",
-    },
-    Starter {
-        game: "flip",
-        title: "Flip",
-        source: include_str!("../../templates/flip.rs"),
-        sparring: true,
-        test_params: r#"("turns", "40")"#,
-        match_params: " --param turns=200",
-    },
-    Starter {
-        game: "reversixt",
-        title: "ReversiXT",
-        source: include_str!("../../templates/reversixt.rs"),
-        sparring: true,
-        // A 6 x 6 map of our own, two players with one override stone and one bomb each
-        // (rules file reversixt.md, "Map file").
-        test_params: r#"("instance", "2\n1\n1 1\n6 6\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n")"#,
-        match_params: " --param map=MAP_FILE",
-    },
-    Starter {
-        game: "rectangles",
-        title: "Rectangles",
-        source: include_str!("../../templates/rectangles.rs"),
-        sparring: true,
-        test_params: r#"("n", "20"), ("max_rounds", "200")"#,
-        match_params: "",
-    },
-    Starter {
-        game: "lightsout",
-        title: "Lights Out",
-        source: include_str!("../../templates/lightsout.rs"),
-        sparring: false,
-        test_params: r##"("instance", "#.#\n.#.\n#.#\n")"##,
-        match_params: " --param puzzle=PUZZLE_FILE",
-    },
-    Starter {
-        game: "flowfree",
-        title: "Flow Free",
-        source: include_str!("../../templates/flowfree.rs"),
-        sparring: false,
-        test_params: r#"("instance", "A_A\nB_B\n")"#,
-        match_params: " --param puzzle=PUZZLE_FILE",
-    },
-];
-
 /// Where an Agon checkout keeps the SDK a starter project builds against.
 const SDK_FOLDER: &str = "plugin-api/sdk";
 
@@ -84,10 +16,11 @@ const TEST: &str = include_str!("../../templates/plays.rs");
 
 pub fn run(args: NewArgs) -> anyhow::Result<()> {
     let registry = Registry::builtin();
-    registry.get(&args.game)?;
-    let Some(starter) = STARTERS.iter().find(|s| s.game == args.game) else {
-        bail!("agon new has no template for {} yet", args.game);
-    };
+    let game = registry.get(&args.game)?.game_type();
+    let starter = &game.starter;
+    // Games of several players have the SDK's sparring bot, which the template exports as
+    // `random` so that the project's test has an opponent.
+    let sparring = game.seats.fewest() > 1;
     if !is_identifier(&args.bot) {
         bail!(
             "--bot `{}`: a bot name is letters, digits, `_` and `-`",
@@ -133,20 +66,20 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         agon_dir.join("engine").display().to_string()
     );
     let crate_snake = crate_name.replace('-', "_");
-    let seats = if starter.sparring {
+    let seats = if sparring {
         format!("{:?}, \"random\"", args.bot)
     } else {
         format!("{:?}", args.bot)
     };
     let library = format!("target/release/lib{crate_snake}.so");
-    let opponent = if starter.sparring {
+    let opponent = if sparring {
         format!(" --bot {library}:random")
     } else {
         String::new()
     };
     let match_command = format!(
         "agon match --game {}{} --bot {library}:{}{opponent}",
-        starter.game, starter.match_params, args.bot
+        game.name, starter.match_params, args.bot
     );
     let fill = |template: &str| {
         template
@@ -155,8 +88,8 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
             .replace("{{team_literal}}", &format!("{team:?}"))
             .replace("{{team}}", &team)
             .replace("{{bot}}", &args.bot)
-            .replace("{{game_title}}", starter.title)
-            .replace("{{game}}", starter.game)
+            .replace("{{game_title}}", game.title)
+            .replace("{{game}}", game.name)
             .replace("{{api_dependency}}", &api_dependency)
             .replace("{{engine_dependency}}", &engine_dependency)
             .replace("{{seats}}", &seats)
@@ -190,7 +123,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
     outln!(
         "created {} ({} bot `{}` of team {team:?})",
         args.path.display(),
-        starter.title,
+        game.title,
         args.bot
     );
     outln!(
@@ -283,15 +216,5 @@ mod tests {
         assert_eq!(crate_name("42"), "bot-42");
         assert_eq!(crate_name("__"), "bot");
         assert_eq!(crate_name("a  b"), "a-b");
-    }
-
-    #[test]
-    fn every_game_has_a_starter() {
-        for game in Registry::builtin().names() {
-            assert!(
-                STARTERS.iter().any(|s| s.game == game),
-                "no agon new template for {game}"
-            );
-        }
     }
 }

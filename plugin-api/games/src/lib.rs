@@ -15,13 +15,14 @@
 //! | `mod.rs`         | the rules' public types; the rules file it follows, cited by section  |
 //! | other `*.rs`     | the rules themselves, one concept per file (board, moves, outcome...) |
 //! | `protocol.rs`    | the serde types a bot receives and answers, and the protocol `VERSION` |
-//! | `session.rs`     | the engine adapter: a [`contract::GameRules`] and its [`contract::Session`] (encoding, validation, notation, fault hooks) |
+//! | `session.rs`     | the engine adapter: the game's metadata as one constant `GAME` ([`contract::GameType`]: name, seats, parameters, fault policy...), a [`contract::GameRules`] and its [`contract::Session`] (encoding, validation, notation, fault hooks) |
 //! | `tests.rs`       | the rules' tests, each rule on a small hand-made position             |
 //! | `playthrough.rs` | the golden playthroughs: seeded games through the session, every observation printed |
 //! | `golden/*.txt`   | the transcripts `playthrough.rs` must reproduce byte for byte          |
 //! | `convert.rs`     | (games whose rules have their own types for what travels) protocol <-> rules conversions, so a bot can search with these rules |
 //! | `view.rs`        | what the replay viewer draws: [`contract::Session::view`] and [`contract::Session::view_action`] as data |
 //! | `view.js`        | the viewer's drawing module for that data ([`contract::GameRules::view_script`]) |
+//! | `starter.rs`     | the first bot `agon new` writes for the game ([`contract::Starter`]): SDK code, not part of this crate |
 //!
 //! Adding a game: a new folder of that shape, `pub mod <game>;` below, and one line in
 //! [`registry::Registry::builtin`].

@@ -103,6 +103,7 @@ const ROLE_FILES: &[&str] = &[
     "playthrough.rs",
     "view.rs",
     "view.js",
+    "starter.rs",
 ];
 
 /// Folders of `src/` that are not games.

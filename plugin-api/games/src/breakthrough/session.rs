@@ -7,41 +7,38 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
     Session, StartInfo, ViewData,
 };
+use crate::contract::{GameType, Seats, Starter};
+use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
+
+/// Breakthrough's metadata (docs/architecture.md, "Layout": one constant per game).
+pub const GAME: GameType = GameType {
+    name: <wire::Breakthrough as GameProtocol>::GAME,
+    title: "Breakthrough",
+    protocol_version: wire::VERSION,
+    seats: Seats::Fixed(2),
+    file_params: &[],
+    parameter_help:
+        "rows=8 cols=8 (8x8, 5x10 or 10x5 boards; at most 64 squares), first=white|black, \
+     workers_to_base=1 (the extended rule: 3), move_limit=off (plies, then a draw)",
+    // docs/architecture.md, "Fault policy": Breakthrough forfeits the game.
+    default_fault_policy: FaultPolicy::Forfeit,
+    game_score_meaning: "Breakthrough: the opponent's workers captured",
+    view_script: include_str!("view.js"),
+    starter: Starter {
+        source: include_str!("starter.rs"),
+        test_params: "",
+        match_params: "",
+    },
+};
 
 /// Breakthrough's [`GameRules`]: parameters `rows`, `cols`, `first`, `workers_to_base` and
 /// `move_limit` ([`Config::from_params`]); two seats, seat 0 White.
 pub struct BreakthroughRules;
 
 impl GameRules for BreakthroughRules {
-    fn name(&self) -> &'static str {
-        "breakthrough"
-    }
-
-    fn protocol_version(&self) -> u32 {
-        wire::VERSION
-    }
-
-    fn seats(&self) -> usize {
-        2
-    }
-
-    fn parameter_help(&self) -> &'static str {
-        "rows=8 cols=8 (8x8, 5x10 or 10x5 boards; at most 64 squares), first=white|black, \
-         workers_to_base=1 (the extended rule: 3), move_limit=off (plies, then a draw)"
-    }
-
-    /// docs/architecture.md, "Fault policy": Breakthrough forfeits the game.
-    fn default_fault_policy(&self) -> FaultPolicy {
-        FaultPolicy::Forfeit
-    }
-
-    fn game_score_meaning(&self) -> &'static str {
-        "Breakthrough: the opponent's workers captured"
-    }
-
-    fn view_script(&self) -> &'static str {
-        include_str!("view.js")
+    fn game_type(&self) -> &'static GameType {
+        &GAME
     }
 
     fn new_session(

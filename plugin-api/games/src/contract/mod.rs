@@ -3,6 +3,7 @@
 //!
 //! | file              | concept                                                            |
 //! |-------------------|--------------------------------------------------------------------|
+//! | `game_type.rs`    | [`GameType`]: a game's metadata, one constant per game              |
 //! | `rules.rs`        | [`GameRules`]: a game before any match; [`ParamFiles`] for files   |
 //! | `session.rs`      | [`Session`]: one match's state; [`Applied`], [`Rejection`]         |
 //! | `outcome.rs`      | [`Outcome`] and [`Termination`]: how a match ended                 |
@@ -14,6 +15,7 @@
 
 mod bot_text;
 mod fault_policy;
+mod game_type;
 mod outcome;
 mod params;
 pub mod puzzle;
@@ -25,6 +27,7 @@ pub use bot_text::{bounded, MAX_BOT_TEXT};
 pub use fault_policy::{
     FaultPolicy, DEFAULT_MAX_ERROR_RATE, DEFAULT_STALL_TURNS, SAFETY_STALL_TURNS,
 };
+pub use game_type::{GameType, Seats, Starter};
 pub use outcome::{Outcome, Termination};
 pub use params::{raw_params, ParamError, ParamReader, RawParams};
 pub use rules::{GameRules, ParamFiles};

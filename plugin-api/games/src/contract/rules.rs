@@ -1,35 +1,13 @@
 //! A game as the engine sees it before any match: its name, seats, parameters and default fault
 //! policy, and how it opens one [`Session`] per match.
 
-use super::{FaultPolicy, ParamError, RawParams, Session};
+use super::{FaultPolicy, GameType, ParamError, RawParams, Session};
 
-/// A game the engine can run.
+/// A game the engine can run: its metadata ([`GameType`], one constant in the game's folder)
+/// and how it opens a [`Session`].
 pub trait GameRules: Send + Sync {
-    /// The registry name, as in `--game` and the protocol.
-    fn name(&self) -> &'static str;
-    /// The version of this game's protocol the engine speaks.
-    fn protocol_version(&self) -> u32;
-    /// How many seats a match has under default parameters (the fewest, when the parameters
-    /// decide; see [`GameRules::seats_for`]).
-    fn seats(&self) -> usize;
-    /// How many seats a match under `params` has (ReversiXT: the map's players).
-    fn seats_for(&self, params: &RawParams, files: &dyn ParamFiles) -> Result<usize, ParamError> {
-        let _ = (params, files);
-        Ok(self.seats())
-    }
-    /// Parameters that name files (tournament configurations resolve them against their own
-    /// folder).
-    fn file_params(&self) -> &'static [&'static str] {
-        &[]
-    }
-    /// The seat count in words, for `agon games`.
-    fn seats_text(&self) -> String {
-        self.seats().to_string()
-    }
-    /// One line per parameter, for `--help` and error messages.
-    fn parameter_help(&self) -> &'static str;
-    /// The original course's fault policy.
-    fn default_fault_policy(&self) -> FaultPolicy;
+    /// The game's metadata.
+    fn game_type(&self) -> &'static GameType;
     /// A new match under `params`; refuses unknown keys and bad values. Parameters that name
     /// files are read through `files`.
     fn new_session(
@@ -37,15 +15,49 @@ pub trait GameRules: Send + Sync {
         params: &RawParams,
         files: &dyn ParamFiles,
     ) -> Result<Box<dyn Session>, ParamError>;
-    /// What [`Session::game_scores`] counts, in words, for reports' legends.
-    fn game_score_meaning(&self) -> &'static str {
-        "The game's own score"
+    /// How many seats a match under `params` has (ReversiXT: the map's players); only games
+    /// with [`Seats::Varying`](super::Seats::Varying) need to say.
+    fn seats_for(&self, params: &RawParams, files: &dyn ParamFiles) -> Result<usize, ParamError> {
+        let _ = (params, files);
+        Ok(self.seats())
     }
-    /// The replay viewer's drawing module for this game (`view.js` in the game's folder): a
-    /// script that registers how to draw [`Session::view`] and [`Session::view_action`] data.
-    /// Empty: the viewer shows each position as text.
+
+    /// The registry name ([`GameType::name`]).
+    fn name(&self) -> &'static str {
+        self.game_type().name
+    }
+    /// [`GameType::protocol_version`].
+    fn protocol_version(&self) -> u32 {
+        self.game_type().protocol_version
+    }
+    /// How many seats a match has under default parameters (the fewest, when the parameters
+    /// decide).
+    fn seats(&self) -> usize {
+        self.game_type().seats.fewest()
+    }
+    /// The seat count in words, for `agon games`.
+    fn seats_text(&self) -> String {
+        self.game_type().seats.described()
+    }
+    /// [`GameType::file_params`].
+    fn file_params(&self) -> &'static [&'static str] {
+        self.game_type().file_params
+    }
+    /// [`GameType::parameter_help`].
+    fn parameter_help(&self) -> &'static str {
+        self.game_type().parameter_help
+    }
+    /// [`GameType::default_fault_policy`].
+    fn default_fault_policy(&self) -> FaultPolicy {
+        self.game_type().default_fault_policy
+    }
+    /// [`GameType::game_score_meaning`].
+    fn game_score_meaning(&self) -> &'static str {
+        self.game_type().game_score_meaning
+    }
+    /// [`GameType::view_script`].
     fn view_script(&self) -> &'static str {
-        ""
+        self.game_type().view_script
     }
 }
 

@@ -8,44 +8,42 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
     Session, StartInfo, ViewData,
 };
+use crate::contract::{GameType, Seats, Starter};
+use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
+
+/// Flip's metadata (docs/architecture.md, "Layout": one constant per game).
+pub const GAME: GameType = GameType {
+    name: <wire::Flip as GameProtocol>::GAME,
+    title: "Flip",
+    protocol_version: wire::VERSION,
+    seats: Seats::Fixed(2),
+    file_params: &[],
+    parameter_help:
+        "n=10 (coins per player), turns=200 (the course tournament: 3000), seed=42 (the \
+     java.util.Random board seed)",
+    // Rules file, "Turns": a call that times out or fails yields no moves that half-turn.
+    default_fault_policy: FaultPolicy::Skip,
+    // Rules file, "Score and end": the score is recorded after the player's own half-turn
+    // and is sticky, so it is the most coins ever counted, not the count at the end.
+    game_score_meaning:
+        "Flip: the player's recorded score, the most of its coins fully inside its target third \
+     after any of its own half-turns",
+    view_script: include_str!("view.js"),
+    starter: Starter {
+        source: include_str!("starter.rs"),
+        test_params: r#"("turns", "40")"#,
+        match_params: " --param turns=200",
+    },
+};
 
 /// Flip's [`GameRules`]: parameters `n`, `turns` and `seed` ([`Config::from_params`]); two
 /// seats, seat 0 player 1.
 pub struct FlipRules;
 
 impl GameRules for FlipRules {
-    fn name(&self) -> &'static str {
-        "flip"
-    }
-
-    fn protocol_version(&self) -> u32 {
-        wire::VERSION
-    }
-
-    fn seats(&self) -> usize {
-        2
-    }
-
-    fn parameter_help(&self) -> &'static str {
-        "n=10 (coins per player), turns=200 (the course tournament: 3000), seed=42 (the \
-         java.util.Random board seed)"
-    }
-
-    /// Rules file, "Turns": a call that times out or fails yields no moves that half-turn.
-    fn default_fault_policy(&self) -> FaultPolicy {
-        FaultPolicy::Skip
-    }
-
-    /// Rules file, "Score and end": the score is recorded after the player's own half-turn
-    /// and is sticky, so it is the most coins ever counted, not the count at the end.
-    fn game_score_meaning(&self) -> &'static str {
-        "Flip: the player's recorded score, the most of its coins fully inside its target third \
-         after any of its own half-turns"
-    }
-
-    fn view_script(&self) -> &'static str {
-        include_str!("view.js")
+    fn game_type(&self) -> &'static GameType {
+        &GAME
     }
 
     fn new_session(

@@ -9,39 +9,36 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
     Session, StartInfo, ViewData,
 };
+use crate::contract::{GameType, Seats, Starter};
+use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
+
+/// Flow Free's metadata (docs/architecture.md, "Layout": one constant per game).
+pub const GAME: GameType = GameType {
+    name: <wire::FlowFree as GameProtocol>::GAME,
+    title: "Flow Free",
+    protocol_version: wire::VERSION,
+    seats: Seats::Fixed(1),
+    file_params: &[],
+    parameter_help:
+        "puzzle=FILE (the course format: `_` empty, letters as sources), or instance=TEXT",
+    // docs/architecture.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
+    default_fault_policy: FaultPolicy::Forfeit,
+    game_score_meaning: "Flow Free: none (a puzzle is solved or not)",
+    view_script: include_str!("view.js"),
+    starter: Starter {
+        source: include_str!("starter.rs"),
+        test_params: r#"("instance", "A_A\nB_B\n")"#,
+        match_params: " --param puzzle=PUZZLE_FILE",
+    },
+};
 
 /// Flow Free's [`GameRules`]: one seat, the puzzle from `puzzle=FILE` or `instance=TEXT`.
 pub struct FlowFreeRules;
 
 impl GameRules for FlowFreeRules {
-    fn name(&self) -> &'static str {
-        "flowfree"
-    }
-
-    fn protocol_version(&self) -> u32 {
-        wire::VERSION
-    }
-
-    fn seats(&self) -> usize {
-        1
-    }
-
-    fn parameter_help(&self) -> &'static str {
-        "puzzle=FILE (the course format: `_` empty, letters as sources), or instance=TEXT"
-    }
-
-    /// docs/architecture.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
-    fn default_fault_policy(&self) -> FaultPolicy {
-        FaultPolicy::Forfeit
-    }
-
-    fn game_score_meaning(&self) -> &'static str {
-        "Flow Free: none (a puzzle is solved or not)"
-    }
-
-    fn view_script(&self) -> &'static str {
-        include_str!("view.js")
+    fn game_type(&self) -> &'static GameType {
+        &GAME
     }
 
     fn new_session(

@@ -9,39 +9,35 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
     Session, StartInfo, ViewData,
 };
+use crate::contract::{GameType, Seats, Starter};
+use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
+
+/// Lights Out's metadata (docs/architecture.md, "Layout": one constant per game).
+pub const GAME: GameType = GameType {
+    name: <wire::LightsOut as GameProtocol>::GAME,
+    title: "Lights Out",
+    protocol_version: wire::VERSION,
+    seats: Seats::Fixed(1),
+    file_params: &[],
+    parameter_help: "puzzle=FILE (rows of `.`/`0` white and `#`/`1` black), or instance=TEXT",
+    // docs/architecture.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
+    default_fault_policy: FaultPolicy::Forfeit,
+    game_score_meaning: "Lights Out: the clicks of the answer",
+    view_script: include_str!("view.js"),
+    starter: Starter {
+        source: include_str!("starter.rs"),
+        test_params: r##"("instance", "#.#\n.#.\n#.#\n")"##,
+        match_params: " --param puzzle=PUZZLE_FILE",
+    },
+};
 
 /// Lights Out's [`GameRules`]: one seat, the board from `puzzle=FILE` or `instance=TEXT`.
 pub struct LightsOutRules;
 
 impl GameRules for LightsOutRules {
-    fn name(&self) -> &'static str {
-        "lightsout"
-    }
-
-    fn protocol_version(&self) -> u32 {
-        wire::VERSION
-    }
-
-    fn seats(&self) -> usize {
-        1
-    }
-
-    fn parameter_help(&self) -> &'static str {
-        "puzzle=FILE (rows of `.`/`0` white and `#`/`1` black), or instance=TEXT"
-    }
-
-    /// docs/architecture.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
-    fn default_fault_policy(&self) -> FaultPolicy {
-        FaultPolicy::Forfeit
-    }
-
-    fn game_score_meaning(&self) -> &'static str {
-        "Lights Out: the clicks of the answer"
-    }
-
-    fn view_script(&self) -> &'static str {
-        include_str!("view.js")
+    fn game_type(&self) -> &'static GameType {
+        &GAME
     }
 
     fn new_session(

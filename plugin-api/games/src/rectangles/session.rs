@@ -10,7 +10,34 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, ParamReader, RawParams,
     Rejection, Session, StartInfo, ViewData,
 };
+use crate::contract::{GameType, Seats, Starter};
+use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
+
+/// Rectangles's metadata (docs/architecture.md, "Layout": one constant per game).
+pub const GAME: GameType = GameType {
+    name: <wire::Rectangles as GameProtocol>::GAME,
+    title: "Rectangles",
+    protocol_version: wire::VERSION,
+    seats: Seats::Varying {
+        fewest: 2,
+        described: "2-8 (parameter `players`)",
+    },
+    file_params: &[],
+    parameter_help: "n=40 (board side), players=2 (2 to 8, one seat each), robots=8 (per player), \
+     idle_rounds=4n (rounds in a row without a claim that end the game), max_rounds=40n \
+     (rounds at most)",
+    // Rules file, "A round", 1 (ours): a missing, malformed or late answer means Stay for
+    // all of that player's robots this round.
+    default_fault_policy: FaultPolicy::Skip,
+    game_score_meaning: "Rectangles: the cells the player's claims filled",
+    view_script: include_str!("view.js"),
+    starter: Starter {
+        source: include_str!("starter.rs"),
+        test_params: r#"("n", "20"), ("max_rounds", "200")"#,
+        match_params: "",
+    },
+};
 
 /// Rectangles' [`GameRules`]: parameters `n`, `players`, `robots`, `idle_rounds` and
 /// `max_rounds`; one seat per player (`players`, 2 to 8), seat `k` player `k`.
@@ -74,46 +101,13 @@ fn config(params: &RawParams) -> Result<Config, ParamError> {
 }
 
 impl GameRules for RectanglesRules {
-    fn name(&self) -> &'static str {
-        "rectangles"
-    }
-
-    fn protocol_version(&self) -> u32 {
-        wire::VERSION
-    }
-
-    fn seats(&self) -> usize {
-        2
+    fn game_type(&self) -> &'static GameType {
+        &GAME
     }
 
     fn seats_for(&self, params: &RawParams, _files: &dyn ParamFiles) -> Result<usize, ParamError> {
         Ok(config(params)?.players)
     }
-
-    fn seats_text(&self) -> String {
-        "2-8 (parameter `players`)".into()
-    }
-
-    fn parameter_help(&self) -> &'static str {
-        "n=40 (board side), players=2 (2 to 8, one seat each), robots=8 (per player), \
-         idle_rounds=4n (rounds in a row without a claim that end the game), max_rounds=40n \
-         (rounds at most)"
-    }
-
-    /// Rules file, "A round", 1 (ours): a missing, malformed or late answer means Stay for
-    /// all of that player's robots this round.
-    fn default_fault_policy(&self) -> FaultPolicy {
-        FaultPolicy::Skip
-    }
-
-    fn game_score_meaning(&self) -> &'static str {
-        "Rectangles: the cells the player's claims filled"
-    }
-
-    fn view_script(&self) -> &'static str {
-        include_str!("view.js")
-    }
-
     fn new_session(
         &self,
         params: &RawParams,

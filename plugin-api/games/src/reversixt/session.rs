@@ -10,8 +10,38 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, ParamReader, RawParams,
     Rejection, Session, StartInfo, ViewData,
 };
+use crate::contract::{GameType, Seats, Starter};
+use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
 use std::time::Duration;
+
+/// ReversiXT's metadata (docs/architecture.md, "Layout": one constant per game).
+pub const GAME: GameType = GameType {
+    name: <wire::ReversiXt as GameProtocol>::GAME,
+    title: "ReversiXT",
+    protocol_version: wire::VERSION,
+    // The fewest players a map has (rules file, "Map file": 2..8).
+    seats: Seats::Varying {
+        fewest: 2,
+        described: "2-8 (the map's players)",
+    },
+    file_params: &["map"],
+    parameter_help:
+        "map=FILE (a course map; or instance=TEXT), time=0 (seconds added to each player's time \
+     account before each move, unused time carries over; 0: the match's move budget \
+     applies), depth=0 (a depth limit in plies passed to the bots; 0: none)",
+    // Rules file, "Faults": the course server disqualifies and plays on.
+    default_fault_policy: FaultPolicy::Disqualify,
+    game_score_meaning: "ReversiXT: the player's stones at the end",
+    view_script: include_str!("view.js"),
+    starter: Starter {
+        source: include_str!("starter.rs"),
+        // A 6 x 6 map of our own, two players with one override stone and one bomb each
+        // (rules file reversixt.md, "Map file").
+        test_params: r#"("instance", "2\n1\n1 1\n6 6\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n")"#,
+        match_params: " --param map=MAP_FILE",
+    },
+};
 
 /// ReversiXT's [`GameRules`]: parameters `map` (or `instance`), `time`, `depth` and
 /// `lenient_map`; one seat per player of the map, seat `k` player `k + 1`.
@@ -97,50 +127,13 @@ impl Setup {
 }
 
 impl GameRules for ReversiXtRules {
-    fn name(&self) -> &'static str {
-        "reversixt"
-    }
-
-    fn protocol_version(&self) -> u32 {
-        wire::VERSION
-    }
-
-    /// The fewest players a map has (rules file, "Map file": 2..8).
-    fn seats(&self) -> usize {
-        2
+    fn game_type(&self) -> &'static GameType {
+        &GAME
     }
 
     fn seats_for(&self, params: &RawParams, files: &dyn ParamFiles) -> Result<usize, ParamError> {
         Ok(Setup::from_params(params, files)?.map.players as usize)
     }
-
-    fn file_params(&self) -> &'static [&'static str] {
-        &["map"]
-    }
-
-    fn seats_text(&self) -> String {
-        "2-8 (the map's players)".into()
-    }
-
-    fn parameter_help(&self) -> &'static str {
-        "map=FILE (a course map; or instance=TEXT), time=0 (seconds added to each player's time \
-         account before each move, unused time carries over; 0: the match's move budget \
-         applies), depth=0 (a depth limit in plies passed to the bots; 0: none)"
-    }
-
-    /// Rules file, "Faults": the course server disqualifies and plays on.
-    fn default_fault_policy(&self) -> FaultPolicy {
-        FaultPolicy::Disqualify
-    }
-
-    fn game_score_meaning(&self) -> &'static str {
-        "ReversiXT: the player's stones at the end"
-    }
-
-    fn view_script(&self) -> &'static str {
-        include_str!("view.js")
-    }
-
     fn new_session(
         &self,
         params: &RawParams,
