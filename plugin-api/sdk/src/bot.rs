@@ -1,7 +1,7 @@
 //! [`Bot`]: the trait a team implements, one impl per game a bot plays, in the rules' own types.
 
-use crate::export::{guarded, protocol_failure, refused};
 use crate::game::{Game, MoveOf, StateOf};
+use crate::guard::{guarded, protocol_failure, refused};
 use crate::protocol::{self, Reply, Start};
 use crate::turn::Turn;
 use abi_stable::std_types::{RResult, RSlice, RVec};

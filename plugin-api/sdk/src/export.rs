@@ -1,18 +1,18 @@
 //! Exporting bots: [`BotEntry`] rows and the [`crate::export_plugin!`] macro that turns them
 //! into the plugin's root module, plus the two lower-level bot traits for bots that want the
 //! wire types ([`WireBot`]) or the bytes themselves ([`RawBot`]). Every call into bot code is
-//! guarded here, so that no panic crosses the ABI.
+//! guarded (`guard.rs`), so that no panic crosses the ABI.
 
 use crate::bot::{Bot, Played};
+use crate::guard::{guarded, panic_message, protocol_failure, refused};
 use crate::protocol::{self, GameProtocol, Reply, Start};
 use abi_stable::prefix_type::PrefixTypeTrait;
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RErr, ROk, RResult, RSlice, RStr, RString, RVec};
 use agon_abi::{
-    BotBox, BotFailure, BotObject, BotObject_TO, FailureKind, Manifest, PluginModule,
-    PluginModuleRef,
+    BotBox, BotFailure, BotObject, BotObject_TO, Manifest, PluginModule, PluginModuleRef,
 };
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::catch_unwind;
 
 pub use agon_games::contract::{ParamError, ParamReader};
 
@@ -155,43 +155,6 @@ fn make_wire<B: WireBot + Default>() -> BotBox {
 
 fn make_raw<B: RawBot + Default>() -> BotBox {
     BotObject_TO::from_value(Raw(B::default()), TD_Opaque)
-}
-
-/// The bot declined to start, saying why.
-pub(crate) fn refused(message: String) -> BotFailure {
-    BotFailure {
-        kind: FailureKind::Refused,
-        message: message.into(),
-    }
-}
-
-pub(crate) fn protocol_failure(e: protocol::DecodeError) -> BotFailure {
-    BotFailure {
-        kind: FailureKind::Protocol,
-        message: format!("could not decode the engine's message: {e}").into(),
-    }
-}
-
-/// Runs bot code, turning a panic into a [`BotFailure`] (a panic must not cross the ABI).
-pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T, BotFailure>) -> RResult<T, BotFailure> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(value)) => ROk(value),
-        Ok(Err(failure)) => RErr(failure),
-        Err(payload) => RErr(BotFailure {
-            kind: FailureKind::Panic,
-            message: panic_message(payload.as_ref()).into(),
-        }),
-    }
-}
-
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panic with a non-text payload".to_string()
-    }
 }
 
 #[doc(hidden)]

@@ -66,6 +66,7 @@
 mod bot;
 pub mod export;
 mod game;
+mod guard;
 pub mod protocol;
 mod turn;
 
