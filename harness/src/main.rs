@@ -10,6 +10,7 @@ mod feedback;
 mod grading;
 mod json_lines;
 mod ladder;
+mod match_flags;
 mod swap;
 mod tournament;
 mod view;

@@ -29,7 +29,7 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
     let builds = [std::fs::read(random)?, std::fs::read(alphabeta)?];
     publish(&builds[0], &teams, "a.so")?;
     publish(&builds[0], &teams, "b.so")?;
-    let hosting = crate::commands::play::hosting(HostKind::Process, "report", 1024, 0, None)?;
+    let hosting = crate::match_flags::hosting(HostKind::Process, "report", 1024, 0, None)?;
     let stop = Arc::new(AtomicBool::new(false));
     let options = LadderOptions {
         dir: teams.clone(),

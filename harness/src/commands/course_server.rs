@@ -1,9 +1,10 @@
 //! `agon reversixt serve` and `agon reversixt connect`: Agon as the course's ReversiXT server,
 //! and a plugin bot as a client of any course server (rules file, "Network protocol").
 
-use super::play::{hosting, publish, Shown};
 use crate::cli::{ConnectArgs, ServeArgs};
 use crate::console::outln;
+use crate::feedback::summary::{publish, Shown};
+use crate::match_flags::hosting;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::course_net::announcer::Announcer;
 use agon_engine::course_net::client::{self, ClientBot};
@@ -133,7 +134,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
             }
         });
     }
-    let (seed, seed_secret) = super::play::seeds(&args.seeds)?;
+    let (seed, seed_secret) = crate::match_flags::seeds(&args.seeds)?;
     let settings = MatchSettings {
         params,
         seed,

@@ -1,9 +1,9 @@
 //! `agon ladder DIR --game G --out OUT`
 
 use crate::cli::LadderArgs;
-use crate::commands::play::{budgets, parse_params, seating_hosting};
 use crate::commands::tournament::MAX_CONCURRENCY;
 use crate::ladder::run::{run as run_ladder, LadderOptions};
+use crate::match_flags::{budgets, parse_params, seating_hosting};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::HostKind;
 use anyhow::{anyhow, bail};

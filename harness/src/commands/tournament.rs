@@ -6,11 +6,12 @@ use crate::cli::{
 };
 use crate::console::{name, outln};
 use crate::grading::game_pages;
-use crate::grading::report::{rating_text, write_all};
+use crate::grading::report::write_all;
 use crate::grading::standings::{grade, unique_entries, Report};
 use crate::tournament::config::Config;
 use crate::tournament::folder_lock::{self, FolderLock};
-use crate::tournament::journal::{self, Entry, Journal};
+use crate::tournament::journal;
+use crate::tournament::merge;
 use crate::tournament::plan::Plan;
 use crate::tournament::run::{execute, RunOptions};
 use crate::tournament::shard::Shard;
@@ -18,7 +19,6 @@ use agon_engine::loader::cache_dir;
 use agon_engine::seed::SeedSecret;
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
-use std::collections::BTreeMap;
 use std::path::Path;
 
 pub fn run(command: TournamentCommand) -> anyhow::Result<()> {
@@ -196,7 +196,7 @@ fn print_standings(report: &Report) {
             r.draws,
             r.losses,
             r.points,
-            rating_text(r)
+            r.rating_text()
                 + &r.mean_rank
                     .map_or(String::new(), |m| format!("  mean rank {m:.2}"))
         );
@@ -260,192 +260,14 @@ fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
 }
 
 fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
-    let mut plans = Vec::new();
-    for dir in &args.dirs {
-        plans.push(Plan::read(dir).map_err(|e| anyhow!(e))?);
-    }
-    let first = &plans[0];
-    for (dir, p) in args.dirs.iter().zip(&plans).skip(1) {
-        if p.config_hash != first.config_hash || p.games != first.games {
-            bail!(
-                "{} belongs to tournament {}, {} to {}: shards of different configurations \
-                 cannot be merged",
-                dir.display(),
-                p.config_hash,
-                args.dirs[0].display(),
-                first.config_hash
-            );
-        }
-    }
-    let mut merged_plan = first.clone();
-    merged_plan.shard = None;
-    let check = merged_plan.entry_check();
-    // Every shard's entries, with the folder each came from.
-    let mut found: Vec<(Entry, &Path)> = Vec::new();
-    for dir in &args.dirs {
-        let entries = journal::read(dir, &check).map_err(|e| anyhow!(e))?;
-        found.extend(entries.into_iter().map(|e| (e, dir.as_path())));
-    }
-    let mut by_id: BTreeMap<&str, Vec<&(Entry, &Path)>> = BTreeMap::new();
-    for item in &found {
-        by_id.entry(item.0.id.as_str()).or_default().push(item);
-    }
-    let conflicts: Vec<String> = by_id
-        .iter()
-        .filter(|(_, copies)| disagree(copies.iter().map(|(entry, _)| entry)))
-        .map(|(id, copies)| {
-            format!(
-                "{id} ({})",
-                copies
-                    .iter()
-                    .map(|(e, dir)| format!("{}: {}", dir.display(), e.reason))
-                    .collect::<Vec<_>>()
-                    .join(" / ")
-            )
-        })
-        .collect();
-    if !conflicts.is_empty() {
-        bail!(
-            "{} games have different results in different shards; nothing was merged:\n  {}",
-            conflicts.len(),
-            conflicts.join("\n  ")
-        );
-    }
-    let duplicates = by_id.values().filter(|copies| copies.len() > 1).count();
-    let missing: Vec<&str> = merged_plan
-        .games
-        .iter()
-        .filter(|g| !by_id.contains_key(g.id.as_str()))
-        .map(|g| g.id.as_str())
-        .collect();
-    if !missing.is_empty() {
-        let list = missing
-            .iter()
-            .take(20)
-            .copied()
-            .collect::<Vec<_>>()
-            .join(", ");
-        let more = if missing.len() > 20 { ", ..." } else { "" };
-        if !args.allow_missing {
-            bail!(
-                "{} planned games are in no shard folder ({list}{more}); run the missing \
-                 shards and merge again, or pass --allow-missing for a partial merge; nothing \
-                 was merged",
-                missing.len()
-            );
-        }
-        eprintln!(
-            "agon: warning: {} planned games are in no shard ({list}{more}); merging without them",
-            missing.len()
-        );
-    }
-    let staging = staging_folder(&args.out)?;
-    let written = (|| -> anyhow::Result<usize> {
-        std::fs::create_dir_all(staging.join("records"))
-            .with_context(|| format!("cannot create {}", staging.display()))?;
-        merged_plan.write(&staging)?;
-        let (mut journal, _) = Journal::open(&staging, &check).map_err(|e| anyhow!(e))?;
-        for copies in by_id.values() {
-            let (entry, dir) = copies[0];
-            let name = format!("{}.json", entry.id);
-            let from = dir.join("records").join(&name);
-            // The record first: a journal line always has its record.
-            if from.is_file() {
-                std::fs::copy(&from, staging.join("records").join(&name))
-                    .with_context(|| format!("cannot copy {}", from.display()))?;
-            } else {
-                eprintln!(
-                    "agon: warning: {} is missing; the game is merged without its record",
-                    from.display()
-                );
-            }
-            journal.append(entry).map_err(|e| anyhow!(e))?;
-        }
-        Ok(by_id.len())
-    })();
-    let games = match written {
-        Ok(n) => n,
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&staging);
-            return Err(e);
-        }
-    };
-    // An empty --out folder is replaced; rename(2) refuses a non-empty one.
-    std::fs::rename(&staging, &args.out).map_err(|e| {
-        let _ = std::fs::remove_dir_all(&staging);
-        anyhow!(
-            "cannot move the merged tournament to {}: {e}",
-            args.out.display()
-        )
-    })?;
+    let plan = merge::whole_plan(&args.dirs)?;
+    let merged = merge::merge(&plan, &args.dirs, &args.out, args.allow_missing)?;
     outln!(
-        "merged {} shard folders: {games} games, {duplicates} duplicates, {} missing",
+        "merged {} shard folders: {} games, {} duplicates, {} missing",
         args.dirs.len(),
-        missing.len()
+        merged.games,
+        merged.duplicates,
+        merged.missing
     );
-    write_report(&merged_plan, &args.out, false, false)
-}
-
-/// Whether copies of one game that were played under the same seeds decided it differently.
-/// Copies under different seed secrets (shards draw their own) are different plays of the
-/// game, which may well differ; the first folder's is merged.
-fn disagree<'e>(copies: impl Iterator<Item = &'e Entry> + Clone) -> bool {
-    copies.clone().enumerate().any(|(i, a)| {
-        copies
-            .clone()
-            .skip(i + 1)
-            .any(|b| a.seed_secret == b.seed_secret && !same_result(a, b))
-    })
-}
-
-/// Whether two entries of one game agree on what the game decided.
-fn same_result(a: &Entry, b: &Entry) -> bool {
-    a.scores == b.scores
-        && a.winner == b.winner
-        && a.ranks == b.ranks
-        && a.termination == b.termination
-        && a.moves == b.moves
-        && a.game_scores == b.game_scores
-}
-
-/// A fresh folder beside `out` to build the merge in (so it appears whole, or not at all), after
-/// checking `out` can receive it and removing what earlier killed merges left.
-fn staging_folder(out: &Path) -> anyhow::Result<std::path::PathBuf> {
-    if let Ok(mut entries) = std::fs::read_dir(out) {
-        if entries.next().is_some() {
-            bail!(
-                "{} exists and is not empty; choose a new or empty --out folder",
-                out.display()
-            );
-        }
-    } else if out.exists() {
-        bail!("{} exists and is not a folder", out.display());
-    }
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = out
-        .file_name()
-        .ok_or_else(|| anyhow!("{}: not a folder name", out.display()))?
-        .to_string_lossy()
-        .into_owned();
-    let prefix = format!(".{name}.merging.");
-    if let Ok(entries) = std::fs::read_dir(&parent) {
-        for entry in entries.flatten() {
-            let file = entry.file_name().to_string_lossy().into_owned();
-            let pid = file
-                .strip_prefix(&prefix)
-                .and_then(|p| p.parse::<i32>().ok());
-            if pid.is_some_and(|pid| !process_alive(pid)) {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
-        }
-    }
-    Ok(parent.join(format!("{prefix}{}", std::process::id())))
-}
-
-fn process_alive(pid: i32) -> bool {
-    rustix::process::Pid::from_raw(pid)
-        .is_some_and(|p| rustix::process::test_kill_process(p).is_ok())
+    write_report(&plan, &args.out, false, false)
 }

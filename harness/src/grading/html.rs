@@ -4,10 +4,10 @@
 //! game linked to its replay viewer.
 
 use super::game_pages::{self, Written};
-use super::standings::{Report, Row};
+use super::standings::{CrossTable, FirstSeat, Report, Row};
 use crate::charts::{grouped_bars, intervals};
 use crate::tournament::journal::Entry;
-use crate::tournament::plan::Plan;
+use crate::tournament::plan::{Excluded, Plan};
 use agon_games::registry::Registry;
 use minijinja::{context, Environment, Value};
 use serde::Serialize;
@@ -132,7 +132,7 @@ fn standings_rows(plan: &Plan, rows: &[Row], ms: &BTreeMap<String, f64>) -> Vec<
             score_style: share_style(r.score_pct / 100.0),
             mean_game_score: format!("{:.2}", r.mean_game_score),
             mean_rank: r.mean_rank.map_or("-".into(), |m| format!("{m:.2}")),
-            rating: super::report::rating_text(r),
+            rating: r.rating_text(),
             ms_per_move: ms.get(&r.name).map_or("-".into(), |m| format!("{m:.2}")),
             faults: r.faults.iter().map(|(c, n)| (c.clone(), *n)).collect(),
         })
@@ -307,15 +307,90 @@ pub fn page(plan: &Plan, report: &Report, entries: &[&Entry], pages: &Written) -
         .iter()
         .map(|p| short_label(&p.label))
         .collect();
-    let standings = standings_rows(plan, &report.standings, &ms);
     let (kind, kind_meaning) = instance_kind(plan);
-    let puzzles = kind == "puzzle";
-    let instances = (report.per_param.len() > 1).then(|| {
+    let charts: Vec<Value> = charts(report, &labels, &ms)
+        .into_iter()
+        .map(Value::from_safe_string)
+        .collect();
+    let games = game_lines(plan, entries, pages);
+    render(context! {
+        title => plan.settings.name.clone().unwrap_or_else(|| format!("{} tournament", t.game)),
+        game => t.game,
+        config_hash => t.config_hash,
+        written => humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        engine => env!("CARGO_PKG_VERSION"),
+        summary => summary(plan, report),
+        missing => t.games_missing,
+        standings => standings_rows(plan, &report.standings, &ms),
+        ranked => report.standings.iter().any(|r| r.mean_rank.is_some()),
+        rated => report.standings.iter().any(|r| r.rating.is_some()),
+        game_score_meaning => Registry::builtin()
+            .get(&t.game)
+            .map_or("The game's own score", |g| g.game_score_meaning()),
+        clock => t.clock,
+        clock_meaning => clock_meaning(&t.clock),
+        charts,
+        instances => instance_table(report, &labels, kind == "puzzle"),
+        instance_kind => kind,
+        instance_meaning => kind_meaning,
+        crosstable => report.crosstable.as_ref().map(crosstable),
+        first_seat => report.first_seat.as_ref().map(first_seat),
+        faults => fault_lines(plan, entries, pages),
+        games_count => games.len(),
+        games_open => games.len() <= 60,
+        games,
+        pages_failed => pages_failed(pages),
+        excluded => excluded(&t.excluded),
+    })
+}
+
+fn render(page: Value) -> String {
+    let mut env = Environment::new();
+    env.add_template("report.html", TEMPLATE)
+        .expect("the report template parses");
+    env.get_template("report.html")
+        .expect("the report template is there")
+        .render(page)
+        .expect("the report renders")
+}
+
+/// What was played, and under which settings, in one sentence.
+fn summary(plan: &Plan, report: &Report) -> String {
+    let t = &report.tournament;
+    let settings = &plan.settings;
+    format!(
+        "{} of {} planned games played; {} games per pairing, seed {}, {} host, {} ms per move \
+         on the {} budget clock{}.",
+        t.games_played,
+        t.games_planned,
+        settings.games_per_pairing,
+        settings.seed,
+        settings.host,
+        settings.move_ms,
+        t.clock,
+        settings
+            .on_fault
+            .map(|p| format!(", faults: {p}"))
+            .unwrap_or_default()
+    )
+}
+
+fn clock_meaning(clock: &str) -> &'static str {
+    match clock {
+        "cpu" => "each bot's own CPU time, fair on a loaded machine",
+        _ => "elapsed time",
+    }
+}
+
+/// Each entrant's result on each parameter set, when there are several; a puzzle's as solved
+/// games out of games played.
+fn instance_table(report: &Report, labels: &[String], puzzles: bool) -> Option<Value> {
+    (report.per_param.len() > 1).then(|| {
         let names: Vec<String> = report.standings.iter().map(|r| r.name.clone()).collect();
         let rows: Vec<InstanceRow> = report
             .per_param
             .iter()
-            .zip(&labels)
+            .zip(labels)
             .map(|(p, label)| InstanceRow {
                 label: label.clone(),
                 full: p.label.clone(),
@@ -341,58 +416,54 @@ pub fn page(plan: &Plan, report: &Report, entries: &[&Entry], pages: &Written) -
             })
             .collect();
         context! { entrants => names, rows }
-    });
-    let crosstable = report.crosstable.as_ref().map(|c| {
-        let rows: Vec<Value> = c
-            .names
-            .iter()
-            .enumerate()
-            .map(|(i, name)| {
-                let cells: Vec<Cell> = (0..c.names.len())
-                    .map(|j| match c.games[i][j] {
-                        0 => Cell {
-                            text: String::new(),
-                            style: String::new(),
-                        },
-                        games => Cell {
-                            text: format!("{}/{}", c.points[i][j], games),
-                            style: share_style(c.points[i][j] / games as f64),
-                        },
-                    })
-                    .collect();
-                context! { name, cells }
-            })
-            .collect();
-        context! { names => c.names, rows }
-    });
-    let first_seat = report.first_seat.as_ref().map(|f| {
+    })
+}
+
+fn crosstable(c: &CrossTable) -> Value {
+    let rows: Vec<Value> = c
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let cells: Vec<Cell> = (0..c.names.len())
+                .map(|j| match c.games[i][j] {
+                    0 => Cell {
+                        text: String::new(),
+                        style: String::new(),
+                    },
+                    games => Cell {
+                        text: format!("{}/{}", c.points[i][j], games),
+                        style: share_style(c.points[i][j] / games as f64),
+                    },
+                })
+                .collect();
+            context! { name, cells }
+        })
+        .collect();
+    context! { names => c.names, rows }
+}
+
+fn first_seat(f: &FirstSeat) -> String {
+    format!(
+        "{} wins, {} draws, {} losses in {} games: {:.1}% of the points (50% = no advantage).",
+        f.wins, f.draws, f.losses, f.games, f.score_pct
+    )
+}
+
+/// Why games have no viewer page, told by the first of them.
+fn pages_failed(pages: &Written) -> Option<String> {
+    (!pages.failed.is_empty()).then(|| {
+        let (id, why) = &pages.failed[0];
         format!(
-            "{} wins, {} draws, {} losses in {} games: {:.1}% of the points (50% = no advantage).",
-            f.wins, f.draws, f.losses, f.games, f.score_pct
+            "{} games have no viewer page (the first, {id}: {why}).",
+            pages.failed.len()
         )
-    });
-    let settings = &plan.settings;
-    let summary = format!(
-        "{} of {} planned games played; {} games per pairing, seed {}, {} host, {} ms per move \
-         on the {} budget clock{}.",
-        t.games_played,
-        t.games_planned,
-        settings.games_per_pairing,
-        settings.seed,
-        settings.host,
-        settings.move_ms,
-        t.clock,
-        settings
-            .on_fault
-            .map(|p| format!(", faults: {p}"))
-            .unwrap_or_default()
-    );
-    let clock_meaning = match t.clock.as_str() {
-        "cpu" => "each bot's own CPU time, fair on a loaded machine",
-        _ => "elapsed time",
-    };
-    let excluded: Vec<(String, String, String)> = t
-        .excluded
+    })
+}
+
+/// (name, file, error) of each excluded entrant.
+fn excluded(excluded: &[Excluded]) -> Vec<(String, String, String)> {
+    excluded
         .iter()
         .map(|e| {
             (
@@ -401,55 +472,7 @@ pub fn page(plan: &Plan, report: &Report, entries: &[&Entry], pages: &Written) -
                 e.error.clone(),
             )
         })
-        .collect();
-    let charts: Vec<Value> = charts(report, &labels, &ms)
-        .into_iter()
-        .map(Value::from_safe_string)
-        .collect();
-    let faults = fault_lines(plan, entries, pages);
-    let games = game_lines(plan, entries, pages);
-    let pages_failed = (!pages.failed.is_empty()).then(|| {
-        let (id, why) = &pages.failed[0];
-        format!(
-            "{} games have no viewer page (the first, {id}: {why}).",
-            pages.failed.len()
-        )
-    });
-    let mut env = Environment::new();
-    env.add_template("report.html", TEMPLATE)
-        .expect("the report template parses");
-    env.get_template("report.html")
-        .expect("the report template is there")
-        .render(context! {
-            title => settings.name.clone().unwrap_or_else(|| format!("{} tournament", t.game)),
-            game => t.game,
-            config_hash => t.config_hash,
-            written => humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-            engine => env!("CARGO_PKG_VERSION"),
-            summary,
-            missing => t.games_missing,
-            standings,
-            ranked => report.standings.iter().any(|r| r.mean_rank.is_some()),
-            rated => report.standings.iter().any(|r| r.rating.is_some()),
-            game_score_meaning => Registry::builtin()
-                .get(&t.game)
-                .map_or("The game's own score", |g| g.game_score_meaning()),
-            clock => t.clock,
-            clock_meaning,
-            charts,
-            instances,
-            instance_kind => kind,
-            instance_meaning => kind_meaning,
-            crosstable,
-            first_seat,
-            faults,
-            games_count => games.len(),
-            games_open => games.len() <= 60,
-            games,
-            pages_failed,
-            excluded,
-        })
-        .expect("the report renders")
+        .collect()
 }
 
 #[cfg(test)]

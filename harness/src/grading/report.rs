@@ -44,14 +44,6 @@ fn opt(x: Option<f64>) -> String {
     x.map_or(String::new(), |v| v.to_string())
 }
 
-/// `1820 (1447 to 2193)`, or `-` without a rating (puzzles).
-pub fn rating_text(r: &Row) -> String {
-    match (r.rating, r.rating_low, r.rating_high) {
-        (Some(e), Some(lo), Some(hi)) => format!("{e:.0} ({lo:.0} to {hi:.0})"),
-        _ => "-".into(),
-    }
-}
-
 fn timing_csv(report: &Report) -> String {
     let mut out = String::from("param_set,name,games,solved_or_won,mean_ms,mean_nodes\n");
     for t in &report.timing {
@@ -256,7 +248,7 @@ fn markdown_table(rows: &[Row]) -> String {
             r.points,
             r.score_pct,
             r.mean_game_score,
-            rating_text(r),
+            r.rating_text(),
             faults_text(r)
         );
     }

@@ -78,6 +78,16 @@ pub struct Row {
     pub faults: BTreeMap<String, u32>,
 }
 
+impl Row {
+    /// `1820 (1447 to 2193)`, or `-` without a rating (puzzles).
+    pub fn rating_text(&self) -> String {
+        match (self.rating, self.rating_low, self.rating_high) {
+            (Some(e), Some(lo), Some(hi)) => format!("{e:.0} ({lo:.0} to {hi:.0})"),
+            _ => "-".into(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ParamTable {
     pub label: String,

@@ -2,65 +2,8 @@
 //! version 1, each new content the next number, and content seen before (a team that goes back
 //! to an earlier build) keeps its number, so its games and rating continue.
 
-use super::entry::SeatBuild;
-use agon_engine::bot_spec::BotSpec;
-use agon_games::contract::RawParams;
-use serde::{Deserialize, Serialize};
+use crate::swap::build::Build;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-
-/// A build that passed validation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Build {
-    pub slot: String,
-    /// 0 until the slot table numbers it.
-    pub version: u32,
-    pub sha256: String,
-    pub plugin: String,
-    pub plugin_version: String,
-    pub team: String,
-    pub bot: String,
-    #[serde(default)]
-    pub bot_params: RawParams,
-    /// The content-addressed copy that every game of this build loads (never the file in the
-    /// watched folder, which may already hold a newer build).
-    pub copy: PathBuf,
-}
-
-impl Build {
-    pub fn spec(&self) -> BotSpec {
-        BotSpec {
-            file: self.copy.clone(),
-            bot: self.bot.clone(),
-            params: self.bot_params.clone(),
-        }
-    }
-
-    pub fn seat(&self) -> SeatBuild {
-        SeatBuild {
-            slot: self.slot.clone(),
-            version: self.version,
-            bot: self.bot_text(),
-            plugin_version: self.plugin_version.clone(),
-            sha256: self.sha256.clone(),
-        }
-    }
-
-    /// The bot with its parameters, as after the `:` of a bot spec (`alphabeta?depth=3`).
-    pub fn bot_text(&self) -> String {
-        let mut text = self.bot.clone();
-        for (i, (k, v)) in self.bot_params.iter().enumerate() {
-            text.push(if i == 0 { '?' } else { '&' });
-            text.push_str(&format!("{k}={v}"));
-        }
-        text
-    }
-
-    /// `slot v2`, for messages.
-    pub fn label(&self) -> String {
-        format!("{} v{}", self.slot, self.version)
-    }
-}
 
 #[derive(Debug, Default)]
 pub struct Slot {
@@ -167,6 +110,8 @@ impl Slots {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agon_games::contract::RawParams;
+    use std::path::PathBuf;
 
     fn build(slot: &str, sha: &str) -> Build {
         Build {

@@ -1,5 +1,6 @@
 //! One line of a ladder's journal: a finished game, with the build every seat played.
 
+use crate::swap::build::Build;
 use crate::tournament::journal::{JournalEntry, JournalFault};
 use agon_engine::record::MatchRecord;
 use agon_engine::seed::SeedSecret;
@@ -18,6 +19,19 @@ pub struct SeatBuild {
     /// The version the plugin's manifest states.
     pub plugin_version: String,
     pub sha256: String,
+}
+
+impl SeatBuild {
+    /// What the journal keeps of the build a seat plays.
+    pub fn of(build: &Build) -> SeatBuild {
+        SeatBuild {
+            slot: build.slot.clone(),
+            version: build.version,
+            bot: build.bot_text(),
+            plugin_version: build.plugin_version.clone(),
+            sha256: build.sha256.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

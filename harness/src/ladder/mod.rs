@@ -6,7 +6,7 @@
 //!
 //! | file | role |
 //! |---|---|
-//! | `builds.rs` | slots and their validated builds (version numbers by content) |
+//! | `builds.rs` | slots and their builds (`crate::swap::build`), numbered by content |
 //! | `entry.rs` | one journal line: a finished game and every seat's build |
 //! | `events.rs` | `events.jsonl`: builds accepted, refused and retired; starts and stops |
 //! | `pairing.rs` | which slots play next, in which seats, to keep game counts balanced |

@@ -7,13 +7,14 @@
 //! end, however many builds arrive meanwhile; every build is loaded from its content-addressed
 //! copy, never from the watched folder.
 
-use super::builds::{Build, Slots};
-use super::entry::LadderGame;
-use super::events::{unix_ms, Event, EventLog};
+use super::builds::Slots;
+use super::entry::{LadderGame, SeatBuild};
+use super::events::{unix_ms, Event, EventLog, Logged};
 use super::pairing::Pairing;
 use super::ratings::Ratings;
 use super::standings::{RefusedBuild, Standings};
 use crate::console::name;
+use crate::swap::build::Build;
 use crate::swap::intake::{Arrival, Intake};
 use crate::swap::sparring::Sparring;
 use crate::swap::validation::{Validated, Validator};
@@ -23,7 +24,7 @@ use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
 use agon_engine::seating::{self, Hosting};
 use agon_engine::seed::SeedSecret;
-use agon_games::contract::{FaultPolicy, RawParams};
+use agon_games::contract::{FaultPolicy, GameRules, RawParams};
 use agon_games::registry::Registry;
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use rand::{RngCore, SeedableRng};
@@ -110,155 +111,22 @@ enum Verdict {
 pub fn run(options: &LadderOptions) -> Result<Summary, String> {
     let registry = Registry::builtin();
     let rules = registry.get(&options.game).map_err(|e| e.to_string())?;
+    let seats = seats(rules, &options.params)?;
+    let mut ladder = Ladder::open(options, rules, seats)?;
+    let started = Instant::now();
+    let outcome = ladder.run_until_stopped(rules);
+    ladder.finish(outcome, started)
+}
+
+/// How many seats a game of `rules` under `params` has, once the game accepts the parameters.
+fn seats(rules: &dyn GameRules, params: &RawParams) -> Result<usize, String> {
     let seats = rules
-        .seats_for(&options.params, &agon_engine::input_file::GameFiles)
+        .seats_for(params, &agon_engine::input_file::GameFiles)
         .map_err(|e| format!("{}: {e}", rules.name()))?;
     rules
-        .new_session(&options.params, &agon_engine::input_file::GameFiles)
+        .new_session(params, &agon_engine::input_file::GameFiles)
         .map_err(|e| format!("{}: {e} ({})", rules.name(), rules.parameter_help()))?;
-    let out = &options.out;
-    let records = out.join("records");
-    std::fs::create_dir_all(&records).map_err(|e| format!("{}: {e}", records.display()))?;
-    let (mut journal, earlier) = Journal::open::<LadderGame>(out, &|g: &LadderGame| g.check())?;
-    let (mut events, earlier_events) = EventLog::open(out)?;
-
-    let mut state = State {
-        slots: Slots::default(),
-        ratings: Ratings::default(),
-        standings: Standings::new(rules.name(), &options.params),
-        pairing: Pairing::new(stream(options.seed, u64::MAX - earlier.len() as u64)),
-        sparring: Arc::new(Sparring::default()),
-    };
-    for logged in earlier_events {
-        match logged.event {
-            Event::Accepted { build, .. } => {
-                state
-                    .slots
-                    .remember(&build.slot, &build.sha256, build.version)
-            }
-            Event::Refused {
-                slot,
-                sha256,
-                reason,
-            } => state.standings.refused(RefusedBuild {
-                unix_ms: logged.unix_ms,
-                slot,
-                sha256,
-                reason,
-            }),
-            _ => {}
-        }
-    }
-    let mut next_number = 1;
-    for game in &earlier {
-        for seat in &game.seats {
-            state.slots.remember(&seat.slot, &seat.sha256, seat.version);
-        }
-        state.record(game);
-        next_number = next_number.max(game.number + 1);
-    }
-    events.append(Event::Started {
-        seed: options.seed,
-        game: rules.name().to_string(),
-        params: options.params.clone(),
-        host: options.hosting.kind.to_string(),
-        games_so_far: earlier.len() as u64,
-    })?;
-    state.write(out)?;
-    if !options.quiet && !earlier.is_empty() {
-        eprintln!(
-            "agon: continuing the ladder in {} after {} games",
-            out.display(),
-            earlier.len()
-        );
-    }
-
-    let started = Instant::now();
-    let stop = Arc::new(AtomicBool::new(false));
-    let (arrivals_tx, arrivals_rx) = unbounded::<Arrival>();
-    let (verdicts_tx, verdicts_rx) = unbounded::<Verdict>();
-    let (jobs_tx, jobs_rx) = unbounded::<Job>();
-    let (done_tx, done_rx) = unbounded::<Done>();
-    let validator = Validator {
-        game: rules.name().to_string(),
-        params: options.params.clone(),
-        budgets: options.budgets,
-        fault_policy: options.fault_policy,
-        hosting: options.hosting.clone(),
-        inspection: options.validation.clone(),
-        configured: options.configured.clone(),
-        seed_secret: options.seed_secret,
-        sparring: state.sparring.clone(),
-    };
-    let mut played = 0u64;
-    let outcome = std::thread::scope(|scope| -> Result<(), String> {
-        let intake = Intake::new(&options.dir, options.settle);
-        let intake_stop = stop.clone();
-        let watching = std::thread::Builder::new()
-            .name("ladder-intake".into())
-            .spawn_scoped(scope, move || intake.run(arrivals_tx, intake_stop))
-            .map_err(|e| format!("cannot start the folder watcher: {e}"))?;
-        std::thread::Builder::new()
-            .name("ladder-validator".into())
-            .spawn_scoped(scope, move || {
-                validate_arrivals(&validator, arrivals_rx, verdicts_tx)
-            })
-            .map_err(|e| format!("cannot start the validator: {e}"))?;
-        for worker in 0..options.concurrency {
-            let jobs = jobs_rx.clone();
-            let done = done_tx.clone();
-            std::thread::Builder::new()
-                .name(format!("ladder-worker-{worker}"))
-                .spawn_scoped(scope, move || {
-                    for job in jobs {
-                        if done.send(play(job, options)).is_err() {
-                            break;
-                        }
-                    }
-                })
-                .map_err(|e| format!("cannot start a worker: {e}"))?;
-        }
-        drop(done_tx);
-        let result = main_loop(
-            options,
-            seats,
-            &mut state,
-            &mut journal,
-            &mut events,
-            &mut next_number,
-            &mut played,
-            (&jobs_tx, &done_rx, &verdicts_rx),
-        );
-        stop.store(true, Ordering::SeqCst);
-        drop(jobs_tx);
-        // The watcher's own error explains a "stopped" one better.
-        match watching.join() {
-            Ok(Err(e)) => Err(e),
-            Err(_) => Err("the folder watcher panicked".into()),
-            Ok(Ok(())) => result,
-        }
-    });
-    let failure = outcome.err();
-    let stopped_by = agon_engine::interrupt::stop_asked();
-    let why = match (stopped_by, &failure) {
-        (_, Some(e)) => e.clone(),
-        (Some(signal), None) => format!("stopped by {}", agon_engine::interrupt::name(signal)),
-        (None, None) => "the games asked for were played".into(),
-    };
-    events.append(Event::Stopped {
-        games: state.standings.games(),
-        why,
-    })?;
-    state.write(out)?;
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    Ok(Summary {
-        games: state.standings.games(),
-        played,
-        seconds: started.elapsed().as_secs_f64(),
-        stopped_by,
-    })
+    Ok(seats)
 }
 
 struct State {
@@ -281,60 +149,278 @@ impl State {
     fn write(&self, out: &Path) -> Result<(), String> {
         self.standings.write(out, &self.slots, &self.ratings)
     }
+
+    /// Takes back the build numbers and refusals of earlier runs.
+    fn replay_events(&mut self, earlier: Vec<Logged>) {
+        for logged in earlier {
+            match logged.event {
+                Event::Accepted { build, .. } => {
+                    self.slots
+                        .remember(&build.slot, &build.sha256, build.version)
+                }
+                Event::Refused {
+                    slot,
+                    sha256,
+                    reason,
+                } => self.standings.refused(RefusedBuild {
+                    unix_ms: logged.unix_ms,
+                    slot,
+                    sha256,
+                    reason,
+                }),
+                _ => {}
+            }
+        }
+    }
+
+    /// Takes back the games of earlier runs; returns the number of the next game.
+    fn replay_games(&mut self, earlier: &[LadderGame]) -> u64 {
+        let mut next_number = 1;
+        for game in earlier {
+            for seat in &game.seats {
+                self.slots.remember(&seat.slot, &seat.sha256, seat.version);
+            }
+            self.record(game);
+            next_number = next_number.max(game.number + 1);
+        }
+        next_number
+    }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn main_loop(
-    options: &LadderOptions,
+/// What the main thread owns while the ladder runs: everything that is written, and the loop's
+/// own bookkeeping.
+struct Ladder<'a> {
+    options: &'a LadderOptions,
     seats: usize,
-    state: &mut State,
-    journal: &mut Journal,
-    events: &mut EventLog,
-    next_number: &mut u64,
-    played: &mut u64,
-    (jobs, done, verdicts): (&Sender<Job>, &Receiver<Done>, &Receiver<Verdict>),
-) -> Result<(), String> {
-    let mut in_flight = 0usize;
-    let mut failures_in_a_row = 0usize;
-    let mut waiting_said = false;
-    let mut stop_said = false;
-    let mut first_listing_judged = false;
-    loop {
-        let stopping =
-            agon_engine::interrupt::stop_asked().is_some() || options.stop.load(Ordering::SeqCst);
-        if stopping && !stop_said {
-            stop_said = true;
+    state: State,
+    journal: Journal,
+    events: EventLog,
+    next_number: u64,
+    /// Games played in this run.
+    played: u64,
+    in_flight: usize,
+    failures_in_a_row: usize,
+    /// Each of these messages is said once until the situation changes.
+    waiting_said: bool,
+    stop_said: bool,
+    first_listing_judged: bool,
+}
+
+impl<'a> Ladder<'a> {
+    /// Opens the output folder and continues what earlier runs left in it.
+    fn open(
+        options: &'a LadderOptions,
+        rules: &dyn GameRules,
+        seats: usize,
+    ) -> Result<Ladder<'a>, String> {
+        let out = &options.out;
+        let records = out.join("records");
+        std::fs::create_dir_all(&records).map_err(|e| format!("{}: {e}", records.display()))?;
+        let (journal, earlier) = Journal::open::<LadderGame>(out, &|g: &LadderGame| g.check())?;
+        let (mut events, earlier_events) = EventLog::open(out)?;
+        let mut state = State {
+            slots: Slots::default(),
+            ratings: Ratings::default(),
+            standings: Standings::new(rules.name(), &options.params),
+            pairing: Pairing::new(stream(options.seed, u64::MAX - earlier.len() as u64)),
+            sparring: Arc::new(Sparring::default()),
+        };
+        state.replay_events(earlier_events);
+        let next_number = state.replay_games(&earlier);
+        events.append(Event::Started {
+            seed: options.seed,
+            game: rules.name().to_string(),
+            params: options.params.clone(),
+            host: options.hosting.kind.to_string(),
+            games_so_far: earlier.len() as u64,
+        })?;
+        state.write(out)?;
+        if !options.quiet && !earlier.is_empty() {
             eprintln!(
-                "agon: stop asked: finishing {in_flight} game(s) in flight ({} in the journal); \
-                 a second signal abandons them",
-                state.standings.games()
+                "agon: continuing the ladder in {} after {} games",
+                out.display(),
+                earlier.len()
             );
         }
-        let wanted = options
-            .games
-            .is_none_or(|n| state.standings.games() + (in_flight as u64) < n);
-        while first_listing_judged && !stopping && wanted && in_flight < options.concurrency {
-            let active: Vec<&str> = state
+        Ok(Ladder {
+            options,
+            seats,
+            state,
+            journal,
+            events,
+            next_number,
+            played: 0,
+            in_flight: 0,
+            failures_in_a_row: 0,
+            waiting_said: false,
+            stop_said: false,
+            first_listing_judged: false,
+        })
+    }
+
+    /// Runs the intake, the validator and the workers, and the main loop on this thread, until
+    /// the ladder stops.
+    fn run_until_stopped(&mut self, rules: &dyn GameRules) -> Result<(), String> {
+        let options = self.options;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (arrivals_tx, arrivals_rx) = unbounded::<Arrival>();
+        let (verdicts_tx, verdicts_rx) = unbounded::<Verdict>();
+        let (jobs_tx, jobs_rx) = unbounded::<Job>();
+        let (done_tx, done_rx) = unbounded::<Done>();
+        let validator = Validator {
+            game: rules.name().to_string(),
+            params: options.params.clone(),
+            budgets: options.budgets,
+            fault_policy: options.fault_policy,
+            hosting: options.hosting.clone(),
+            inspection: options.validation.clone(),
+            configured: options.configured.clone(),
+            seed_secret: options.seed_secret,
+            sparring: self.state.sparring.clone(),
+        };
+        std::thread::scope(|scope| -> Result<(), String> {
+            let intake = Intake::new(&options.dir, options.settle);
+            let intake_stop = stop.clone();
+            let watching = std::thread::Builder::new()
+                .name("ladder-intake".into())
+                .spawn_scoped(scope, move || intake.run(arrivals_tx, intake_stop))
+                .map_err(|e| format!("cannot start the folder watcher: {e}"))?;
+            std::thread::Builder::new()
+                .name("ladder-validator".into())
+                .spawn_scoped(scope, move || {
+                    validate_arrivals(&validator, arrivals_rx, verdicts_tx)
+                })
+                .map_err(|e| format!("cannot start the validator: {e}"))?;
+            for worker in 0..options.concurrency {
+                let jobs = jobs_rx.clone();
+                let done = done_tx.clone();
+                std::thread::Builder::new()
+                    .name(format!("ladder-worker-{worker}"))
+                    .spawn_scoped(scope, move || {
+                        for job in jobs {
+                            if done.send(play(job, options)).is_err() {
+                                break;
+                            }
+                        }
+                    })
+                    .map_err(|e| format!("cannot start a worker: {e}"))?;
+            }
+            drop(done_tx);
+            let result = self.main_loop((&jobs_tx, &done_rx, &verdicts_rx));
+            stop.store(true, Ordering::SeqCst);
+            drop(jobs_tx);
+            // The watcher's own error explains a "stopped" one better.
+            match watching.join() {
+                Ok(Err(e)) => Err(e),
+                Err(_) => Err("the folder watcher panicked".into()),
+                Ok(Ok(())) => result,
+            }
+        })
+    }
+
+    /// Logs why the ladder stopped and writes the standings a last time.
+    fn finish(mut self, outcome: Result<(), String>, started: Instant) -> Result<Summary, String> {
+        let failure = outcome.err();
+        let stopped_by = agon_engine::interrupt::stop_asked();
+        let why = match (stopped_by, &failure) {
+            (_, Some(e)) => e.clone(),
+            (Some(signal), None) => format!("stopped by {}", agon_engine::interrupt::name(signal)),
+            (None, None) => "the games asked for were played".into(),
+        };
+        self.events.append(Event::Stopped {
+            games: self.state.standings.games(),
+            why,
+        })?;
+        self.state.write(&self.options.out)?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        Ok(Summary {
+            games: self.state.standings.games(),
+            played: self.played,
+            seconds: started.elapsed().as_secs_f64(),
+            stopped_by,
+        })
+    }
+
+    fn main_loop(
+        &mut self,
+        (jobs, done, verdicts): (&Sender<Job>, &Receiver<Done>, &Receiver<Verdict>),
+    ) -> Result<(), String> {
+        loop {
+            let stopping = self.stopping();
+            let wanted = self
+                .options
+                .games
+                .is_none_or(|n| self.state.standings.games() + (self.in_flight as u64) < n);
+            if self.first_listing_judged && !stopping && wanted {
+                self.start_games(jobs)?;
+            }
+            if self.in_flight == 0 && (stopping || !wanted) {
+                return Ok(());
+            }
+            select! {
+                recv(done) -> finished => {
+                    let Ok(finished) = finished else { return Err("the workers stopped".into()) };
+                    self.take_finished(finished)?;
+                }
+                recv(verdicts) -> verdict => {
+                    let Ok(verdict) = verdict else {
+                        return Err("the folder watcher stopped".into());
+                    };
+                    self.first_listing_judged |= matches!(verdict, Verdict::FirstListingJudged);
+                    self.take_verdict(verdict)?;
+                    self.state.write(&self.options.out)?;
+                }
+                default(Duration::from_millis(200)) => {}
+            }
+        }
+    }
+
+    /// Whether a stop was asked (a signal, or the caller's flag); says so once.
+    fn stopping(&mut self) -> bool {
+        let stopping = agon_engine::interrupt::stop_asked().is_some()
+            || self.options.stop.load(Ordering::SeqCst);
+        if stopping && !self.stop_said {
+            self.stop_said = true;
+            eprintln!(
+                "agon: stop asked: finishing {} game(s) in flight ({} in the journal); a second \
+                 signal abandons them",
+                self.in_flight,
+                self.state.standings.games()
+            );
+        }
+        stopping
+    }
+
+    /// Starts games until every worker has one, no group of slots can play, or the games asked
+    /// for are all started.
+    fn start_games(&mut self, jobs: &Sender<Job>) -> Result<(), String> {
+        let options = self.options;
+        while self.in_flight < options.concurrency {
+            let active: Vec<&str> = self
+                .state
                 .slots
                 .active()
                 .iter()
                 .map(|b| b.slot.as_str())
                 .collect();
-            let Some(group) = state.pairing.next_group(&active, seats) else {
-                if !waiting_said && !options.quiet {
+            let Some(group) = self.state.pairing.next_group(&active, self.seats) else {
+                if !self.waiting_said && !options.quiet {
                     eprintln!(
-                        "agon: waiting for builds: {} slot(s) with a valid build, a game needs {seats}",
-                        active.len()
+                        "agon: waiting for builds: {} slot(s) with a valid build, a game needs {}",
+                        active.len(),
+                        self.seats
                     );
                 }
-                waiting_said = true;
+                self.waiting_said = true;
                 break;
             };
-            waiting_said = false;
+            self.waiting_said = false;
             let builds = group
                 .iter()
                 .map(|slot| {
-                    state
+                    self.state
                         .slots
                         .current(slot)
                         .expect("paired slots are active")
@@ -342,163 +428,162 @@ fn main_loop(
                 })
                 .collect();
             let job = Job {
-                number: *next_number,
-                seed: stream(options.seed, *next_number),
+                number: self.next_number,
+                seed: stream(options.seed, self.next_number),
                 builds,
             };
-            *next_number += 1;
-            in_flight += 1;
+            self.next_number += 1;
+            self.in_flight += 1;
             jobs.send(job)
                 .map_err(|_| "the workers stopped".to_string())?;
             if options
                 .games
-                .is_some_and(|n| state.standings.games() + (in_flight as u64) >= n)
+                .is_some_and(|n| self.state.standings.games() + (self.in_flight as u64) >= n)
             {
                 break;
             }
         }
-        if in_flight == 0 && (stopping || !wanted) {
-            return Ok(());
-        }
-        select! {
-            recv(done) -> finished => {
-                let Ok(finished) = finished else { return Err("the workers stopped".into()) };
-                in_flight -= 1;
-                match finished {
-                    Done::Game(game) => {
-                        failures_in_a_row = 0;
-                        journal.append(game.as_ref())?;
-                        state.record(&game);
-                        *played += 1;
-                        state.write(&options.out)?;
-                        if !options.quiet {
-                            eprintln!("{}", name(&describe(&game)));
-                        }
-                    }
-                    Done::Unplayed { slots, why } => {
-                        let slots: Vec<&str> = slots.iter().map(String::as_str).collect();
-                        state.pairing.uncount(&slots);
-                        if agon_engine::interrupt::requested().is_none() {
-                            log::warn!("a game of {} was not finished: {why}", slots.join(", "));
-                        }
-                    }
-                    Done::Failed { slots, why } => {
-                        let slots: Vec<&str> = slots.iter().map(String::as_str).collect();
-                        state.pairing.uncount(&slots);
-                        log::error!("{}", name(&why));
-                        failures_in_a_row += 1;
-                        if failures_in_a_row >= FAILURES_IN_A_ROW {
-                            return Err(format!(
-                                "{FAILURES_IN_A_ROW} games in a row could not be set up; the \
-                                 last: {why}"
-                            ));
-                        }
-                    }
+        Ok(())
+    }
+
+    /// Journals a finished game, or gives its slots' turn back when it was not played.
+    fn take_finished(&mut self, finished: Done) -> Result<(), String> {
+        self.in_flight -= 1;
+        match finished {
+            Done::Game(game) => {
+                self.failures_in_a_row = 0;
+                self.journal.append(game.as_ref())?;
+                self.state.record(&game);
+                self.played += 1;
+                self.state.write(&self.options.out)?;
+                if !self.options.quiet {
+                    eprintln!("{}", name(&describe(&game)));
                 }
             }
-            recv(verdicts) -> verdict => {
-                let Ok(verdict) = verdict else {
-                    return Err("the folder watcher stopped".into());
-                };
-                first_listing_judged |= matches!(verdict, Verdict::FirstListingJudged);
-                take_verdict(options, state, events, verdict)?;
-                state.write(&options.out)?;
+            Done::Unplayed { slots, why } => {
+                let slots: Vec<&str> = slots.iter().map(String::as_str).collect();
+                self.state.pairing.uncount(&slots);
+                if agon_engine::interrupt::requested().is_none() {
+                    log::warn!("a game of {} was not finished: {why}", slots.join(", "));
+                }
             }
-            default(Duration::from_millis(200)) => {}
+            Done::Failed { slots, why } => {
+                let slots: Vec<&str> = slots.iter().map(String::as_str).collect();
+                self.state.pairing.uncount(&slots);
+                log::error!("{}", name(&why));
+                self.failures_in_a_row += 1;
+                if self.failures_in_a_row >= FAILURES_IN_A_ROW {
+                    return Err(format!(
+                        "{FAILURES_IN_A_ROW} games in a row could not be set up; the last: {why}"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Acts on the validator's verdict on a build: the slot takes it, keeps its last good build,
+    /// or is retired.
+    fn take_verdict(&mut self, verdict: Verdict) -> Result<(), String> {
+        match verdict {
+            Verdict::FirstListingJudged => Ok(()),
+            Verdict::Removed { slot } => self.retire(slot),
+            Verdict::Refused {
+                slot,
+                sha256,
+                reason,
+            } => self.refuse(slot, sha256, reason),
+            Verdict::Accepted(validated) => self.accept(validated),
         }
     }
-}
 
-fn take_verdict(
-    options: &LadderOptions,
-    state: &mut State,
-    events: &mut EventLog,
-    verdict: Verdict,
-) -> Result<(), String> {
-    let (slot, sha256, reason) = match verdict {
-        Verdict::FirstListingJudged => return Ok(()),
-        Verdict::Removed { slot } => {
-            if state.slots.retire(&slot) {
-                state.sparring.set(&slot, None);
-                events.append(Event::Retired { slot: slot.clone() })?;
-                if !options.quiet {
-                    eprintln!("agon: {}: file removed, slot retired", name(&slot));
-                }
+    fn retire(&mut self, slot: String) -> Result<(), String> {
+        if self.state.slots.retire(&slot) {
+            self.state.sparring.set(&slot, None);
+            self.events.append(Event::Retired { slot: slot.clone() })?;
+            if !self.options.quiet {
+                eprintln!("agon: {}: file removed, slot retired", name(&slot));
             }
-            return Ok(());
         }
-        Verdict::Refused {
-            slot,
-            sha256,
-            reason,
-        } => (slot, sha256, reason),
-        Verdict::Accepted(Validated {
+        Ok(())
+    }
+
+    /// Makes a validated build its slot's current one, unless an in-process host has loaded
+    /// as many of the slot's builds as it may.
+    fn accept(&mut self, validated: Validated) -> Result<(), String> {
+        let Validated {
             mut build,
             smoke,
             validation_ms,
-        }) => {
-            let in_process = !matches!(options.hosting.kind, agon_engine::host::HostKind::Process);
-            let loaded = state.slots.loaded_with(&build.slot, &build.sha256);
-            if in_process && loaded > options.max_builds_in_process {
-                (
-                    build.slot.clone(),
-                    Some(build.sha256.clone()),
-                    format!(
-                        "the {} host never unloads a library, and this slot has loaded {} \
-                         builds in this run (--max-builds-in-process); restart the ladder to \
-                         take more, or run it on the process host",
-                        options.hosting.kind, options.max_builds_in_process
-                    ),
-                )
-            } else {
-                build.version = state.slots.number(&build);
-                if state
-                    .slots
-                    .current(&build.slot)
-                    .is_some_and(|c| c.sha256 == build.sha256)
-                {
-                    return Ok(()); // the same content again (a touched file)
-                }
-                events.append(Event::Accepted {
-                    build: build.clone(),
-                    smoke,
-                    validation_ms,
-                })?;
-                if !options.quiet {
-                    eprintln!(
-                        "agon: {}: build v{} accepted (sha256 {}, {} {}, bot {}; validated in \
-                         {validation_ms:.0} ms)",
-                        name(&build.slot),
-                        build.version,
-                        &build.sha256[..12.min(build.sha256.len())],
-                        name(&build.plugin),
-                        name(&build.plugin_version),
-                        name(&build.bot_text()),
-                    );
-                }
-                state.sparring.set(&build.slot, Some(build.spec()));
-                state.slots.make_current(build);
-                return Ok(());
-            }
+        } = validated;
+        let options = self.options;
+        let in_process = !matches!(options.hosting.kind, agon_engine::host::HostKind::Process);
+        let loaded = self.state.slots.loaded_with(&build.slot, &build.sha256);
+        if in_process && loaded > options.max_builds_in_process {
+            let reason = format!(
+                "the {} host never unloads a library, and this slot has loaded {} builds in this \
+                 run (--max-builds-in-process); restart the ladder to take more, or run it on the \
+                 process host",
+                options.hosting.kind, options.max_builds_in_process
+            );
+            return self.refuse(build.slot, Some(build.sha256), reason);
         }
-    };
-    log::warn!(
-        "{}: build refused, the slot keeps its last good build: {}",
-        name(&slot),
-        name(&reason)
-    );
-    events.append(Event::Refused {
-        slot: slot.clone(),
-        sha256: sha256.clone(),
-        reason: reason.clone(),
-    })?;
-    state.standings.refused(RefusedBuild {
-        unix_ms: unix_ms(),
-        slot,
-        sha256,
-        reason,
-    });
-    Ok(())
+        build.version = self.state.slots.number(&build);
+        if self
+            .state
+            .slots
+            .current(&build.slot)
+            .is_some_and(|c| c.sha256 == build.sha256)
+        {
+            return Ok(()); // the same content again (a touched file)
+        }
+        self.events.append(Event::Accepted {
+            build: build.clone(),
+            smoke,
+            validation_ms,
+        })?;
+        if !options.quiet {
+            eprintln!(
+                "agon: {}: build v{} accepted (sha256 {}, {} {}, bot {}; validated in \
+                 {validation_ms:.0} ms)",
+                name(&build.slot),
+                build.version,
+                &build.sha256[..12.min(build.sha256.len())],
+                name(&build.plugin),
+                name(&build.plugin_version),
+                name(&build.bot_text()),
+            );
+        }
+        self.state.sparring.set(&build.slot, Some(build.spec()));
+        self.state.slots.make_current(build);
+        Ok(())
+    }
+
+    /// The slot keeps its last good build; the refusal is logged and shown in the standings.
+    fn refuse(
+        &mut self,
+        slot: String,
+        sha256: Option<String>,
+        reason: String,
+    ) -> Result<(), String> {
+        log::warn!(
+            "{}: build refused, the slot keeps its last good build: {}",
+            name(&slot),
+            name(&reason)
+        );
+        self.events.append(Event::Refused {
+            slot: slot.clone(),
+            sha256: sha256.clone(),
+            reason: reason.clone(),
+        })?;
+        self.state.standings.refused(RefusedBuild {
+            unix_ms: unix_ms(),
+            slot,
+            sha256,
+            reason,
+        });
+        Ok(())
+    }
 }
 
 fn validate_arrivals(validator: &Validator, arrivals: Receiver<Arrival>, to: Sender<Verdict>) {
@@ -578,7 +663,7 @@ fn play(job: Job, options: &LadderOptions) -> Done {
     let game_ms = t0.elapsed().as_secs_f64() * 1000.0;
     let game = LadderGame::new(
         job.number,
-        job.builds.iter().map(Build::seat).collect(),
+        job.builds.iter().map(SeatBuild::of).collect(),
         &record,
         game_ms,
         (started_unix_ms, unix_ms()),

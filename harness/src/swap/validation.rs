@@ -12,8 +12,8 @@
 //! same game is first played in a process host, so a build that crashes is refused before it
 //! can take the engine down.
 
+use super::build::Build;
 use super::sparring::{house_seat, Opponent, Sparring};
-use crate::ladder::builds::Build;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::{HostKind, ProcessHost};
 use agon_engine::loader::{Manifest, StagedPlugin};

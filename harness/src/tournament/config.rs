@@ -172,175 +172,222 @@ pub struct ConfigError {
     pub problem: String,
 }
 
+/// A problem of one key: the key, and what is wrong with it (a [`ConfigError`] without its file).
+type KeyProblem = (String, String);
+
+fn problem(key: &str, what: impl Into<String>) -> KeyProblem {
+    (key.to_string(), what.into())
+}
+
 impl Config {
     /// Reads and checks `path`. Relative plugin paths are relative to the file's folder.
     pub fn load(path: &Path, registry: &Registry) -> Result<Config, ConfigError> {
         let file = path.display().to_string();
-        let fail = |key: &str, problem: String| ConfigError {
+        let fail = |(key, problem): KeyProblem| ConfigError {
             file: file.clone(),
-            key: key.to_string(),
+            key,
             problem,
         };
-        let text = Input::new("tournament configuration", limits::INSTANCE)
-            .read_text(path)
-            .map_err(|e| fail("(file)", e.to_string()))?;
-        let raw: ConfigFile = toml::from_str(&text).map_err(|e| {
-            // toml names the key and the line; keep its message whole.
-            fail("(syntax)", e.to_string().trim().replace('\n', " "))
-        })?;
+        let raw = read(path).map_err(fail)?;
         let base = path.parent().unwrap_or(Path::new("."));
         let game = registry
             .get(&raw.game)
-            .map_err(|e| fail("game", e.to_string()))?;
-        let games_per_pairing =
-            raw.games_per_pairing
-                .unwrap_or(if game.seats() == 1 { 1 } else { 2 });
-        if !(1..=MAX_GAMES_PER_PAIRING).contains(&games_per_pairing) {
-            return Err(fail(
-                "games_per_pairing",
-                format!("expected 1 to {MAX_GAMES_PER_PAIRING}"),
-            ));
-        }
-        if raw.concurrency == Some(0) {
-            return Err(fail("concurrency", "must be at least 1".into()));
-        }
-        if raw.shards == Some(0) {
-            return Err(fail("shards", "must be at least 1".into()));
-        }
-        let host: HostKind = raw.host.parse().map_err(|e: String| fail("host", e))?;
-        let game_seed = match &raw.game_seed_param {
-            None => None,
-            Some(name) => {
-                // The course's seed is a Java int (`../shared/rules/flip.md`).
-                if i32::try_from(raw.game_seed_base).is_err() {
-                    return Err(fail(
-                        "game_seed_base",
-                        format!(
-                            "expected a 32-bit integer (the course's Java int), got {}",
-                            raw.game_seed_base
-                        ),
-                    ));
-                }
-                // The parameter must exist for the game: check it with the base value.
-                let mut probe: RawParams = raw
-                    .params
-                    .iter()
-                    .filter_map(|(k, v)| scalar(v).map(|v| (k.clone(), v)))
-                    .collect();
-                probe.insert(name.clone(), raw.game_seed_base.to_string());
-                if game.seats() == 1 {
-                    return Err(fail(
-                        "game_seed_param",
-                        "puzzles take no per-game seed".into(),
-                    ));
-                }
-                game.new_session(&probe, &agon_engine::input_file::GameFiles)
-                    .map_err(|e| fail("game_seed_param", e.to_string()))?;
-                Some((name.clone(), raw.game_seed_base))
-            }
-        };
-        let clock: Clock = raw.clock.parse().map_err(|e: String| fail("clock", e))?;
-        let on_fault = raw
-            .on_fault
-            .as_deref()
-            .map(str::parse::<FaultPolicy>)
-            .transpose()
-            .map_err(|e| fail("on_fault", e))?;
-        if let Err(e) = agon_engine::sandbox::check_user(raw.sandbox.user.as_deref()) {
-            return Err(fail("sandbox.user", e));
-        }
-        if raw.sandbox.memory_mb == Some(0) {
-            return Err(fail("sandbox.memory_mb", "must be at least 1".into()));
-        }
+            .map_err(|e| fail(problem("game", e.to_string())))?;
+        let games_per_pairing = games_per_pairing(&raw, game).map_err(fail)?;
+        check_counts(&raw).map_err(fail)?;
+        let settings = settings(&raw, game, games_per_pairing).map_err(fail)?;
         let param_sets = if game.seats() == 1 {
-            puzzle_sets(&raw, game, base).map_err(|(key, problem)| fail(&key, problem))?
+            puzzle_sets(&raw, game, base).map_err(fail)?
         } else if !raw.puzzles.is_empty() {
-            return Err(fail(
+            return Err(fail(problem(
                 "puzzles",
                 format!(
                     "{} is not a puzzle game; its entrants play each other",
                     game.name()
                 ),
-            ));
+            )));
         } else {
-            param_sets(&raw, game, base).map_err(|(key, problem)| fail(&key, problem))?
+            param_sets(&raw, game, base).map_err(fail)?
         };
-        let mut entrants = Vec::new();
-        let mut names = Vec::new();
-        for (i, e) in raw.entrants.iter().enumerate() {
-            let key = |k: &str| match &e.name {
-                Some(name) => format!("entrant `{name}`: {k}"),
-                None => format!("entrant #{}: {k}", i + 1),
-            };
-            match (&e.bot, &e.folder) {
-                (Some(bot), None) => {
-                    let mut spec: BotSpec =
-                        bot.parse()
-                            .map_err(|e: agon_engine::bot_spec::BotSpecError| {
-                                fail(&key("bot"), e.to_string())
-                            })?;
-                    spec.file = base.join(&spec.file);
-                    if !spec.file.is_file() {
-                        return Err(fail(
-                            &key("bot"),
-                            format!("plugin file {} not found", spec.file.display()),
-                        ));
-                    }
-                    // Absolute, so the plan resumes from any working folder.
-                    spec.file = std::fs::canonicalize(&spec.file)
-                        .map_err(|e| fail(&key("bot"), format!("{}: {e}", spec.file.display())))?;
-                    let name = e.name.clone().unwrap_or_else(|| spec.bot.clone());
-                    if names.contains(&name) {
-                        return Err(fail(&key("name"), format!("`{name}` is used twice")));
-                    }
-                    names.push(name.clone());
-                    entrants.push(Declared::Bot { name, spec });
-                }
-                (None, Some(folder)) => {
-                    let path = base.join(folder);
-                    if !path.is_dir() {
-                        return Err(fail(
-                            &key("folder"),
-                            format!("folder {} not found", path.display()),
-                        ));
-                    }
-                    let path = std::fs::canonicalize(&path)
-                        .map_err(|e| fail(&key("folder"), format!("{}: {e}", path.display())))?;
-                    entrants.push(Declared::Folder { path });
-                }
-                _ => {
-                    return Err(fail(
-                        &key("bot"),
-                        "give exactly one of `bot` (FILE:BOT) or `folder`".into(),
-                    ))
-                }
-            }
-        }
-        if entrants.is_empty() {
-            return Err(fail("entrant", "no [[entrant]] given".into()));
-        }
+        let entrants = declared_entrants(&raw, base).map_err(fail)?;
         Ok(Config {
             file: path.to_path_buf(),
-            settings: Settings {
-                game: raw.game.clone(),
-                name: raw.name.clone(),
-                games_per_pairing,
-                seed: raw.seed,
-                host,
-                move_ms: raw.move_ms,
-                start_ms: raw.start_ms,
-                clock,
-                on_fault,
-                sandbox: raw.sandbox.clone(),
-                game_seed,
-                versions: raw.versions,
-            },
+            settings,
             concurrency: raw.concurrency,
             shards: raw.shards,
             param_sets,
             entrants,
         })
     }
+}
+
+/// The file, parsed; unknown keys are refused.
+fn read(path: &Path) -> Result<ConfigFile, KeyProblem> {
+    let text = Input::new("tournament configuration", limits::INSTANCE)
+        .read_text(path)
+        .map_err(|e| problem("(file)", e.to_string()))?;
+    toml::from_str(&text).map_err(|e| {
+        // toml names the key and the line; keep its message whole.
+        problem("(syntax)", e.to_string().trim().replace('\n', " "))
+    })
+}
+
+fn games_per_pairing(raw: &ConfigFile, game: &dyn GameRules) -> Result<u32, KeyProblem> {
+    let games_per_pairing = raw
+        .games_per_pairing
+        .unwrap_or(if game.seats() == 1 { 1 } else { 2 });
+    if !(1..=MAX_GAMES_PER_PAIRING).contains(&games_per_pairing) {
+        return Err(problem(
+            "games_per_pairing",
+            format!("expected 1 to {MAX_GAMES_PER_PAIRING}"),
+        ));
+    }
+    Ok(games_per_pairing)
+}
+
+/// `concurrency` and `shards`, which are not settings of the games.
+fn check_counts(raw: &ConfigFile) -> Result<(), KeyProblem> {
+    if raw.concurrency == Some(0) {
+        return Err(problem("concurrency", "must be at least 1"));
+    }
+    if raw.shards == Some(0) {
+        return Err(problem("shards", "must be at least 1"));
+    }
+    Ok(())
+}
+
+fn settings(
+    raw: &ConfigFile,
+    game: &dyn GameRules,
+    games_per_pairing: u32,
+) -> Result<Settings, KeyProblem> {
+    let host: HostKind = raw.host.parse().map_err(|e: String| problem("host", e))?;
+    let game_seed = game_seed(raw, game)?;
+    let clock: Clock = raw.clock.parse().map_err(|e: String| problem("clock", e))?;
+    let on_fault = raw
+        .on_fault
+        .as_deref()
+        .map(str::parse::<FaultPolicy>)
+        .transpose()
+        .map_err(|e| problem("on_fault", e))?;
+    if let Err(e) = agon_engine::sandbox::check_user(raw.sandbox.user.as_deref()) {
+        return Err(problem("sandbox.user", e));
+    }
+    if raw.sandbox.memory_mb == Some(0) {
+        return Err(problem("sandbox.memory_mb", "must be at least 1"));
+    }
+    Ok(Settings {
+        game: raw.game.clone(),
+        name: raw.name.clone(),
+        games_per_pairing,
+        seed: raw.seed,
+        host,
+        move_ms: raw.move_ms,
+        start_ms: raw.start_ms,
+        clock,
+        on_fault,
+        sandbox: raw.sandbox.clone(),
+        game_seed,
+        versions: raw.versions,
+    })
+}
+
+/// The Flip course's per-game seed parameter and its base (`game_seed_param`), if given.
+fn game_seed(raw: &ConfigFile, game: &dyn GameRules) -> Result<Option<(String, i64)>, KeyProblem> {
+    let Some(name) = &raw.game_seed_param else {
+        return Ok(None);
+    };
+    // The course's seed is a Java int (`../shared/rules/flip.md`).
+    if i32::try_from(raw.game_seed_base).is_err() {
+        return Err(problem(
+            "game_seed_base",
+            format!(
+                "expected a 32-bit integer (the course's Java int), got {}",
+                raw.game_seed_base
+            ),
+        ));
+    }
+    // The parameter must exist for the game: check it with the base value.
+    let mut probe: RawParams = raw
+        .params
+        .iter()
+        .filter_map(|(k, v)| scalar(v).map(|v| (k.clone(), v)))
+        .collect();
+    probe.insert(name.clone(), raw.game_seed_base.to_string());
+    if game.seats() == 1 {
+        return Err(problem("game_seed_param", "puzzles take no per-game seed"));
+    }
+    game.new_session(&probe, &agon_engine::input_file::GameFiles)
+        .map_err(|e| problem("game_seed_param", e.to_string()))?;
+    Ok(Some((name.clone(), raw.game_seed_base)))
+}
+
+/// The `[[entrant]]` tables, their files found and their names unique.
+fn declared_entrants(raw: &ConfigFile, base: &Path) -> Result<Vec<Declared>, KeyProblem> {
+    let mut entrants = Vec::new();
+    let mut names = Vec::new();
+    for (i, e) in raw.entrants.iter().enumerate() {
+        let key = |k: &str| match &e.name {
+            Some(name) => format!("entrant `{name}`: {k}"),
+            None => format!("entrant #{}: {k}", i + 1),
+        };
+        match (&e.bot, &e.folder) {
+            (Some(bot), None) => {
+                let (name, spec) = bot_entrant(e, bot, base, &key)?;
+                if names.contains(&name) {
+                    return Err((key("name"), format!("`{name}` is used twice")));
+                }
+                names.push(name.clone());
+                entrants.push(Declared::Bot { name, spec });
+            }
+            (None, Some(folder)) => {
+                let path = base.join(folder);
+                if !path.is_dir() {
+                    return Err((
+                        key("folder"),
+                        format!("folder {} not found", path.display()),
+                    ));
+                }
+                let path = std::fs::canonicalize(&path)
+                    .map_err(|e| (key("folder"), format!("{}: {e}", path.display())))?;
+                entrants.push(Declared::Folder { path });
+            }
+            _ => {
+                return Err((
+                    key("bot"),
+                    "give exactly one of `bot` (FILE:BOT) or `folder`".into(),
+                ))
+            }
+        }
+    }
+    if entrants.is_empty() {
+        return Err(problem("entrant", "no [[entrant]] given"));
+    }
+    Ok(entrants)
+}
+
+/// An entrant's name and bot spec, its plugin file found and made absolute.
+fn bot_entrant(
+    e: &EntrantSection,
+    bot: &str,
+    base: &Path,
+    key: &dyn Fn(&str) -> String,
+) -> Result<(String, BotSpec), KeyProblem> {
+    let mut spec: BotSpec = bot
+        .parse()
+        .map_err(|e: agon_engine::bot_spec::BotSpecError| (key("bot"), e.to_string()))?;
+    spec.file = base.join(&spec.file);
+    if !spec.file.is_file() {
+        return Err((
+            key("bot"),
+            format!("plugin file {} not found", spec.file.display()),
+        ));
+    }
+    // Absolute, so the plan resumes from any working folder.
+    spec.file = std::fs::canonicalize(&spec.file)
+        .map_err(|e| (key("bot"), format!("{}: {e}", spec.file.display())))?;
+    let name = e.name.clone().unwrap_or_else(|| spec.bot.clone());
+    Ok((name, spec))
 }
 
 /// Puzzle games: one parameter set per instance file, holding the instance text itself (so the

@@ -6,6 +6,7 @@ pub mod config;
 pub mod folder_lock;
 pub mod in_flight;
 pub mod journal;
+pub mod merge;
 pub mod plan;
 pub mod run;
 pub mod shard;

@@ -12,7 +12,7 @@ use agon_engine::loader::{Manifest, StagedPlugin};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::{self, Hosting, Trial};
 use agon_engine::seed::SeedSecret;
-use agon_games::contract::RawParams;
+use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -163,163 +163,23 @@ impl Plan {
     /// Checks every entrant's plugin and lays out every game.
     pub fn make(config: &Config, registry: &Registry, cache: &Path) -> Result<Plan, PlanError> {
         let settings = &config.settings;
-        let game = registry
-            .get(&settings.game)
-            .map_err(|e| PlanError::Config(e.to_string()))?;
-        if settings.host == HostKind::Remote {
-            return Err(PlanError::Config(
-                "tournaments seat plugins; remote seats exist only in `agon reversixt serve`"
-                    .into(),
-            ));
-        }
+        let game = tournament_game(settings, registry)?;
         let inspection = process_hosting(settings, cache).map_err(PlanError::Resource)?;
-        let mut entrants = Vec::new();
-        let mut excluded = Vec::new();
-        let mut add = |name: String, spec: &BotSpec, staged: &StagedPlugin, m: &Manifest| {
-            entrants.push(Entrant {
-                name,
-                spec: spec.to_string(),
-                sha256: staged.sha256.clone(),
-                plugin: m.plugin.clone(),
-                version: m.version.clone(),
-            })
-        };
+        let mut field = Field::default();
         for declared in &config.entrants {
             match declared {
                 Declared::Bot { name, spec } => {
-                    // A file that is no plugin (a team uploaded the wrong file) excludes only
-                    // that entrant, like a plugin that fails to load.
-                    match examine(&spec.file, &inspection)? {
-                        Err(error) => excluded.push(Excluded {
-                            name: name.clone(),
-                            file: spec.file.clone(),
-                            error,
-                        }),
-                        Ok((staged, m)) => {
-                            let plays = m
-                                .bots
-                                .iter()
-                                .any(|b| b.name == spec.bot && b.game == game.name());
-                            if !plays {
-                                let offered: Vec<String> = m
-                                    .bots
-                                    .iter()
-                                    .map(|b| format!("{} ({})", b.name, b.game))
-                                    .collect();
-                                return Err(PlanError::Config(format!(
-                                    "{}: entrant `{name}`: key `bot`: {} has no bot `{}` for {} \
-                                     (it offers: {})",
-                                    config.file.display(),
-                                    spec.file.display(),
-                                    spec.bot,
-                                    game.name(),
-                                    offered.join(", ")
-                                )));
-                            }
-                            add(name.clone(), spec, &staged, &m);
-                        }
-                    }
+                    field.enter_bot(config, game, &inspection, name, spec)?
                 }
-                Declared::Folder { path } => {
-                    let mut loaded = Vec::new();
-                    for file in plugin_files(path) {
-                        let label = file
-                            .file_name()
-                            .map(|n| n.to_string_lossy().into_owned())
-                            .unwrap_or_default();
-                        match examine(&file, &inspection)? {
-                            Err(error) => excluded.push(Excluded {
-                                name: label,
-                                file,
-                                error,
-                            }),
-                            Ok((staged, m)) => loaded.push((file, label, staged, m)),
-                        }
-                    }
-                    for (file, label, staged, m) in &loaded {
-                        let shared_team = loaded
-                            .iter()
-                            .filter(|(_, _, _, other)| team_of(other) == team_of(m))
-                            .count()
-                            > 1;
-                        // A team's debugging and sparring bots (marked hidden) stay out.
-                        let bots: Vec<_> = m
-                            .bots
-                            .iter()
-                            .filter(|b| b.game == game.name() && b.tournament)
-                            .collect();
-                        for bot in &bots {
-                            let spec = BotSpec {
-                                file: file.clone(),
-                                bot: bot.name.clone(),
-                                params: Default::default(),
-                            };
-                            let mut name = team_of(m).to_string();
-                            if shared_team {
-                                name = format!("{name} ({label})");
-                            }
-                            if bots.len() > 1 {
-                                name = format!("{name}:{}", bot.name);
-                            }
-                            add(name, &spec, staged, m);
-                        }
-                    }
-                }
+                Declared::Folder { path } => field.enter_folder(game, &inspection, path)?,
             }
         }
-        for (i, e) in entrants.iter().enumerate() {
-            if entrants[..i].iter().any(|f| f.name == e.name) {
-                return Err(PlanError::Config(format!(
-                    "{}: two entrants are named `{}` (a folder entrant is named by its team, with its file's name when two \
-                     plugins of the folder share a team)",
-                    config.file.display(),
-                    e.name
-                )));
-            }
-        }
-        // Every bot once, with its parameters, before any game: a refused parameter is a
-        // configuration error, a bot that cannot start here excludes only its entrant.
-        let first_params = config
-            .param_sets
-            .first()
-            .map(|p| p.params.clone())
-            .unwrap_or_default();
-        let mut kept = Vec::new();
-        for e in entrants {
-            let spec: BotSpec = e.spec.parse().expect("specs were parsed");
-            // In a process host (see [`manifest`]): a bot that crashes while being created is
-            // excluded, not the engine's end.
-            let trial = seating::trial_start(
-                &spec,
-                game,
-                &inspection,
-                &first_params,
-                settings.start_ms,
-                settings.move_ms,
-            );
-            match trial {
-                Trial::Fine => kept.push(e),
-                Trial::Exclude(error) => excluded.push(Excluded {
-                    name: e.name.clone(),
-                    file: spec.file.clone(),
-                    error,
-                }),
-                Trial::EngineFailed(error) => {
-                    return Err(PlanError::Resource(format!(
-                        "trying entrant `{}` before the first game: {error}",
-                        e.name
-                    )))
-                }
-                Trial::Refused(message) => {
-                    return Err(PlanError::Config(format!(
-                        "{}: entrant `{}`: key `bot`: the bot refused its parameters: {message}",
-                        config.file.display(),
-                        e.name
-                    )))
-                }
-            }
-        }
-        let entrants = kept;
+        refuse_twin_names(config, &field.entrants)?;
+        let Field {
+            entrants,
+            mut excluded,
+        } = field;
+        let entrants = try_each(config, game, &inspection, entrants, &mut excluded)?;
         // Many-seat games fill their seats from at least two entrants (see `schedule`).
         let needed = game.seats().min(2);
         if entrants.len() < needed {
@@ -334,22 +194,7 @@ impl Plan {
             });
         }
         let config_hash = hash(settings, &config.param_sets, &entrants);
-        let seats = config
-            .param_sets
-            .iter()
-            .map(|p| game.seats_for(&p.params, &agon_engine::input_file::GameFiles))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| PlanError::Config(format!("{}: {e}", config.file.display())))?;
-        let count = planned_games(&seats, settings.games_per_pairing, entrants.len());
-        if count > MAX_GAMES as u128 {
-            return Err(PlanError::Config(format!(
-                "{}: the configuration plans {count} games; at most {MAX_GAMES} are allowed \
-                 (fewer games per pairing, sweep values or entrants, or shards of several \
-                 tournaments)",
-                config.file.display()
-            )));
-        }
-        let games = schedule(&seats, &config_hash, settings, entrants.len());
+        let games = lay_out(config, game, &config_hash, entrants.len())?;
         Ok(Plan {
             format: PLAN_FORMAT,
             config_hash,
@@ -474,6 +319,230 @@ impl Plan {
             .parse()
             .expect("plans hold valid specs")
     }
+}
+
+/// The settings' game, if a tournament can seat it.
+fn tournament_game<'r>(
+    settings: &Settings,
+    registry: &'r Registry,
+) -> Result<&'r dyn GameRules, PlanError> {
+    let game = registry
+        .get(&settings.game)
+        .map_err(|e| PlanError::Config(e.to_string()))?;
+    if settings.host == HostKind::Remote {
+        return Err(PlanError::Config(
+            "tournaments seat plugins; remote seats exist only in `agon reversixt serve`".into(),
+        ));
+    }
+    Ok(game)
+}
+
+/// The entrants found so far, in the order declared: those whose plugin offers their bot, and
+/// those whose file is unusable.
+#[derive(Default)]
+struct Field {
+    entrants: Vec<Entrant>,
+    excluded: Vec<Excluded>,
+}
+
+impl Field {
+    fn add(&mut self, name: String, spec: &BotSpec, staged: &StagedPlugin, m: &Manifest) {
+        self.entrants.push(Entrant {
+            name,
+            spec: spec.to_string(),
+            sha256: staged.sha256.clone(),
+            plugin: m.plugin.clone(),
+            version: m.version.clone(),
+        })
+    }
+
+    fn exclude(&mut self, name: String, file: PathBuf, error: String) {
+        self.excluded.push(Excluded { name, file, error });
+    }
+
+    /// An entrant of one bot (`bot = "FILE:BOT"`).
+    fn enter_bot(
+        &mut self,
+        config: &Config,
+        game: &dyn GameRules,
+        inspection: &Hosting,
+        name: &str,
+        spec: &BotSpec,
+    ) -> Result<(), PlanError> {
+        // A file that is no plugin (a team uploaded the wrong file) excludes only that entrant,
+        // like a plugin that fails to load.
+        let (staged, m) = match examine(&spec.file, inspection)? {
+            Err(error) => {
+                self.exclude(name.to_string(), spec.file.clone(), error);
+                return Ok(());
+            }
+            Ok(found) => found,
+        };
+        let plays = m
+            .bots
+            .iter()
+            .any(|b| b.name == spec.bot && b.game == game.name());
+        if !plays {
+            let offered: Vec<String> = m
+                .bots
+                .iter()
+                .map(|b| format!("{} ({})", b.name, b.game))
+                .collect();
+            return Err(PlanError::Config(format!(
+                "{}: entrant `{name}`: key `bot`: {} has no bot `{}` for {} (it offers: {})",
+                config.file.display(),
+                spec.file.display(),
+                spec.bot,
+                game.name(),
+                offered.join(", ")
+            )));
+        }
+        self.add(name.to_string(), spec, &staged, &m);
+        Ok(())
+    }
+
+    /// Every tournament bot for the game of every plugin in a folder (see [`team_of`] for their
+    /// names).
+    fn enter_folder(
+        &mut self,
+        game: &dyn GameRules,
+        inspection: &Hosting,
+        path: &Path,
+    ) -> Result<(), PlanError> {
+        let mut loaded = Vec::new();
+        for file in plugin_files(path) {
+            let label = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            match examine(&file, inspection)? {
+                Err(error) => self.exclude(label, file, error),
+                Ok((staged, m)) => loaded.push((file, label, staged, m)),
+            }
+        }
+        for (file, label, staged, m) in &loaded {
+            let shared_team = loaded
+                .iter()
+                .filter(|(_, _, _, other)| team_of(other) == team_of(m))
+                .count()
+                > 1;
+            // A team's debugging and sparring bots (marked hidden) stay out.
+            let bots: Vec<_> = m
+                .bots
+                .iter()
+                .filter(|b| b.game == game.name() && b.tournament)
+                .collect();
+            for bot in &bots {
+                let spec = BotSpec {
+                    file: file.clone(),
+                    bot: bot.name.clone(),
+                    params: Default::default(),
+                };
+                let mut name = team_of(m).to_string();
+                if shared_team {
+                    name = format!("{name} ({label})");
+                }
+                if bots.len() > 1 {
+                    name = format!("{name}:{}", bot.name);
+                }
+                self.add(name, &spec, staged, m);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn refuse_twin_names(config: &Config, entrants: &[Entrant]) -> Result<(), PlanError> {
+    for (i, e) in entrants.iter().enumerate() {
+        if entrants[..i].iter().any(|f| f.name == e.name) {
+            return Err(PlanError::Config(format!(
+                "{}: two entrants are named `{}` (a folder entrant is named by its team, with its file's name when two \
+                 plugins of the folder share a team)",
+                config.file.display(),
+                e.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Every bot once, with its parameters, before any game: a refused parameter is a configuration
+/// error, a bot that cannot start here excludes only its entrant. Returns the entrants kept.
+fn try_each(
+    config: &Config,
+    game: &dyn GameRules,
+    inspection: &Hosting,
+    entrants: Vec<Entrant>,
+    excluded: &mut Vec<Excluded>,
+) -> Result<Vec<Entrant>, PlanError> {
+    let settings = &config.settings;
+    let first_params = config
+        .param_sets
+        .first()
+        .map(|p| p.params.clone())
+        .unwrap_or_default();
+    let mut kept = Vec::new();
+    for e in entrants {
+        let spec: BotSpec = e.spec.parse().expect("specs were parsed");
+        // In a process host (see [`manifest`]): a bot that crashes while being created is
+        // excluded, not the engine's end.
+        let trial = seating::trial_start(
+            &spec,
+            game,
+            inspection,
+            &first_params,
+            settings.start_ms,
+            settings.move_ms,
+        );
+        match trial {
+            Trial::Fine => kept.push(e),
+            Trial::Exclude(error) => excluded.push(Excluded {
+                name: e.name.clone(),
+                file: spec.file.clone(),
+                error,
+            }),
+            Trial::EngineFailed(error) => {
+                return Err(PlanError::Resource(format!(
+                    "trying entrant `{}` before the first game: {error}",
+                    e.name
+                )))
+            }
+            Trial::Refused(message) => {
+                return Err(PlanError::Config(format!(
+                    "{}: entrant `{}`: key `bot`: the bot refused its parameters: {message}",
+                    config.file.display(),
+                    e.name
+                )))
+            }
+        }
+    }
+    Ok(kept)
+}
+
+/// Every game of the tournament, once their number is known to be within [`MAX_GAMES`].
+fn lay_out(
+    config: &Config,
+    game: &dyn GameRules,
+    config_hash: &str,
+    entrants: usize,
+) -> Result<Vec<GameSpec>, PlanError> {
+    let settings = &config.settings;
+    let seats = config
+        .param_sets
+        .iter()
+        .map(|p| game.seats_for(&p.params, &agon_engine::input_file::GameFiles))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| PlanError::Config(format!("{}: {e}", config.file.display())))?;
+    let count = planned_games(&seats, settings.games_per_pairing, entrants);
+    if count > MAX_GAMES as u128 {
+        return Err(PlanError::Config(format!(
+            "{}: the configuration plans {count} games; at most {MAX_GAMES} are allowed \
+             (fewer games per pairing, sweep values or entrants, or shards of several \
+             tournaments)",
+            config.file.display()
+        )));
+    }
+    Ok(schedule(&seats, config_hash, settings, entrants))
 }
 
 /// A folder entrant is named by its team (its plugin's name when the team is blank), with the

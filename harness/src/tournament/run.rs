@@ -11,11 +11,12 @@ use crate::console;
 use agon_engine::host::crash_evidence::{self, CrashLabel};
 use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, MatchRecord};
-use agon_engine::runner::{run_match, MatchError, MatchSettings};
+use agon_engine::runner::{run_match, MatchError, MatchSettings, Seat};
 use agon_engine::seating::{self, Hosting};
 use agon_engine::seed::SeedSecret;
+use agon_games::contract::GameRules;
 use agon_games::registry::Registry;
-use crossbeam_channel::{bounded, unbounded};
+use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -58,18 +59,9 @@ enum Done {
 }
 
 pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSummary, String> {
-    let Some(secret) = plan.seed_secret else {
-        return Err(format!(
-            "{}: the plan has no seed secret (it was made by an Agon before 0.3, whose seat \
-             seeds a bot could compute): plan the tournament again in a new folder",
-            dir.join("tournament.json").display()
-        ));
-    };
-    let (mut journal, entries) = Journal::open(dir, &plan.entry_check())?;
-    let share: Vec<&GameSpec> = match &options.shard {
-        Some(shard) => shard.select(&plan.games).iter().collect(),
-        None => plan.games.iter().collect(),
-    };
+    let secret = seed_secret(plan, dir)?;
+    let (journal, entries) = Journal::open(dir, &plan.entry_check())?;
+    let share = share(plan, options.shard.as_ref());
     let done: HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
     let in_process = matches!(plan.settings.host, HostKind::Thread | HostKind::Inline);
     let crashes = if in_process {
@@ -78,14 +70,77 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
         Vec::new()
     };
     let excluded = in_flight::entrants_to_exclude(&crashes);
-    for (name, reason) in &excluded {
+    warn_excluded(&excluded);
+    let todo = games_to_play(&share, &done, &in_flight::crashed_games(&crashes));
+    let already_done = share.len() - todo.len();
+    let hosting = hosting(plan)?;
+    // The planned builds, whatever the entrants' files hold now.
+    let builds = Builds::planned(plan, secret, &hosting.cache)?;
+    std::fs::create_dir_all(dir.join("records")).map_err(|e| format!("{}: {e}", dir.display()))?;
+
+    let mut recorder = Recorder::new(plan, journal, &entries, share.len(), already_done, options);
+    let started = Instant::now();
+    // An excluded entrant's games are forfeits, journalled without being played.
+    let (todo, forfeits): (Vec<GameSpec>, Vec<GameSpec>) = todo
+        .into_iter()
+        .partition(|g| excluded_seat(plan, g, &excluded).is_none());
+    for game in &forfeits {
+        recorder.forfeit(game, &excluded)?;
+    }
+    // No more workers than games: idle threads (and their hosts) help no one.
+    let workers = options.concurrency.clamp(1, todo.len().max(1));
+    if in_process {
+        in_flight::watch_for_crashes(dir)?;
+    }
+    let games = Games {
+        plan,
+        dir,
+        secret,
+        hosting,
+        builds,
+        in_process,
+        watch: options.watch,
+    };
+    games.play_all(todo, workers, &mut recorder);
+    recorder.bar.finish_and_clear();
+    recorder.summary(dir, share.len(), already_done, started)
+}
+
+/// The key of the seat seeds; plans made before there was one are not played on.
+fn seed_secret(plan: &Plan, dir: &Path) -> Result<SeedSecret, String> {
+    plan.seed_secret.ok_or_else(|| {
+        format!(
+            "{}: the plan has no seed secret (it was made by an Agon before 0.3, whose seat \
+             seeds a bot could compute): plan the tournament again in a new folder",
+            dir.join("tournament.json").display()
+        )
+    })
+}
+
+/// The games of this run's share: its shard's, or all.
+fn share<'a>(plan: &'a Plan, shard: Option<&Shard>) -> Vec<&'a GameSpec> {
+    match shard {
+        Some(shard) => shard.select(&plan.games).iter().collect(),
+        None => plan.games.iter().collect(),
+    }
+}
+
+fn warn_excluded(excluded: &BTreeMap<String, String>) {
+    for (name, reason) in excluded {
         eprintln!(
             "agon: warning: entrant `{}`: {}",
             console::name(name),
             console::name(reason)
         );
     }
-    let crashed = in_flight::crashed_games(&crashes);
+}
+
+/// The share's games not yet in the journal, in the order they are played.
+fn games_to_play(
+    share: &[&GameSpec],
+    done: &HashSet<&str>,
+    crashed: &BTreeMap<&str, usize>,
+) -> Vec<GameSpec> {
     let mut todo: Vec<GameSpec> = share
         .iter()
         .filter(|g| !done.contains(g.id.as_str()))
@@ -94,178 +149,247 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     // Games that were in flight when the engine died go last, fewest crashes first: the others
     // tell who crashes it.
     todo.sort_by_key(|g| crashed.get(g.id.as_str()).copied().unwrap_or(0));
-    let already_done = share.len() - todo.len();
-    let hosting = hosting(plan)?;
-    // The planned builds, whatever the entrants' files hold now.
-    let builds = Builds::planned(plan, secret, &hosting.cache)?;
-    let stop_watching = Arc::new(AtomicBool::new(false));
-    std::fs::create_dir_all(dir.join("records")).map_err(|e| format!("{}: {e}", dir.display()))?;
+    todo
+}
 
-    let bar = if options.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(share.len() as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} games  {per_sec}  ETA {eta}  leader: {msg}",
-        )
-        .expect("a valid template"),
-    );
-    bar.set_position(already_done as u64);
-    let mut points: BTreeMap<usize, f64> = BTreeMap::new();
-    for e in &entries {
-        tally(&mut points, e);
-    }
-    bar.set_message(leader(plan, &points));
+/// The first seat of `game` held by an excluded entrant, if any.
+fn excluded_seat(
+    plan: &Plan,
+    game: &GameSpec,
+    excluded: &BTreeMap<String, String>,
+) -> Option<usize> {
+    game.seats
+        .iter()
+        .position(|&e| excluded.contains_key(&plan.entrants[e].name))
+}
 
-    let started = Instant::now();
-    let mut played = 0usize;
-    let mut unplayed: Vec<String> = Vec::new();
-    let mut failure = None;
-    // An excluded entrant's games are forfeits, journalled without being played.
-    let (todo, forfeits): (Vec<GameSpec>, Vec<GameSpec>) = todo.into_iter().partition(|g| {
-        !g.seats
-            .iter()
-            .any(|&e| excluded.contains_key(&plan.entrants[e].name))
-    });
-    for game in &forfeits {
-        let loser = game
-            .seats
-            .iter()
-            .position(|&e| excluded.contains_key(&plan.entrants[e].name))
-            .expect("partitioned on an excluded seat");
-        let reason = &excluded[&plan.entrants[game.seats[loser]].name];
-        let entry = in_flight::forfeit_entry(plan, game, loser, reason);
-        journal.append(&entry)?;
-        tally(&mut points, &entry);
-        played += 1;
-        bar.inc(1);
-    }
-    // No more workers than games: idle threads (and their hosts) help no one.
-    let workers = options.concurrency.clamp(1, todo.len().max(1));
-    if in_process {
-        in_flight::watch_for_crashes(dir)?;
-    }
-    let (jobs_tx, jobs_rx) = bounded::<GameSpec>(workers * 2);
-    let (done_tx, done_rx) = unbounded::<Done>();
-    std::thread::scope(|scope| {
-        let _stop_watching = StopOnDrop(stop_watching.clone());
-        if options.watch {
-            let (stop, builds) = (&stop_watching, &builds);
-            scope.spawn(move || {
-                if let Err(e) = super::watch::watch(plan, builds, stop) {
-                    eprintln!(
-                        "agon: warning: --watch: {}; builds are not swapped",
-                        console::name(&e)
-                    );
-                }
-            });
+/// The main thread's side of a run: it alone writes the journal, and it keeps the progress bar
+/// and the counts the run ends with.
+struct Recorder<'a> {
+    plan: &'a Plan,
+    journal: Journal,
+    bar: ProgressBar,
+    /// Each entrant's points so far, for the bar's leader.
+    points: BTreeMap<usize, f64>,
+    played: usize,
+    unplayed: Vec<String>,
+    failure: Option<String>,
+}
+
+impl<'a> Recorder<'a> {
+    fn new(
+        plan: &'a Plan,
+        journal: Journal,
+        entries: &[Entry],
+        planned: usize,
+        already_done: usize,
+        options: &RunOptions,
+    ) -> Recorder<'a> {
+        let bar = if options.quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(planned as u64)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} games  {per_sec}  ETA {eta}  leader: {msg}",
+            )
+            .expect("a valid template"),
+        );
+        bar.set_position(already_done as u64);
+        let mut points: BTreeMap<usize, f64> = BTreeMap::new();
+        for e in entries {
+            tally(&mut points, e);
         }
-        for worker in 0..workers {
-            let jobs = jobs_rx.clone();
-            let done = done_tx.clone();
-            let hosting = &hosting;
-            let builds = &builds;
-            let watch = options.watch;
-            std::thread::Builder::new()
-                .name(format!("tournament-worker-{worker}"))
-                .spawn_scoped(scope, move || {
-                    for game in jobs {
-                        if agon_engine::interrupt::requested().is_some() {
-                            break; // no new game once the engine is asked to stop
-                        }
-                        if in_process {
-                            if let Err(e) = in_flight::mark(dir, plan, &game) {
-                                let _ = done.send(Done::Failed(e));
-                                break;
-                            }
-                        }
-                        let result = play_again_if_killed(&game.id, || {
-                            play(plan, &game, &secret, hosting, (builds, !watch), dir)
-                        });
-                        if in_process {
-                            in_flight::clear(dir, &game.id);
-                        }
-                        if done.send(result).is_err() {
-                            break;
-                        }
-                    }
-                })
-                .expect("a worker thread starts");
+        bar.set_message(leader(plan, &points));
+        Recorder {
+            plan,
+            journal,
+            bar,
+            points,
+            played: 0,
+            unplayed: Vec::new(),
+            failure: None,
         }
-        drop(done_tx);
-        drop(jobs_rx);
-        let feeder = scope.spawn(move || {
-            for game in todo {
-                if agon_engine::interrupt::requested().is_some() || jobs_tx.send(game).is_err() {
-                    break; // the main thread stopped taking results
-                }
-            }
-        });
-        for result in done_rx.iter() {
+    }
+
+    /// Journals `game` as lost by its first excluded entrant, without playing it.
+    fn forfeit(
+        &mut self,
+        game: &GameSpec,
+        excluded: &BTreeMap<String, String>,
+    ) -> Result<(), String> {
+        let loser =
+            excluded_seat(self.plan, game, excluded).expect("partitioned on an excluded seat");
+        let reason = &excluded[&self.plan.entrants[game.seats[loser]].name];
+        let entry = in_flight::forfeit_entry(self.plan, game, loser, reason);
+        self.journal.append(&entry)?;
+        self.count(&entry);
+        Ok(())
+    }
+
+    fn count(&mut self, entry: &Entry) {
+        tally(&mut self.points, entry);
+        self.played += 1;
+        self.bar.inc(1);
+    }
+
+    /// Records the workers' games as they finish, until the workers stop or one fails (a game
+    /// that cannot be journalled fails the run too).
+    fn take_all(&mut self, results: &Receiver<Done>) {
+        for result in results.iter() {
             match result {
                 Done::Game(entry) => {
-                    if let Err(e) = journal.append(entry.as_ref()) {
-                        failure = Some(e);
+                    if let Err(e) = self.journal.append(entry.as_ref()) {
+                        self.failure = Some(e);
                         break;
                     }
-                    tally(&mut points, &entry);
-                    played += 1;
-                    bar.inc(1);
-                    bar.set_message(leader(plan, &points));
+                    self.count(&entry);
+                    self.bar.set_message(leader(self.plan, &self.points));
                 }
                 Done::Unplayed { id, why } => {
                     if agon_engine::interrupt::requested().is_none() {
                         log::warn!("game {id} was not finished: {why}");
                     }
-                    unplayed.push(id);
+                    self.unplayed.push(id);
                 }
                 Done::Failed(e) => {
-                    failure = Some(e);
+                    self.failure = Some(e);
                     break;
                 }
             }
         }
-        // On failure, dropping the receiver ends the feeder and the workers after their games.
-        drop(done_rx);
-        let _ = feeder.join();
-        stop_watching.store(true, Ordering::SeqCst);
-    });
-    bar.finish_and_clear();
-    let resume = format!("`agon tournament resume {}`", dir.display());
-    if let Some(signal) = agon_engine::interrupt::requested() {
-        return Err(format!(
-            "stopped by {}: {} of {} games are recorded ({played} in this run); {} games in \
-             flight were abandoned, not recorded; {resume} plays the rest",
-            agon_engine::interrupt::name(signal),
-            already_done + played,
-            share.len(),
-            unplayed.len(),
-        ));
     }
-    if !unplayed.is_empty() {
-        return Err(format!(
-            "{} games were not finished because a bot's process was killed from outside the \
-             engine {EXTERNAL_KILL_ATTEMPTS} times (not the bots' fault, so nothing was \
-             recorded): {}; {resume} plays them",
-            unplayed.len(),
-            unplayed.join(", ")
-        ));
+
+    /// The run's summary, or why it stopped short and how to go on.
+    fn summary(
+        self,
+        dir: &Path,
+        planned: usize,
+        already_done: usize,
+        started: Instant,
+    ) -> Result<RunSummary, String> {
+        let played = self.played;
+        let resume = format!("`agon tournament resume {}`", dir.display());
+        if let Some(signal) = agon_engine::interrupt::requested() {
+            return Err(format!(
+                "stopped by {}: {} of {} games are recorded ({played} in this run); {} games in \
+                 flight were abandoned, not recorded; {resume} plays the rest",
+                agon_engine::interrupt::name(signal),
+                already_done + played,
+                planned,
+                self.unplayed.len(),
+            ));
+        }
+        if !self.unplayed.is_empty() {
+            return Err(format!(
+                "{} games were not finished because a bot's process was killed from outside the \
+                 engine {EXTERNAL_KILL_ATTEMPTS} times (not the bots' fault, so nothing was \
+                 recorded): {}; {resume} plays them",
+                self.unplayed.len(),
+                self.unplayed.join(", ")
+            ));
+        }
+        if let Some(e) = self.failure {
+            return Err(format!(
+                "{e}\n{played} games were recorded in this run; `agon tournament resume {}` plays \
+                 the rest",
+                dir.display()
+            ));
+        }
+        Ok(RunSummary {
+            planned,
+            already_done,
+            played,
+            seconds: started.elapsed().as_secs_f64(),
+        })
     }
-    if let Some(e) = failure {
-        return Err(format!(
-            "{e}\n{played} games were recorded in this run; `agon tournament resume {}` plays \
-             the rest",
-            dir.display()
-        ));
+}
+
+/// What the worker threads share: how to play any game of the plan.
+struct Games<'a> {
+    plan: &'a Plan,
+    dir: &'a Path,
+    secret: SeedSecret,
+    hosting: Hosting,
+    builds: Builds,
+    /// Thread or inline hosts: each game in flight is marked, so that a crash of the engine is
+    /// pinned on the games (and bots) that were running.
+    in_process: bool,
+    /// Entrants' new builds are taken while the games run (see `watch`).
+    watch: bool,
+}
+
+impl Games<'_> {
+    /// Plays `todo` on `workers` threads while `recorder` records the results on this one.
+    fn play_all(&self, todo: Vec<GameSpec>, workers: usize, recorder: &mut Recorder) {
+        let stop_watching = Arc::new(AtomicBool::new(false));
+        let (jobs_tx, jobs_rx) = bounded::<GameSpec>(workers * 2);
+        let (done_tx, done_rx) = unbounded::<Done>();
+        std::thread::scope(|scope| {
+            let _stop_watching = StopOnDrop(stop_watching.clone());
+            if self.watch {
+                let stop = &stop_watching;
+                scope.spawn(move || self.watch_builds(stop));
+            }
+            for worker in 0..workers {
+                let (jobs, done) = (jobs_rx.clone(), done_tx.clone());
+                std::thread::Builder::new()
+                    .name(format!("tournament-worker-{worker}"))
+                    .spawn_scoped(scope, move || self.work(jobs, done))
+                    .expect("a worker thread starts");
+            }
+            drop(done_tx);
+            drop(jobs_rx);
+            let feeder = scope.spawn(move || feed(todo, jobs_tx));
+            recorder.take_all(&done_rx);
+            // On failure, dropping the receiver ends the feeder and the workers after their games.
+            drop(done_rx);
+            let _ = feeder.join();
+            stop_watching.store(true, Ordering::SeqCst);
+        });
     }
-    Ok(RunSummary {
-        planned: share.len(),
-        already_done,
-        played,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+
+    fn watch_builds(&self, stop: &Arc<AtomicBool>) {
+        if let Err(e) = super::watch::watch(self.plan, &self.builds, stop) {
+            eprintln!(
+                "agon: warning: --watch: {}; builds are not swapped",
+                console::name(&e)
+            );
+        }
+    }
+
+    /// A worker: plays the games it is handed until there are none, the engine is asked to stop
+    /// or nobody takes its results.
+    fn work(&self, jobs: Receiver<GameSpec>, done: Sender<Done>) {
+        for game in jobs {
+            if agon_engine::interrupt::requested().is_some() {
+                break; // no new game once the engine is asked to stop
+            }
+            if self.in_process {
+                if let Err(e) = in_flight::mark(self.dir, self.plan, &game) {
+                    let _ = done.send(Done::Failed(e));
+                    break;
+                }
+            }
+            let result = play_again_if_killed(&game.id, || self.play(&game));
+            if self.in_process {
+                in_flight::clear(self.dir, &game.id);
+            }
+            if done.send(result).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// Hands the games to the workers, until the engine is asked to stop or nobody takes them.
+fn feed(todo: Vec<GameSpec>, jobs: Sender<GameSpec>) {
+    for game in todo {
+        if agon_engine::interrupt::requested().is_some() || jobs.send(game).is_err() {
+            break; // the main thread stopped taking results
+        }
+    }
 }
 
 /// Every death of the engine with games in flight (in-process hosts), telling of the newest.
@@ -333,56 +457,93 @@ fn play_again_if_killed(id: &str, mut play_once: impl FnMut() -> Done) -> Done {
     }
 }
 
-/// Plays one game of the plan and writes its full record next to the journal. Each entrant
-/// plays its current build: the planned one, or under `--watch` the newest validated one.
-fn play(
-    plan: &Plan,
-    game: &GameSpec,
-    secret: &SeedSecret,
-    hosting: &Hosting,
-    (builds, builds_are_planned): (&Builds, bool),
-    dir: &Path,
-) -> Done {
-    let registry = Registry::builtin();
-    let rules = match registry.get(&plan.settings.game) {
-        Ok(r) => r,
-        Err(e) => return Done::Failed(e.to_string()),
-    };
-    let mut seats = Vec::new();
-    for (seat, &entrant) in game.seats.iter().enumerate() {
-        if builds_are_planned {
-            builds.warn_if_changed(plan, entrant);
+impl Games<'_> {
+    /// Plays one game of the plan and writes its full record next to the journal.
+    fn play(&self, game: &GameSpec) -> Done {
+        let plan = self.plan;
+        let registry = Registry::builtin();
+        let rules = match registry.get(&plan.settings.game) {
+            Ok(r) => r,
+            Err(e) => return Done::Failed(e.to_string()),
+        };
+        let seats = match self.seat_all(game, rules) {
+            Ok(seats) => seats,
+            Err(e) => return Done::Failed(e),
+        };
+        let settings = match_settings(plan, game, &self.secret);
+        let t0 = Instant::now();
+        let record = match run_match(rules, &settings, seats) {
+            Ok(r) => r,
+            Err(MatchError::Interrupted(why)) => {
+                return Done::Unplayed {
+                    id: game.id.clone(),
+                    why,
+                }
+            }
+            Err(e) => return Done::Failed(format!("game {}: {e}", game.id)),
+        };
+        let game_ms = t0.elapsed().as_secs_f64() * 1000.0;
+        if let Err(e) = save_record(self.dir, &game.id, &record) {
+            return Done::Failed(e);
         }
-        let current = builds.current(entrant);
-        let (spec, sha256) = (current.spec, current.sha256);
-        // In-process hosts create the bot on this thread: a crash in its constructor is its.
-        let label = CrashLabel::new(&game.id, seat, &plan.entrants[entrant].name);
-        let seated = crash_evidence::in_call(Some(&label), || {
-            seating::seat_retrying(&spec, seat, rules, hosting)
-        });
-        let mut placed = match seated {
-            Ok(placed) => placed,
-            Err(e) => {
-                return Done::Failed(format!(
+        let names = game
+            .seats
+            .iter()
+            .map(|&e| plan.entrants[e].name.clone())
+            .collect();
+        Done::Game(Box::new(Entry::new(
+            &game.id,
+            game.param_set,
+            &game.seats,
+            names,
+            &record,
+            game_ms,
+        )))
+    }
+
+    /// Seats each entrant of `game` with its current build: the planned one, or under `--watch`
+    /// the newest validated one.
+    fn seat_all(&self, game: &GameSpec, rules: &dyn GameRules) -> Result<Vec<Seat>, String> {
+        let plan = self.plan;
+        let mut seats = Vec::new();
+        for (seat, &entrant) in game.seats.iter().enumerate() {
+            if !self.watch {
+                self.builds.warn_if_changed(plan, entrant);
+            }
+            let current = self.builds.current(entrant);
+            let (spec, sha256) = (current.spec, current.sha256);
+            // In-process hosts create the bot on this thread: a crash in its constructor is its.
+            let label = CrashLabel::new(&game.id, seat, &plan.entrants[entrant].name);
+            let seated = crash_evidence::in_call(Some(&label), || {
+                seating::seat_retrying(&spec, seat, rules, &self.hosting)
+            });
+            let mut placed = seated.map_err(|e| {
+                format!(
                     "game {}: cannot seat entrant `{}`: {e}",
                     game.id, plan.entrants[entrant].name
-                ))
+                )
+            })?;
+            if placed.record.sha256 != sha256 {
+                return Err(format!(
+                    "the cached copy of entrant `{}`'s build ({}) changed while the tournament ran \
+                     (it is not the build it was); results would mix two builds",
+                    plan.entrants[entrant].name,
+                    spec.file.display()
+                ));
             }
-        };
-        if placed.record.sha256 != sha256 {
-            return Done::Failed(format!(
-                "the cached copy of entrant `{}`'s build ({}) changed while the tournament ran \
-                 (it is not the build it was); results would mix two builds",
-                plan.entrants[entrant].name,
-                spec.file.display()
-            ));
+            placed.host.label_calls(label);
+            seats.push(placed);
         }
-        placed.host.label_calls(label);
-        seats.push(placed);
+        Ok(seats)
     }
+}
+
+/// The settings of `game`: its parameter set's parameters with its own over them, and the
+/// plan's budgets and fault policy.
+fn match_settings(plan: &Plan, game: &GameSpec, secret: &SeedSecret) -> MatchSettings {
     let mut params = plan.param_sets[game.param_set].params.clone();
     params.extend(game.params.clone());
-    let settings = MatchSettings {
+    MatchSettings {
         params,
         seed: game.seed,
         seed_secret: *secret,
@@ -392,35 +553,7 @@ fn play(
             clock: plan.settings.clock,
         },
         fault_policy: plan.settings.on_fault,
-    };
-    let t0 = Instant::now();
-    let record = match run_match(rules, &settings, seats) {
-        Ok(r) => r,
-        Err(MatchError::Interrupted(why)) => {
-            return Done::Unplayed {
-                id: game.id.clone(),
-                why,
-            }
-        }
-        Err(e) => return Done::Failed(format!("game {}: {e}", game.id)),
-    };
-    let game_ms = t0.elapsed().as_secs_f64() * 1000.0;
-    if let Err(e) = save_record(dir, &game.id, &record) {
-        return Done::Failed(e);
     }
-    let names = game
-        .seats
-        .iter()
-        .map(|&e| plan.entrants[e].name.clone())
-        .collect();
-    Done::Game(Box::new(Entry::new(
-        &game.id,
-        game.param_set,
-        &game.seats,
-        names,
-        &record,
-        game_ms,
-    )))
 }
 
 fn save_record(dir: &Path, id: &str, record: &MatchRecord) -> Result<(), String> {
