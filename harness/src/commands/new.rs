@@ -34,37 +34,9 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         .unwrap_or_default();
     let crate_name = crate_name(&folder_name);
     let team = args.name.clone().unwrap_or_else(|| folder_name.clone());
-    let agon_dir = match &args.agon_dir {
-        Some(dir) => dir.clone(),
-        None => built_from(),
-    };
-    let agon_dir = std::fs::canonicalize(&agon_dir)
-        .ok()
-        .filter(|d| d.join(SDK_FOLDER).join("Cargo.toml").is_file())
-        .with_context(|| {
-            format!(
-                "{} is not an Agon checkout (no {SDK_FOLDER}/Cargo.toml); give --agon-dir DIR",
-                agon_dir.display()
-            )
-        })?;
+    let agon_dir = checkout(args.agon_dir.clone().unwrap_or_else(built_from))?;
     check_empty(&args.path)?;
-
-    let sdk_version = agon_engine::loader::sdk_version();
-    let api_path = agon_dir.join(SDK_FOLDER);
-    let registry_line = format!("agon-sdk = \"{sdk_version}\"");
-    let path_line = format!(
-        "agon-sdk = {{ path = {:?} }}",
-        api_path.display().to_string()
-    );
-    let api_dependency = if args.registry {
-        format!("# {path_line}\n{registry_line}")
-    } else {
-        format!("{path_line}\n# {registry_line}")
-    };
-    let engine_dependency = format!(
-        "agon-engine = {{ path = {:?} }}",
-        agon_dir.join("engine").display().to_string()
-    );
+    let (api_dependency, engine_dependency) = dependencies(&agon_dir, args.registry);
     let crate_snake = crate_name.replace('-', "_");
     let seats = if sparring {
         format!("{:?}, \"random\"", args.bot)
@@ -103,16 +75,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         ("src/lib.rs", fill(starter.source)),
         ("tests/plays.rs", fill(TEST)),
     ];
-    for (name, text) in &files {
-        let target = args.path.join(name);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create {}", parent.display()))?;
-        }
-        std::fs::write(&target, text)
-            .with_context(|| format!("cannot write {}", target.display()))?;
-    }
-    format_sources(&args.path);
+    write_project(&args.path, &files)?;
     // The engine's lock file pins the versions the engine is tested with (cargo drops the
     // entries the new project does not use).
     let lock = agon_dir.join("Cargo.lock");
@@ -130,6 +93,55 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         "next:\n  cd {}\n  cargo build --release\n  {match_command}",
         args.path.display()
     );
+    Ok(())
+}
+
+/// The Agon checkout at `dir`, made absolute (the project names it by path).
+fn checkout(dir: PathBuf) -> anyhow::Result<PathBuf> {
+    std::fs::canonicalize(&dir)
+        .ok()
+        .filter(|d| d.join(SDK_FOLDER).join("Cargo.toml").is_file())
+        .with_context(|| {
+            format!(
+                "{} is not an Agon checkout (no {SDK_FOLDER}/Cargo.toml); give --agon-dir DIR",
+                dir.display()
+            )
+        })
+}
+
+/// The project's SDK dependency (by path into the checkout, or from a registry, with the other
+/// as a comment) and its test's engine dependency.
+fn dependencies(agon_dir: &Path, registry: bool) -> (String, String) {
+    let sdk_version = agon_engine::loader::sdk_version();
+    let registry_line = format!("agon-sdk = \"{sdk_version}\"");
+    let path_line = format!(
+        "agon-sdk = {{ path = {:?} }}",
+        agon_dir.join(SDK_FOLDER).display().to_string()
+    );
+    let sdk = if registry {
+        format!("# {path_line}\n{registry_line}")
+    } else {
+        format!("{path_line}\n# {registry_line}")
+    };
+    let engine = format!(
+        "agon-engine = {{ path = {:?} }}",
+        agon_dir.join("engine").display().to_string()
+    );
+    (sdk, engine)
+}
+
+/// Writes the project's files below `path`, laid out as `cargo fmt` would.
+fn write_project(path: &Path, files: &[(&str, String)]) -> anyhow::Result<()> {
+    for (name, text) in files {
+        let target = path.join(name);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&target, text)
+            .with_context(|| format!("cannot write {}", target.display()))?;
+    }
+    format_sources(path);
     Ok(())
 }
 
