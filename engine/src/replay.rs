@@ -3,7 +3,7 @@
 //! policy imposed answers a recorded fault.
 
 use crate::fault::{tolerated_errors, Fault, Phase};
-use crate::record::{Forced, MatchRecord, SeatMetrics};
+use crate::record::{Forced, MatchRecord, MoveRecord, SeatMetrics};
 use agon_games::contract::{FaultPolicy, Outcome, Session, Termination};
 use agon_games::registry::Registry;
 
@@ -39,16 +39,54 @@ pub fn verify_observed(
     registry: &Registry,
     observe: &mut dyn FnMut(Step, &dyn Session),
 ) -> Result<Verified, ReplayMismatch> {
-    let fail = |m: String| Err(ReplayMismatch(m));
+    let (mut session, seats) = open_session(record, registry)?;
+    check_entries(record, seats)?;
+    let mut fault_used = vec![false; record.faults.len()];
+    for (i, m) in record.moves.iter().enumerate() {
+        disqualify_at(record, i, session.as_mut(), &mut fault_used);
+        observe(Step::Before(i), session.as_ref());
+        replay_move(record, i, m, session.as_mut(), &mut fault_used)?;
+    }
+    disqualify_at(
+        record,
+        record.moves.len(),
+        session.as_mut(),
+        &mut fault_used,
+    );
+    observe(Step::End, session.as_ref());
+    let expected = expected_outcome(record, session.as_ref(), &fault_used)?;
+    check_outcome(&record.outcome, &expected)?;
+    check_final_state(record, session.as_ref(), seats)?;
+    Ok(Verified {
+        moves: record.moves.len(),
+        outcome: expected,
+    })
+}
+
+fn fail<T>(message: String) -> Result<T, ReplayMismatch> {
+    Err(ReplayMismatch(message))
+}
+
+/// A fresh session of the recorded game with the recorded parameters, and its seat count.
+fn open_session(
+    record: &MatchRecord,
+    registry: &Registry,
+) -> Result<(Box<dyn Session>, usize), ReplayMismatch> {
     let game = registry
         .get(&record.game)
         .map_err(|e| ReplayMismatch(e.to_string()))?;
-    let mut session = game
+    let session = game
         .new_session(&record.params, &crate::input_file::GameFiles)
         .map_err(|e| ReplayMismatch(format!("recorded parameters: {e}")))?;
     let seats = game
         .seats_for(&record.params, &crate::input_file::GameFiles)
         .map_err(|e| ReplayMismatch(format!("recorded parameters: {e}")))?;
+    Ok((session, seats))
+}
+
+/// The record's seat entries and faults, before any move: numbered in order, and only for
+/// seats the game has.
+fn check_entries(record: &MatchRecord, seats: usize) -> Result<(), ReplayMismatch> {
     if record.seats.len() != seats {
         return fail(format!(
             "{} seats recorded, {} has {seats}",
@@ -69,98 +107,125 @@ pub fn verify_observed(
     {
         return fail(format!("a start fault is recorded at ply {}", f.ply));
     }
-    let mut fault_used = vec![false; record.faults.len()];
-    for (i, m) in record.moves.iter().enumerate() {
-        disqualify_at(record, i, session.as_mut(), &mut fault_used);
-        observe(Step::Before(i), session.as_ref());
-        if m.ply as usize != i {
-            return fail(format!("move {i} is numbered ply {}", m.ply));
-        }
-        match session.to_act() {
-            None => {
-                return fail(format!(
-                    "ply {i} ({}) was recorded after the game had ended",
-                    m.action
-                ))
-            }
-            Some(seat) if seat != m.seat => {
-                return fail(format!(
-                    "ply {i} ({}) is recorded for seat {}, but seat {seat} is to move",
-                    m.action, m.seat
-                ))
-            }
-            Some(_) => {}
-        }
-        if m.round != session.round() {
-            return fail(format!(
-                "ply {i} ({}) is recorded in round {:?}, but the rules play round {:?}",
-                m.action,
-                m.round,
-                session.round()
-            ));
-        }
-        if let Some(forced) = m.forced {
-            let policy_allows = matches!(
-                (forced, record.fault_policy),
-                (
-                    Forced::Skip,
-                    FaultPolicy::Skip | FaultPolicy::SkipStall { .. }
-                ) | (Forced::RandomLegal, FaultPolicy::RandomLegal { .. })
-            );
-            if !policy_allows {
-                return fail(format!(
-                    "ply {i} is a forced {forced:?} action under the {} policy",
-                    record.fault_policy
-                ));
-            }
-            let Some(k) = record
-                .faults
-                .iter()
-                .position(|f| f.phase == Phase::Move && f.ply == m.ply && f.seat == m.seat)
-            else {
-                return fail(format!(
-                    "ply {i} is a forced action without a recorded fault"
-                ));
-            };
-            fault_used[k] = true;
-        }
-        let applied = match m.forced {
-            Some(Forced::Skip) => session.skip(m.seat),
-            _ => session.apply_notation(m.seat, &m.action),
-        }
-        .map_err(|r| ReplayMismatch(format!("ply {i} ({}) is not legal: {r:?}", m.action)))?;
-        if applied.notation != m.action || applied.captures != m.captures {
-            return fail(format!(
-                "ply {i}: recorded `{}` with {} captures, the rules say `{}` with {}",
-                m.action, m.captures, applied.notation, applied.captures
-            ));
-        }
+    Ok(())
+}
+
+/// Plays move `i` after checking that the rules expected it then, and that a forced one
+/// answers a fault; the rules must give the recorded notation and captures.
+fn replay_move(
+    record: &MatchRecord,
+    i: usize,
+    m: &MoveRecord,
+    session: &mut dyn Session,
+    fault_used: &mut [bool],
+) -> Result<(), ReplayMismatch> {
+    check_turn(i, m, session)?;
+    if let Some(forced) = m.forced {
+        answer_fault(record, i, m, forced, fault_used)?;
     }
-    disqualify_at(
-        record,
-        record.moves.len(),
-        session.as_mut(),
-        &mut fault_used,
+    let applied = match m.forced {
+        Some(Forced::Skip) => session.skip(m.seat),
+        _ => session.apply_notation(m.seat, &m.action),
+    }
+    .map_err(|r| ReplayMismatch(format!("ply {i} ({}) is not legal: {r:?}", m.action)))?;
+    if applied.notation != m.action || applied.captures != m.captures {
+        return fail(format!(
+            "ply {i}: recorded `{}` with {} captures, the rules say `{}` with {}",
+            m.action, m.captures, applied.notation, applied.captures
+        ));
+    }
+    Ok(())
+}
+
+/// Move `i` is numbered `i`, and the rules have its seat to move in its round.
+fn check_turn(i: usize, m: &MoveRecord, session: &dyn Session) -> Result<(), ReplayMismatch> {
+    if m.ply as usize != i {
+        return fail(format!("move {i} is numbered ply {}", m.ply));
+    }
+    match session.to_act() {
+        None => {
+            return fail(format!(
+                "ply {i} ({}) was recorded after the game had ended",
+                m.action
+            ))
+        }
+        Some(seat) if seat != m.seat => {
+            return fail(format!(
+                "ply {i} ({}) is recorded for seat {}, but seat {seat} is to move",
+                m.action, m.seat
+            ))
+        }
+        Some(_) => {}
+    }
+    if m.round != session.round() {
+        return fail(format!(
+            "ply {i} ({}) is recorded in round {:?}, but the rules play round {:?}",
+            m.action,
+            m.round,
+            session.round()
+        ));
+    }
+    Ok(())
+}
+
+/// A forced move must be one the fault policy imposes, for a fault recorded at its ply and
+/// seat, which it then answers.
+fn answer_fault(
+    record: &MatchRecord,
+    i: usize,
+    m: &MoveRecord,
+    forced: Forced,
+    fault_used: &mut [bool],
+) -> Result<(), ReplayMismatch> {
+    let policy_allows = matches!(
+        (forced, record.fault_policy),
+        (
+            Forced::Skip,
+            FaultPolicy::Skip | FaultPolicy::SkipStall { .. }
+        ) | (Forced::RandomLegal, FaultPolicy::RandomLegal { .. })
     );
-    observe(Step::End, session.as_ref());
+    if !policy_allows {
+        return fail(format!(
+            "ply {i} is a forced {forced:?} action under the {} policy",
+            record.fault_policy
+        ));
+    }
+    let Some(k) = record
+        .faults
+        .iter()
+        .position(|f| f.phase == Phase::Move && f.ply == m.ply && f.seat == m.seat)
+    else {
+        return fail(format!(
+            "ply {i} is a forced action without a recorded fault"
+        ));
+    };
+    fault_used[k] = true;
+    Ok(())
+}
+
+/// The outcome the replay arrives at: the rules' own, or the one the policy gives for the
+/// single fault no forced action answers.
+fn expected_outcome(
+    record: &MatchRecord,
+    session: &dyn Session,
+    fault_used: &[bool],
+) -> Result<Outcome, ReplayMismatch> {
     // Faults that no forced action answers: at start (under a policy that plays on), or the
     // one that ended the match.
     let unanswered: Vec<&Fault> = record
         .faults
         .iter()
-        .zip(&fault_used)
+        .zip(fault_used)
         .filter(|(f, used)| !**used && (f.phase != Phase::Start || record.fault_policy.ends_game()))
         .map(|(f, _)| f)
         .collect();
-    let expected = match (session.outcome(), unanswered.as_slice()) {
-        (Some(by_rules), []) => by_rules,
-        (Some(_), [fault, ..]) => {
-            return fail(format!(
-                "the moves end the game by the rules, yet a fault of seat {} at ply {} is \
-                 recorded without consequence",
-                fault.seat, fault.ply
-            ))
-        }
+    match (session.outcome(), unanswered.as_slice()) {
+        (Some(by_rules), []) => Ok(by_rules),
+        (Some(_), [fault, ..]) => fail(format!(
+            "the moves end the game by the rules, yet a fault of seat {} at ply {} is \
+             recorded without consequence",
+            fault.seat, fault.ply
+        )),
         (None, [fault]) => {
             if fault.phase == Phase::Move && session.to_act() != Some(fault.seat) {
                 return fail(format!(
@@ -169,22 +234,22 @@ pub fn verify_observed(
                     session.to_act()
                 ));
             }
-            ending(record, fault)?
+            ending(record, fault)
         }
-        (None, []) => {
-            return fail(format!(
-                "the game is not over after the {} recorded moves and no fault ended it",
-                record.moves.len()
-            ))
-        }
-        (None, [..]) => {
-            return fail(format!(
-                "{} faults are recorded without consequence",
-                unanswered.len()
-            ))
-        }
-    };
-    let got = &record.outcome;
+        (None, []) => fail(format!(
+            "the game is not over after the {} recorded moves and no fault ended it",
+            record.moves.len()
+        )),
+        (None, [..]) => fail(format!(
+            "{} faults are recorded without consequence",
+            unanswered.len()
+        )),
+    }
+}
+
+/// The recorded outcome against the expected one. Its reason counts only where the rules ended
+/// the game: the ending a fault policy gives takes its reason from the record.
+fn check_outcome(got: &Outcome, expected: &Outcome) -> Result<(), ReplayMismatch> {
     if got.winner != expected.winner
         || got.scores != expected.scores
         || got.ranks != expected.ranks
@@ -204,6 +269,16 @@ pub fn verify_observed(
             expected.ranks
         ));
     }
+    Ok(())
+}
+
+/// What the record states of the finished game besides its outcome: the game scores, each
+/// seat's metrics and the final board.
+fn check_final_state(
+    record: &MatchRecord,
+    session: &dyn Session,
+    seats: usize,
+) -> Result<(), ReplayMismatch> {
     if session.game_scores() != record.game_scores {
         return fail(format!(
             "recorded game scores {:?}, the rules give {:?}",
@@ -232,10 +307,7 @@ pub fn verify_observed(
             session.render()
         ));
     }
-    Ok(Verified {
-        moves: record.moves.len(),
-        outcome: expected,
-    })
+    Ok(())
 }
 
 /// Under `disqualify`, a game whose rules play on takes the offender out where the fault

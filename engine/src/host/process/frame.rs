@@ -81,7 +81,7 @@ pub struct Watched<'a> {
     pub alarm: Option<BorrowedFd<'a>>,
 }
 
-/// [`read_frame_until`] with a deadline that may move while waiting (later, when the engine
+/// Reads one frame from `fd` by a deadline that may move while waiting (later, when the engine
 /// itself was stalled: see `host::engine_stall`).
 pub fn read_frame_by(
     fd: Watched<'_>,
