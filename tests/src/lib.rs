@@ -6,31 +6,27 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Output};
 use std::sync::OnceLock;
 
-/// Everything the end-to-end tests load or run.
-const PACKAGES: &[&str] = &[
-    "agon",
-    "breakthrough-random",
-    "breakthrough-alphabeta",
-    "misbehave",
-    "noop",
-    "fixture-not-agon",
-    "fixture-abi-mismatch",
-    "fixture-api-version-mismatch",
-    "fixture-future-protocol",
-    "fixture-constructor-escape",
-    "lightsout-gf2",
-    "flowfree-solver",
-    "flip-random",
-    "flip-greedy",
-    "flip-wall-runner",
-    "reversixt-random",
-    "reversixt-greedy",
-    "reversixt-seed",
-    "rectangles-random",
-    "rectangles-army",
-    "rectangles-chaser",
-    "rectangles-cavalry",
-];
+/// Everything the end-to-end tests load or run: the `agon` binaries and every crate under
+/// `plugins/` and `tests/fixtures/`, read from the folders (a new plugin needs no list).
+fn packages() -> Vec<String> {
+    let mut packages = vec!["agon".to_string()];
+    for folder in ["plugins", "tests/fixtures"] {
+        let entries = std::fs::read_dir(workspace_root().join(folder)).expect(folder);
+        for entry in entries {
+            let manifest = entry.expect(folder).path().join("Cargo.toml");
+            let Ok(text) = std::fs::read_to_string(&manifest) else {
+                continue;
+            };
+            let parsed: toml::Table = text
+                .parse()
+                .unwrap_or_else(|e| panic!("{}: {e}", manifest.display()));
+            let name = parsed["package"]["name"].as_str().expect("a package name");
+            packages.push(name.to_string());
+        }
+    }
+    packages.sort();
+    packages
+}
 
 /// The seed secret of tests that need the same seat seeds on every run (never a real run's:
 /// those draw theirs from the operating system).
@@ -53,7 +49,7 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// `target/<profile>`, with every package of [`PACKAGES`] built in it.
+/// `target/<profile>`, with every package of [`packages`] built in it.
 pub fn artifacts() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
@@ -73,8 +69,8 @@ pub fn artifacts() -> &'static Path {
         cargo
             .current_dir(workspace_root())
             .args(["build", "--quiet", "--profile", &profile]);
-        for package in PACKAGES {
-            cargo.args(["-p", package]);
+        for package in packages() {
+            cargo.args(["-p", &package]);
         }
         let status = cargo.status().expect("cargo runs");
         assert!(status.success(), "building the test plugins failed");

@@ -179,9 +179,9 @@ const CHESS: GameType = GameType {
     default_fault_policy: FaultPolicy::Forfeit,
     game_score_meaning: "",
     view_script: "",
+    example_params: &[],
     starter: Starter {
         source: "",
-        test_params: "",
         match_params: "",
     },
 };

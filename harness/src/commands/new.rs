@@ -53,6 +53,13 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         "agon match --game {}{} --bot {library}:{}{opponent}",
         game.name, starter.match_params, args.bot
     );
+    // The project's test plays the game's example match; Rust source of its (key, value) pairs.
+    let example_params: Vec<String> = game
+        .example_params
+        .iter()
+        .map(|p| format!("{p:?}"))
+        .collect();
+    let example_params = example_params.join(", ");
     let fill = |template: &str| {
         template
             .replace("{{crate}}", &crate_name)
@@ -65,7 +72,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
             .replace("{{api_dependency}}", &api_dependency)
             .replace("{{engine_dependency}}", &engine_dependency)
             .replace("{{seats}}", &seats)
-            .replace("{{params}}", starter.test_params)
+            .replace("{{params}}", &example_params)
             .replace("{{match_command}}", &match_command)
     };
     let files: [(&str, String); 5] = [

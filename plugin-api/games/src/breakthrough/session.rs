@@ -25,9 +25,9 @@ pub const GAME: GameType = GameType {
     default_fault_policy: FaultPolicy::Forfeit,
     game_score_meaning: "Breakthrough: the opponent's workers captured",
     view_script: include_str!("view.js"),
+    example_params: &[],
     starter: Starter {
         source: include_str!("starter.rs"),
-        test_params: "",
         match_params: "",
     },
 };

@@ -29,6 +29,9 @@ pub struct GameType {
     /// The replay viewer's drawing module (`view.js` in the game's folder); empty: the viewer
     /// shows each position as text.
     pub view_script: &'static str,
+    /// Parameters of a small match that plays to its end in milliseconds, with no files: the
+    /// conformance suite plays every game under them, and `agon new`'s project test too.
+    pub example_params: &'static [(&'static str, &'static str)],
     /// The first bot `agon new` writes for the game.
     pub starter: Starter,
 }
@@ -39,9 +42,6 @@ pub struct Starter {
     /// The project's `src/lib.rs`: the game folder's `starter.rs` (a bot written against the
     /// SDK, never compiled into this crate; the starter-kit test builds it).
     pub source: &'static str,
-    /// The parameters the project's own test plays with, as Rust source of `(key, value)`
-    /// pairs.
-    pub test_params: &'static str,
     /// What the project README's `agon match` command adds for the game's parameters.
     pub match_params: &'static str,
 }

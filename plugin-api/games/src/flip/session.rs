@@ -30,9 +30,9 @@ pub const GAME: GameType = GameType {
         "Flip: the player's recorded score, the most of its coins fully inside its target third \
      after any of its own half-turns",
     view_script: include_str!("view.js"),
+    example_params: &[("turns", "40")],
     starter: Starter {
         source: include_str!("starter.rs"),
-        test_params: r#"("turns", "40")"#,
         match_params: " --param turns=200",
     },
 };

@@ -26,9 +26,9 @@ pub const GAME: GameType = GameType {
     default_fault_policy: FaultPolicy::Forfeit,
     game_score_meaning: "Flow Free: none (a puzzle is solved or not)",
     view_script: include_str!("view.js"),
+    example_params: &[("instance", "A_A\nB_B\n")],
     starter: Starter {
         source: include_str!("starter.rs"),
-        test_params: r#"("instance", "A_A\nB_B\n")"#,
         match_params: " --param puzzle=PUZZLE_FILE",
     },
 };

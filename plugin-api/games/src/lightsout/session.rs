@@ -25,9 +25,9 @@ pub const GAME: GameType = GameType {
     default_fault_policy: FaultPolicy::Forfeit,
     game_score_meaning: "Lights Out: the clicks of the answer",
     view_script: include_str!("view.js"),
+    example_params: &[("instance", "#.#\n.#.\n#.#\n")],
     starter: Starter {
         source: include_str!("starter.rs"),
-        test_params: r##"("instance", "#.#\n.#.\n#.#\n")"##,
         match_params: " --param puzzle=PUZZLE_FILE",
     },
 };

@@ -32,9 +32,9 @@ pub const GAME: GameType = GameType {
     default_fault_policy: FaultPolicy::Skip,
     game_score_meaning: "Rectangles: the cells the player's claims filled",
     view_script: include_str!("view.js"),
+    example_params: &[("n", "20"), ("max_rounds", "200")],
     starter: Starter {
         source: include_str!("starter.rs"),
-        test_params: r#"("n", "20"), ("max_rounds", "200")"#,
         match_params: "",
     },
 };

@@ -34,11 +34,11 @@ pub const GAME: GameType = GameType {
     default_fault_policy: FaultPolicy::Disqualify,
     game_score_meaning: "ReversiXT: the player's stones at the end",
     view_script: include_str!("view.js"),
+    // A 6 x 6 map of our own, two players with one override stone and one bomb each
+    // (rules file reversixt.md, "Map file").
+    example_params: &[("instance", "2\n1\n1 1\n6 6\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n")],
     starter: Starter {
         source: include_str!("starter.rs"),
-        // A 6 x 6 map of our own, two players with one override stone and one bomb each
-        // (rules file reversixt.md, "Map file").
-        test_params: r#"("instance", "2\n1\n1 1\n6 6\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n")"#,
         match_params: " --param map=MAP_FILE",
     },
 };
