@@ -11,6 +11,7 @@ mod grading;
 mod json_lines;
 mod ladder;
 mod match_flags;
+mod pages;
 mod swap;
 mod tournament;
 mod view;

@@ -9,11 +9,9 @@ use crate::charts::{grouped_bars, intervals};
 use crate::tournament::journal::Entry;
 use crate::tournament::plan::{Excluded, Plan};
 use agon_games::registry::Registry;
-use minijinja::{context, Environment, Value};
+use minijinja::{context, Value};
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-const TEMPLATE: &str = include_str!("report.html");
 
 /// How many games a fault line links before it says "and N more".
 const LINKED_GAMES: usize = 12;
@@ -345,13 +343,7 @@ pub fn page(plan: &Plan, report: &Report, entries: &[&Entry], pages: &Written) -
 }
 
 fn render(page: Value) -> String {
-    let mut env = Environment::new();
-    env.add_template("report.html", TEMPLATE)
-        .expect("the report template parses");
-    env.get_template("report.html")
-        .expect("the report template is there")
-        .render(page)
-        .expect("the report renders")
+    crate::pages::render("report.html", page).expect("the report renders")
 }
 
 /// What was played, and under which settings, in one sentence.

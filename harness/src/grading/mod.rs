@@ -2,7 +2,6 @@
 
 pub mod game_pages;
 pub mod html;
-pub mod html_escape;
 pub mod ratings;
 pub mod report;
 pub mod standings;

@@ -5,12 +5,11 @@
 use super::builds::{Slots, Status};
 use super::entry::LadderGame;
 use super::ratings::{Rated, Ratings, CONSERVATIVE_SIGMAS};
-use crate::grading::html_escape::escape;
 use agon_engine::output_file;
 use agon_games::contract::RawParams;
+use minijinja::{context, Value};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
-use std::fmt::Write as _;
 use std::path::Path;
 
 pub const JSON: &str = "standings.json";
@@ -198,134 +197,95 @@ impl Standings {
     }
 
     fn html(&self, slots: &Slots, ratings: &Ratings) -> String {
-        let mut page = String::new();
-        let title = format!("Agon ladder: {}", self.game);
         let params: Vec<String> = self
             .params
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        let _ = write!(
-            page,
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-             <meta http-equiv=\"refresh\" content=\"{REFRESH_SECONDS}\">\
-             <title>{}</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n\
-             <p>{} games{}. Updated <time data-ms=\"{ms}\">{ms}</time>; this page reloads \
-             every {REFRESH_SECONDS} s.</p>\n",
-            escape(&title),
-            escape(&title),
-            self.games,
-            if params.is_empty() {
-                String::new()
-            } else {
-                format!(", parameters {}", escape(&params.join(" ")))
-            },
-            ms = super::events::unix_ms(),
-        );
-        page.push_str(
-            "<h2>Ratings per build</h2>\n<p>Weng-Lin ratings: mu is the estimated strength, \
-             sigma its uncertainty; builds are ranked by the conservative rating \
-             mu&nbsp;&minus;&nbsp;3&nbsp;sigma, which few lucky games cannot raise. \
-             W/D/L: games won alone, won shared, not won.</p>\n<table><tr><th>#</th>\
-             <th>slot</th><th>build</th><th>bot</th><th>plugin version</th><th>sha256</th>\
-             <th>mu</th><th>sigma</th><th>rating</th><th>games</th><th>W/D/L</th>\
-             <th>points per game</th><th>faults</th></tr>\n",
-        );
-        for (i, row) in self.rows(slots, ratings).iter().enumerate() {
-            let per_game = if row.stats.games == 0 {
-                "-".to_string()
-            } else {
-                format!("{:.2}", row.stats.points / row.stats.games as f64)
-            };
-            let _ = writeln!(
-                page,
-                "<tr{}><td>{}</td><td>{}</td><td>v{}{}</td><td>{}</td><td>{}</td>\
-                 <td><code>{}</code></td><td>{:.2}</td><td>{:.2}</td><td>{:.2}</td>\
-                 <td>{}</td><td>{}/{}/{}</td><td>{per_game}</td><td>{}</td></tr>",
-                if row.current { "" } else { " class=\"old\"" },
-                i + 1,
-                escape(&row.slot),
-                row.version,
-                if row.current { " (current)" } else { "" },
-                escape(&row.stats.bot),
-                escape(&row.stats.plugin_version),
-                escape(row.stats.sha256.get(..12).unwrap_or(&row.stats.sha256)),
-                row.rating.mu,
-                row.rating.sigma,
-                row.rating.conservative,
-                row.stats.games,
-                row.stats.wins,
-                row.stats.draws,
-                row.stats.losses,
-                row.stats.faults,
-            );
-        }
-        page.push_str("</table>\n<h2>Slots</h2>\n<ul>\n");
-        for name in slots.names() {
-            let _ = writeln!(
-                page,
-                "<li>{}: {}</li>",
-                escape(name),
-                match (slots.status(name), slots.current(name)) {
+        let rows: Vec<Value> = self.rows(slots, ratings).iter().map(row_view).collect();
+        let slots: Vec<Value> = slots
+            .names()
+            .map(|name| {
+                let state = match (slots.status(name), slots.current(name)) {
                     (Status::Active, Some(b)) => format!("plays build v{}", b.version),
                     (Status::Retired, _) => "retired (its file was removed)".into(),
                     _ => "waiting for a build that passes validation".into(),
+                };
+                context! { name, state }
+            })
+            .collect();
+        let latest: Vec<Value> = self.latest.iter().map(game_view).collect();
+        let refused: Vec<Value> = self
+            .refused
+            .iter()
+            .map(|r| {
+                let sha = r.sha256.as_deref().unwrap_or("-");
+                context! {
+                    unix_ms => r.unix_ms,
+                    slot => r.slot,
+                    sha256 => sha.get(..12).unwrap_or(sha),
+                    reason => r.reason,
                 }
-            );
-        }
-        page.push_str(
-            "</ul>\n<h2>Latest games</h2>\n<table><tr><th>game</th><th>seats</th>\
-             <th>points</th><th>end</th><th>plies</th><th>faults</th></tr>\n",
-        );
-        for game in &self.latest {
-            let seats: Vec<String> = game
-                .seats
-                .iter()
-                .map(|s| escape(&format!("{} v{}", s.slot, s.version)))
-                .collect();
-            let points: Vec<String> = game.scores.iter().map(|s| s.to_string()).collect();
-            let faults: Vec<String> = game
-                .faults
-                .iter()
-                .map(|f| escape(&format!("seat {}: {}", f.seat, f.cause)))
-                .collect();
-            let _ = writeln!(
-                page,
-                "<tr><td><a href=\"records/{id}.json\">{id}</a></td><td>{}</td><td>{}</td>\
-                 <td>{}</td><td>{}</td><td>{}</td></tr>",
-                seats.join(" &middot; "),
-                points.join(" : "),
-                escape(&game.reason),
-                game.moves,
-                faults.join("; "),
-                id = escape(&game.id),
-            );
-        }
-        page.push_str(
-            "</table>\n<h2>Refused builds</h2>\n<table><tr><th>when</th><th>slot</th>\
-             <th>sha256</th><th>reason</th></tr>\n",
-        );
-        for r in &self.refused {
-            let sha = r.sha256.as_deref().unwrap_or("-");
-            let _ = writeln!(
-                page,
-                "<tr><td><time data-ms=\"{ms}\">{ms}</time></td><td>{}</td><td><code>{}</code>\
-                 </td><td>{}</td></tr>",
-                escape(&r.slot),
-                escape(sha.get(..12).unwrap_or(sha)),
-                escape(&r.reason),
-                ms = r.unix_ms,
-            );
-        }
-        page.push_str(
-            "</table>\n<script>for (const t of document.querySelectorAll('time[data-ms]')) \
-             t.textContent = new Date(Number(t.dataset.ms)).toLocaleString();</script>\n\
-             </body></html>\n",
-        );
-        page
+            })
+            .collect();
+        crate::pages::render(
+            "ladder.html",
+            context! {
+                title => format!("Agon ladder: {}", self.game),
+                engine => env!("CARGO_PKG_VERSION"),
+                refresh_seconds => REFRESH_SECONDS,
+                games => self.games,
+                params => params.join(" "),
+                updated_ms => super::events::unix_ms(),
+                rows,
+                slots,
+                latest,
+                refused,
+            },
+        )
+        .expect("the ladder page renders")
     }
 }
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}\
-table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #ccc;\
-padding:.25em .6em;text-align:left}th{background:#f3f3f3}tr.old{color:#777}";
+/// One build's row of the ratings table, its figures as the page prints them.
+fn row_view(row: &BuildRow<'_>) -> Value {
+    let stats = row.stats;
+    let per_game = if stats.games == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.2}", stats.points / stats.games as f64)
+    };
+    context! {
+        slot => row.slot,
+        version => row.version,
+        current => row.current,
+        bot => stats.bot,
+        plugin_version => stats.plugin_version,
+        sha256 => stats.sha256.get(..12).unwrap_or(&stats.sha256),
+        mu => format!("{:.2}", row.rating.mu),
+        sigma => format!("{:.2}", row.rating.sigma),
+        rating => format!("{:.2}", row.rating.conservative),
+        games => stats.games,
+        wins => stats.wins,
+        draws => stats.draws,
+        losses => stats.losses,
+        per_game,
+        faults => stats.faults,
+    }
+}
+
+/// One of the latest games, as the page lists it.
+fn game_view(game: &LadderGame) -> Value {
+    let seats: Vec<String> = game
+        .seats
+        .iter()
+        .map(|s| format!("{} v{}", s.slot, s.version))
+        .collect();
+    let points: Vec<String> = game.scores.iter().map(|s| s.to_string()).collect();
+    let faults: Vec<String> = game
+        .faults
+        .iter()
+        .map(|f| format!("seat {}: {}", f.seat, f.cause))
+        .collect();
+    context! { id => game.id, seats, points, reason => game.reason, moves => game.moves, faults }
+}

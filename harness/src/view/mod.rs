@@ -5,7 +5,7 @@
 //! |---------------|----------------------------------------------------------------------|
 //! | `frames.rs`   | the record replayed with the rules: positions, moves, faults as data  |
 //! | `patch.rs`    | each position as a patch against the one before                      |
-//! | `page.html`   | the page (minijinja template), `viewer.css` its style                |
+//! | `pages/viewer.html` | the page (a template of `crate::pages`), `viewer.css` its style |
 //! | `viewer.js`   | controls, side panel, patches; each game's `view.js` draws its board  |
 
 mod frames;
@@ -13,9 +13,8 @@ mod patch;
 
 use agon_engine::record::MatchRecord;
 use agon_games::registry::Registry;
-use minijinja::{context, Environment, Value};
+use minijinja::{context, Value};
 
-const PAGE: &str = include_str!("page.html");
 const VIEWER_JS: &str = include_str!("viewer.js");
 const VIEWER_CSS: &str = include_str!("viewer.css");
 
@@ -86,20 +85,21 @@ pub fn page(
             format!("{:?}", record.outcome.termination).to_lowercase(),
         ),
     ];
-    let mut env = Environment::new();
-    env.add_template("page.html", PAGE)?;
-    let html = env.get_template("page.html")?.render(context! {
-        title,
-        subtitle,
-        engine => record.engine,
-        game => record.game,
-        facts,
-        css => Value::from_safe_string(VIEWER_CSS.to_string()),
-        viewer => Value::from_safe_string(VIEWER_JS.to_string()),
-        game_script => Value::from_safe_string(rules.view_script().to_string()),
-        chart => Value::from_safe_string(chart_svg),
-        data => Value::from_safe_string(packed(&data)),
-    })?;
+    let html = crate::pages::render(
+        "viewer.html",
+        context! {
+            title,
+            subtitle,
+            engine => record.engine,
+            game => record.game,
+            facts,
+            css => Value::from_safe_string(VIEWER_CSS.to_string()),
+            viewer => Value::from_safe_string(VIEWER_JS.to_string()),
+            game_script => Value::from_safe_string(rules.view_script().to_string()),
+            chart => Value::from_safe_string(chart_svg),
+            data => Value::from_safe_string(packed(&data)),
+        },
+    )?;
     Ok(html)
 }
 
