@@ -12,6 +12,7 @@ mod json_lines;
 mod ladder;
 mod match_flags;
 mod pages;
+mod ratings;
 mod swap;
 mod tournament;
 mod view;

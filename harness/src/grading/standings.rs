@@ -3,7 +3,7 @@
 //! advantage. Only what the games decided goes in: no times, so deterministic bots give
 //! identical standings whatever the concurrency or interruptions.
 
-use super::ratings::bradley_terry;
+use crate::ratings::bradley_terry::bradley_terry;
 use crate::tournament::journal::Entry;
 use crate::tournament::plan::{Excluded, Plan};
 use serde::Serialize;

@@ -10,14 +10,12 @@
 //! | `entry.rs` | one journal line: a finished game and every seat's build |
 //! | `events.rs` | `events.jsonl`: builds accepted, refused and retired; starts and stops |
 //! | `pairing.rs` | which slots play next, in which seats, to keep game counts balanced |
-//! | `ratings.rs` | Weng-Lin ratings per build, updated game by game |
-//! | `standings.rs` | `standings.json` and `ladder.html`, rewritten after every game |
+//! | `standings.rs` | `standings.json` and `ladder.html` (ratings from `crate::ratings::weng_lin`), rewritten after every game |
 //! | `run.rs` | the loop that ties them together |
 
 pub mod builds;
 pub mod entry;
 pub mod events;
 pub mod pairing;
-pub mod ratings;
 pub mod run;
 pub mod standings;

@@ -11,9 +11,9 @@ use super::builds::Slots;
 use super::entry::{LadderGame, SeatBuild};
 use super::events::{unix_ms, Event, EventLog, Logged};
 use super::pairing::Pairing;
-use super::ratings::Ratings;
 use super::standings::{RefusedBuild, Standings};
 use crate::console::name;
+use crate::ratings::weng_lin::Ratings;
 use crate::swap::build::Build;
 use crate::swap::intake::{Arrival, Intake};
 use crate::swap::sparring::Sparring;
@@ -140,7 +140,12 @@ struct State {
 
 impl State {
     fn record(&mut self, game: &LadderGame) {
-        self.ratings.update(game);
+        let builds: Vec<(&str, u32)> = game
+            .seats
+            .iter()
+            .map(|s| (s.slot.as_str(), s.version))
+            .collect();
+        self.ratings.update(&builds, &game.ranks);
         self.standings.record(game);
         let slots: Vec<&str> = game.seats.iter().map(|s| s.slot.as_str()).collect();
         self.pairing.count(&slots);

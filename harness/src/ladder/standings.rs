@@ -4,7 +4,7 @@
 
 use super::builds::{Slots, Status};
 use super::entry::LadderGame;
-use super::ratings::{Rated, Ratings, CONSERVATIVE_SIGMAS};
+use crate::ratings::weng_lin::{Rated, Ratings, CONSERVATIVE_SIGMAS};
 use agon_engine::output_file;
 use agon_games::contract::RawParams;
 use minijinja::{context, Value};

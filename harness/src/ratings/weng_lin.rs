@@ -6,7 +6,6 @@
 //! A slot's new build starts from the mu of the slot's last rated build with the full initial
 //! sigma: it probably plays about as well as the build it replaces, but nothing is known yet.
 
-use super::entry::LadderGame;
 use serde::Serialize;
 use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
 use skillratings::MultiTeamOutcome;
@@ -31,22 +30,22 @@ pub struct Ratings {
 }
 
 impl Ratings {
-    pub fn update(&mut self, game: &LadderGame) {
-        let before: Vec<[WengLinRating; 1]> = game
-            .seats
+    /// Rates one game: `builds[i]` (slot, build number) finished with rank `ranks[i]`, 1 best,
+    /// ties sharing the better rank.
+    pub fn update(&mut self, builds: &[(&str, u32)], ranks: &[usize]) {
+        let before: Vec<[WengLinRating; 1]> = builds
             .iter()
-            .map(|s| [self.rating_or_prior(&s.slot, s.version)])
+            .map(|&(slot, version)| [self.rating_or_prior(slot, version)])
             .collect();
         let teams: Vec<(&[WengLinRating], MultiTeamOutcome)> = before
             .iter()
-            .zip(&game.ranks)
+            .zip(ranks)
             .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank)))
             .collect();
         let after = weng_lin_multi_team(&teams, &self.config);
-        for (seat, team) in game.seats.iter().zip(after) {
-            self.by_build
-                .insert((seat.slot.clone(), seat.version), team[0]);
-            self.last_of_slot.insert(seat.slot.clone(), seat.version);
+        for (&(slot, version), team) in builds.iter().zip(after) {
+            self.by_build.insert((slot.to_string(), version), team[0]);
+            self.last_of_slot.insert(slot.to_string(), version);
         }
     }
 
@@ -79,44 +78,11 @@ impl Ratings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::entry::SeatBuild;
-    use agon_games::contract::Termination;
-
-    fn game(seats: &[(&str, u32)], ranks: &[usize]) -> LadderGame {
-        LadderGame {
-            id: "game-1".into(),
-            number: 1,
-            seed: 0,
-            seed_secret: None,
-            seats: seats
-                .iter()
-                .map(|(slot, version)| SeatBuild {
-                    slot: slot.to_string(),
-                    version: *version,
-                    bot: "b".into(),
-                    plugin_version: "1".into(),
-                    sha256: "x".into(),
-                })
-                .collect(),
-            winner: None,
-            scores: vec![0.0; seats.len()],
-            ranks: ranks.to_vec(),
-            game_scores: vec![],
-            termination: Termination::Rules,
-            reason: String::new(),
-            moves: 1,
-            faults: vec![],
-            game_ms: 1.0,
-            started_unix_ms: 0,
-            finished_unix_ms: 0,
-        }
-    }
-
     #[test]
     fn winners_rise_losers_fall_and_sigma_shrinks() {
         let mut ratings = Ratings::default();
         for _ in 0..20 {
-            ratings.update(&game(&[("a", 1), ("b", 1)], &[1, 2]));
+            ratings.update(&[("a", 1), ("b", 1)], &[1, 2]);
         }
         let (a, b) = (ratings.of("a", 1), ratings.of("b", 1));
         assert!(a.mu > 25.0 && b.mu < 25.0, "{a:?} {b:?}");
@@ -127,9 +93,9 @@ mod tests {
     #[test]
     fn draws_move_nobody_between_equals_and_many_seats_are_ranked() {
         let mut ratings = Ratings::default();
-        ratings.update(&game(&[("a", 1), ("b", 1)], &[1, 1]));
+        ratings.update(&[("a", 1), ("b", 1)], &[1, 1]);
         assert!((ratings.of("a", 1).mu - ratings.of("b", 1).mu).abs() < 1e-9);
-        ratings.update(&game(&[("c", 1), ("d", 1), ("e", 1)], &[2, 1, 3]));
+        ratings.update(&[("c", 1), ("d", 1), ("e", 1)], &[2, 1, 3]);
         let (c, d, e) = (ratings.of("c", 1), ratings.of("d", 1), ratings.of("e", 1));
         assert!(d.mu > c.mu && c.mu > e.mu, "{c:?} {d:?} {e:?}");
     }
@@ -138,7 +104,7 @@ mod tests {
     fn a_new_build_starts_from_its_slots_strength_with_full_uncertainty() {
         let mut ratings = Ratings::default();
         for _ in 0..10 {
-            ratings.update(&game(&[("a", 1), ("b", 1)], &[1, 2]));
+            ratings.update(&[("a", 1), ("b", 1)], &[1, 2]);
         }
         let old = ratings.of("a", 1);
         let new = ratings.of("a", 2);
