@@ -22,10 +22,12 @@
 //! | `convert.rs`     | (games whose rules have their own types for what travels) protocol <-> rules conversions, so a bot can search with these rules |
 //! | `view.rs`        | what the replay viewer draws: [`contract::Session::view`] and [`contract::Session::view_action`] as data |
 //! | `view.js`        | the viewer's drawing module for that data ([`contract::GameRules::view_script`]) |
+//! | `bot.rs`         | what a bot sees of the game, re-exported by the SDK as its module of the game: the types, the rules helpers, a [`contract::BotGame`] impl and, for games of several players, the sparring `RandomBot` ([`contract::Sparring`]) |
 //! | `starter.rs`     | the first bot `agon new` writes for the game ([`contract::Starter`]): SDK code, not part of this crate |
 //!
-//! Adding a game: a new folder of that shape, `pub mod <game>;` below, and one line in
-//! [`registry::Registry::builtin`].
+//! Adding a game: copy a game folder and change it, then add its `pub mod <game>;` below and
+//! its line in [`for_each_game`], the one list of games that the registry, the SDK's modules,
+//! `agon new`, the conformance suite and the end-to-end tests all read.
 //!
 //! Game-independent parts: [`contract`] (the session contract every game implements),
 //! [`protocol`] (the wire envelope and encoding every game's protocol uses), [`registry`] (the
@@ -38,6 +40,24 @@ pub mod protocol;
 pub mod registry;
 /// [`text_error::TextError`]: where a text (a puzzle, a board, a map) goes wrong.
 pub mod text_error;
+
+/// The one list of games: each game folder's module and its [`contract::GameRules`] type, in
+/// the order `agon games` lists them. Whatever lists games expands it with a macro of its own
+/// (the registry here; the SDK's per-game modules), so a new game is added here and nowhere
+/// else (beside its `pub mod` line below).
+#[macro_export]
+macro_rules! for_each_game {
+    ($callback:ident) => {
+        $callback! {
+            breakthrough: BreakthroughRules,
+            flip: FlipRules,
+            lightsout: LightsOutRules,
+            flowfree: FlowFreeRules,
+            reversixt: ReversiXtRules,
+            rectangles: RectanglesRules,
+        }
+    };
+}
 
 pub mod breakthrough;
 pub mod flip;

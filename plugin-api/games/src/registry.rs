@@ -1,5 +1,6 @@
-//! The one list of games. Every game's folder implements [`GameRules`] in its `session.rs`;
-//! adding a game adds one line to [`Registry::builtin`]. Nothing imports back into this file.
+//! The registry: every game of [`crate::for_each_game`], the one list of games, by name. Every
+//! game's folder implements [`GameRules`] in its `session.rs`. Nothing imports back into this
+//! file.
 
 use crate::contract::GameRules;
 
@@ -11,15 +12,13 @@ pub struct Registry {
 impl Registry {
     /// Every built-in game.
     pub fn builtin() -> Registry {
+        macro_rules! every_game {
+            ($($game:ident: $rules:ident),* $(,)?) => {
+                vec![$(Box::new(crate::$game::session::$rules) as Box<dyn GameRules>),*]
+            };
+        }
         Registry {
-            games: vec![
-                Box::new(crate::breakthrough::session::BreakthroughRules),
-                Box::new(crate::flip::session::FlipRules),
-                Box::new(crate::lightsout::session::LightsOutRules),
-                Box::new(crate::flowfree::session::FlowFreeRules),
-                Box::new(crate::reversixt::session::ReversiXtRules),
-                Box::new(crate::rectangles::session::RectanglesRules),
-            ],
+            games: crate::for_each_game!(every_game),
         }
     }
 

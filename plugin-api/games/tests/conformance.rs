@@ -197,7 +197,11 @@ fn random_matches_end_by_the_rules_and_replay_from_their_notation() {
         for seed in 0..MATCHES {
             let mut session = open(game, &params);
             let actions = play_randomly(name, session.as_mut(), seed);
-            assert!(actions.len() >= 2, "{name}: a match of {} actions", actions.len());
+            assert!(
+                actions.len() >= 2,
+                "{name}: a match of {} actions",
+                actions.len()
+            );
             let outcome = session
                 .outcome()
                 .unwrap_or_else(|| panic!("{name}: over without an outcome"));

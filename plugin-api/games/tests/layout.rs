@@ -104,6 +104,7 @@ const ROLE_FILES: &[&str] = &[
     "view.rs",
     "view.js",
     "starter.rs",
+    "bot.rs",
 ];
 
 /// Folders of `src/` that are not games.
@@ -135,6 +136,7 @@ fn every_game_has_the_same_role_files() {
         }
         let module = text(&folder.join("mod.rs"));
         for declaration in [
+            "pub mod bot;",
             "pub mod protocol;",
             "pub mod session;",
             "mod playthrough;",

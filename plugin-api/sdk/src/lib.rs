@@ -70,12 +70,20 @@ mod guard;
 pub mod protocol;
 mod turn;
 
-pub mod breakthrough;
-pub mod flip;
-pub mod flowfree;
-pub mod lightsout;
-pub mod rectangles;
-pub mod reversixt;
+mod sparring;
+
+/// One module per game, from the rules crate's list of games: each is the game folder's
+/// `bot.rs` (the game's types for a bot, its rules helpers, its conversions and, for games of
+/// several players, its sparring `RandomBot`).
+macro_rules! game_modules {
+    ($($game:ident: $rules:ident),* $(,)?) => {
+        $(
+            #[doc(inline)]
+            pub use agon_games::$game::bot as $game;
+        )*
+    };
+}
+agon_games::for_each_game!(game_modules);
 
 pub use bot::Bot;
 pub use export::{ParamError, ParamReader};

@@ -6,9 +6,12 @@
 
 pub use agon_abi::wire::*;
 
-pub use agon_games::breakthrough::protocol as breakthrough;
-pub use agon_games::flip::protocol as flip;
-pub use agon_games::flowfree::protocol as flowfree;
-pub use agon_games::lightsout::protocol as lightsout;
-pub use agon_games::rectangles::protocol as rectangles;
-pub use agon_games::reversixt::protocol as reversixt;
+/// Each game's protocol module, from the rules crate's list of games.
+macro_rules! game_protocols {
+    ($($game:ident: $rules:ident),* $(,)?) => {
+        $(
+            pub use agon_games::$game::protocol as $game;
+        )*
+    };
+}
+agon_games::for_each_game!(game_protocols);

@@ -9,6 +9,7 @@
 //! The position is a pair of bitboards, so boards of at most 64 squares are supported; that
 //! covers every board of the rules file (8x8, 5x10, 10x5).
 
+pub mod bot;
 pub mod convert;
 #[cfg(test)]
 mod playthrough;

@@ -10,9 +10,11 @@
 //! | `fault_policy.rs` | [`FaultPolicy`]: what a fault costs                                |
 //! | `params.rs`       | [`RawParams`], [`ParamReader`], [`ParamError`]                     |
 //! | `puzzle.rs`       | what puzzles share: the instance, the fault hooks they refuse      |
+//! | `bot_game.rs`     | [`BotGame`], [`Sparring`], [`Draw`]: what a bot sees of a game      |
 //! | `bot_text.rs`     | [`bounded`]: how much of a bot's own text is kept                  |
 //! | `view.rs`         | [`ViewData`]: what the replay viewer draws of a position           |
 
+mod bot_game;
 mod bot_text;
 mod fault_policy;
 mod game_type;
@@ -23,6 +25,7 @@ mod rules;
 mod session;
 mod view;
 
+pub use bot_game::{BotGame, Draw, Sparring};
 pub use bot_text::{bounded, MAX_BOT_TEXT};
 pub use fault_policy::{
     FaultPolicy, DEFAULT_MAX_ERROR_RATE, DEFAULT_STALL_TURNS, SAFETY_STALL_TURNS,

@@ -6,6 +6,7 @@
 //! coin is a disc of diameter 2; a move flips one coin exactly one diameter, to anywhere not
 //! overlapping another coin and on the table ("Moves"). Seat 0 is player 1.
 
+pub mod bot;
 pub mod convert;
 #[cfg(test)]
 mod playthrough;

@@ -5,6 +5,7 @@
 //! two sources: every source has exactly one 4-neighbour of its letter, every other cell exactly
 //! two, and each letter's cells are connected (no separate loop).
 
+pub mod bot;
 pub mod convert;
 #[cfg(test)]
 mod playthrough;

@@ -8,6 +8,7 @@
 //! Instance files: one line per row, `.` (or `0`) white, `#` (or `1`) black; blank lines at the
 //! end and `\r` line ends are ignored.
 
+pub mod bot;
 pub mod convert;
 #[cfg(test)]
 mod playthrough;

@@ -7,6 +7,7 @@
 //! the cells painted in the round (see `claims`), and checked against a brute-force search by
 //! property tests.
 
+pub mod bot;
 pub mod convert;
 #[cfg(test)]
 mod playthrough;

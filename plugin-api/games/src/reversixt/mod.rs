@@ -4,6 +4,7 @@
 //! both phases on a `Position`, the protocol and the engine session. The course's TCP protocol
 //! lives in `agon-engine`, the bots in `plugins/reversixt-*`.
 
+pub mod bot;
 pub mod convert;
 #[cfg(test)]
 mod playthrough;

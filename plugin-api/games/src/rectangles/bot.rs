@@ -2,30 +2,27 @@
 //! rules' [`Game`](RectanglesGame) (board, robots, scores; `step` plays a round on a copy) and
 //! answers its robots' start cells in round 0 and one [`Direction`] per robot after that.
 
-use crate::game::Game;
-use crate::turn::Turn;
-use crate::Bot;
-use rand::Rng;
+use crate::contract::{BotGame, Draw, Sparring};
 
-/// Conversions from what a bot is sent to the rules' own types, for a [`crate::export::WireBot`]
+/// Conversions from what a bot is sent to the rules' own types, for a `WireBot` (the SDK's)
 /// that searches with the rules.
-pub use agon_games::rectangles::convert;
+pub use super::convert;
 #[doc(inline)]
-pub use agon_games::rectangles::protocol::{Action, Observation, Rectangles, Setup};
+pub use super::protocol::{Action, Observation, Rectangles, Setup};
 /// The rules' game state.
-pub use agon_games::rectangles::Game as RectanglesGame;
+pub use super::Game as RectanglesGame;
 #[doc(inline)]
-pub use agon_games::rectangles::{
+pub use super::{
     Board, Cell, Claim, Config, Direction, End, Invalid, Paint, Rect, RoundReport, FILLED,
     UNPAINTED,
 };
 
-impl Game for Rectangles {
+impl BotGame for Rectangles {
     type State = RectanglesGame;
     type Move = Action;
 
     fn state(setup: &Setup, observation: &Observation) -> Result<RectanglesGame, String> {
-        agon_games::rectangles::convert::game(setup, observation)
+        super::convert::game(setup, observation)
             .ok_or_else(|| "the observation does not fit the setup".to_string())
     }
 
@@ -34,29 +31,28 @@ impl Game for Rectangles {
     }
 }
 
-/// A sparring bot built into the SDK: robots start anywhere and wander at random.
+/// The sparring bot (the SDK's `RandomBot` of the game): robots start anywhere and wander at random.
 #[derive(Default)]
 pub struct RandomBot;
 
-impl Bot for RandomBot {
+impl Sparring for RandomBot {
     type Game = Rectangles;
 
-    fn play(&mut self, game: &RectanglesGame, turn: &mut Turn<'_, Rectangles>) -> Action {
-        let (n, robots) = (turn.setup().n.max(1), turn.setup().robots as usize);
-        let rng = turn.rng();
+    fn play(game: &RectanglesGame, setup: &Setup, _: &Observation, draw: &mut dyn Draw) -> Action {
+        let (n, robots) = (setup.n.max(1), setup.robots as usize);
         if game.round() == 0 {
             Action::Place(
                 (0..robots)
                     .map(|_| Cell {
-                        row: rng.random_range(0..n),
-                        col: rng.random_range(0..n),
+                        row: draw.below_u16(n),
+                        col: draw.below_u16(n),
                     })
                     .collect(),
             )
         } else {
             Action::Move(
                 (0..robots)
-                    .map(|_| Direction::ALL[rng.random_range(0..Direction::ALL.len())])
+                    .map(|_| Direction::ALL[draw.below(Direction::ALL.len())])
                     .collect(),
             )
         }

@@ -1,32 +1,29 @@
 //! ReversiXT (`shared/rules/reversixt.md`): one set of types for a bot. A bot is handed the
 //! rules' [`Position`] and answers one of its [`Position::legal_moves`]; the observation's time
-//! account and depth limit are in [`Turn::observation`].
+//! account and depth limit are in the SDK's `Turn::observation`.
 
-use crate::game::Game;
-use crate::turn::Turn;
-use crate::Bot;
-use rand::Rng;
+use crate::contract::{BotGame, Draw, Sparring};
 
-/// Conversions from what a bot is sent to the rules' own types, for a [`crate::export::WireBot`]
+/// Conversions from what a bot is sent to the rules' own types, for a `WireBot` (the SDK's)
 /// that searches with the rules.
-pub use agon_games::reversixt::convert;
+pub use super::convert;
 #[doc(inline)]
-pub use agon_games::reversixt::protocol::{Observation, ReversiXt, Setup};
+pub use super::protocol::{Observation, ReversiXt, Setup};
 #[doc(inline)]
-pub use agon_games::reversixt::{
+pub use super::{
     Direction, IllegalMove, Map, MapError, Move, Phase, Position, Square, Transition, BONUS_BOMB,
     BONUS_OVERRIDE, MAX_SIDE,
 };
 
-impl Game for ReversiXt {
+impl BotGame for ReversiXt {
     type State = Position;
     type Move = Move;
 
     fn state(_setup: &Setup, observation: &Observation) -> Result<Position, String> {
-        agon_games::reversixt::convert::position(observation).map_err(|e| e.to_string())
+        super::convert::position(observation).map_err(|e| e.to_string())
     }
 
-    fn answer(mv: Move) -> agon_games::reversixt::protocol::Move {
+    fn answer(mv: Move) -> super::protocol::Move {
         mv.into()
     }
 
@@ -36,15 +33,15 @@ impl Game for ReversiXt {
     }
 }
 
-/// A sparring bot built into the SDK: a uniformly random legal move (seeded).
+/// The sparring bot (the SDK's `RandomBot` of the game): a uniformly random legal move (seeded).
 #[derive(Default)]
 pub struct RandomBot;
 
-impl Bot for RandomBot {
+impl Sparring for RandomBot {
     type Game = ReversiXt;
 
-    fn play(&mut self, position: &Position, turn: &mut Turn<'_, ReversiXt>) -> Move {
+    fn play(position: &Position, _: &Setup, _: &Observation, draw: &mut dyn Draw) -> Move {
         let moves = position.legal_moves();
-        moves[turn.rng().random_range(0..moves.len())]
+        moves[draw.below(moves.len())]
     }
 }

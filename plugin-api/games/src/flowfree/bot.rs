@@ -2,22 +2,22 @@
 //! handed the rules' [`Puzzle`] and answers every cell's letter, or that it gave up; the
 //! engine's own [`verify`] checks a solution.
 
-use crate::game::Game;
+use crate::contract::BotGame;
 
-/// Conversions from what a bot is sent to the rules' own types, for a [`crate::export::WireBot`]
+/// Conversions from what a bot is sent to the rules' own types, for a `WireBot` (the SDK's)
 /// that searches with the rules.
-pub use agon_games::flowfree::convert;
+pub use super::convert;
 #[doc(inline)]
-pub use agon_games::flowfree::protocol::{Answer, FlowFree, Observation, Setup};
+pub use super::protocol::{Answer, FlowFree, Observation, Setup};
 #[doc(inline)]
-pub use agon_games::flowfree::{verify, Puzzle};
+pub use super::{verify, Puzzle};
 
-impl Game for FlowFree {
+impl BotGame for FlowFree {
     type State = Puzzle;
     type Move = Answer;
 
     fn state(_setup: &Setup, observation: &Observation) -> Result<Puzzle, String> {
-        agon_games::flowfree::convert::puzzle(observation)
+        super::convert::puzzle(observation)
     }
 
     fn answer(answer: Answer) -> Answer {

@@ -2,22 +2,22 @@
 //! handed the rules' [`Board`] and answers the clicks that clear it, or that none does; the
 //! engine's own algebra ([`Analysis`]) solves any board.
 
-use crate::game::Game;
+use crate::contract::BotGame;
 
-/// Conversions from what a bot is sent to the rules' own types, for a [`crate::export::WireBot`]
+/// Conversions from what a bot is sent to the rules' own types, for a `WireBot` (the SDK's)
 /// that searches with the rules.
-pub use agon_games::lightsout::convert;
+pub use super::convert;
 #[doc(inline)]
-pub use agon_games::lightsout::protocol::{pack, unpack, Answer, LightsOut, Observation, Setup};
+pub use super::protocol::{pack, unpack, Answer, LightsOut, Observation, Setup};
 #[doc(inline)]
-pub use agon_games::lightsout::{nullity, Analysis, Bits, Board, Click};
+pub use super::{nullity, Analysis, Bits, Board, Click};
 
-impl Game for LightsOut {
+impl BotGame for LightsOut {
     type State = Board;
     type Move = Answer;
 
     fn state(_setup: &Setup, observation: &Observation) -> Result<Board, String> {
-        agon_games::lightsout::convert::board(observation)
+        super::convert::board(observation)
     }
 
     fn answer(answer: Answer) -> Answer {
