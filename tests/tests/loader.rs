@@ -3,7 +3,8 @@
 
 use agon_engine::loader::{LoadError, Plugin};
 use agon_games::contract::{
-    FaultPolicy, GameRules, GameType, ParamError, ParamFiles, RawParams, Seats, Session, Starter,
+    FaultPolicy, GameRules, GameType, ParamError, ParamFiles, RawParams, Seats, Session,
+    SolutionView, Starter,
 };
 use agon_games::registry::Registry;
 use agon_tests::{artifacts, cache_dir, plugin, scratch};
@@ -179,6 +180,8 @@ const CHESS: GameType = GameType {
     default_fault_policy: FaultPolicy::Forfeit,
     game_score_meaning: "",
     view_script: "",
+    nodes_meaning: "nodes",
+    solution_shown_as: SolutionView::Answer,
     example_params: &[],
     starter: Starter {
         source: "",

@@ -9,7 +9,7 @@ use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::{self, Hosting};
-use agon_games::contract::RawParams;
+use agon_games::contract::{RawParams, SolutionView};
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
 
@@ -67,10 +67,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         |m| m.wall_us as f64 / 1000.0,
     );
     let attempts = record.moves.first().and_then(|m| m.nodes);
-    let solution = match game.name() {
-        "flowfree" if solved => Some(record.final_board.clone()),
-        _ if solved => record.moves.first().map(|m| m.action.clone()),
-        _ => None,
+    let solution = match game.game_type().solution_shown_as {
+        _ if !solved => None,
+        SolutionView::FinalBoard => Some(record.final_board.clone()),
+        SolutionView::Answer => record.moves.first().map(|m| m.action.clone()),
     };
     if args.json {
         let mut out = serde_json::json!({
@@ -97,10 +97,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             args.puzzle.display(),
             if solved { "solved" } else { "NOT solved" },
             spec.bot,
-            attempts.map_or(String::new(), |a| match game.name() {
-                "lightsout" => format!(", {a} solutions in the null space"),
-                _ => format!(", {a} attempted assignments"),
-            })
+            attempts.map_or(String::new(), |a| format!(
+                ", {a} {}",
+                game.game_type().nodes_meaning
+            ))
         );
         outln!("{}", record.outcome.reason);
         if let Some(solution) = solution {

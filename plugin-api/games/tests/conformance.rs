@@ -58,6 +58,7 @@ fn every_game_describes_itself_completely() {
         assert!(meta.seats.fewest() >= 1, "{name}: seats");
         assert!(!meta.parameter_help.is_empty(), "{name}: parameter help");
         assert!(!meta.game_score_meaning.is_empty(), "{name}: score meaning");
+        assert!(!meta.nodes_meaning.is_empty(), "{name}: what nodes mean");
         assert!(!meta.view_script.is_empty(), "{name}: viewer script");
         assert!(
             meta.starter.source.contains("export_plugin!"),

@@ -29,6 +29,11 @@ pub struct GameType {
     /// The replay viewer's drawing module (`view.js` in the game's folder); empty: the viewer
     /// shows each position as text.
     pub view_script: &'static str,
+    /// What a bot's reported node count means for this game, for people (`agon solve`:
+    /// "attempted assignments").
+    pub nodes_meaning: &'static str,
+    /// How a solved puzzle's solution is best shown: the final board, or the answer in notation.
+    pub solution_shown_as: SolutionView,
     /// Parameters of a small match that plays to its end in milliseconds, with no files: the
     /// conformance suite plays every game under them, and `agon new`'s project test too.
     pub example_params: &'static [(&'static str, &'static str)],
@@ -44,6 +49,15 @@ pub struct Starter {
     pub source: &'static str,
     /// What the project README's `agon match` command adds for the game's parameters.
     pub match_params: &'static str,
+}
+
+/// How a solution is shown (`agon solve`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolutionView {
+    /// The answer in the game's notation (a puzzle's clicks).
+    Answer,
+    /// The position after the answer (a filled Flow Free grid).
+    FinalBoard,
 }
 
 /// How many seats a game's matches have.

@@ -30,7 +30,7 @@ pub use bot_text::{bounded, MAX_BOT_TEXT};
 pub use fault_policy::{
     FaultPolicy, DEFAULT_MAX_ERROR_RATE, DEFAULT_STALL_TURNS, SAFETY_STALL_TURNS,
 };
-pub use game_type::{GameType, Seats, Starter};
+pub use game_type::{GameType, Seats, SolutionView, Starter};
 pub use outcome::{Outcome, Termination};
 pub use params::{raw_params, ParamError, ParamReader, RawParams};
 pub use rules::{GameRules, ParamFiles};

@@ -8,7 +8,7 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
     Session, StartInfo, ViewData,
 };
-use crate::contract::{GameType, Seats, Starter};
+use crate::contract::{GameType, Seats, SolutionView, Starter};
 use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
 
@@ -30,6 +30,8 @@ pub const GAME: GameType = GameType {
         "Flip: the player's recorded score, the most of its coins fully inside its target third \
      after any of its own half-turns",
     view_script: include_str!("view.js"),
+    nodes_meaning: "search nodes",
+    solution_shown_as: SolutionView::Answer,
     example_params: &[("turns", "40")],
     starter: Starter {
         source: include_str!("starter.rs"),

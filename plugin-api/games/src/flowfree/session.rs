@@ -9,7 +9,7 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
     Session, StartInfo, ViewData,
 };
-use crate::contract::{GameType, Seats, Starter};
+use crate::contract::{GameType, Seats, SolutionView, Starter};
 use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
 
@@ -26,6 +26,8 @@ pub const GAME: GameType = GameType {
     default_fault_policy: FaultPolicy::Forfeit,
     game_score_meaning: "Flow Free: none (a puzzle is solved or not)",
     view_script: include_str!("view.js"),
+    nodes_meaning: "attempted assignments",
+    solution_shown_as: SolutionView::FinalBoard,
     example_params: &[("instance", "A_A\nB_B\n")],
     starter: Starter {
         source: include_str!("starter.rs"),

@@ -9,7 +9,7 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
     Session, StartInfo, ViewData,
 };
-use crate::contract::{GameType, Seats, Starter};
+use crate::contract::{GameType, Seats, SolutionView, Starter};
 use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
 
@@ -25,6 +25,8 @@ pub const GAME: GameType = GameType {
     default_fault_policy: FaultPolicy::Forfeit,
     game_score_meaning: "Lights Out: the clicks of the answer",
     view_script: include_str!("view.js"),
+    nodes_meaning: "solutions in the null space",
+    solution_shown_as: SolutionView::Answer,
     example_params: &[("instance", "#.#\n.#.\n#.#\n")],
     starter: Starter {
         source: include_str!("starter.rs"),

@@ -10,7 +10,7 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, ParamReader, RawParams,
     Rejection, Session, StartInfo, ViewData,
 };
-use crate::contract::{GameType, Seats, Starter};
+use crate::contract::{GameType, Seats, SolutionView, Starter};
 use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
 
@@ -32,6 +32,8 @@ pub const GAME: GameType = GameType {
     default_fault_policy: FaultPolicy::Skip,
     game_score_meaning: "Rectangles: the cells the player's claims filled",
     view_script: include_str!("view.js"),
+    nodes_meaning: "search nodes",
+    solution_shown_as: SolutionView::Answer,
     example_params: &[("n", "20"), ("max_rounds", "200")],
     starter: Starter {
         source: include_str!("starter.rs"),

@@ -10,7 +10,7 @@ use crate::contract::{
     Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, ParamReader, RawParams,
     Rejection, Session, StartInfo, ViewData,
 };
-use crate::contract::{GameType, Seats, Starter};
+use crate::contract::{GameType, Seats, SolutionView, Starter};
 use crate::protocol::GameProtocol;
 use crate::protocol::{self, Reply, Start};
 use std::time::Duration;
@@ -34,6 +34,8 @@ pub const GAME: GameType = GameType {
     default_fault_policy: FaultPolicy::Disqualify,
     game_score_meaning: "ReversiXT: the player's stones at the end",
     view_script: include_str!("view.js"),
+    nodes_meaning: "search nodes",
+    solution_shown_as: SolutionView::Answer,
     // A 6 x 6 map of our own, two players with one override stone and one bomb each
     // (rules file reversixt.md, "Map file").
     example_params: &[("instance", "2\n1\n1 1\n6 6\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n")],
