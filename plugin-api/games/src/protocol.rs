@@ -4,6 +4,29 @@
 
 pub use agon_abi::wire::*;
 
+/// Declares a game's protocol marker (the type a bot names as its game), the protocol's
+/// `VERSION` and the marker's [`GameProtocol`] impl over the module's `Setup` and
+/// `Observation`, so that a game's name and version are written once:
+/// `game_protocol! { /// docs  LightsOut { game: "lightsout", version: 2, action: Answer } }`.
+macro_rules! game_protocol {
+    ($(#[$doc:meta])* $marker:ident { game: $name:literal, version: $version:literal, action: $action:ty $(,)? }) => {
+        $(#[$doc])*
+        pub struct $marker;
+
+        /// The protocol's version; a bot built for another version is refused.
+        pub const VERSION: u32 = $version;
+
+        impl $crate::protocol::GameProtocol for $marker {
+            const GAME: &'static str = $name;
+            const VERSION: u32 = VERSION;
+            type Setup = Setup;
+            type Observation = Observation;
+            type Action = $action;
+        }
+    };
+}
+pub(crate) use game_protocol;
+
 /// Test support: asserts that `value` encodes to exactly the bytes `hex` spells, so a change to
 /// a protocol type shows up as a failing wire golden (and the game's `VERSION` must be bumped).
 #[cfg(test)]

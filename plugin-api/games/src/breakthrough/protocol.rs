@@ -3,25 +3,20 @@
 //! Coordinates are absolute: row 0 is White's back row, White moves toward higher rows
 //! (see `agon_games::breakthrough`). Seat 0 plays White, seat 1 Black.
 
-use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
 // The rules' own types travel as they are (their serde shapes are the wire format of version 1),
 // so a bot has one `Side`, `Square` and `Move`, not a wire copy of each beside the rules'.
 pub use super::{Move, Side, Square};
 
-/// Breakthrough's [`GameProtocol`]: [`Setup`], [`Observation`], and a [`Move`] as the action.
-pub struct Breakthrough;
-
-/// Breakthrough's protocol version; a bot built for another version is refused.
-pub const VERSION: u32 = 1;
-
-impl GameProtocol for Breakthrough {
-    const GAME: &'static str = "breakthrough";
-    const VERSION: u32 = VERSION;
-    type Setup = Setup;
-    type Observation = Observation;
-    type Action = Move;
+crate::protocol::game_protocol! {
+    /// Breakthrough's [`GameProtocol`](crate::protocol::GameProtocol): [`Setup`], [`Observation`],
+    /// and a [`Move`] as the action.
+    Breakthrough {
+        game: "breakthrough",
+        version: 1,
+        action: Move,
+    }
 }
 
 /// What stands on one square of [`Observation::board`].

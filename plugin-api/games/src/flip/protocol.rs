@@ -1,24 +1,17 @@
 //! Flip, the coin game (`shared/rules/flip.md`), protocol version 1. Seat 0 is player 1 (starts
 //! in the right third, attacks toward -x); seat 1 is player 2 (left third, attacks toward +x).
 
-use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
-/// Flip's [`GameProtocol`]: [`Setup`], [`Observation`], and a half-turn of [`FlipMove`]s as
-/// the action.
-pub struct Flip;
-
-/// Flip's protocol version; a bot built for another version is refused.
-pub const VERSION: u32 = 1;
-
-impl GameProtocol for Flip {
-    const GAME: &'static str = "flip";
-    const VERSION: u32 = VERSION;
-    type Setup = Setup;
-    type Observation = Observation;
-    /// The moves of one half-turn, applied in order; invalid ones are skipped, those beyond
-    /// the allowed number ignored.
-    type Action = Vec<FlipMove>;
+crate::protocol::game_protocol! {
+    /// Flip's [`GameProtocol`](crate::protocol::GameProtocol): [`Setup`], [`Observation`], and a
+    /// half-turn of [`FlipMove`]s as the action: applied in order, invalid ones skipped, those
+    /// beyond the allowed number ignored.
+    Flip {
+        game: "flip",
+        version: 1,
+        action: Vec<FlipMove>,
+    }
 }
 
 /// Which player a bot is (the rules' [`super::Player`] on the wire).

@@ -2,21 +2,16 @@
 //! puzzle: one observation (the grid), one answer. A bot reports its attempted assignments as
 //! the reply's `nodes`.
 
-use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
-/// Flow Free's [`GameProtocol`]: [`Setup`], [`Observation`], and an [`Answer`] as the action.
-pub struct FlowFree;
-
-/// Flow Free's protocol version; a bot built for another version is refused.
-pub const VERSION: u32 = 1;
-
-impl GameProtocol for FlowFree {
-    const GAME: &'static str = "flowfree";
-    const VERSION: u32 = VERSION;
-    type Setup = Setup;
-    type Observation = Observation;
-    type Action = Answer;
+crate::protocol::game_protocol! {
+    /// Flow Free's [`GameProtocol`](crate::protocol::GameProtocol): [`Setup`], [`Observation`], and
+    /// an [`Answer`] as the action.
+    FlowFree {
+        game: "flowfree",
+        version: 1,
+        action: Answer,
+    }
 }
 
 /// The grid's size, known at the start call.

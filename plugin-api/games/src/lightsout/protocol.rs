@@ -3,21 +3,16 @@
 //! bitmaps (cell `i = row * cols + col` is bit `i % 8` of byte `i / 8`), so the largest board
 //! (4096 x 4096) fits a message both ways.
 
-use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
-/// Lights Out's [`GameProtocol`]: [`Setup`], [`Observation`], and an [`Answer`] as the action.
-pub struct LightsOut;
-
-/// Lights Out's protocol version; a bot built for another version is refused.
-pub const VERSION: u32 = 2;
-
-impl GameProtocol for LightsOut {
-    const GAME: &'static str = "lightsout";
-    const VERSION: u32 = VERSION;
-    type Setup = Setup;
-    type Observation = Observation;
-    type Action = Answer;
+crate::protocol::game_protocol! {
+    /// Lights Out's [`GameProtocol`](crate::protocol::GameProtocol): [`Setup`], [`Observation`],
+    /// and an [`Answer`] as the action.
+    LightsOut {
+        game: "lightsout",
+        version: 2,
+        action: Answer,
+    }
 }
 
 /// The board's size, known at the start call.

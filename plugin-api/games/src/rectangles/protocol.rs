@@ -6,24 +6,19 @@
 //! the start cells (one per robot), every later round for one direction per robot. All seats of
 //! a round are asked at once and see the same state.
 
-use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
 pub use super::board::{Cell, Paint, FILLED, UNPAINTED};
 pub use super::Direction;
 
-/// Rectangles' [`GameProtocol`]: [`Setup`], [`Observation`], and an [`Action`] per round.
-pub struct Rectangles;
-
-/// Rectangles' protocol version; a bot built for another version is refused.
-pub const VERSION: u32 = 1;
-
-impl GameProtocol for Rectangles {
-    const GAME: &'static str = "rectangles";
-    const VERSION: u32 = VERSION;
-    type Setup = Setup;
-    type Observation = Observation;
-    type Action = Action;
+crate::protocol::game_protocol! {
+    /// Rectangles' [`GameProtocol`](crate::protocol::GameProtocol): [`Setup`], [`Observation`], and
+    /// an [`Action`] per round.
+    Rectangles {
+        game: "rectangles",
+        version: 1,
+        action: Action,
+    }
 }
 
 /// The game's parameters and the player this bot is.

@@ -5,21 +5,16 @@
 //! who is disqualified, the phase, and the bot's own clock and depth limit (rules file, "Time
 //! and depth limits"). The answer is the course server's move triple (x, y, special).
 
-use crate::protocol::GameProtocol;
 use serde::{Deserialize, Serialize};
 
-/// ReversiXT's [`GameProtocol`]: [`Setup`], [`Observation`], and a [`Move`] as the action.
-pub struct ReversiXt;
-
-/// ReversiXT's protocol version; a bot built for another version is refused.
-pub const VERSION: u32 = 1;
-
-impl GameProtocol for ReversiXt {
-    const GAME: &'static str = "reversixt";
-    const VERSION: u32 = VERSION;
-    type Setup = Setup;
-    type Observation = Observation;
-    type Action = Move;
+crate::protocol::game_protocol! {
+    /// ReversiXT's [`GameProtocol`](crate::protocol::GameProtocol): [`Setup`], [`Observation`], and
+    /// a [`Move`] as the action.
+    ReversiXt {
+        game: "reversixt",
+        version: 1,
+        action: Move,
+    }
 }
 
 /// The map, this bot's player number and the limits of the match.
