@@ -164,7 +164,7 @@ fn fault_lines(plan: &Plan, entries: &[&Entry], pages: &Written) -> Vec<FaultLin
     // (entrant, cause, message) -> games, in the order first seen.
     let mut groups: BTreeMap<(usize, String, String), Vec<String>> = BTreeMap::new();
     for e in entries {
-        for f in &e.faults {
+        for f in &e.result.faults {
             let Some(&entrant) = e.seats.get(f.seat) else {
                 continue;
             };
@@ -213,9 +213,10 @@ fn game_lines(plan: &Plan, entries: &[&Entry], pages: &Written) -> Vec<GameLine>
                 .get(e.param_set)
                 .map_or("?".into(), |p| short_label(&p.label)),
             players: e.names.join(" vs "),
-            result: e.reason.clone(),
-            moves: e.moves,
+            result: e.result.reason.clone(),
+            moves: e.result.moves,
             faults: e
+                .result
                 .faults
                 .iter()
                 .map(|f| format!("seat {}: {}", f.seat, f.cause))

@@ -173,7 +173,7 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
                 swept: p.swept.clone(),
                 draws: subset
                     .iter()
-                    .filter(|e| e.scores.iter().all(|&s| s == 0.5))
+                    .filter(|e| e.result.scores.iter().all(|&s| s == 0.5))
                     .count() as u32,
                 games: subset.len() as u32,
                 standings: rows(plan, &subset),
@@ -226,7 +226,7 @@ fn timing(plan: &Plan, games: &[&Entry]) -> Vec<Timing> {
                         continue;
                     }
                     t.games += 1;
-                    if g.winner == Some(seat) {
+                    if g.result.winner == Some(seat) {
                         t.solved_or_won += 1;
                     }
                     t.mean_ms += g.ms_per_move.get(seat).copied().unwrap_or(0.0);
@@ -275,11 +275,11 @@ fn ranked_outcome(ranks: &[usize], seat: usize) -> Outcome {
 /// a duel; every pair of seats of a ranked game (the better rank wins the pair, equal ranks
 /// draw), which lets Bradley-Terry rate many-seat games too.
 fn pairwise(e: &Entry) -> Vec<(usize, usize, f64, f64)> {
-    if e.ranks.len() == e.seats.len() && e.seats.len() > 2 {
+    if e.result.ranks.len() == e.seats.len() && e.seats.len() > 2 {
         let mut pairs = Vec::new();
-        for a in 0..e.ranks.len() {
-            for b in a + 1..e.ranks.len() {
-                let pa = match e.ranks[a].cmp(&e.ranks[b]) {
+        for a in 0..e.result.ranks.len() {
+            for b in a + 1..e.result.ranks.len() {
+                let pa = match e.result.ranks[a].cmp(&e.result.ranks[b]) {
                     std::cmp::Ordering::Less => 1.0,
                     std::cmp::Ordering::Equal => 0.5,
                     std::cmp::Ordering::Greater => 0.0,
@@ -296,7 +296,7 @@ fn pairwise(e: &Entry) -> Vec<(usize, usize, f64, f64)> {
 }
 
 fn score(e: &Entry, seat: usize) -> f64 {
-    e.scores.get(seat).copied().unwrap_or(0.0)
+    e.result.scores.get(seat).copied().unwrap_or(0.0)
 }
 
 fn percent(part: f64, of: u32) -> f64 {
@@ -341,11 +341,11 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
             let p = score(e, seat);
             row.games += 1;
             row.points += p;
-            let result = match e.ranks.get(seat) {
+            let result = match e.result.ranks.get(seat) {
                 Some(&rank) => {
                     rank_sum[entrant].0 += rank as f64;
                     rank_sum[entrant].1 += 1;
-                    ranked_outcome(&e.ranks, seat)
+                    ranked_outcome(&e.result.ranks, seat)
                 }
                 None => outcome(p),
             };
@@ -354,9 +354,9 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
                 Outcome::Draw => row.draws += 1,
                 Outcome::Loss => row.losses += 1,
             }
-            game_score[entrant] += e.game_scores.get(seat).copied().unwrap_or(0.0);
+            game_score[entrant] += e.result.game_scores.get(seat).copied().unwrap_or(0.0);
         }
-        for f in &e.faults {
+        for f in &e.result.faults {
             if let Some(&entrant) = e.seats.get(f.seat) {
                 *rows[entrant].faults.entry(f.cause.to_string()).or_default() += 1;
             }

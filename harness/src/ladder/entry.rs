@@ -1,10 +1,9 @@
 //! One line of a ladder's journal: a finished game, with the build every seat played.
 
 use crate::swap::build::Build;
-use crate::tournament::journal::{JournalEntry, JournalFault};
+use crate::tournament::journal::{GameResult, JournalEntry};
 use agon_engine::record::MatchRecord;
 use agon_engine::seed::SeedSecret;
-use agon_games::contract::Termination;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -44,16 +43,9 @@ pub struct LadderGame {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed_secret: Option<SeedSecret>,
     pub seats: Vec<SeatBuild>,
-    pub winner: Option<usize>,
-    pub scores: Vec<f64>,
-    /// Every seat's rank, 1 best, ties sharing the better rank.
-    pub ranks: Vec<usize>,
-    pub game_scores: Vec<f64>,
-    pub termination: Termination,
-    pub reason: String,
-    pub moves: usize,
-    pub faults: Vec<JournalFault>,
-    pub game_ms: f64,
+    /// Its ranks always present: every seat's, 1 best, ties sharing the better rank.
+    #[serde(flatten)]
+    pub result: GameResult,
     /// When the game's seats were taken and when it ended (milliseconds since the Unix epoch).
     pub started_unix_ms: u64,
     pub finished_unix_ms: u64,
@@ -83,15 +75,10 @@ impl LadderGame {
             seed: record.seed,
             seed_secret: record.seed_secret,
             seats,
-            winner: record.outcome.winner,
-            scores: record.outcome.scores.clone(),
-            ranks: ranks(&record.outcome.ranks, &record.outcome.scores),
-            game_scores: record.game_scores.clone(),
-            termination: record.outcome.termination,
-            reason: record.outcome.reason.chars().take(1000).collect(),
-            moves: record.moves.len(),
-            faults: JournalFault::of_record(record),
-            game_ms,
+            result: GameResult {
+                ranks: ranks(&record.outcome.ranks, &record.outcome.scores),
+                ..GameResult::of_record(record, game_ms)
+            },
             started_unix_ms,
             finished_unix_ms,
         }
@@ -103,17 +90,17 @@ impl LadderGame {
         if seats == 0 {
             return Err("a game without seats".into());
         }
-        if self.scores.len() != seats || self.ranks.len() != seats {
+        if self.result.scores.len() != seats || self.result.ranks.len() != seats {
             return Err(format!(
                 "{seats} seats but {} scores and {} ranks",
-                self.scores.len(),
-                self.ranks.len()
+                self.result.scores.len(),
+                self.result.ranks.len()
             ));
         }
-        if self.ranks.iter().any(|&r| r == 0 || r > seats) {
-            return Err(format!("ranks {:?} out of 1..={seats}", self.ranks));
+        if self.result.ranks.iter().any(|&r| r == 0 || r > seats) {
+            return Err(format!("ranks {:?} out of 1..={seats}", self.result.ranks));
         }
-        if self.faults.iter().any(|f| f.seat >= seats) {
+        if self.result.faults.iter().any(|f| f.seat >= seats) {
             return Err("a fault of a seat the game does not have".into());
         }
         if self.seats.iter().any(|s| s.version == 0) {

@@ -145,7 +145,7 @@ impl State {
             .iter()
             .map(|s| (s.slot.as_str(), s.version))
             .collect();
-        self.ratings.update(&builds, &game.ranks);
+        self.ratings.update(&builds, &game.result.ranks);
         self.standings.record(game);
         let slots: Vec<&str> = game.seats.iter().map(|s| s.slot.as_str()).collect();
         self.pairing.count(&slots);
@@ -688,19 +688,19 @@ fn describe(game: &LadderGame) -> String {
     let seats: Vec<String> = game
         .seats
         .iter()
-        .zip(&game.scores)
+        .zip(&game.result.scores)
         .map(|(s, points)| format!("{} v{} {points}", s.slot, s.version))
         .collect();
-    let faults = if game.faults.is_empty() {
+    let faults = if game.result.faults.is_empty() {
         String::new()
     } else {
-        format!("; {} fault(s)", game.faults.len())
+        format!("; {} fault(s)", game.result.faults.len())
     };
     format!(
         "game {}: {} ({}{faults})",
         game.number,
         seats.join(" - "),
-        game.reason
+        game.result.reason
     )
 }
 

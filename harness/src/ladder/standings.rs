@@ -89,7 +89,7 @@ impl Standings {
 
     pub fn record(&mut self, game: &LadderGame) {
         self.games += 1;
-        let leaders = game.ranks.iter().filter(|&&r| r == 1).count();
+        let leaders = game.result.ranks.iter().filter(|&&r| r == 1).count();
         for (seat, build) in game.seats.iter().enumerate() {
             let stats = self
                 .builds
@@ -99,13 +99,13 @@ impl Standings {
             stats.plugin_version.clone_from(&build.plugin_version);
             stats.bot.clone_from(&build.bot);
             stats.games += 1;
-            match game.ranks.get(seat) {
+            match game.result.ranks.get(seat) {
                 Some(1) if leaders == 1 => stats.wins += 1,
                 Some(1) => stats.draws += 1,
                 _ => stats.losses += 1,
             }
-            stats.points += game.scores.get(seat).copied().unwrap_or(0.0);
-            stats.faults += game.faults.iter().filter(|f| f.seat == seat).count() as u64;
+            stats.points += game.result.scores.get(seat).copied().unwrap_or(0.0);
+            stats.faults += game.result.faults.iter().filter(|f| f.seat == seat).count() as u64;
         }
         if self.latest.len() == LATEST {
             self.latest.pop_back();
@@ -281,11 +281,12 @@ fn game_view(game: &LadderGame) -> Value {
         .iter()
         .map(|s| format!("{} v{}", s.slot, s.version))
         .collect();
-    let points: Vec<String> = game.scores.iter().map(|s| s.to_string()).collect();
+    let points: Vec<String> = game.result.scores.iter().map(|s| s.to_string()).collect();
     let faults: Vec<String> = game
+        .result
         .faults
         .iter()
         .map(|f| format!("seat {}: {}", f.seat, f.cause))
         .collect();
-    context! { id => game.id, seats, points, reason => game.reason, moves => game.moves, faults }
+    context! { id => game.id, seats, points, reason => game.result.reason, moves => game.result.moves, faults }
 }

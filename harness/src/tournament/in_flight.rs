@@ -15,7 +15,7 @@
 //! evidence (SIGKILL from a user or the out-of-memory killer, a power loss) blames nobody: its
 //! games are played again.
 
-use super::journal::{Entry, JournalFault};
+use super::journal::{Entry, GameResult, JournalFault};
 use super::plan::{GameSpec, Plan};
 use crate::json_lines;
 use agon_engine::fault::FaultCause;
@@ -264,19 +264,21 @@ pub fn forfeit_entry(plan: &Plan, game: &GameSpec, loser: usize, reason: &str) -
             .iter()
             .map(|&e| plan.entrants[e].sha256.clone())
             .collect(),
-        winner: outcome.winner,
-        scores: outcome.scores,
-        ranks: outcome.ranks,
-        game_scores: vec![0.0; seats],
-        termination: outcome.termination,
-        reason: outcome.reason,
-        moves: 0,
-        faults: vec![JournalFault {
-            seat: loser,
-            cause: FaultCause::Crash,
-            detail: reason.to_string(),
-        }],
-        game_ms: 0.0,
+        result: GameResult {
+            winner: outcome.winner,
+            scores: outcome.scores,
+            ranks: outcome.ranks,
+            game_scores: vec![0.0; seats],
+            termination: outcome.termination,
+            reason: outcome.reason,
+            moves: 0,
+            faults: vec![JournalFault {
+                seat: loser,
+                cause: FaultCause::Crash,
+                detail: reason.to_string(),
+            }],
+            game_ms: 0.0,
+        },
         ms_per_move: vec![0.0; seats],
         nodes: vec![None; seats],
     }

@@ -34,9 +34,22 @@ pub struct Entry {
     pub seats: Vec<usize>,
     pub names: Vec<String>,
     pub sha256: Vec<String>,
+    #[serde(flatten)]
+    pub result: GameResult,
+    /// Each seat's mean time per move (ms). Not used in grading.
+    pub ms_per_move: Vec<f64>,
+    /// Search nodes each seat reported (puzzles: attempted assignments).
+    #[serde(default)]
+    pub nodes: Vec<Option<u64>>,
+}
+
+/// How a game ended, as every journal keeps it (a tournament's [`Entry`], a ladder's game):
+/// its fields are written into the line beside the journal's own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
     pub winner: Option<usize>,
     pub scores: Vec<f64>,
-    /// Games of more than two seats: each seat's rank (1 best).
+    /// Games of more than two seats, and every ladder game: each seat's rank (1 best).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ranks: Vec<usize>,
     pub game_scores: Vec<f64>,
@@ -44,12 +57,26 @@ pub struct Entry {
     pub reason: String,
     pub moves: usize,
     pub faults: Vec<JournalFault>,
-    /// Wall time of the game, and each seat's mean time per move (ms). Not used in grading.
+    /// Wall time of the game (ms). Not used in grading.
     pub game_ms: f64,
-    pub ms_per_move: Vec<f64>,
-    /// Search nodes each seat reported (puzzles: attempted assignments).
-    #[serde(default)]
-    pub nodes: Vec<Option<u64>>,
+}
+
+impl GameResult {
+    /// What `record`, played in `game_ms`, leaves in a journal (its reason cut to 1,000
+    /// characters, its faults as [`JournalFault::of_record`] keeps them).
+    pub fn of_record(record: &MatchRecord, game_ms: f64) -> GameResult {
+        GameResult {
+            winner: record.outcome.winner,
+            scores: record.outcome.scores.clone(),
+            ranks: record.outcome.ranks.clone(),
+            game_scores: record.game_scores.clone(),
+            termination: record.outcome.termination,
+            reason: record.outcome.reason.chars().take(1000).collect(),
+            moves: record.moves.len(),
+            faults: JournalFault::of_record(record),
+            game_ms,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -106,15 +133,7 @@ impl Entry {
             seats: seats.to_vec(),
             names,
             sha256: record.seats.iter().map(|s| s.sha256.clone()).collect(),
-            winner: record.outcome.winner,
-            scores: record.outcome.scores.clone(),
-            ranks: record.outcome.ranks.clone(),
-            game_scores: record.game_scores.clone(),
-            termination: record.outcome.termination,
-            reason: record.outcome.reason.chars().take(1000).collect(),
-            moves: record.moves.len(),
-            faults: JournalFault::of_record(record),
-            game_ms,
+            result: GameResult::of_record(record, game_ms),
             ms_per_move: record.metrics.iter().map(|m| m.time_per_move_ms).collect(),
             nodes: record.metrics.iter().map(|m| m.nodes).collect(),
         }
@@ -525,15 +544,17 @@ mod tests {
             seats: vec![0, 1],
             names: vec!["a".into(), "b".into()],
             sha256: vec!["x".into(), "y".into()],
-            winner: Some(0),
-            scores: vec![1.0, 0.0],
-            ranks: Vec::new(),
-            game_scores: vec![2.0, 1.0],
-            termination: Termination::Rules,
-            reason: "r".into(),
-            moves: 10,
-            faults: vec![],
-            game_ms: 1.5,
+            result: GameResult {
+                winner: Some(0),
+                scores: vec![1.0, 0.0],
+                ranks: Vec::new(),
+                game_scores: vec![2.0, 1.0],
+                termination: Termination::Rules,
+                reason: "r".into(),
+                moves: 10,
+                faults: vec![],
+                game_ms: 1.5,
+            },
             ms_per_move: vec![0.1, 0.2],
             nodes: vec![None, Some(7)],
         }

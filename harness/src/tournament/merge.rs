@@ -108,7 +108,7 @@ fn refuse_conflicts(by_id: &Copies) -> anyhow::Result<()> {
                 "{id} ({})",
                 copies
                     .iter()
-                    .map(|(e, dir)| format!("{}: {}", dir.display(), e.reason))
+                    .map(|(e, dir)| format!("{}: {}", dir.display(), e.result.reason))
                     .collect::<Vec<_>>()
                     .join(" / ")
             )
@@ -196,12 +196,12 @@ fn disagree<'e>(copies: impl Iterator<Item = &'e Entry> + Clone) -> bool {
 
 /// Whether two entries of one game agree on what the game decided.
 fn same_result(a: &Entry, b: &Entry) -> bool {
-    a.scores == b.scores
-        && a.winner == b.winner
-        && a.ranks == b.ranks
-        && a.termination == b.termination
-        && a.moves == b.moves
-        && a.game_scores == b.game_scores
+    a.result.scores == b.result.scores
+        && a.result.winner == b.result.winner
+        && a.result.ranks == b.result.ranks
+        && a.result.termination == b.result.termination
+        && a.result.moves == b.result.moves
+        && a.result.game_scores == b.result.game_scores
 }
 
 /// A fresh folder beside `out` to build the merge in (so it appears whole, or not at all), after

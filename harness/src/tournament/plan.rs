@@ -287,24 +287,27 @@ impl Plan {
                     e.id, game.seats, game.param_set, e.seats, e.param_set
                 ));
             }
-            let lengths_fit = e.scores.len() == seats
+            let lengths_fit = e.result.scores.len() == seats
                 && e.names.len() == seats
-                && e.game_scores.len() == seats
-                && (e.ranks.is_empty() || e.ranks.len() == seats);
+                && e.result.game_scores.len() == seats
+                && (e.result.ranks.is_empty() || e.result.ranks.len() == seats);
             if !lengths_fit {
                 return Err(format!(
                     "game {}: per-seat lists do not have {seats} seats",
                     e.id
                 ));
             }
-            if e.winner.is_some_and(|w| w >= seats) || e.faults.iter().any(|f| f.seat >= seats) {
+            if e.result.winner.is_some_and(|w| w >= seats)
+                || e.result.faults.iter().any(|f| f.seat >= seats)
+            {
                 return Err(format!("game {}: a seat beyond its {seats} seats", e.id));
             }
-            if e.scores
+            if e.result
+                .scores
                 .iter()
-                .chain(&e.game_scores)
+                .chain(&e.result.game_scores)
                 .any(|x| !x.is_finite())
-                || e.ranks.iter().any(|&r| r == 0 || r > seats)
+                || e.result.ranks.iter().any(|&r| r == 0 || r > seats)
             {
                 return Err(format!("game {}: a score or rank out of range", e.id));
             }

@@ -565,7 +565,8 @@ fn save_record(dir: &Path, id: &str, record: &MatchRecord) -> Result<(), String>
 
 fn tally(points: &mut BTreeMap<usize, f64>, entry: &Entry) {
     for (seat, &entrant) in entry.seats.iter().enumerate() {
-        *points.entry(entrant).or_default() += entry.scores.get(seat).copied().unwrap_or(0.0);
+        *points.entry(entrant).or_default() +=
+            entry.result.scores.get(seat).copied().unwrap_or(0.0);
     }
 }
 
