@@ -8,6 +8,7 @@ use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::InlineHost;
 use agon_engine::record::SeatRecord;
 use agon_engine::runner::Seat;
+use agon_games::registry::Registry;
 use agon_sdk::export::BotEntry;
 use rand::seq::IndexedRandom;
 use std::collections::BTreeMap;
@@ -64,18 +65,15 @@ impl Sparring {
     }
 }
 
-/// The house bot's entry for `game`: the SDK's random player, if the game has one.
+/// The house bot's entry for `game`: the SDK's random player, for a game of several seats
+/// (a puzzle has no opponent to stand in for).
 fn house_entry(game: &str) -> Option<BotEntry> {
-    use agon_sdk::{breakthrough, flip, rectangles, reversixt};
     const NAME: &str = "random";
     const ABOUT: &str = "the house's random player";
-    Some(match game {
-        "breakthrough" => BotEntry::bot::<breakthrough::RandomBot>(NAME, ABOUT),
-        "flip" => BotEntry::bot::<flip::RandomBot>(NAME, ABOUT),
-        "rectangles" => BotEntry::bot::<rectangles::RandomBot>(NAME, ABOUT),
-        "reversixt" => BotEntry::bot::<reversixt::RandomBot>(NAME, ABOUT),
-        _ => return None,
-    })
+    let seats = Registry::builtin().get(game).ok()?.seats();
+    (seats > 1)
+        .then(|| agon_sdk::export::sparring_entry(game, NAME, ABOUT))
+        .flatten()
 }
 
 /// The house bot at `seat` of a game of `game`, played on the engine's thread (it is the

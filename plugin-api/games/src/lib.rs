@@ -22,7 +22,7 @@
 //! | `convert.rs`     | (games whose rules have their own types for what travels) protocol <-> rules conversions, so a bot can search with these rules |
 //! | `view.rs`        | what the replay viewer draws: [`contract::Session::view`] and [`contract::Session::view_action`] as data |
 //! | `view.js`        | the viewer's drawing module for that data ([`contract::GameRules::view_script`]) |
-//! | `bot.rs`         | what a bot sees of the game, re-exported by the SDK as its module of the game: the types, the rules helpers, a [`contract::BotGame`] impl and, for games of several players, the sparring `RandomBot` ([`contract::Sparring`]) |
+//! | `bot.rs`         | what a bot sees of the game, re-exported by the SDK as its module of the game: the types, the rules helpers, a [`contract::BotGame`] impl and the sparring `RandomBot` ([`contract::Sparring`]) |
 //! | `starter.rs`     | the first bot `agon new` writes for the game ([`contract::Starter`]): SDK code, not part of this crate |
 //!
 //! Adding a game: copy a game folder and change it, then add its `pub mod <game>;` below and

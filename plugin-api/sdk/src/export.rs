@@ -216,6 +216,25 @@ pub fn new_bot(
     }
 }
 
+/// Every game's sparring bot (its module's `RandomBot`), as an entry named `name`, for `game`
+/// by its registry name; `None` for a name no game has. The engine's house player for a
+/// ladder takes it from here, so it names no game itself.
+pub fn sparring_entry(
+    game: &str,
+    name: &'static str,
+    description: &'static str,
+) -> Option<BotEntry> {
+    macro_rules! entries {
+        ($($module:ident: $rules:ident),* $(,)?) => {
+            match game {
+                $(stringify!($module) => Some(BotEntry::bot::<crate::$module::RandomBot>(name, description)),)*
+                _ => None,
+            }
+        };
+    }
+    agon_games::for_each_game!(entries)
+}
+
 /// What [`crate::export_plugin!`] expands to, so a plugin needs no direct `abi_stable`
 /// dependency.
 #[doc(hidden)]
@@ -317,5 +336,17 @@ mod tests {
             "_1as_0lib_1header_0root_bmodule_bloader",
             abi_stable::library::ROOT_MODULE_LOADER_NAME
         );
+    }
+
+    /// The list of sparring bots comes from the registry: every registered game has one, for
+    /// the game it says, and nothing else has.
+    #[test]
+    fn every_registered_game_has_a_sparring_bot() {
+        for game in agon_games::registry::Registry::builtin().names() {
+            let entry = super::sparring_entry(game, "random", "sparring")
+                .unwrap_or_else(|| panic!("{game} has no sparring bot"));
+            assert_eq!(entry.game, game);
+        }
+        assert!(super::sparring_entry("chess", "random", "sparring").is_none());
     }
 }

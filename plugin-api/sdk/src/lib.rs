@@ -6,8 +6,8 @@
 //!   move.
 //! - One module per game, each with one set of types: [`breakthrough`], [`flip`],
 //!   [`reversixt`], [`rectangles`], and the puzzles [`lightsout`] and [`flowfree`]. Each also
-//!   names the game's marker for [`Bot::Game`] and, for games of several players, a built-in
-//!   sparring bot (`RandomBot`).
+//!   names the game's marker for [`Bot::Game`] and a built-in sparring bot (`RandomBot`:
+//!   random legal play; for a puzzle, a baseline that does not solve it).
 //! - [`export_plugin!`]: one macro exports any number of bots for any games from one library.
 //!   It catches panics so that none crosses the ABI.
 //! - Lower levels, for bots that want them: [`protocol`] (the wire types, bincode 2) and
@@ -74,7 +74,7 @@ mod sparring;
 
 /// One module per game, from the rules crate's list of games: each is the game folder's
 /// `bot.rs` (the game's types for a bot, its rules helpers, its conversions and, for games of
-/// several players, its sparring `RandomBot`).
+/// its sparring `RandomBot`).
 macro_rules! game_modules {
     ($($game:ident: $rules:ident),* $(,)?) => {
         $(
