@@ -73,8 +73,8 @@ mod turn;
 mod sparring;
 
 /// One module per game, from the rules crate's list of games: each is the game folder's
-/// `bot.rs` (the game's types for a bot, its rules helpers, its conversions and, for games of
-/// its sparring `RandomBot`).
+/// `bot.rs` (the game's types for a bot, its rules helpers, its conversions and its sparring
+/// `RandomBot`).
 macro_rules! game_modules {
     ($($game:ident: $rules:ident),* $(,)?) => {
         $(
