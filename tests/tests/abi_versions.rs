@@ -60,11 +60,11 @@ fn a_library_built_with_the_previous_sdk_release_loads_and_plays() {
 
     let listed = run(agon().arg("plugins").arg(&library)).expect_success();
     assert!(
-        listed.stdout.contains("capturer") && listed.stdout.contains("Previous release"),
+        listed.stdout.contains("runner") && listed.stdout.contains("Previous release"),
         "{}",
         listed.stdout
     );
-    let played = match_against_random(&format!("{}:capturer", library.display())).expect_success();
+    let played = match_against_random(&format!("{}:runner", library.display())).expect_success();
     let result = played.stdout.lines().find(|l| l.starts_with("result:"));
     assert!(
         result.is_some_and(|r| !r.contains("fault")),

@@ -116,6 +116,12 @@ fn per_param_csv(report: &Report) -> String {
     out
 }
 
+/// Row `i`'s points against column `j` over their games (`3/4`); none on the diagonal or where
+/// the two never met.
+fn crosstable_cell(c: &CrossTable, i: usize, j: usize) -> Option<String> {
+    (i != j && c.games[i][j] != 0).then(|| format!("{}/{}", c.points[i][j], c.games[i][j]))
+}
+
 fn crosstable_csv(c: &CrossTable) -> String {
     let mut out = String::from("points of row vs column");
     for name in &c.names {
@@ -125,10 +131,9 @@ fn crosstable_csv(c: &CrossTable) -> String {
     for (i, name) in c.names.iter().enumerate() {
         out.push_str(&csv_field(name));
         for j in 0..c.names.len() {
-            if i == j || c.games[i][j] == 0 {
-                out.push(',');
-            } else {
-                let _ = write!(out, ",{}/{}", c.points[i][j], c.games[i][j]);
+            out.push(',');
+            if let Some(cell) = crosstable_cell(c, i, j) {
+                out.push_str(&cell);
             }
         }
         out.push('\n');
@@ -209,10 +214,11 @@ fn markdown_crosstable(c: &CrossTable) -> String {
     for (i, name) in c.names.iter().enumerate() {
         let _ = write!(out, "| {name} |");
         for j in 0..c.names.len() {
-            if i == j || c.games[i][j] == 0 {
-                out.push_str(" |");
-            } else {
-                let _ = write!(out, " {}/{} |", c.points[i][j], c.games[i][j]);
+            match crosstable_cell(c, i, j) {
+                Some(cell) => {
+                    let _ = write!(out, " {cell} |");
+                }
+                None => out.push_str(" |"),
             }
         }
         out.push('\n');

@@ -99,20 +99,25 @@ mod tests {
     use super::*;
     use std::process::{Command, Stdio};
 
-    #[test]
-    fn keeps_the_beginning_and_the_end_and_counts_the_rest() {
+    /// What a capture keeps of the stderr of `sh -c script`.
+    fn captured(script: &str) -> Option<String> {
         let mut child = Command::new("sh")
-            .args([
-                "-c",
-                "head -c 200000 /dev/zero | tr '\\0' x >&2; echo 'panicked at src/lib.rs:7:5' >&2",
-            ])
+            .args(["-c", script])
             .stderr(Stdio::piped())
             .spawn()
             .expect("sh runs");
         let mut capture = StderrCapture::start(child.stderr.take());
         child.wait().unwrap();
         capture.finish(Duration::from_secs(5));
-        let text = capture.text().unwrap();
+        capture.text()
+    }
+
+    #[test]
+    fn keeps_the_beginning_and_the_end_and_counts_the_rest() {
+        let text = captured(
+            "head -c 200000 /dev/zero | tr '\\0' x >&2; echo 'panicked at src/lib.rs:7:5' >&2",
+        )
+        .unwrap();
         assert!(text.starts_with(&"x".repeat(HEAD_LIMIT)));
         let written = 200_000 + "panicked at src/lib.rs:7:5\n".len();
         let marker = format!(
@@ -131,23 +136,14 @@ mod tests {
 
     #[test]
     fn a_short_stderr_is_kept_whole() {
-        let mut child = Command::new("sh")
-            .args(["-c", "printf 'one\\ntwo\\n' >&2"])
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("sh runs");
-        let mut capture = StderrCapture::start(child.stderr.take());
-        child.wait().unwrap();
-        capture.finish(Duration::from_secs(5));
-        assert_eq!(capture.text().as_deref(), Some("one\ntwo\n"));
+        assert_eq!(
+            captured("printf 'one\\ntwo\\n' >&2").as_deref(),
+            Some("one\ntwo\n")
+        );
     }
 
     #[test]
     fn nothing_written_is_none() {
-        let mut child = Command::new("true").stderr(Stdio::piped()).spawn().unwrap();
-        let mut capture = StderrCapture::start(child.stderr.take());
-        child.wait().unwrap();
-        capture.finish(Duration::from_secs(5));
-        assert_eq!(capture.text(), None);
+        assert_eq!(captured("true"), None);
     }
 }

@@ -1,26 +1,22 @@
-//! A bot as a team wrote it against agon-plugin-api 0.2.0 (the SDK's own example): it captures
-//! when it can and moves at random otherwise.
+//! A bot as a team wrote it against agon-plugin-api 0.2.0: it plays the legal move that takes
+//! a worker furthest toward the opponent's home row, the last such move on ties.
 
-use agon_plugin_api::breakthrough::{Breakthrough, Move, Position};
-use agon_plugin_api::rand::seq::IndexedRandom;
+use agon_plugin_api::breakthrough::{Breakthrough, Move, Position, Side};
 use agon_plugin_api::{Bot, Turn};
 
 #[derive(Default)]
-pub struct Capturer;
+pub struct Runner;
 
-impl Bot for Capturer {
+impl Bot for Runner {
     type Game = Breakthrough;
 
-    fn play(&mut self, position: &Position, turn: &mut Turn<'_, Breakthrough>) -> Move {
-        let moves = position.legal_moves();
-        let captures: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|m| position.piece_at(m.to).is_some())
-            .collect();
-        let pool = if captures.is_empty() { &moves } else { &captures };
-        *pool
-            .choose(turn.rng())
+    fn play(&mut self, position: &Position, _turn: &mut Turn<'_, Breakthrough>) -> Move {
+        let white = position.to_move() == Side::White;
+        let progress = |m: &Move| if white { m.to.row } else { u8::MAX - m.to.row };
+        position
+            .legal_moves()
+            .into_iter()
+            .max_by_key(progress)
             .expect("the engine asks only when a move exists")
     }
 }
@@ -28,6 +24,6 @@ impl Bot for Capturer {
 agon_plugin_api::export_plugin! {
     team: "Previous release",
     bots: {
-        "capturer" => Capturer: "captures when it can, else moves at random",
+        "runner" => Runner: "runs its furthest worker forward",
     },
 }
