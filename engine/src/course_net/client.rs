@@ -77,10 +77,43 @@ pub fn play(
     game: &dyn GameRules,
 ) -> Result<ClientReport, ClientError> {
     let _ = stream.set_nodelay(true);
-    Message::Group(group)
-        .write_to(&mut &stream)
-        .map_err(|e| ClientError::Wire(WireError::Io(e)))?;
-    let map_bytes = match Message::read_from(&mut &stream)? {
+    send(&stream, Message::Group(group))?;
+    let (text, map) = receive_map(&stream)?;
+    let players = map.players;
+    let player = receive_player_number(&stream, players)?;
+    log::info!("playing {} as player {player} of {players}", game.name());
+    let start_message = protocol::encode(&start_for(&bot, player, players, text));
+    start_bot(&mut bot, &start_message)?;
+    Game {
+        stream,
+        bot,
+        start_message,
+        position: Position::new(map),
+        player,
+        players,
+        ply: 0,
+        report: ClientReport {
+            player,
+            ranks: Vec::new(),
+            stones: Vec::new(),
+            disqualified: Vec::new(),
+            moves_sent: 0,
+            stand_ins: 0,
+            restarts: 0,
+        },
+    }
+    .play_to_end()
+}
+
+fn send(stream: &TcpStream, message: Message) -> Result<(), ClientError> {
+    message
+        .write_to(&mut &*stream)
+        .map_err(|e| ClientError::Wire(WireError::Io(e)))
+}
+
+/// The map message's text, and the map it describes.
+fn receive_map(stream: &TcpStream) -> Result<(String, Map), ClientError> {
+    let map_bytes = match Message::read_from(&mut &*stream)? {
         Message::Map(bytes) => bytes,
         other => {
             return Err(ClientError::Unexpected {
@@ -91,19 +124,24 @@ pub fn play(
     };
     let text = String::from_utf8_lossy(&map_bytes).into_owned();
     let map = Map::parse_lenient(&text).map_err(ClientError::Map)?;
-    let players = map.players;
-    let player = match Message::read_from(&mut &stream)? {
-        Message::PlayerNumber(p) if (1..=players).contains(&p) => p,
-        Message::PlayerNumber(p) => return Err(ClientError::PlayerNumber { player: p, players }),
-        other => {
-            return Err(ClientError::Unexpected {
-                kind: other.kind(),
-                when: "where the player number (type 3) belongs",
-            })
-        }
-    };
-    log::info!("playing {} as player {player} of {players}", game.name());
-    let start = Start {
+    Ok((text, map))
+}
+
+fn receive_player_number(stream: &TcpStream, players: u8) -> Result<u8, ClientError> {
+    match Message::read_from(&mut &*stream)? {
+        Message::PlayerNumber(p) if (1..=players).contains(&p) => Ok(p),
+        Message::PlayerNumber(p) => Err(ClientError::PlayerNumber { player: p, players }),
+        other => Err(ClientError::Unexpected {
+            kind: other.kind(),
+            when: "where the player number (type 3) belongs",
+        }),
+    }
+}
+
+/// The bot's start message: the server gives no time or depth limit up front, only with each
+/// move request.
+fn start_for(bot: &ClientBot, player: u8, players: u8, map: String) -> Start<wire::Setup> {
+    Start {
         seat: player as u32 - 1,
         seats: players as u32,
         seed: bot.seed,
@@ -113,101 +151,126 @@ pub fn play(
         game: wire::Setup {
             you: player,
             players,
-            map: text,
+            map,
             time_ms: 0,
             depth: 0,
         },
-    };
-    let start_message = protocol::encode(&start);
+    }
+}
+
+fn start_bot(bot: &mut ClientBot, start_message: &[u8]) -> Result<(), ClientError> {
     let call = bot
         .host
-        .start(start_message.clone(), Deadline::wall(bot.start_budget));
+        .start(start_message.to_vec(), Deadline::wall(bot.start_budget));
     match call.result {
-        CallResult::Answer(()) => {}
-        CallResult::Failed(f) => return Err(ClientError::Start(crate::host::describe_failure(&f))),
-        CallResult::TimedOut => return Err(ClientError::Start("it timed out".into())),
+        CallResult::Answer(()) => Ok(()),
+        CallResult::Failed(f) => Err(ClientError::Start(crate::host::describe_failure(&f))),
+        CallResult::TimedOut => Err(ClientError::Start("it timed out".into())),
         CallResult::Fault { cause, detail } => {
-            return Err(ClientError::Start(format!("{cause}: {detail}")))
+            Err(ClientError::Start(format!("{cause}: {detail}")))
         }
     }
-    let mut position = Position::new(map);
-    let mut report = ClientReport {
-        player,
-        ranks: Vec::new(),
-        stones: Vec::new(),
-        disqualified: Vec::new(),
-        moves_sent: 0,
-        stand_ins: 0,
-        restarts: 0,
-    };
-    let mut ply = 0u32;
-    loop {
-        match Message::read_from(&mut &stream)? {
-            Message::MoveRequest { time_ms, depth } => {
-                restart_if_gone(&mut bot, &start_message, ply, &mut report);
-                let m = choose(
-                    &mut bot,
-                    &position,
-                    player,
-                    ply,
-                    time_ms,
-                    depth,
-                    &mut report,
-                )?;
-                Message::MoveReply {
-                    x: m.x as u16,
-                    y: m.y as u16,
-                    special: m.special,
-                }
-                .write_to(&mut &stream)
-                .map_err(|e| ClientError::Wire(WireError::Io(e)))?;
-                report.moves_sent += 1;
-            }
-            Message::MoveAnnouncement {
-                x,
-                y,
-                special,
-                player: mover,
-            } => {
-                let m = Move {
-                    x: x as usize,
-                    y: y as usize,
-                    special,
-                };
-                position.play(mover, m).map_err(|e| ClientError::Diverged {
-                    player: mover,
+}
+
+/// The client's side of a game in progress: its own copy of the position, kept in step with
+/// the server's announcements.
+struct Game {
+    stream: TcpStream,
+    bot: ClientBot,
+    /// Kept to start the bot again after its process is gone.
+    start_message: Vec<u8>,
+    position: Position,
+    player: u8,
+    players: u8,
+    ply: u32,
+    report: ClientReport,
+}
+
+impl Game {
+    fn play_to_end(mut self) -> Result<ClientReport, ClientError> {
+        loop {
+            match Message::read_from(&mut &self.stream)? {
+                Message::MoveRequest { time_ms, depth } => self.answer(time_ms, depth)?,
+                Message::MoveAnnouncement {
                     x,
                     y,
                     special,
-                    why: e.to_string(),
-                })?;
-                ply += 1;
-            }
-            Message::Disqualified(p) if (1..=players).contains(&p) => {
-                log::warn!(
-                    "player {p} is disqualified{}",
-                    if p == player { " (us)" } else { "" }
-                );
-                position.disqualify(p);
-            }
-            Message::EndOfPhase1 => {
-                if position.phase == Phase::Building {
-                    log::warn!("the server ended phase 1 where the rules still have moves");
+                    player: mover,
+                } => self.follow(mover, x, y, special)?,
+                Message::Disqualified(p) if (1..=self.players).contains(&p) => {
+                    log::warn!(
+                        "player {p} is disqualified{}",
+                        if p == self.player { " (us)" } else { "" }
+                    );
+                    self.position.disqualify(p);
+                }
+                Message::EndOfPhase1 => {
+                    if self.position.phase == Phase::Building {
+                        log::warn!("the server ended phase 1 where the rules still have moves");
+                    }
+                }
+                Message::EndOfGame => break,
+                other => {
+                    return Err(ClientError::Unexpected {
+                        kind: other.kind(),
+                        when: "during the game",
+                    })
                 }
             }
-            Message::EndOfGame => break,
-            other => {
-                return Err(ClientError::Unexpected {
-                    kind: other.kind(),
-                    when: "during the game",
-                })
-            }
         }
+        self.report.ranks = self.position.ranks();
+        self.report.stones = self.position.map.stones();
+        self.report.disqualified = self.position.disqualified.clone();
+        Ok(self.report)
     }
-    report.ranks = position.ranks();
-    report.stones = position.map.stones();
-    report.disqualified = position.disqualified.clone();
-    Ok(report)
+
+    fn answer(&mut self, time_ms: u32, depth: u8) -> Result<(), ClientError> {
+        restart_if_gone(
+            &mut self.bot,
+            &self.start_message,
+            self.ply,
+            &mut self.report,
+        );
+        let m = choose(
+            &mut self.bot,
+            &self.position,
+            self.player,
+            self.ply,
+            time_ms,
+            depth,
+            &mut self.report,
+        )?;
+        send(
+            &self.stream,
+            Message::MoveReply {
+                x: m.x as u16,
+                y: m.y as u16,
+                special: m.special,
+            },
+        )?;
+        self.report.moves_sent += 1;
+        Ok(())
+    }
+
+    /// Plays an announced move on our copy; a move our rules refuse means the copies differ.
+    fn follow(&mut self, mover: u8, x: u16, y: u16, special: u8) -> Result<(), ClientError> {
+        let m = Move {
+            x: x as usize,
+            y: y as usize,
+            special,
+        };
+        self.position
+            .play(mover, m)
+            .map_err(|e| ClientError::Diverged {
+                player: mover,
+                x,
+                y,
+                special,
+                why: e.to_string(),
+            })?;
+        self.ply += 1;
+        Ok(())
+    }
 }
 
 /// Starts the bot again when its host is gone (died, or killed at a deadline). If that fails,

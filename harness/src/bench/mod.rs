@@ -17,9 +17,34 @@ use crate::cli::BenchArgs;
 use crate::console::outln;
 use agon_engine::loader::Plugin;
 use anyhow::{anyhow, Context};
-use figure::SAMPLES;
-use std::path::PathBuf;
+use figure::{Figure, SAMPLES};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// What the suites measure with: the `noop` plugin (its folder holds the other plugins) and
+/// the time per sample.
+struct Bench<'a> {
+    args: &'a BenchArgs,
+    noop: PathBuf,
+    plugin: Plugin,
+    per_sample: Duration,
+}
+
+type Suite = fn(&Bench) -> anyhow::Result<Vec<Figure>>;
+
+/// The suites in the order `all` runs them, and whether `all` runs them: `ladder` takes
+/// minutes of games, so it runs only when asked for by name.
+const SUITES: [(&str, Suite, bool); 9] = [
+    ("hosts", hosts_suite, true),
+    ("rules", rules_suite, true),
+    ("flip", flip_suite, true),
+    ("reversixt", reversixt_suite, true),
+    ("rectangles", rectangles_suite, true),
+    ("viewer", viewer_suite, true),
+    ("puzzles", puzzles_suite, true),
+    ("tournament", tournament_suite, true),
+    ("ladder", ladder_suite, false),
+];
 
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 3600.0) {
@@ -32,103 +57,25 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         Some(p) => p.clone(),
         None => default_noop()?,
     };
-    let plugin = Plugin::load(&noop)?;
-    let per_sample = Duration::from_secs_f64(args.seconds / SAMPLES as f64);
-    let mut figures = Vec::new();
-
+    let bench = Bench {
+        plugin: Plugin::load(&noop)?,
+        noop,
+        per_sample: Duration::from_secs_f64(args.seconds / SAMPLES as f64),
+        args: &args,
+    };
     let suite = args.suite.as_str();
-    if ![
-        "all",
-        "hosts",
-        "rules",
-        "tournament",
-        "puzzles",
-        "flip",
-        "reversixt",
-        "rectangles",
-        "viewer",
-        "ladder",
-    ]
-    .contains(&suite)
-    {
+    if suite != "all" && !SUITES.iter().any(|&(name, _, _)| name == suite) {
         anyhow::bail!(
             "--suite `{suite}`: expected all, hosts, rules, tournament, puzzles, flip, reversixt, \
              rectangles, viewer or ladder"
         );
     }
-    let wants = |part: &str| suite == "all" || suite == part;
-
-    if wants("hosts") {
-        let misbehave = sibling(&noop, "libmisbehave.so")?;
-        figures.extend(hosts::figures(&noop, &plugin, &misbehave, per_sample)?);
+    let mut figures = Vec::new();
+    for (name, measure, in_all) in SUITES {
+        if name == suite || (suite == "all" && in_all) {
+            figures.extend(measure(&bench)?);
+        }
     }
-    if wants("rules") {
-        figures.push(rules::playouts(per_sample));
-    }
-    if wants("flip") {
-        figures.extend(flip::run(&sibling(&noop, "libflip_greedy.so")?)?);
-    }
-    if wants("reversixt") {
-        figures.push(reversixt::legal_moves(&args.reversixt_map, per_sample)?);
-        let greedy = sibling(&noop, "libreversixt_greedy.so")?;
-        figures.push(reversixt::greedy_games(&greedy, per_sample)?);
-        figures.push(reversixt::seed_nodes(
-            &sibling(&noop, "libreversixt_seed.so")?,
-            &greedy,
-            &args.reversixt_map,
-            per_sample,
-        )?);
-    }
-    if wants("rectangles") {
-        let cavalry = sibling(&noop, "librectangles_cavalry.so")?;
-        let army = sibling(&noop, "librectangles_army.so")?;
-        let chaser = sibling(&noop, "librectangles_chaser.so")?;
-        let random = sibling(&noop, "librectangles_random.so")?;
-        figures.push(rectangles::rules_per_round(
-            [
-                (&cavalry, "cavalry"),
-                (&army, "army"),
-                (&chaser, "chaser"),
-                (&random, "random"),
-            ],
-            per_sample,
-        )?);
-    }
-    if wants("viewer") {
-        figures.extend(viewer::run(
-            &sibling(&noop, "libflip_greedy.so")?,
-            &sibling(&noop, "libreversixt_greedy.so")?,
-            &args.reversixt_map,
-        )?);
-    }
-    if wants("puzzles") {
-        figures.extend(puzzles::flowfree(
-            &sibling(&noop, "libflowfree_solver.so")?,
-            &args.flowfree,
-        )?);
-        figures.push(puzzles::lightsout_table());
-        figures.push(puzzles::lightsout_large(&sibling(
-            &noop,
-            "liblightsout_gf2.so",
-        )?)?);
-    }
-    if wants("tournament") {
-        figures.extend(tournament::throughput(&sibling(
-            &noop,
-            "libbreakthrough_random.so",
-        )?)?);
-        figures.push(tournament::journal_append()?);
-    }
-
-    // Minutes of games: only when asked for by name.
-    if suite == "ladder" {
-        figures.extend(ladder::ladder(
-            &sibling(&noop, "libbreakthrough_random.so")?,
-            &sibling(&noop, "libbreakthrough_alphabeta.so")?,
-            args.ladder_games,
-        )?);
-    }
-
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&figures)?);
         return Ok(());
@@ -137,8 +84,78 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn hosts_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    let misbehave = sibling(&b.noop, "libmisbehave.so")?;
+    hosts::figures(&b.noop, &b.plugin, &misbehave, b.per_sample)
+}
+
+fn rules_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    Ok(vec![rules::playouts(b.per_sample)])
+}
+
+fn flip_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    flip::run(&sibling(&b.noop, "libflip_greedy.so")?)
+}
+
+fn reversixt_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    let map = &b.args.reversixt_map;
+    let legal_moves = reversixt::legal_moves(map, b.per_sample)?;
+    let greedy = sibling(&b.noop, "libreversixt_greedy.so")?;
+    let greedy_games = reversixt::greedy_games(&greedy, b.per_sample)?;
+    let seed = sibling(&b.noop, "libreversixt_seed.so")?;
+    let seed_nodes = reversixt::seed_nodes(&seed, &greedy, map, b.per_sample)?;
+    Ok(vec![legal_moves, greedy_games, seed_nodes])
+}
+
+fn rectangles_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    let cavalry = sibling(&b.noop, "librectangles_cavalry.so")?;
+    let army = sibling(&b.noop, "librectangles_army.so")?;
+    let chaser = sibling(&b.noop, "librectangles_chaser.so")?;
+    let random = sibling(&b.noop, "librectangles_random.so")?;
+    let bots: [(&Path, &str); 4] = [
+        (&cavalry, "cavalry"),
+        (&army, "army"),
+        (&chaser, "chaser"),
+        (&random, "random"),
+    ];
+    Ok(vec![rectangles::rules_per_round(bots, b.per_sample)?])
+}
+
+fn viewer_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    viewer::run(
+        &sibling(&b.noop, "libflip_greedy.so")?,
+        &sibling(&b.noop, "libreversixt_greedy.so")?,
+        &b.args.reversixt_map,
+    )
+}
+
+fn puzzles_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    let mut figures = puzzles::flowfree(
+        &sibling(&b.noop, "libflowfree_solver.so")?,
+        &b.args.flowfree,
+    )?;
+    figures.push(puzzles::lightsout_table());
+    let gf2 = sibling(&b.noop, "liblightsout_gf2.so")?;
+    figures.push(puzzles::lightsout_large(&gf2)?);
+    Ok(figures)
+}
+
+fn tournament_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    let mut figures = tournament::throughput(&sibling(&b.noop, "libbreakthrough_random.so")?)?;
+    figures.push(tournament::journal_append()?);
+    Ok(figures)
+}
+
+fn ladder_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    ladder::ladder(
+        &sibling(&b.noop, "libbreakthrough_random.so")?,
+        &sibling(&b.noop, "libbreakthrough_alphabeta.so")?,
+        b.args.ladder_games,
+    )
+}
+
 /// Another plugin in the folder of `plugin`.
-fn sibling(plugin: &std::path::Path, name: &str) -> anyhow::Result<PathBuf> {
+fn sibling(plugin: &Path, name: &str) -> anyhow::Result<PathBuf> {
     let path = plugin.with_file_name(name);
     anyhow::ensure!(
         path.exists(),

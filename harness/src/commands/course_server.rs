@@ -15,7 +15,7 @@ use agon_engine::host::HostKind;
 use agon_engine::input_file::{limits, Input};
 use agon_engine::record::{Budgets, SeatRecord};
 use agon_engine::runner::{run_observed_match, MatchSettings, Seat};
-use agon_engine::seating;
+use agon_engine::seating::{self, Hosting};
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::reversixt::session::ReversiXtRules;
 use agon_games::reversixt::Map;
@@ -31,6 +31,36 @@ enum SeatSpec {
 
 pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let game: &dyn GameRules = &ReversiXtRules;
+    let (text, map) = read_map(&args)?;
+    if !(0.0..=86_400.0).contains(&args.time) {
+        bail!("--time {}: expected 0 to 86400 seconds", args.time);
+    }
+    let params = RawParams::from([
+        ("map".to_string(), args.map.display().to_string()),
+        ("time".to_string(), args.time.to_string()),
+        ("depth".to_string(), args.depth.to_string()),
+        ("lenient_map".to_string(), args.lenient_map.to_string()),
+    ]);
+    let specs = seat_specs(&args, &map)?;
+    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
+    let hosting = hosting(host, &args.sandbox, 1024, 0, None)?;
+    let joined = welcome_clients(&args, &map, &text, &specs)?;
+    let (seats, writers) = take_seats(&specs, joined, game, &hosting)?;
+    let settings = match_settings(&args, params)?;
+    let mut announcer = Announcer::new(map, writers);
+    let record = run_observed_match(game, &settings, seats, &mut announcer)?;
+    let shown = if args.json {
+        Shown::Json
+    } else {
+        Shown::Summary {
+            whole_stderr: false,
+        }
+    };
+    publish(&record, args.record.as_deref(), shown)
+}
+
+/// The map file's text, which clients receive as it is, and the map it describes.
+fn read_map(args: &ServeArgs) -> anyhow::Result<(String, Map)> {
     let text = Input::new("map", limits::INSTANCE).read_text(&args.map)?;
     // The map travels in one message (rules file, "Network protocol": type 2); a client,
     // `reversixt connect` among them, accepts at most MAX_PAYLOAD bytes of it.
@@ -56,15 +86,11 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         };
         anyhow!("{}: {e}{hint}", args.map.display())
     })?;
-    if !(0.0..=86_400.0).contains(&args.time) {
-        bail!("--time {}: expected 0 to 86400 seconds", args.time);
-    }
-    let params = RawParams::from([
-        ("map".to_string(), args.map.display().to_string()),
-        ("time".to_string(), args.time.to_string()),
-        ("depth".to_string(), args.depth.to_string()),
-        ("lenient_map".to_string(), args.lenient_map.to_string()),
-    ]);
+    Ok((text, map))
+}
+
+/// One `--seat` per player of `map`.
+fn seat_specs(args: &ServeArgs, map: &Map) -> anyhow::Result<Vec<SeatSpec>> {
     let specs = args
         .seats
         .iter()
@@ -81,8 +107,16 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
             specs.len()
         );
     }
-    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let hosting = hosting(host, &args.sandbox, 1024, 0, None)?;
+    Ok(specs)
+}
+
+/// Waits for a course client per remote seat, then tells each its player number and the map.
+fn welcome_clients(
+    args: &ServeArgs,
+    map: &Map,
+    text: &str,
+    specs: &[SeatSpec],
+) -> anyhow::Result<Vec<lobby::Joined>> {
     let listener = TcpListener::bind((args.bind.as_str(), args.port))
         .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
     let remote: Vec<usize> = (0..specs.len())
@@ -98,44 +132,63 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let joined = lobby::gather(&listener, remote.len(), Duration::from_secs(args.wait))?;
     let numbers: Vec<u8> = remote.iter().map(|&i| i as u8 + 1).collect();
     lobby::deal(&joined, &numbers, text.as_bytes());
+    Ok(joined)
+}
+
+/// The match's seats in player order, and a stream per client on which the announcer
+/// tells them the game.
+fn take_seats(
+    specs: &[SeatSpec],
+    joined: Vec<lobby::Joined>,
+    game: &dyn GameRules,
+    hosting: &Hosting,
+) -> anyhow::Result<(Vec<Seat>, Vec<TcpStream>)> {
     let mut writers = Vec::new();
     let mut clients = joined.into_iter();
     let mut seats = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         seats.push(match spec {
-            SeatSpec::Plugin(spec) => seating::seat(spec, i, game, &hosting)
+            SeatSpec::Plugin(spec) => seating::seat(spec, i, game, hosting)
                 .with_context(|| format!("seat {i} ({})", spec.file.display()))?,
             SeatSpec::Remote => {
                 let client = clients.next().expect("one client per remote seat");
                 let writer = client.stream.try_clone()?;
                 writer.set_write_timeout(Some(Duration::from_secs(5)))?;
                 writers.push(writer);
-                eprintln!(
-                    "agon: player {} is group {} at {}",
-                    i + 1,
-                    client.group,
-                    client.peer
-                );
-                Seat {
-                    record: SeatRecord {
-                        seat: i,
-                        bot: "remote".into(),
-                        bot_params: RawParams::new(),
-                        plugin: "course client".into(),
-                        plugin_version: "-".into(),
-                        team: format!("group {}", client.group),
-                        file: client.peer.to_string(),
-                        sha256: String::new(),
-                        sandbox: None,
-                        stderr: None,
-                    },
-                    host: Box::new(RemoteSeat::new(client.stream)),
-                }
+                remote_seat(i, client)
             }
         });
     }
+    Ok((seats, writers))
+}
+
+fn remote_seat(i: usize, client: lobby::Joined) -> Seat {
+    eprintln!(
+        "agon: player {} is group {} at {}",
+        i + 1,
+        client.group,
+        client.peer
+    );
+    Seat {
+        record: SeatRecord {
+            seat: i,
+            bot: "remote".into(),
+            bot_params: RawParams::new(),
+            plugin: "course client".into(),
+            plugin_version: "-".into(),
+            team: format!("group {}", client.group),
+            file: client.peer.to_string(),
+            sha256: String::new(),
+            sandbox: None,
+            stderr: None,
+        },
+        host: Box::new(RemoteSeat::new(client.stream)),
+    }
+}
+
+fn match_settings(args: &ServeArgs, params: RawParams) -> anyhow::Result<MatchSettings> {
     let (seed, seed_secret) = crate::match_flags::seeds(&args.seeds)?;
-    let settings = MatchSettings {
+    Ok(MatchSettings {
         params,
         seed,
         seed_secret,
@@ -145,17 +198,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
             clock: Default::default(),
         },
         fault_policy: None,
-    };
-    let mut announcer = Announcer::new(map, writers);
-    let record = run_observed_match(game, &settings, seats, &mut announcer)?;
-    let shown = if args.json {
-        Shown::Json
-    } else {
-        Shown::Summary {
-            whole_stderr: false,
-        }
-    };
-    publish(&record, args.record.as_deref(), shown)
+    })
 }
 
 pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {

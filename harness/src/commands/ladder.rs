@@ -2,10 +2,11 @@
 
 use crate::cli::LadderArgs;
 use crate::commands::tournament::MAX_CONCURRENCY;
-use crate::ladder::run::{run as run_ladder, LadderOptions};
+use crate::ladder::run::{run as run_ladder, LadderOptions, Summary as LadderSummary};
 use crate::match_flags::{budgets, parse_params, seating_hosting};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::HostKind;
+use agon_engine::seating::Hosting;
 use anyhow::{anyhow, bail};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -26,32 +27,8 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
     if hosting.kind == HostKind::Remote {
         bail!("--host remote: a ladder plays plugin files (process, thread or inline)");
     }
-    let validation = if hosting.kind == HostKind::Process {
-        hosting.clone()
-    } else {
-        let mut seating = args.seating.clone();
-        seating.host = "process".into();
-        seating_hosting(&seating)
-            .map_err(|e| anyhow!("builds are validated in process hosts: {e:#}"))?
-    };
-    let mut configured = BTreeMap::new();
-    for text in &args.bots {
-        let spec: BotSpec = text.parse()?;
-        let slot = spec
-            .file
-            .to_str()
-            .filter(|s| !s.contains('/'))
-            .ok_or_else(|| {
-                anyhow!(
-                    "--bot {text}: name the slot by its file name in {} (no folder)",
-                    args.dir.display()
-                )
-            })?
-            .to_string();
-        if configured.insert(slot.clone(), spec).is_some() {
-            bail!("--bot: slot `{slot}` is configured twice");
-        }
-    }
+    let validation = validation_hosting(&args, &hosting)?;
+    let configured = configured_slots(&args)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     if args.seed.is_none() && !args.quiet {
         eprintln!("agon: ladder seed {seed}");
@@ -77,6 +54,45 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
         stop: Default::default(),
     };
     let summary = run_ladder(&options).map_err(|e| anyhow!(e))?;
+    report(&options, &summary);
+    Ok(())
+}
+
+/// Where a new build is tried before it plays: a sandboxed process host, whatever host the
+/// games use (`agon ladder --help`).
+fn validation_hosting(args: &LadderArgs, hosting: &Hosting) -> anyhow::Result<Hosting> {
+    if hosting.kind == HostKind::Process {
+        return Ok(hosting.clone());
+    }
+    let mut seating = args.seating.clone();
+    seating.host = "process".into();
+    seating_hosting(&seating).map_err(|e| anyhow!("builds are validated in process hosts: {e:#}"))
+}
+
+/// The `--bot` options, by the slot (file name in the folder) they configure.
+fn configured_slots(args: &LadderArgs) -> anyhow::Result<BTreeMap<String, BotSpec>> {
+    let mut configured = BTreeMap::new();
+    for text in &args.bots {
+        let spec: BotSpec = text.parse()?;
+        let slot = spec
+            .file
+            .to_str()
+            .filter(|s| !s.contains('/'))
+            .ok_or_else(|| {
+                anyhow!(
+                    "--bot {text}: name the slot by its file name in {} (no folder)",
+                    args.dir.display()
+                )
+            })?
+            .to_string();
+        if configured.insert(slot.clone(), spec).is_some() {
+            bail!("--bot: slot `{slot}` is configured twice");
+        }
+    }
+    Ok(configured)
+}
+
+fn report(options: &LadderOptions, summary: &LadderSummary) {
     let how = match summary.stopped_by {
         Some(signal) => format!(
             "stopped by {} after finishing the games in flight",
@@ -92,5 +108,4 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
         summary.seconds,
         options.out.join(crate::ladder::standings::JSON).display()
     );
-    Ok(())
 }

@@ -28,77 +28,85 @@ pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
     let mut failures = Vec::new();
     let mut listed = Vec::new();
     for file in &args.files {
-        // Staging reads and checks the file (an ELF shared library, bounded in size) without
-        // running any of it; only opening it runs its code, in the confined host.
-        let opened = StagedPlugin::stage(file, &cache_dir())
-            .map_err(|e| e.to_string())
-            .and_then(|staged| {
-                let manifest = match &process {
-                    Some(config) => {
-                        ProcessHost::inspect(config, &staged).map_err(|e| e.to_string())?
-                    }
-                    None => Plugin::open(&staged).map_err(|e| e.to_string())?.manifest,
-                };
-                Ok(Listed {
-                    path: staged.path,
-                    sha256: staged.sha256,
-                    manifest,
-                })
-            });
-        match opened {
+        match list(file, process.as_ref()) {
             Ok(plugin) => listed.push(plugin),
             Err(e) => failures.push((file, e)),
         }
     }
     if args.json {
-        let plugins: Vec<serde_json::Value> = listed
-            .iter()
-            .map(|p| {
-                serde_json::json!({
-                    "file": p.path,
-                    "sha256": p.sha256,
-                    "manifest": p.manifest,
-                })
-            })
-            .collect();
-        let errors: Vec<String> = failures.iter().map(|(f, e)| failure(f, e)).collect();
-        let out = serde_json::json!({ "plugins": plugins, "errors": errors });
-        outln!(
-            "{}",
-            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
-        );
+        print_json(&listed, &failures)?;
     } else {
-        let registry = Registry::builtin();
-        for p in &listed {
-            let m = &p.manifest;
-            outln!("{}", path_name(&p.path));
-            outln!(
-                "  plugin  {} {} (team: {})",
-                name(&m.plugin),
-                name(&m.version),
-                name(&m.team)
-            );
-            outln!("  sha256  {}", p.sha256);
-            for b in &m.bots {
-                outln!(
-                    "  bot     {:<14} {} (protocol v{}){}  {}",
-                    name(&b.name),
-                    name(&b.game),
-                    b.protocol_version,
-                    if b.tournament { "" } else { " [hidden]" },
-                    name(&b.description)
-                );
-                if let Some(problem) = protocol_problem(&registry, b) {
-                    outln!("          {problem}");
-                }
-            }
-        }
+        print_listing(&listed);
     }
     if !failures.is_empty() {
         let shown: Vec<String> = failures.iter().map(|(f, e)| shown_failure(f, e)).collect();
         bail!("{}", shown.join("\nagon: error: "));
     }
     Ok(())
+}
+
+/// Reads `file`'s manifest, in a process host when `process` is given.
+fn list(file: &Path, process: Option<&ProcessHostConfig>) -> Result<Listed, String> {
+    // Staging reads and checks the file (an ELF shared library, bounded in size) without
+    // running any of it; only opening it runs its code, in the confined host.
+    let staged = StagedPlugin::stage(file, &cache_dir()).map_err(|e| e.to_string())?;
+    let manifest = match process {
+        Some(config) => ProcessHost::inspect(config, &staged).map_err(|e| e.to_string())?,
+        None => Plugin::open(&staged).map_err(|e| e.to_string())?.manifest,
+    };
+    Ok(Listed {
+        path: staged.path,
+        sha256: staged.sha256,
+        manifest,
+    })
+}
+
+fn print_json(listed: &[Listed], failures: &[(&PathBuf, String)]) -> anyhow::Result<()> {
+    let plugins: Vec<serde_json::Value> = listed
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "file": p.path,
+                "sha256": p.sha256,
+                "manifest": p.manifest,
+            })
+        })
+        .collect();
+    let errors: Vec<String> = failures.iter().map(|(f, e)| failure(f, e)).collect();
+    let out = serde_json::json!({ "plugins": plugins, "errors": errors });
+    outln!(
+        "{}",
+        crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+    );
+    Ok(())
+}
+
+fn print_listing(listed: &[Listed]) {
+    let registry = Registry::builtin();
+    for p in listed {
+        let m = &p.manifest;
+        outln!("{}", path_name(&p.path));
+        outln!(
+            "  plugin  {} {} (team: {})",
+            name(&m.plugin),
+            name(&m.version),
+            name(&m.team)
+        );
+        outln!("  sha256  {}", p.sha256);
+        for b in &m.bots {
+            outln!(
+                "  bot     {:<14} {} (protocol v{}){}  {}",
+                name(&b.name),
+                name(&b.game),
+                b.protocol_version,
+                if b.tournament { "" } else { " [hidden]" },
+                name(&b.description)
+            );
+            if let Some(problem) = protocol_problem(&registry, b) {
+                outln!("          {problem}");
+            }
+        }
+    }
 }
 
 /// Why `file` was not listed, naming it once (the loader's errors start with it).

@@ -5,11 +5,11 @@ use crate::console::{out, outln};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::{HostKind, ProcessHostConfig};
 use agon_engine::loader::cache_dir;
-use agon_engine::record::Budgets;
+use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::{self, Hosting};
-use agon_games::contract::{RawParams, SolutionView};
+use agon_games::contract::{GameRules, RawParams, SolutionView};
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
 
@@ -21,16 +21,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     }
     let spec: BotSpec = args.bot.parse()?;
     let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let hosting = Hosting {
-        kind: host,
-        process: match host {
-            HostKind::Process => {
-                Some(ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?)
-            }
-            _ => None,
-        },
-        cache: cache_dir(),
-    };
+    let hosting = hosting_for(host)?;
     if !args.puzzle.is_file() {
         bail!("{}: no such puzzle file", args.puzzle.display());
     }
@@ -56,59 +47,121 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             .write(path)
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
     }
-    let solved = record.outcome.winner == Some(0);
-    let time_ms = record.moves.first().map_or_else(
-        || {
-            record
-                .faults
-                .first()
-                .map_or(0.0, |f| f.wall_us as f64 / 1000.0)
-        },
-        |m| m.wall_us as f64 / 1000.0,
-    );
-    let attempts = record.moves.first().and_then(|m| m.nodes);
-    let solution = match game.game_type().solution_shown_as {
-        _ if !solved => None,
-        SolutionView::FinalBoard => Some(record.final_board.clone()),
-        SolutionView::Answer => record.moves.first().map(|m| m.action.clone()),
-    };
+    let verdict = Verdict::of(game, &record);
     if args.json {
-        let mut out = serde_json::json!({
-            "game": game.name(),
-            "puzzle": args.puzzle,
-            "bot": spec.bot,
-            "solved": solved,
-            "time_ms": time_ms,
-            "attempts": attempts,
-            "clicks": record.game_scores.first(),
-            "solution": solution,
-            "faults": record.faults,
-        });
-        if !solved {
-            out["reason"] = serde_json::Value::from(record.outcome.reason.clone());
-        }
-        outln!(
-            "{}",
-            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
-        );
+        print_json(&args, game, &spec, &record, &verdict)
     } else {
-        outln!(
-            "{}: {} by {} in {time_ms:.1} ms{}",
-            args.puzzle.display(),
-            if solved { "solved" } else { "NOT solved" },
-            spec.bot,
-            attempts.map_or(String::new(), |a| format!(
-                ", {a} {}",
-                game.game_type().nodes_meaning
-            ))
-        );
-        outln!("{}", record.outcome.reason);
-        if let Some(solution) = solution {
-            out!("{}", solution.replace("\r\n", "\n"));
-            if !solution.ends_with('\n') {
-                outln!();
+        print_text(&args, game, &spec, &record, &verdict);
+        Ok(())
+    }
+}
+
+fn hosting_for(host: HostKind) -> anyhow::Result<Hosting> {
+    Ok(Hosting {
+        kind: host,
+        process: match host {
+            HostKind::Process => {
+                Some(ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?)
             }
+            _ => None,
+        },
+        cache: cache_dir(),
+    })
+}
+
+/// What the one-seat match says of the solver.
+struct Verdict {
+    solved: bool,
+    time_ms: f64,
+    /// The solver's own count of its work (`nodes_meaning` of the game says what it counts).
+    attempts: Option<u64>,
+    /// Shown only when solved.
+    solution: Option<String>,
+}
+
+impl Verdict {
+    fn of(game: &dyn GameRules, record: &MatchRecord) -> Verdict {
+        let solved = record.outcome.winner == Some(0);
+        // A solver that never answered still took the time of its fault.
+        let time_ms = record.moves.first().map_or_else(
+            || {
+                record
+                    .faults
+                    .first()
+                    .map_or(0.0, |f| f.wall_us as f64 / 1000.0)
+            },
+            |m| m.wall_us as f64 / 1000.0,
+        );
+        let attempts = record.moves.first().and_then(|m| m.nodes);
+        let solution = match game.game_type().solution_shown_as {
+            _ if !solved => None,
+            SolutionView::FinalBoard => Some(record.final_board.clone()),
+            SolutionView::Answer => record.moves.first().map(|m| m.action.clone()),
+        };
+        Verdict {
+            solved,
+            time_ms,
+            attempts,
+            solution,
         }
     }
+}
+
+fn print_json(
+    args: &SolveArgs,
+    game: &dyn GameRules,
+    spec: &BotSpec,
+    record: &MatchRecord,
+    verdict: &Verdict,
+) -> anyhow::Result<()> {
+    let mut out = serde_json::json!({
+        "game": game.name(),
+        "puzzle": args.puzzle,
+        "bot": spec.bot,
+        "solved": verdict.solved,
+        "time_ms": verdict.time_ms,
+        "attempts": verdict.attempts,
+        "clicks": record.game_scores.first(),
+        "solution": verdict.solution,
+        "faults": record.faults,
+    });
+    if !verdict.solved {
+        out["reason"] = serde_json::Value::from(record.outcome.reason.clone());
+    }
+    outln!(
+        "{}",
+        crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+    );
     Ok(())
+}
+
+fn print_text(
+    args: &SolveArgs,
+    game: &dyn GameRules,
+    spec: &BotSpec,
+    record: &MatchRecord,
+    verdict: &Verdict,
+) {
+    outln!(
+        "{}: {} by {} in {:.1} ms{}",
+        args.puzzle.display(),
+        if verdict.solved {
+            "solved"
+        } else {
+            "NOT solved"
+        },
+        spec.bot,
+        verdict.time_ms,
+        verdict.attempts.map_or(String::new(), |a| format!(
+            ", {a} {}",
+            game.game_type().nodes_meaning
+        ))
+    );
+    outln!("{}", record.outcome.reason);
+    if let Some(solution) = &verdict.solution {
+        out!("{}", solution.replace("\r\n", "\n"));
+        if !solution.ends_with('\n') {
+            outln!();
+        }
+    }
 }
