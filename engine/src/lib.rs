@@ -3,7 +3,8 @@
 //! Each game (its rules, protocol and session) and the registry of games live in `agon_games`;
 //! the engine drives them through `agon_games::contract`.
 //! - [`loader`]: finds, checks and loads plugin files (content-addressed copies first).
-//! - [`host`]: how a seat runs: inline on the match thread, or on its own worker thread.
+//! - [`host`]: how a seat runs: inline on the match thread, on its own worker thread, in a
+//!   sandboxed child process ([`host::sandbox`]), or as a remote course client.
 //! - [`runner`]: one match: seats, clocks, the fault policy -> a [`record::MatchRecord`].
 //! - [`record`] and [`replay`]: the JSON match record and its verification by the rules.
 //! - [`input_file`] and [`output_file`]: reading outside files safely (also the files game
@@ -22,6 +23,5 @@ pub mod output_file;
 pub mod record;
 pub mod replay;
 pub mod runner;
-pub mod sandbox;
 pub mod seating;
 pub mod seed;

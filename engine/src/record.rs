@@ -2,9 +2,9 @@
 //! the game with the rules (docs/architecture.md, "Records and determinism").
 
 use crate::fault::Fault;
+use crate::host::sandbox::SandboxReport;
 use crate::host::{Clock, HostKind};
 use crate::input_file::{limits, Input};
-use crate::sandbox::SandboxReport;
 use crate::seed::SeedSecret;
 use agon_games::contract::{FaultPolicy, Outcome, RawParams};
 use serde::{Deserialize, Serialize};

@@ -3,9 +3,9 @@
 //! hosted, and the game's parameters.
 
 use crate::cli::{BudgetArgs, SeatingArgs, SeedArgs};
+use agon_engine::host::sandbox::SandboxConfig;
 use agon_engine::host::{Clock, HostKind, ProcessHostConfig};
 use agon_engine::record::Budgets;
-use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::Hosting;
 use agon_engine::seed::SeedSecret;
 use agon_games::contract::{FaultPolicy, RawParams};
@@ -65,7 +65,7 @@ pub fn hosting(
         "report" => false,
         other => bail!("--sandbox `{other}`: expected `report` or `strict`"),
     };
-    agon_engine::sandbox::check_user(user).map_err(|e| anyhow!("--sandbox-user: {e}"))?;
+    agon_engine::host::sandbox::check_user(user).map_err(|e| anyhow!("--sandbox-user: {e}"))?;
     Ok(Hosting {
         kind: host,
         process: match host {

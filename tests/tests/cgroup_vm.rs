@@ -1,4 +1,4 @@
-//! The per-host cgroup v2 (`agon_engine::sandbox::cgroup`) on a kernel that offers one: a
+//! The per-host cgroup v2 (`agon_engine::host::sandbox::cgroup`) on a kernel that offers one: a
 //! Debian kernel booted under QEMU with `cgroup_no_v1=all`, so that every controller is on the
 //! v2 hierarchy (the machines the tests run on may bind them to v1). Inside, this same test
 //! binary runs [`checks_inside_a_cgroup_v2_vm`], which plays real matches through the process

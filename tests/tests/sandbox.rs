@@ -4,12 +4,12 @@
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::fault::FaultCause;
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
+use agon_engine::host::sandbox::SandboxConfig;
 use agon_engine::host::Clock;
 use agon_engine::loader::StagedPlugin;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings, Seat};
-use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating;
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
@@ -412,7 +412,7 @@ fn strict_mode_runs_only_where_every_protection_holds() {
         );
     }
     let threaded = strict(&["--threads", "1"]);
-    match agon_engine::sandbox::cgroup::delegation() {
+    match agon_engine::host::sandbox::cgroup::delegation() {
         Ok(_) => {
             assert!(sandbox["cgroup"].is_string(), "{sandbox}");
             let (v, _) = run_cli(&threaded);

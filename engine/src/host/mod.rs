@@ -7,12 +7,27 @@
 //!   A late bot forfeits; a bot that never returns is abandoned (a thread cannot be killed).
 //! - [`ProcessHost`]: the bot lives in a sandboxed `agon-host` child process; the watchdog kills
 //!   the process group at the deadline. The default for team code.
+//! - [`RemoteSeat`]: the bot is a course client over TCP (`agon reversixt serve`); the wire
+//!   protocol itself lives in [`crate::course_net`].
+//!
+//! One file (or folder) per concern:
+//! - `inline.rs`, `thread.rs`, `process/`, `remote.rs`: the hosts above; `unavailable.rs`: a
+//!   seat whose host could not be started.
+//! - [`sandbox`]: the process host's confinement (limits, namespaces, own root, Landlock,
+//!   seccomp and its notifier, the cgroup), applied in the `agon-host` child.
+//! - `cpu_clock.rs` and [`engine_stall`]: measuring a call's time fairly; [`crash_evidence`]:
+//!   naming the bot that took the engine down.
+//!
+//! The `agon-host` binary itself is `harness/src/bin/agon-host.rs`, a thin entry point into
+//! [`process`].
 
 mod cpu_clock;
 pub mod crash_evidence;
 pub mod engine_stall;
 mod inline;
 pub mod process;
+mod remote;
+pub mod sandbox;
 mod thread;
 mod unavailable;
 
@@ -20,12 +35,13 @@ use agon_games::contract::bounded;
 pub use cpu_clock::thread_cpu_time;
 pub use inline::InlineHost;
 pub use process::{ProcessHost, ProcessHostConfig};
+pub use remote::RemoteSeat;
 pub use thread::ThreadHost;
 pub use unavailable::UnavailableHost;
 
 use crate::fault::FaultCause;
-use crate::sandbox::SandboxReport;
 use agon_abi::{BotFailure, FailureKind};
+use sandbox::SandboxReport;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

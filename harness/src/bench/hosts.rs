@@ -2,11 +2,11 @@
 //! adds to: a plain call, a crossbeam round trip, a pipe round trip to a child process.
 
 use super::figure::{per_call, summarize, Figure};
+use agon_engine::host::sandbox::SandboxConfig;
 use agon_engine::host::{
     crash_evidence, Deadline, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost,
 };
 use agon_engine::loader::{cache_dir, Plugin, StagedPlugin};
-use agon_engine::sandbox::SandboxConfig;
 use agon_games::breakthrough::{Config, Position};
 use agon_games::registry::Registry;
 use agon_sdk::breakthrough::convert;

@@ -1,5 +1,5 @@
-//! `agon-host`: serves one seat's bot in a sandboxed child process of `agon` (see
-//! `agon_engine::host::process`). Built in this package so that `cargo install --path harness`
+//! `agon-host`: serves one seat's bot in a sandboxed child process of `agon`. The logic is all
+//! in `engine/src/host/` (`agon_engine::host::process` and `agon_engine::host::sandbox`). Built in this package so that `cargo install --path harness`
 //! puts it beside `agon`, where `ProcessHostConfig::locate` looks first. Not for direct use.
 
 use std::fs::File;

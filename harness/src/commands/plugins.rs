@@ -2,9 +2,9 @@
 
 use crate::cli::PluginsArgs;
 use crate::console::{name, outln, path_name};
+use agon_engine::host::sandbox::SandboxConfig;
 use agon_engine::host::{HostKind, ProcessHost, ProcessHostConfig};
 use agon_engine::loader::{cache_dir, BotDescriptor, Manifest, Plugin, StagedPlugin};
-use agon_engine::sandbox::SandboxConfig;
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail};
 use std::path::{Path, PathBuf};

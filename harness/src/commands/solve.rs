@@ -3,11 +3,11 @@
 use crate::cli::SolveArgs;
 use crate::console::{out, outln};
 use agon_engine::bot_spec::BotSpec;
+use agon_engine::host::sandbox::SandboxConfig;
 use agon_engine::host::{HostKind, ProcessHostConfig};
 use agon_engine::loader::cache_dir;
 use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::runner::{run_match, MatchSettings};
-use agon_engine::sandbox::SandboxConfig;
 use agon_engine::seating::{self, Hosting};
 use agon_games::contract::{GameRules, RawParams, SolutionView};
 use agon_games::registry::Registry;

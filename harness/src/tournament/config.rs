@@ -270,7 +270,7 @@ fn settings(
         .map(str::parse::<FaultPolicy>)
         .transpose()
         .map_err(|e| problem("on_fault", e))?;
-    if let Err(e) = agon_engine::sandbox::check_user(raw.sandbox.user.as_deref()) {
+    if let Err(e) = agon_engine::host::sandbox::check_user(raw.sandbox.user.as_deref()) {
         return Err(problem("sandbox.user", e));
     }
     if raw.sandbox.memory_mb == Some(0) {

@@ -4,8 +4,8 @@
 //! response pipe on 4, sends a hello naming the plugin and bot, and then one request per call.
 
 use super::{failure_code, frame, Confinement, Hello, LoadFailure, Ready};
+use crate::host::sandbox;
 use crate::loader::{LoadError, Plugin, StagedPlugin};
-use crate::sandbox;
 use abi_stable::std_types::RResult;
 use agon_games::registry::Registry;
 use std::fs::File;

@@ -1,6 +1,6 @@
 //! Where the engine finds `agon-host`, and the sandbox it has every host confine itself to.
 
-use crate::sandbox::SandboxConfig;
+use crate::host::sandbox::SandboxConfig;
 use std::path::PathBuf;
 
 /// Where to find `agon-host` and how to confine it.
@@ -14,7 +14,7 @@ impl ProcessHostConfig {
     /// `agon-host` from `$AGON_HOST`, else next to the running executable, else one folder up
     /// (test executables live in `target/<profile>/deps`).
     pub fn locate(sandbox: SandboxConfig) -> Result<ProcessHostConfig, String> {
-        let sandbox = crate::sandbox::with_resolved_user(sandbox)?;
+        let sandbox = crate::host::sandbox::with_resolved_user(sandbox)?;
         if let Some(path) = std::env::var_os("AGON_HOST") {
             return Ok(ProcessHostConfig {
                 executable: PathBuf::from(path),

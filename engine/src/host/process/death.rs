@@ -2,8 +2,8 @@
 //! cgroup's count of OOM kills and its stderr.
 
 use crate::fault::FaultCause;
-use crate::sandbox::cgroup::HostCgroup;
-use crate::sandbox::{refusal_line, refused_calls};
+use crate::host::sandbox::cgroup::HostCgroup;
+use crate::host::sandbox::{refusal_line, refused_calls};
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 

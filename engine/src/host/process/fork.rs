@@ -1,7 +1,7 @@
 //! Forking `agon-host`: the pipes and the socket it shares with the engine, and what runs in
 //! the child between fork and exec (where only async-signal-safe calls may be made).
 
-use crate::sandbox::{limits, notifier, SandboxConfig};
+use crate::host::sandbox::{limits, notifier, SandboxConfig};
 use rustix::pipe::{pipe_with, PipeFlags};
 use rustix::process::Signal;
 use std::os::fd::{AsRawFd, OwnedFd};

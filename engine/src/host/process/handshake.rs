@@ -5,8 +5,8 @@
 use super::frame::{self, ReadError};
 use super::messages::{Confinement, Hello, LoadFailure, LoadFailureKind};
 use super::{ProcessHost, ProcessHostError};
+use crate::host::sandbox::notifier;
 use crate::loader::StagedPlugin;
-use crate::sandbox::notifier;
 use rustix::process::Pid;
 use std::os::fd::AsFd;
 use std::time::{Duration, Instant};

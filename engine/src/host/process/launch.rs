@@ -6,9 +6,9 @@ use super::messages::{Hello, Ready};
 use super::stderr::StderrCapture;
 use super::{ProcessHost, ProcessHostConfig, ProcessHostError};
 use crate::host::engine_stall::Stopwatch;
+use crate::host::sandbox::cgroup::{self, HostCgroup};
+use crate::host::sandbox::{limits, SandboxConfig, SandboxReport};
 use crate::loader::{Manifest, StagedPlugin};
-use crate::sandbox::cgroup::{self, HostCgroup};
-use crate::sandbox::{limits, SandboxConfig, SandboxReport};
 use std::process::Child;
 
 impl ProcessHost {

@@ -2,8 +2,8 @@
 //! (the engine's hello, the host's confinement notice, then ready or its load failure) and the
 //! body of a `FAILED` frame. Both sides use these: the engine and `child`.
 
+use crate::host::sandbox::{SandboxConfig, SandboxReport};
 use crate::loader::{Manifest, StagedPlugin};
-use crate::sandbox::{SandboxConfig, SandboxReport};
 use agon_abi::{BotFailure, FailureKind};
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! The process host: each seat's bot runs in its own `agon-host` child process, which loads the
-//! plugin, confines itself (see [`crate::sandbox`]) and serves requests over two dedicated pipes
+//! plugin, confines itself (see [`crate::host::sandbox`]) and serves requests over two dedicated pipes
 //! (file descriptors 3 and 4 in the child; the bot's stdout goes to /dev/null, so a bot that
 //! prints cannot corrupt the protocol, and its stderr is captured, bounded).
 //!
@@ -39,9 +39,9 @@ pub use fork::allow_many_hosts;
 pub use messages::{failure_code, Confinement, Hello, LoadFailure, LoadFailureKind, Ready};
 pub use watchdog::process_cpu_time;
 
+use crate::host::sandbox::cgroup::HostCgroup;
+use crate::host::sandbox::SandboxReport;
 use crate::loader::{Manifest, StagedPlugin};
-use crate::sandbox::cgroup::HostCgroup;
-use crate::sandbox::SandboxReport;
 use frame::ReadError;
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Child, ExitStatus};

@@ -5,7 +5,7 @@ use super::death::{cgroup_oom_kill, classify_death};
 use super::frame::{self, ReadError};
 use super::ProcessHost;
 use crate::fault::FaultCause;
-use crate::sandbox::{notifier, refused_calls};
+use crate::host::sandbox::{notifier, refused_calls};
 use rustix::process::Signal;
 use std::os::fd::AsFd;
 use std::process::ExitStatus;

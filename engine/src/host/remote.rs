@@ -3,10 +3,10 @@
 //! move within the budget. Whatever else arrives — another type, a wrong length, a closed
 //! connection, silence past the deadline — is that seat's fault, with the reason; never a panic.
 
-use super::deadline_io::DeadlineReader;
-use super::reversixt::{Message, WireError};
+use super::{Call, CallResult, Deadline, HostKind, SeatHost};
+use crate::course_net::deadline_io::DeadlineReader;
+use crate::course_net::reversixt::{Message, WireError};
 use crate::fault::FaultCause;
-use crate::host::{Call, CallResult, Deadline, HostKind, SeatHost};
 use agon_games::protocol::{self, Reply};
 use agon_games::reversixt::protocol as wire;
 use std::io;
