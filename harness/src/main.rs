@@ -16,6 +16,7 @@ mod ratings;
 mod swap;
 mod tournament;
 mod view;
+mod worker_pool;
 
 use clap::Parser;
 

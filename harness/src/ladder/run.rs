@@ -19,6 +19,7 @@ use crate::swap::intake::{Arrival, Intake};
 use crate::swap::sparring::Sparring;
 use crate::swap::validation::{Validated, Validator};
 use crate::tournament::journal::Journal;
+use crate::worker_pool;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::record::Budgets;
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
@@ -283,6 +284,7 @@ impl<'a> Ladder<'a> {
             seed_secret: options.seed_secret,
             sparring: self.state.sparring.clone(),
         };
+        let work = |job: Job, done: &Sender<Done>| done.send(play(job, options)).is_ok();
         std::thread::scope(|scope| -> Result<(), String> {
             let intake = Intake::new(&options.dir, options.settle);
             let intake_stop = stop.clone();
@@ -296,20 +298,9 @@ impl<'a> Ladder<'a> {
                     validate_arrivals(&validator, arrivals_rx, verdicts_tx)
                 })
                 .map_err(|e| format!("cannot start the validator: {e}"))?;
-            for worker in 0..options.concurrency {
-                let jobs = jobs_rx.clone();
-                let done = done_tx.clone();
-                std::thread::Builder::new()
-                    .name(format!("ladder-worker-{worker}"))
-                    .spawn_scoped(scope, move || {
-                        for job in jobs {
-                            if done.send(play(job, options)).is_err() {
-                                break;
-                            }
-                        }
-                    })
-                    .map_err(|e| format!("cannot start a worker: {e}"))?;
-            }
+            let channels = (&jobs_rx, &done_tx);
+            worker_pool::start(scope, "ladder", options.concurrency, channels, &work)
+                .map_err(|e| format!("cannot start a worker: {e}"))?;
             drop(done_tx);
             let result = self.main_loop((&jobs_tx, &done_rx, &verdicts_rx));
             stop.store(true, Ordering::SeqCst);

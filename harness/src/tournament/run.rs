@@ -8,6 +8,7 @@ use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
 use super::watch::StopOnDrop;
 use crate::console;
+use crate::worker_pool;
 use agon_engine::host::crash_evidence::{self, CrashLabel};
 use agon_engine::host::HostKind;
 use agon_engine::record::{Budgets, MatchRecord};
@@ -326,19 +327,15 @@ impl Games<'_> {
         let stop_watching = Arc::new(AtomicBool::new(false));
         let (jobs_tx, jobs_rx) = bounded::<GameSpec>(workers * 2);
         let (done_tx, done_rx) = unbounded::<Done>();
+        let work = |game: GameSpec, done: &Sender<Done>| self.work(game, done);
         std::thread::scope(|scope| {
             let _stop_watching = StopOnDrop(stop_watching.clone());
             if self.watch {
                 let stop = &stop_watching;
                 scope.spawn(move || self.watch_builds(stop));
             }
-            for worker in 0..workers {
-                let (jobs, done) = (jobs_rx.clone(), done_tx.clone());
-                std::thread::Builder::new()
-                    .name(format!("tournament-worker-{worker}"))
-                    .spawn_scoped(scope, move || self.work(jobs, done))
-                    .expect("a worker thread starts");
-            }
+            worker_pool::start(scope, "tournament", workers, (&jobs_rx, &done_tx), &work)
+                .expect("a worker thread starts");
             drop(done_tx);
             drop(jobs_rx);
             let feeder = scope.spawn(move || feed(todo, jobs_tx));
@@ -359,27 +356,23 @@ impl Games<'_> {
         }
     }
 
-    /// A worker: plays the games it is handed until there are none, the engine is asked to stop
-    /// or nobody takes its results.
-    fn work(&self, jobs: Receiver<GameSpec>, done: Sender<Done>) {
-        for game in jobs {
-            if agon_engine::interrupt::requested().is_some() {
-                break; // no new game once the engine is asked to stop
-            }
-            if self.in_process {
-                if let Err(e) = in_flight::mark(self.dir, self.plan, &game) {
-                    let _ = done.send(Done::Failed(e));
-                    break;
-                }
-            }
-            let result = play_again_if_killed(&game.id, || self.play(&game));
-            if self.in_process {
-                in_flight::clear(self.dir, &game.id);
-            }
-            if done.send(result).is_err() {
-                break;
+    /// A worker's game: played and sent, unless the engine is asked to stop; `false` when the
+    /// worker should take no other (a stop, a failure, or nobody taking its results).
+    fn work(&self, game: GameSpec, done: &Sender<Done>) -> bool {
+        if agon_engine::interrupt::requested().is_some() {
+            return false; // no new game once the engine is asked to stop
+        }
+        if self.in_process {
+            if let Err(e) = in_flight::mark(self.dir, self.plan, &game) {
+                let _ = done.send(Done::Failed(e));
+                return false;
             }
         }
+        let result = play_again_if_killed(&game.id, || self.play(&game));
+        if self.in_process {
+            in_flight::clear(self.dir, &game.id);
+        }
+        done.send(result).is_ok()
     }
 }
 
