@@ -517,13 +517,19 @@ impl Planner<'_> {
             })
     }
 
-    /// How far the opponent coin closest to scoring still has to go.
-    fn opponent_nearest_to_go(&self) -> f64 {
+    /// The opponent's coins not yet in its target.
+    fn opponent_coins_in_play(&self) -> impl Iterator<Item = &Point> + '_ {
         let them = self.me.other();
         self.board
             .coins(them)
             .iter()
-            .filter(|p| !Table::in_target(them, **p))
+            .filter(move |p| !Table::in_target(them, **p))
+    }
+
+    /// How far the opponent coin closest to scoring still has to go.
+    fn opponent_nearest_to_go(&self) -> f64 {
+        let them = self.me.other();
+        self.opponent_coins_in_play()
             .map(|p| Planner::to_go_of(them, *p))
             .fold(f64::INFINITY, f64::min)
     }
@@ -531,10 +537,7 @@ impl Planner<'_> {
     /// The y of the opponent coin closest to scoring.
     fn most_threatening_opponent_y(&self) -> f64 {
         let them = self.me.other();
-        self.board
-            .coins(them)
-            .iter()
-            .filter(|p| !Table::in_target(them, **p))
+        self.opponent_coins_in_play()
             .min_by(|a, b| Planner::to_go_of(them, **a).total_cmp(&Planner::to_go_of(them, **b)))
             .map_or(0.0, |p| p.y)
     }

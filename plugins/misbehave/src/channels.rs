@@ -8,6 +8,7 @@
 
 use crate::illegal_move;
 use crate::machine::{ByCall, CallAttack};
+use crate::params::one_of;
 use agon_sdk::protocol::breakthrough::Move;
 use agon_sdk::protocol::Reply;
 
@@ -26,6 +27,14 @@ fn shared_file() -> i32 {
         return unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
     }
     fd
+}
+
+/// Maps the first page of `fd` read-only, `MAP_SHARED` or `MAP_PRIVATE` as `sharing` says.
+///
+/// # Safety
+/// `fd` must be a descriptor of this process.
+unsafe fn map_first_page(fd: i32, sharing: i32) -> *mut libc::c_void {
+    libc::mmap(std::ptr::null_mut(), 4096, libc::PROT_READ, sharing, fd, 0)
 }
 
 /// `call=lock|ofd-lock|get-lock|flock|shared-map|mincore|fadvise|pageout|membarrier`: a channel
@@ -77,26 +86,9 @@ impl CallAttack for ChannelCalls {
                     libc::fcntl(fd, command, &mut lock) == 0
                 }
                 "flock" => libc::flock(fd, libc::LOCK_SH | libc::LOCK_NB) == 0,
-                "shared-map" => {
-                    let page = libc::mmap(
-                        std::ptr::null_mut(),
-                        4096,
-                        libc::PROT_READ,
-                        libc::MAP_SHARED,
-                        fd,
-                        0,
-                    );
-                    page != libc::MAP_FAILED
-                }
+                "shared-map" => map_first_page(fd, libc::MAP_SHARED) != libc::MAP_FAILED,
                 "mincore" | "pageout" => {
-                    let page = libc::mmap(
-                        std::ptr::null_mut(),
-                        4096,
-                        libc::PROT_READ,
-                        libc::MAP_PRIVATE,
-                        fd,
-                        0,
-                    );
+                    let page = map_first_page(fd, libc::MAP_PRIVATE);
                     if page == libc::MAP_FAILED {
                         false
                     } else if call == "mincore" {
@@ -166,12 +158,8 @@ const SANDBOX_HOST_NAME: &str = "agon";
 impl CallAttack for ProbeCalls {
     const DEFAULT_CALL: &'static str = "pids";
     fn check(call: &str) -> Result<(), String> {
-        match call {
-            "pids" | "clocks" | "sysinfo" | "hostname" | "files" | "reopen" => Ok(()),
-            other => Err(format!(
-                "call `{other}`: expected pids, clocks, sysinfo, hostname, files or reopen"
-            )),
-        }
+        const CALLS: [&str; 6] = ["pids", "clocks", "sysinfo", "hostname", "files", "reopen"];
+        one_of("call", call, &CALLS)
     }
     fn attack(call: &str) -> Reply<Move> {
         match call {

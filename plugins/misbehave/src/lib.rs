@@ -24,12 +24,14 @@
 use agon_sdk::export::{RawBot, WireBot};
 use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup, Square};
 use agon_sdk::protocol::{Reply, Start};
+use params::{number_list_param, unknown_value};
 use std::hint::black_box;
 use std::time::Duration;
 
 pub mod channels;
 pub mod feedback;
 pub mod machine;
+mod params;
 pub mod refusal;
 pub mod rounds;
 pub mod seeds;
@@ -43,6 +45,21 @@ pub(crate) fn illegal_move() -> Move {
         to: Square { row: 4, col: 4 },
     }
 }
+
+/// Makes each of these Breakthrough bots answer every move with [`illegal_move`]: bots whose
+/// misbehaviour, if any, is all in their constructor.
+macro_rules! answer_illegal_moves {
+    ($($bot:ty),+) => {$(
+        impl WireBot for $bot {
+            type Game = Breakthrough;
+            fn act(&mut self, _: &Observation) -> Reply<Move> {
+                Reply::new(illegal_move())
+            }
+        }
+    )+};
+}
+
+answer_illegal_moves!(Illegal, SegfaultNew, PanicNew, EarlyThread);
 
 #[derive(Default)]
 pub struct Panic;
@@ -103,14 +120,14 @@ impl WireBot for Sleep {
     }
 }
 
+/// Answers a move no rule allows ([`answer_illegal_moves`]).
 #[derive(Default)]
 pub struct Illegal;
 
-impl WireBot for Illegal {
-    type Game = Breakthrough;
-    fn act(&mut self, _: &Observation) -> Reply<Move> {
-        Reply::new(illegal_move())
-    }
+/// Crashes the process with a segmentation fault.
+fn write_to_address_zero() {
+    // SAFETY: none; this bot exists to crash. A volatile write to address 0 faults.
+    unsafe { std::ptr::null_mut::<u64>().write_volatile(black_box(1)) };
 }
 
 #[derive(Default)]
@@ -119,8 +136,7 @@ pub struct Segfault;
 impl WireBot for Segfault {
     type Game = Breakthrough;
     fn act(&mut self, _: &Observation) -> Reply<Move> {
-        // SAFETY: none; this bot exists to crash. A volatile write to address 0 faults.
-        unsafe { std::ptr::null_mut::<u64>().write_volatile(black_box(1)) };
+        write_to_address_zero();
         Reply::new(illegal_move())
     }
 }
@@ -133,17 +149,9 @@ impl Default for SegfaultNew {
     fn default() -> SegfaultNew {
         static CREATED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         if CREATED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) > 0 {
-            // SAFETY: none; this bot exists to crash. A volatile write to address 0 faults.
-            unsafe { std::ptr::null_mut::<u64>().write_volatile(black_box(1)) };
+            write_to_address_zero();
         }
         SegfaultNew
-    }
-}
-
-impl WireBot for SegfaultNew {
-    type Game = Breakthrough;
-    fn act(&mut self, _: &Observation) -> Reply<Move> {
-        Reply::new(illegal_move())
     }
 }
 
@@ -324,13 +332,6 @@ impl Default for PanicNew {
     }
 }
 
-impl WireBot for PanicNew {
-    type Game = Breakthrough;
-    fn act(&mut self, _: &Observation) -> Reply<Move> {
-        Reply::new(illegal_move())
-    }
-}
-
 /// Starts a thread in its constructor (before any call), which then tries to read
 /// /etc/passwd: team code that runs before the sandbox would be applied after loading.
 pub struct EarlyThread;
@@ -351,13 +352,6 @@ impl Default for EarlyThread {
             std::thread::sleep(Duration::from_millis(100));
         }
         EarlyThread
-    }
-}
-
-impl WireBot for EarlyThread {
-    type Game = Breakthrough;
-    fn act(&mut self, _: &Observation) -> Reply<Move> {
-        Reply::new(illegal_move())
     }
 }
 
@@ -394,8 +388,9 @@ impl WireBot for SelfSignal {
         self.use_kill = match start.bot_params.get("call").map(String::as_str) {
             None | Some("raise") => false,
             Some("kill") => true,
-            Some(other) => return Err(format!("call `{other}`: expected raise or kill")),
+            Some(other) => return Err(unknown_value("call", other, &["raise", "kill"])),
         };
+        const SIGNALS: [&str; 6] = ["term", "kill", "stop", "tstp", "ttin", "ttou"];
         self.signal = match start.bot_params.get("signal").map(String::as_str) {
             None | Some("term") => libc::SIGTERM,
             Some("kill") => libc::SIGKILL,
@@ -403,11 +398,7 @@ impl WireBot for SelfSignal {
             Some("tstp") => libc::SIGTSTP,
             Some("ttin") => libc::SIGTTIN,
             Some("ttou") => libc::SIGTTOU,
-            Some(other) => {
-                return Err(format!(
-                    "signal `{other}`: expected term, kill, stop, tstp, ttin or ttou"
-                ))
-            }
+            Some(other) => return Err(unknown_value("signal", other, &SIGNALS)),
         };
         Ok(())
     }
@@ -517,15 +508,7 @@ pub struct Spend {
 impl WireBot for Spend {
     type Game = agon_sdk::protocol::reversixt::ReversiXt;
     fn start(&mut self, start: &Start<agon_sdk::protocol::reversixt::Setup>) -> Result<(), String> {
-        let list = start.bot_params.get("ms").map_or("0", String::as_str);
-        self.sleeps = list
-            .split(',')
-            .map(|v| {
-                v.trim()
-                    .parse()
-                    .map_err(|_| format!("ms: `{v}` is not a number"))
-            })
-            .collect::<Result<_, _>>()?;
+        self.sleeps = number_list_param(start, "ms", "0")?;
         Ok(())
     }
     fn act(
@@ -550,9 +533,9 @@ agon_sdk::export_plugin! {
         "sleep" => Sleep: "sleeps past its move budget",
         "illegal" => Illegal: "answers a move no rule allows",
         "illegal" => IllegalReversiXt: "answers a move no rule allows (ReversiXT)",
-        "illegal" => rounds::IllegalRectangles: "places its robots, then moves one robot too few (Rectangles)",
-        "sleep" => rounds::SleepRounds: "stays; sleeps `ms` (default twice its budget; of CPU time spinning with `cpu=true`) in the rounds `rounds=A,B,..` lists, default 2 (Rectangles)",
-        "rendezvous" => rounds::Rendezvous: "answers only when every player of the round has been asked at once (Rectangles, hosts that share a process)",
+        "illegal" => rounds::Seated<rounds::IllegalRectangles>: "places its robots, then moves one robot too few (Rectangles)",
+        "sleep" => rounds::Seated<rounds::SleepRounds>: "stays; sleeps `ms` (default twice its budget; of CPU time spinning with `cpu=true`) in the rounds `rounds=A,B,..` lists, default 2 (Rectangles)",
+        "rendezvous" => rounds::Seated<rounds::Rendezvous>: "answers only when every player of the round has been asked at once (Rectangles, hosts that share a process)",
         "spend" => Spend: "sleeps the ms its `ms=A,B,..` parameter lists per move, then plays (ReversiXT)",
         "segfault" => Segfault: "writes to address 0",
         "segfault-new" => SegfaultNew: "writes to address 0 when created a second time in one process",

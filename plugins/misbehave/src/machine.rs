@@ -6,20 +6,13 @@
 //! kernel panics with `escaped:`; one the sandbox kills is recorded as `refused_syscall`.
 
 use crate::illegal_move;
+use crate::params::{one_of, param};
 use agon_sdk::export::WireBot;
 use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_sdk::protocol::{Reply, Start};
 
 fn errno() -> i32 {
     std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
-}
-
-fn param(start: &Start<Setup>, key: &str, default: &str) -> String {
-    start
-        .bot_params
-        .get(key)
-        .cloned()
-        .unwrap_or_else(|| default.to_string())
 }
 
 /// A descriptor of this plugin's own (cached) library file: the one the host loaded it through
@@ -113,12 +106,7 @@ pub struct MetadataCalls;
 impl CallAttack for MetadataCalls {
     const DEFAULT_CALL: &'static str = "chmod";
     fn check(call: &str) -> Result<(), String> {
-        match call {
-            "chmod" | "chown" | "utime" | "xattr" => Ok(()),
-            other => Err(format!(
-                "call `{other}`: expected chmod, chown, utime or xattr"
-            )),
-        }
+        one_of("call", call, &["chmod", "chown", "utime", "xattr"])
     }
     fn attack(call: &str) -> Reply<Move> {
         let Some(fd) = own_library() else {

@@ -8,6 +8,7 @@
 
 use crate::illegal_move;
 use crate::machine::{ByCall, CallAttack};
+use crate::params::one_of;
 use agon_sdk::protocol::breakthrough::Move;
 use agon_sdk::protocol::Reply;
 
@@ -38,12 +39,10 @@ fn set_sigsys_action(action: libc::sighandler_t) -> bool {
 impl CallAttack for SigsysCalls {
     const DEFAULT_CALL: &'static str = "handler";
     fn check(call: &str) -> Result<(), String> {
-        match call {
-            "handler" | "ignore" | "block" | "fake" | "patch" | "overmap" | "stderr" => Ok(()),
-            other => Err(format!(
-                "call `{other}`: expected handler, ignore, block, fake, patch, overmap or stderr"
-            )),
-        }
+        const CALLS: [&str; 7] = [
+            "handler", "ignore", "block", "fake", "patch", "overmap", "stderr",
+        ];
+        one_of("call", call, &CALLS)
     }
     fn attack(call: &str) -> Reply<Move> {
         match call {

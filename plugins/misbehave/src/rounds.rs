@@ -3,6 +3,7 @@
 //! lateness costs only that seat, `illegal` an action the rules refuse
 //! (after a legal placement).
 
+use crate::params::number_list_param;
 use crate::timing::thread_cpu;
 use agon_sdk::export::WireBot;
 use agon_sdk::protocol::rectangles::{Action, Cell, Direction, Observation, Rectangles, Setup};
@@ -19,6 +20,35 @@ fn stay(setup: &Setup, observation: &Observation) -> Action {
     }
 }
 
+/// A Rectangles bot that answers from the game's setup, which [`Seated`] keeps for it.
+pub trait RoundsBot: Default + Send + 'static {
+    /// Reads the bot's parameters (default: it takes none).
+    fn start(&mut self, _start: &Start<Setup>) -> Result<(), String> {
+        Ok(())
+    }
+    /// The answer to one round.
+    fn act(&mut self, setup: &Setup, observation: &Observation) -> Reply<Action>;
+}
+
+/// The bot of a [`RoundsBot`]: keeps the setup from `start` for every round.
+#[derive(Default)]
+pub struct Seated<B> {
+    setup: Option<Setup>,
+    bot: B,
+}
+
+impl<B: RoundsBot> WireBot for Seated<B> {
+    type Game = Rectangles;
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.setup = Some(start.game.clone());
+        self.bot.start(start)
+    }
+    fn act(&mut self, observation: &Observation) -> Reply<Action> {
+        let setup = self.setup.as_ref().expect("started");
+        self.bot.act(setup, observation)
+    }
+}
+
 /// Per round, how many `rendezvous` seats have arrived (shared by every seat in this process).
 static ARRIVED: Mutex<(u32, u32)> = Mutex::new((0, 0));
 static ALL_IN: Condvar = Condvar::new();
@@ -27,18 +57,10 @@ static ALL_IN: Condvar = Condvar::new();
 /// all came and an illegal action when they did not (which a test sees as a fault). Asked one
 /// after another, the first seat waits in vain.
 #[derive(Default)]
-pub struct Rendezvous {
-    setup: Option<Setup>,
-}
+pub struct Rendezvous;
 
-impl WireBot for Rendezvous {
-    type Game = Rectangles;
-    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.setup = Some(start.game.clone());
-        Ok(())
-    }
-    fn act(&mut self, observation: &Observation) -> Reply<Action> {
-        let setup = self.setup.clone().expect("started");
+impl RoundsBot for Rendezvous {
+    fn act(&mut self, setup: &Setup, observation: &Observation) -> Reply<Action> {
         let mut arrived = ARRIVED.lock().unwrap_or_else(|e| e.into_inner());
         if arrived.0 != observation.round {
             *arrived = (observation.round, 0);
@@ -54,7 +76,7 @@ impl WireBot for Rendezvous {
         if timeout.timed_out() {
             return Reply::new(Action::Move(Vec::new()));
         }
-        Reply::new(stay(&setup, observation))
+        Reply::new(stay(setup, observation))
     }
 }
 
@@ -63,37 +85,24 @@ impl WireBot for Rendezvous {
 /// `cpu=true` it spends those milliseconds of its own CPU time spinning instead.
 #[derive(Default)]
 pub struct SleepRounds {
-    setup: Option<Setup>,
     sleep_ms: u64,
     rounds: Vec<u32>,
     spin: bool,
 }
 
-impl WireBot for SleepRounds {
-    type Game = Rectangles;
+impl RoundsBot for SleepRounds {
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.setup = Some(start.game.clone());
         self.sleep_ms = match start.bot_params.get("ms") {
             Some(ms) => ms
                 .parse()
                 .map_err(|_| format!("ms: `{ms}` is not a number"))?,
             None => (start.move_budget_ms * 2).max(200),
         };
-        self.rounds = start
-            .bot_params
-            .get("rounds")
-            .map_or("2", String::as_str)
-            .split(',')
-            .map(|r| {
-                r.trim()
-                    .parse()
-                    .map_err(|_| format!("rounds: `{r}` is not a number"))
-            })
-            .collect::<Result<_, _>>()?;
+        self.rounds = number_list_param(start, "rounds", "2")?;
         self.spin = start.bot_params.get("cpu").is_some_and(|v| v == "true");
         Ok(())
     }
-    fn act(&mut self, observation: &Observation) -> Reply<Action> {
+    fn act(&mut self, setup: &Setup, observation: &Observation) -> Reply<Action> {
         if self.rounds.contains(&observation.round) {
             let ms = Duration::from_millis(self.sleep_ms);
             if self.spin {
@@ -105,24 +114,16 @@ impl WireBot for SleepRounds {
                 std::thread::sleep(ms);
             }
         }
-        Reply::new(stay(self.setup.as_ref().expect("started"), observation))
+        Reply::new(stay(setup, observation))
     }
 }
 
 /// Places its robots, then moves one robot too few every round.
 #[derive(Default)]
-pub struct IllegalRectangles {
-    setup: Option<Setup>,
-}
+pub struct IllegalRectangles;
 
-impl WireBot for IllegalRectangles {
-    type Game = Rectangles;
-    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.setup = Some(start.game.clone());
-        Ok(())
-    }
-    fn act(&mut self, observation: &Observation) -> Reply<Action> {
-        let setup = self.setup.as_ref().expect("started");
+impl RoundsBot for IllegalRectangles {
+    fn act(&mut self, setup: &Setup, observation: &Observation) -> Reply<Action> {
         Reply::new(match stay(setup, observation) {
             Action::Move(mut moves) => {
                 moves.pop();

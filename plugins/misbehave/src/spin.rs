@@ -1,6 +1,7 @@
 //! A bot that uses every CPU it may: for the cgroup's CPU cap and for the kill of a whole
 //! cgroup at a deadline, which must end its threads with it.
 
+use crate::params::number_param;
 use agon_sdk::export::WireBot;
 use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_sdk::protocol::{Reply, Start};
@@ -23,12 +24,7 @@ pub struct SpinThreads {
 impl WireBot for SpinThreads {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.threads = match start.bot_params.get("threads") {
-            Some(n) => n
-                .parse()
-                .map_err(|_| format!("threads `{n}`: expected a number"))?,
-            None => 1,
-        };
+        self.threads = number_param(start, "threads", 1)?;
         Ok(())
     }
     fn act(&mut self, _: &Observation) -> Reply<Move> {

@@ -4,6 +4,7 @@
 //! for them to play against.
 
 use crate::illegal_move;
+use crate::params::{number_param, param, unknown_value};
 use agon_sdk::breakthrough::convert;
 use agon_sdk::export::WireBot;
 use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
@@ -63,6 +64,14 @@ fn request_waiting() -> bool {
     unsafe { libc::poll(&mut fds, 1, 0) > 0 }
 }
 
+/// Starts a helper thread that runs `work` all match long; refuses to start without one.
+fn helper_thread(work: impl FnOnce() + Send + 'static) -> Result<(), String> {
+    std::thread::Builder::new()
+        .spawn(work)
+        .map(|_| ())
+        .map_err(|e| format!("no helper thread: {e}"))
+}
+
 /// `mode=ponder`: writes a legal answer on the host's pipe itself, then keeps computing until
 /// the next request arrives, and escapes if it got more than [`PONDER_LIMIT`] of CPU meanwhile.
 /// `mode=ahead`: writes that answer twice, the second for a request not yet made. `mode=thread`
@@ -79,30 +88,22 @@ pub struct Ponder {
 impl WireBot for Ponder {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.mode = start
-            .bot_params
-            .get("mode")
-            .cloned()
-            .unwrap_or_else(|| "ponder".into());
+        self.mode = param(start, "mode", "ponder");
         self.setup = Some(start.game.clone());
         match self.mode.as_str() {
             "ponder" | "ahead" => Ok(()),
-            "thread" => std::thread::Builder::new()
-                .spawn(|| loop {
-                    std::hint::black_box(process_cpu());
-                })
-                .map(|_| ())
-                .map_err(|e| format!("no helper thread: {e}")),
+            "thread" => helper_thread(|| loop {
+                std::hint::black_box(process_cpu());
+            }),
             // An honest helper that sleeps in short naps: stopped mid-nap between calls, the
             // kernel resumes its sleep with restart_syscall when the host is continued.
-            "sleeper" => std::thread::Builder::new()
-                .spawn(|| loop {
-                    std::thread::sleep(Duration::from_millis(1));
-                })
-                .map(|_| ())
-                .map_err(|e| format!("no helper thread: {e}")),
-            other => Err(format!(
-                "mode `{other}`: expected ponder, ahead, thread or sleeper"
+            "sleeper" => helper_thread(|| loop {
+                std::thread::sleep(Duration::from_millis(1));
+            }),
+            other => Err(unknown_value(
+                "mode",
+                other,
+                &["ponder", "ahead", "thread", "sleeper"],
             )),
         }
     }
@@ -156,12 +157,7 @@ pub struct Slow {
 impl WireBot for Slow {
     type Game = Breakthrough;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
-        self.ms = match start.bot_params.get("ms") {
-            Some(ms) => ms
-                .parse()
-                .map_err(|_| format!("ms `{ms}`: expected a number"))?,
-            None => 100,
-        };
+        self.ms = number_param(start, "ms", 100)?;
         self.setup = Some(start.game.clone());
         Ok(())
     }
