@@ -96,11 +96,11 @@ pub enum FailureKind {
 /// A bot instance behind the ABI. Payloads are bincode bytes of protocol types.
 #[sabi_trait]
 pub trait BotObject: Send {
-    /// Called once before the first move with an encoded [`wire::Start`].
+    /// Called once before the first move with an encoded [`crate::wire::Start`].
     fn start(&mut self, start: RSlice<'_, u8>) -> RResult<(), BotFailure>;
 
     /// Called for every move with an encoded observation; answers an encoded
-    /// [`wire::Reply`].
+    /// [`crate::wire::Reply`].
     #[sabi(last_prefix_field)]
     fn act(&mut self, observation: RSlice<'_, u8>) -> RResult<RVec<u8>, BotFailure>;
 }
