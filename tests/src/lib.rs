@@ -147,33 +147,35 @@ pub fn tournament_config(dir: &Path, header: &str, entrants: &[(&str, String)]) 
     cfg
 }
 
+/// The arguments of `agon tournament run CFG --out OUT`, to extend with options.
+pub fn tournament_run_args<'a>(cfg: &'a Path, out: &'a Path) -> Vec<&'a str> {
+    vec![
+        "tournament",
+        "run",
+        cfg.to_str().expect("a UTF-8 config path"),
+        "--out",
+        out.to_str().expect("a UTF-8 output folder"),
+    ]
+}
+
 /// `agon tournament run CFG --out OUT`, to add to and run.
 pub fn tournament_run(cfg: &Path, out: &Path) -> Command {
     let mut command = agon();
+    command.args(tournament_run_args(cfg, out));
     command
-        .args(["tournament", "run"])
-        .arg(cfg)
-        .arg("--out")
-        .arg(out);
-    command
+}
+
+/// The arguments of `agon match --game GAME` between `bots` (seat order), to extend with options.
+pub fn match_args<'a>(game: &'a str, bots: [&'a str; 2]) -> Vec<&'a str> {
+    vec!["match", "--game", game, "--bot", bots[0], "--bot", bots[1]]
 }
 
 /// The arguments of `agon match` between `bots` (seat order) on Breakthrough, each in a process
 /// host, seed 1.
 pub fn process_match(bots: [&str; 2]) -> Vec<&str> {
-    vec![
-        "match",
-        "--game",
-        "breakthrough",
-        "--host",
-        "process",
-        "--seed",
-        "1",
-        "--bot",
-        bots[0],
-        "--bot",
-        bots[1],
-    ]
+    let mut args = match_args("breakthrough", bots);
+    args.extend(["--host", "process", "--seed", "1"]);
+    args
 }
 
 /// [`process_match`] with `move_ms` per move, the record on stdout, then `extra`.
@@ -263,14 +265,9 @@ pub fn agon_ok(args: &[&str]) -> String {
 
 /// Runs the tournament configured in `cfg` into `out` quietly, which must succeed; its standings.
 pub fn tournament_standings(cfg: &Path, out: &Path) -> serde_json::Value {
-    agon_ok(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let mut args = tournament_run_args(cfg, out);
+    args.push("--quiet");
+    agon_ok(&args);
     standings(out)
 }
 
@@ -278,6 +275,17 @@ pub fn tournament_standings(cfg: &Path, out: &Path) -> serde_json::Value {
 pub fn standings(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("standings.json")).expect("standings.json");
     serde_json::from_str(&text).expect("standings.json is JSON")
+}
+
+/// The seat of entrant `name` in one game of a tournament journal (the index of `name` in the
+/// game's `names`); panics if `name` did not play in it.
+pub fn seat_of(game: &serde_json::Value, name: &str) -> usize {
+    game["names"]
+        .as_array()
+        .expect("a journal game lists its names")
+        .iter()
+        .position(|n| n == name)
+        .unwrap_or_else(|| panic!("`{name}` did not play in {game}"))
 }
 
 /// The fields of `/proc/<pid>/stat` after the command name (which may itself hold spaces or

@@ -1,20 +1,12 @@
 //! The `agon` binary as users run it.
 
-use agon_tests::{agon, agon_output, plugin, run, scratch, spec, Ran};
+use agon_tests::{agon, agon_output, match_args, plugin, run, scratch, spec, Ran};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
 fn match_json(bots: [&str; 2], extra: &[&str]) -> Value {
-    let mut args = vec![
-        "match",
-        "--game",
-        "breakthrough",
-        "--bot",
-        bots[0],
-        "--bot",
-        bots[1],
-        "--json",
-    ];
+    let mut args = match_args("breakthrough", bots);
+    args.push("--json");
     args.extend_from_slice(extra);
     let out = agon_output(&args).expect_success();
     serde_json::from_str(&out.stdout).expect("--json prints one JSON object")
@@ -111,20 +103,10 @@ fn match_json_has_result_faults_and_metrics() {
 fn a_record_verifies_and_a_tampered_one_fails() {
     let dir = scratch("cli-replay");
     let record = dir.join("game.json");
-    let out = agon_output(&[
-        "match",
-        "--game",
-        "breakthrough",
-        "--bot",
-        &spec("breakthrough-random", "random"),
-        "--bot",
-        &spec("breakthrough-random", "random"),
-        "--seed",
-        "9",
-        "--record",
-        record.to_str().unwrap(),
-    ])
-    .expect_success();
+    let random = spec("breakthrough-random", "random");
+    let mut args = match_args("breakthrough", [&random, &random]);
+    args.extend(["--seed", "9", "--record", record.to_str().unwrap()]);
+    let out = agon_output(&args).expect_success();
     assert!(out.stdout.contains("result: seat"), "{}", out.stdout);
     let ok = agon_output(&["replay", "verify", record.to_str().unwrap()]).expect_success();
     assert!(ok.stdout.contains(": ok:"));
@@ -184,21 +166,13 @@ fn bad_input_is_refused_with_a_clear_message() {
         (vec!["--host", "cloud"], "unknown host `cloud`"),
     ];
     for (extra, message) in cases {
-        let mut args = vec![
-            "match",
-            "--game",
-            "breakthrough",
-            "--bot",
-            &random,
-            "--bot",
-            &random,
-        ];
+        let mut args = match_args("breakthrough", [&random, &random]);
         args.extend(extra);
         let out = agon_output(&args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
     }
-    let out = agon_output(&["match", "--game", "go", "--bot", &random, "--bot", &random]);
+    let out = agon_output(&match_args("go", [&random, &random]));
     assert!(
         out.stderr.contains(
             "unknown game `go` (known games: breakthrough, flip, lightsout, flowfree, reversixt, \
@@ -209,26 +183,10 @@ fn bad_input_is_refused_with_a_clear_message() {
     );
     let out = agon_output(&["match", "--game", "breakthrough", "--bot", &random]);
     assert!(out.stderr.contains("needs 2 bots"), "{}", out.stderr);
-    let out = agon_output(&[
-        "match",
-        "--game",
-        "breakthrough",
-        "--bot",
-        "nofile",
-        "--bot",
-        &random,
-    ]);
+    let out = agon_output(&match_args("breakthrough", ["nofile", &random]));
     assert!(out.stderr.contains("no `:`"), "{}", out.stderr);
     let missing = "missing.so:random";
-    let out = agon_output(&[
-        "match",
-        "--game",
-        "breakthrough",
-        "--bot",
-        missing,
-        "--bot",
-        &random,
-    ]);
+    let out = agon_output(&match_args("breakthrough", [missing, &random]));
     assert!(
         out.stderr.contains("missing.so: cannot read"),
         "{}",
@@ -262,20 +220,9 @@ fn match_refuses_a_bad_bot_parameter_before_playing() {
     let typo = format!("{}?dept=3", spec("breakthrough-alphabeta", "alphabeta"));
     let random = spec("breakthrough-random", "random");
     for host in ["process", "thread"] {
-        let out = agon_output(&[
-            "match",
-            "--game",
-            "breakthrough",
-            "--bot",
-            &random,
-            "--bot",
-            &typo,
-            "--host",
-            host,
-            "--record",
-            record.to_str().unwrap(),
-        ])
-        .expect_failure();
+        let mut args = match_args("breakthrough", [&random, &typo]);
+        args.extend(["--host", host, "--record", record.to_str().unwrap()]);
+        let out = agon_output(&args).expect_failure();
         let err = &out.stderr;
         assert!(
             err.contains("seat 1")
@@ -291,18 +238,13 @@ fn match_refuses_a_bad_bot_parameter_before_playing() {
 /// like success.
 #[test]
 fn an_in_process_bot_calling_exit_does_not_end_agon_with_success() {
-    let out = agon_output(&[
-        "match",
-        "--game",
-        "breakthrough",
-        "--bot",
-        &spec("misbehave", "exit"),
-        "--bot",
-        &spec("breakthrough-random", "random"),
-        "--host",
-        "thread",
-    ])
-    .expect_failure();
+    let (exit, random) = (
+        spec("misbehave", "exit"),
+        spec("breakthrough-random", "random"),
+    );
+    let mut args = match_args("breakthrough", [&exit, &random]);
+    args.extend(["--host", "thread"]);
+    let out = agon_output(&args).expect_failure();
     assert_eq!(out.status.code(), Some(70), "{}", out.stderr);
     assert!(
         out.stderr.contains("exiting before agon finished"),
@@ -336,20 +278,9 @@ fn match_records_only_replace_regular_files() {
     let dir = scratch("cli-record-target");
     let random = spec("breakthrough-random", "random");
     for target in ["/dev/full".to_string(), dir.display().to_string()] {
-        let out = agon_output(&[
-            "match",
-            "--game",
-            "breakthrough",
-            "--bot",
-            &random,
-            "--bot",
-            &random,
-            "--seed",
-            "1",
-            "--record",
-            &target,
-        ])
-        .expect_failure();
+        let mut args = match_args("breakthrough", [&random, &random]);
+        args.extend(["--seed", "1", "--record", &target]);
+        let out = agon_output(&args).expect_failure();
         assert!(out.stderr.contains("not a regular file"), "{}", out.stderr);
     }
     use std::os::unix::fs::FileTypeExt;

@@ -2,7 +2,10 @@
 //! full or broken file system) and an entrant's file replaced while a run that is not watching
 //! plays it. Neither may charge, exclude or blame an entrant.
 
-use agon_tests::{agon_output, plugin, scratch, spec, tournament_config, tournament_run, Ran};
+use agon_tests::{
+    agon_output, plugin, scratch, seat_of, spec, tournament_config, tournament_run,
+    tournament_run_args, Ran,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -74,13 +77,7 @@ fn a_full_cache_file_system_stops_the_run_and_blames_no_entrant() {
             .arg("sh")
             .arg(&cache)
             .arg(&agon_binary)
-            .args([
-                "tournament",
-                "run",
-                cfg.to_str().unwrap(),
-                "--out",
-                run.to_str().unwrap(),
-            ])
+            .args(tournament_run_args(&cfg, &run))
             .env("AGON_CACHE_DIR", &cache),
     );
     assert_the_cache_is_blamed(out, &run, "No space left on device");
@@ -173,13 +170,11 @@ fn a_replaced_plugin_file_does_not_stop_a_run_that_is_not_watching() {
     let games = journal(&run);
     assert_eq!(games.len(), 12);
     for game in &games {
-        let team_seat = game["names"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .position(|n| n == "team")
-            .unwrap();
-        assert_eq!(game["sha256"][team_seat], planned.as_str(), "{game}");
+        assert_eq!(
+            game["sha256"][seat_of(game, "team")],
+            planned.as_str(),
+            "{game}"
+        );
         assert_eq!(game["faults"], serde_json::json!([]), "{game}");
     }
 }

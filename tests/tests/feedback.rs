@@ -2,7 +2,7 @@
 //! refused system call named, the sandbox's part in a denied file, the end of a faulty seat's
 //! stderr (where a panic's location is), `--show-stderr` and `--trace`.
 
-use agon_tests::{agon_output, process_match, scratch, spec, Ran};
+use agon_tests::{agon_output, match_args, process_match, scratch, spec, Ran};
 use serde_json::Value;
 
 /// `agon match` of Breakthrough between `bots` under the process host with `extra` flags,
@@ -28,10 +28,17 @@ fn fault_lines(summary: &str) -> String {
         .join("\n")
 }
 
+/// [`play`] of the `misbehave` plugin's bot `bot` (seat 0) against [`random`], without flags:
+/// the summary and its [`fault_lines`].
+fn misbehaving_against_random(bot: &str) -> (String, String) {
+    let (summary, _) = play([&spec("misbehave", bot), &random()], &[]);
+    let fault = fault_lines(&summary);
+    (summary, fault)
+}
+
 #[test]
 fn a_thread_starting_bot_learns_that_threads_need_a_flag() {
-    let (summary, _) = play([&spec("misbehave", "thread-hog"), &random()], &[]);
-    let fault = fault_lines(&summary);
+    let (summary, fault) = misbehaving_against_random("thread-hog");
     assert!(
         fault.starts_with("fault: seat 0 (thread-hog) refused_syscall at ply 0: "),
         "{summary}"
@@ -43,8 +50,7 @@ fn a_thread_starting_bot_learns_that_threads_need_a_flag() {
 
 #[test]
 fn the_host_names_the_call_the_sandbox_refused() {
-    let (summary, _) = play([&spec("misbehave", "connect"), &random()], &[]);
-    let fault = fault_lines(&summary);
+    let (_, fault) = misbehaving_against_random("connect");
     assert!(
         fault.contains("refused the system call `socket`"),
         "{fault}"
@@ -92,8 +98,7 @@ fn a_bot_cannot_outwit_the_report_of_a_refused_call() {
 
 #[test]
 fn a_bot_denied_a_file_is_told_about_the_sandbox() {
-    let (summary, _) = play([&spec("misbehave", "read-book"), &random()], &[]);
-    let fault = fault_lines(&summary);
+    let (summary, fault) = misbehaving_against_random("read-book");
     assert!(
         fault.starts_with("fault: seat 0 (read-book) panic at ply 0: "),
         "{summary}"
@@ -149,19 +154,13 @@ fn an_in_process_host_says_where_the_panic_location_went() {
         stdout: summary,
         stderr: engine_stderr,
         ..
-    } = agon_output(&[
-        "match",
-        "--game",
-        "breakthrough",
-        "--host",
-        "thread",
-        "--seed",
-        "1",
-        "--bot",
-        &spec("misbehave", "panic"),
-        "--bot",
-        &random(),
-    ])
+    } = agon_output(
+        &[
+            match_args("breakthrough", [&spec("misbehave", "panic"), &random()]),
+            vec!["--host", "thread", "--seed", "1"],
+        ]
+        .concat(),
+    )
     .expect_success();
     assert!(engine_stderr.contains("panicked at "), "{engine_stderr}");
     assert!(
@@ -195,22 +194,15 @@ fn trace_prints_every_position_and_answer() {
     ];
     for (game, bot) in games {
         let record_path = dir.join(format!("{game}.json"));
-        let stdout = agon_output(&[
-            "match",
-            "--game",
-            game,
+        let mut args = match_args(game, [&bot, &bot]);
+        args.extend([
             "--seed",
             "5",
-            "--bot",
-            &bot,
-            "--bot",
-            &bot,
             "--trace",
             "--record",
             record_path.to_str().unwrap(),
-        ])
-        .expect_success()
-        .stdout;
+        ]);
+        let stdout = agon_output(&args).expect_success().stdout;
         let record: Value =
             serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
         let moves = record["moves"].as_array().unwrap();
@@ -250,19 +242,10 @@ fn trace_prints_every_position_and_answer() {
 #[test]
 fn trace_and_show_stderr_do_not_mix_with_json() {
     for flag in ["--trace", "--show-stderr"] {
-        let error = agon_output(&[
-            "match",
-            "--game",
-            "breakthrough",
-            "--bot",
-            &random(),
-            "--bot",
-            &random(),
-            "--json",
-            flag,
-        ])
-        .expect_failure()
-        .stderr;
+        let random = random();
+        let mut args = match_args("breakthrough", [&random, &random]);
+        args.extend(["--json", flag]);
+        let error = agon_output(&args).expect_failure().stderr;
         assert!(error.contains("cannot be used with"), "{flag}: {error}");
     }
 }

@@ -13,7 +13,7 @@ use agon_games::flowfree::Puzzle;
 use agon_games::lightsout::Board;
 use agon_games::registry::Registry;
 use agon_games::reversixt::Map;
-use agon_tests::{agon, run, scratch, shared_data, spec, Ran};
+use agon_tests::{agon, run, scratch, shared_data, spec, tournament_run_args, Ran};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -294,18 +294,9 @@ fn tournament_configs_and_journals_refuse_by_name_or_load() {
     let cfg = dir.join("t.toml");
     std::fs::write(&cfg, &config).unwrap();
     let folder = dir.join("run");
-    run_bounded(
-        &[
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            folder.to_str().unwrap(),
-            "--quiet",
-        ],
-        Duration::from_secs(60),
-    )
-    .expect_success();
+    let mut args = tournament_run_args(&cfg, &folder);
+    args.push("--quiet");
+    run_bounded(&args, Duration::from_secs(60)).expect_success();
     let journal = std::fs::read(folder.join("journal.jsonl")).unwrap();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
     let alphabet = b" \n\"=[]{}:,0123456789-.ae";

@@ -4,7 +4,7 @@
 
 use agon_tests::{
     agon, child_pids, process_match_args, run, scratch, spec, standings, stat_fields,
-    tournament_standings, Ran,
+    tournament_config, tournament_run, tournament_run_args, tournament_standings, Ran,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,30 +26,17 @@ fn signal(pid: u32, name: &str) {
 #[test]
 fn suspending_the_engine_changes_no_result() {
     let dir = scratch("hardening-suspend");
-    let cfg = dir.join("t.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "game = \"breakthrough\"\nseed = 11\ngames_per_pairing = 4\nconcurrency = 1\n\
-             clock = \"wall\"\nmove_ms = 250\n\
-             [[entrant]]\nname = \"offensive\"\nbot = \"{ab}?depth=4&heuristic=offensive2\"\n\
-             [[entrant]]\nname = \"defensive\"\nbot = \"{ab}?depth=4&heuristic=defensive2\"\n",
-            ab = spec("breakthrough-alphabeta", "alphabeta"),
-        ),
-    )
-    .unwrap();
+    let cfg = offensive_against_defensive(
+        &dir,
+        "game = \"breakthrough\"\nseed = 11\ngames_per_pairing = 4\nconcurrency = 1\n\
+         clock = \"wall\"\nmove_ms = 250",
+        4,
+    );
     let calm_standings = tournament_standings(&cfg, &dir.join("calm"));
 
     let stopped = dir.join("stopped");
-    let mut child = agon()
-        .args([
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            stopped.to_str().unwrap(),
-            "--quiet",
-        ])
+    let mut child = tournament_run(&cfg, &stopped)
+        .arg("--quiet")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -76,27 +63,57 @@ fn suspending_the_engine_changes_no_result() {
         "the run ended before it was stopped often ({stops})"
     );
     let stopped_standings = standings(&stopped);
-    for row in stopped_standings["standings"].as_array().unwrap() {
-        assert_eq!(row["faults"], serde_json::json!({}), "{row}");
-    }
+    assert_no_faults(&stopped_standings);
     assert_eq!(stopped_standings["standings"], calm_standings["standings"]);
+}
+
+/// Writes `dir/t.toml`: the `header` lines, then an offensive and a defensive alpha-beta bot
+/// that search `depth` plies; its path.
+fn offensive_against_defensive(dir: &Path, header: &str, depth: u32) -> PathBuf {
+    let ab = spec("breakthrough-alphabeta", "alphabeta");
+    tournament_config(
+        dir,
+        header,
+        &[
+            (
+                "offensive",
+                format!("{ab}?depth={depth}&heuristic=offensive2"),
+            ),
+            (
+                "defensive",
+                format!("{ab}?depth={depth}&heuristic=defensive2"),
+            ),
+        ],
+    )
 }
 
 /// A tournament of two alpha-beta bots in process hosts, long enough to be signalled in.
 fn process_tournament(dir: &Path) -> PathBuf {
-    let cfg = dir.join("t.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "game = \"breakthrough\"\nseed = 5\ngames_per_pairing = 6\nconcurrency = 1\n\
-             host = \"process\"\nmove_ms = 1000\n\
-             [[entrant]]\nname = \"offensive\"\nbot = \"{ab}?depth=3&heuristic=offensive2\"\n\
-             [[entrant]]\nname = \"defensive\"\nbot = \"{ab}?depth=3&heuristic=defensive2\"\n",
-            ab = spec("breakthrough-alphabeta", "alphabeta"),
-        ),
+    offensive_against_defensive(
+        dir,
+        "game = \"breakthrough\"\nseed = 5\ngames_per_pairing = 6\nconcurrency = 1\n\
+         host = \"process\"\nmove_ms = 1000",
+        3,
     )
-    .unwrap();
-    cfg
+}
+
+/// Fails unless every entrant of `standings` has an empty fault count.
+fn assert_no_faults(standings: &serde_json::Value) {
+    for row in standings["standings"].as_array().unwrap() {
+        assert_eq!(row["faults"], serde_json::json!({}), "{row}");
+    }
+}
+
+/// Starts `agon tournament run CFG --out OUT --quiet` with its stderr kept; the command (for
+/// [`Ran::new`]) and the engine's process.
+fn spawn_quiet_run(cfg: &Path, out: &Path) -> (Command, std::process::Child) {
+    let mut command = tournament_run(cfg, out);
+    command
+        .arg("--quiet")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let engine = command.spawn().unwrap();
+    (command, engine)
 }
 
 fn run_tournament(args: &[&str]) -> Ran {
@@ -138,14 +155,7 @@ fn stop_signals_that_reach_the_bots_first_record_nothing() {
     let calm = calm_standings(&dir, &cfg);
     for to_bots in ["TERM", "KILL"] {
         let out = dir.join(format!("stopped-{to_bots}"));
-        let mut command = agon();
-        command
-            .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
-            .arg(&out)
-            .arg("--quiet")
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped());
-        let engine = command.spawn().unwrap();
+        let (command, engine) = spawn_quiet_run(&cfg, &out);
         let hosts = wait_for_hosts_after(engine.id(), &out, 2);
         std::thread::sleep(Duration::from_millis(20)); // the game is under way
         for host in hosts {
@@ -184,14 +194,7 @@ fn a_bot_process_killed_from_outside_has_its_game_played_again() {
     let cfg = process_tournament(&dir);
     let calm = calm_standings(&dir, &cfg);
     let out = dir.join("killed");
-    let mut command = agon();
-    command
-        .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
-        .arg(&out)
-        .arg("--quiet")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped());
-    let engine = command.spawn().unwrap();
+    let (command, engine) = spawn_quiet_run(&cfg, &out);
     let hosts = wait_for_hosts_after(engine.id(), &out, 1);
     std::thread::sleep(Duration::from_millis(20));
     signal_quietly(hosts[0], "KILL");
@@ -200,9 +203,7 @@ fn a_bot_process_killed_from_outside_has_its_game_played_again() {
         .stderr;
     assert!(stderr.contains("playing it again"), "{stderr}");
     let run = standings(&out);
-    for row in run["standings"].as_array().unwrap() {
-        assert_eq!(row["faults"], serde_json::json!({}), "{row}");
-    }
+    assert_no_faults(&run);
     assert_eq!(run["standings"], calm["standings"]);
 }
 
@@ -258,21 +259,16 @@ impl Drop for Load {
 #[test]
 fn fault_causes_do_not_depend_on_the_machines_load() {
     let dir = scratch("hardening-load");
-    let cfg = dir.join("t.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "game = \"breakthrough\"\nseed = 3\ngames_per_pairing = 2\nconcurrency = 2\n\
-             host = \"process\"\nmove_ms = 5000\n[sandbox]\nmemory_mb = 600\n\
-             [[entrant]]\nname = \"oom\"\nbot = \"{oom}\"\n\
-             [[entrant]]\nname = \"huge\"\nbot = \"{huge}\"\n\
-             [[entrant]]\nname = \"random\"\nbot = \"{random}\"\n",
-            oom = spec("misbehave", "oom"),
-            huge = spec("misbehave", "huge"),
-            random = spec("breakthrough-random", "random"),
-        ),
-    )
-    .unwrap();
+    let cfg = tournament_config(
+        &dir,
+        "game = \"breakthrough\"\nseed = 3\ngames_per_pairing = 2\nconcurrency = 2\n\
+         host = \"process\"\nmove_ms = 5000\n[sandbox]\nmemory_mb = 600",
+        &[
+            ("oom", spec("misbehave", "oom")),
+            ("huge", spec("misbehave", "huge")),
+            ("random", spec("breakthrough-random", "random")),
+        ],
+    );
     let run = |name: &str| tournament_standings(&cfg, &dir.join(name));
     let idle = run("idle");
     let loaded = {
@@ -302,18 +298,14 @@ fn fault_causes_do_not_depend_on_the_machines_load() {
 
 /// A thread-host tournament of `entrants` (name, bot spec) into `dir/out`; its config.
 fn thread_tournament(dir: &Path, entrants: &[(&str, String)], games: u32) -> PathBuf {
-    let cfg = dir.join("t.toml");
-    let mut text = format!(
-        "game = \"breakthrough\"\nseed = 2\ngames_per_pairing = {games}\nconcurrency = 2\n\
-         host = \"thread\"\n"
-    );
-    for (name, bot) in entrants {
-        text.push_str(&format!(
-            "[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"
-        ));
-    }
-    std::fs::write(&cfg, text).unwrap();
-    cfg
+    tournament_config(
+        dir,
+        &format!(
+            "game = \"breakthrough\"\nseed = 2\ngames_per_pairing = {games}\nconcurrency = 2\n\
+             host = \"thread\""
+        ),
+        entrants,
+    )
 }
 
 /// The crash faults of each entrant in a tournament's standings.
@@ -357,14 +349,7 @@ fn only_the_crasher_is_charged(crash: &str) {
     );
     let out = dir.join("out");
     // The crash kills the engine.
-    run_tournament(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ])
-    .expect_failure();
+    run_tournament(&tournament_run_args(&cfg, &out)).expect_failure();
     let stderr = run_tournament(&["tournament", "resume", out.to_str().unwrap()])
         .expect_success()
         .stderr;
@@ -410,25 +395,15 @@ fn killing_the_engine_blames_no_entrant() {
         2,
     );
     let out = dir.join("out");
-    let mut args = vec![
-        "tournament".to_string(),
-        "run".into(),
-        cfg.display().to_string(),
-        "--out".into(),
-        out.display().to_string(),
-        "--quiet".into(),
-    ];
+    let mut args = tournament_run_args(&cfg, &out);
+    args.push("--quiet");
     for _ in 0..3 {
         let mut engine = agon().args(&args).spawn().expect("agon runs");
         // Games are in flight a few hundred milliseconds in (each takes about a second).
         std::thread::sleep(std::time::Duration::from_millis(700));
         signal(engine.id(), "KILL");
         let _ = engine.wait();
-        args = vec![
-            "tournament".into(),
-            "resume".into(),
-            out.display().to_string(),
-        ];
+        args = vec!["tournament", "resume", out.to_str().unwrap()];
     }
     let stderr = run(agon().args(&args)).expect_success().stderr;
     assert!(!stderr.contains("excluded"), "{stderr}");
@@ -590,24 +565,16 @@ fn a_bot_process_stopped_from_outside_mid_call_is_not_timed_out() {
 #[test]
 fn a_bot_process_stopped_from_outside_in_a_tournament_has_its_game_played_again() {
     let dir = scratch("hardening-outside-stop");
-    let cfg = dir.join("t.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "game = \"breakthrough\"\nseed = 7\ngames_per_pairing = 1\nconcurrency = 1\n\
-             host = \"process\"\nmove_ms = 500\n[params]\nrows = 5\ncols = 3\n\
-             [[entrant]]\nname = \"first\"\nbot = \"{slow}?ms=100\"\n\
-             [[entrant]]\nname = \"second\"\nbot = \"{slow}?ms=100\"\n",
-            slow = spec("misbehave", "slow"),
-        ),
-    )
-    .unwrap();
+    let slow = format!("{}?ms=100", spec("misbehave", "slow"));
+    let cfg = tournament_config(
+        &dir,
+        "game = \"breakthrough\"\nseed = 7\ngames_per_pairing = 1\nconcurrency = 1\n\
+         host = \"process\"\nmove_ms = 500\n[params]\nrows = 5\ncols = 3",
+        &[("first", slow.clone()), ("second", slow)],
+    );
     let out = dir.join("out");
-    let mut command = agon();
-    command
-        .args(["tournament", "run", cfg.to_str().unwrap(), "--out"])
-        .arg(&out)
-        .arg("--quiet");
+    let mut command = tournament_run(&cfg, &out);
+    command.arg("--quiet");
     let engine = Engine::spawn(command);
     stop_a_host_mid_call(&engine);
     let stderr = engine.finish().expect_success().stderr;

@@ -2,7 +2,7 @@
 //! Each test runs the real binary on a folder it owns and changes the folder under it as a team
 //! would.
 
-use agon_tests::{plugin, scratch, shared_data};
+use agon_tests::{plugin, scratch, seat_of, shared_data};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -738,15 +738,7 @@ fn a_watched_tournament_plays_a_new_build_in_the_games_not_yet_started() {
     assert_eq!(games.len(), 600);
     let b_builds: Vec<String> = games
         .iter()
-        .map(|g| {
-            let seat = g["names"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .position(|n| n == "b")
-                .unwrap();
-            g["sha256"][seat].as_str().unwrap().to_string()
-        })
+        .map(|g| g["sha256"][seat_of(g, "b")].as_str().unwrap().to_string())
         .collect();
     let with_new = b_builds.iter().filter(|s| **s == new).count();
     assert!(with_new > 0 && b_builds.contains(&old), "{with_new}");

@@ -18,6 +18,16 @@ fn breakthrough() -> &'static dyn GameRules {
     &agon_games::breakthrough::session::BreakthroughRules
 }
 
+/// Why `bot` of the built plugin `package` cannot be created for `game` (the plugin itself must
+/// load; panics if the bot is created).
+fn bot_refusal(package: &str, bot: &str, game: &dyn GameRules) -> LoadError {
+    load(&plugin(package))
+        .unwrap()
+        .new_bot(bot, game)
+        .map(|_| ())
+        .unwrap_err()
+}
+
 fn load_error(path: &Path) -> LoadError {
     match load(path) {
         Ok(p) => panic!("{} loaded as {:?}", path.display(), p.manifest),
@@ -137,11 +147,7 @@ fn an_incompatible_api_version_is_refused() {
 
 #[test]
 fn a_bot_for_another_protocol_version_is_refused() {
-    let future = load(&plugin("fixture-future-protocol")).unwrap();
-    let e = future
-        .new_bot("future", breakthrough())
-        .map(|_| ())
-        .unwrap_err();
+    let e = bot_refusal("fixture-future-protocol", "future", breakthrough());
     assert!(
         matches!(
             e,
@@ -158,11 +164,7 @@ fn a_bot_for_another_protocol_version_is_refused() {
 
 #[test]
 fn unknown_bots_list_what_the_plugin_offers() {
-    let misbehave = load(&plugin("misbehave")).unwrap();
-    let e = misbehave
-        .new_bot("nice", breakthrough())
-        .map(|_| ())
-        .unwrap_err();
+    let e = bot_refusal("misbehave", "nice", breakthrough());
     assert!(matches!(e, LoadError::UnknownBot { .. }), "{e}");
     assert!(e.to_string().contains("panic-start"), "lists the bots: {e}");
 }
@@ -204,8 +206,7 @@ impl GameRules for Chess {
 
 #[test]
 fn a_bot_asked_for_another_game_is_refused() {
-    let random = load(&plugin("breakthrough-random")).unwrap();
-    let e = random.new_bot("random", &Chess).map(|_| ()).unwrap_err();
+    let e = bot_refusal("breakthrough-random", "random", &Chess);
     assert!(matches!(e, LoadError::UnknownGame { .. }), "{e}");
     assert!(
         e.to_string()

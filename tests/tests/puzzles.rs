@@ -6,7 +6,7 @@ use agon_games::flowfree::session::FlowFreeRules;
 use agon_games::lightsout::session::LightsOutRules;
 use agon_games::registry::Registry;
 use agon_sdk::protocol::{self, flowfree as ff, lightsout as lo, Reply};
-use agon_tests::{agon_ok, agon_output, scratch, shared_data, spec};
+use agon_tests::{agon_ok, agon_output, scratch, shared_data, spec, tournament_standings};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -322,17 +322,7 @@ fn a_puzzle_run_grades_every_solver_on_every_instance() {
     let cfg = dir.join("run.toml");
     std::fs::write(&cfg, text).unwrap();
     let out_dir = dir.join("out");
-    agon_ok(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--quiet",
-    ]);
-    let s: Value =
-        serde_json::from_str(&std::fs::read_to_string(out_dir.join("standings.json")).unwrap())
-            .unwrap();
+    let s = tournament_standings(&cfg, &out_dir);
     let rows = s["standings"].as_array().unwrap();
     let points = |name: &str| {
         rows.iter().find(|r| r["name"] == name).unwrap()["points"]

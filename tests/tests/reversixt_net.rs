@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 fn heart() -> PathBuf {
@@ -72,6 +72,13 @@ impl Server {
             .unwrap();
         assert!(status.success(), "serve failed: {out}");
         serde_json::from_str(&std::fs::read_to_string(&self.record).unwrap()).unwrap()
+    }
+
+    /// `agon reversixt connect` to this server, to add the bot and host to.
+    fn connect(&self) -> Command {
+        let mut command = agon();
+        command.args(["reversixt", "connect", &format!("127.0.0.1:{}", self.port)]);
+        command
     }
 
     fn client(&self) -> TcpStream {
@@ -144,12 +151,8 @@ fn greedy() -> String {
 #[test]
 fn serve_and_connect_play_a_game_over_loopback() {
     let server = serve("net-loopback", &["remote", &greedy()], "1");
-    let output = run(agon()
-        .args([
-            "reversixt",
-            "connect",
-            &format!("127.0.0.1:{}", server.port),
-        ])
+    let output = run(server
+        .connect()
         .args(["--bot", &spec("reversixt-random", "random"), "--group", "7"])
         .args(["--host", "thread", "--json"]));
     let client: Value = serde_json::from_str(&output.expect_success().stdout).unwrap();
@@ -345,12 +348,8 @@ fn phase_1_ending_straight_into_the_end_is_announced_6_8_9() {
 #[test]
 fn connect_starts_a_killed_bot_again_instead_of_playing_stand_ins() {
     let server = serve("net-connect-restart", &["remote", &greedy()], "0.3");
-    let output = run(agon()
-        .args([
-            "reversixt",
-            "connect",
-            &format!("127.0.0.1:{}", server.port),
-        ])
+    let output = run(server
+        .connect()
         .args(["--bot", &spec("misbehave", "spend?ms=0,0,60000,0")])
         .args(["--host", "process", "--json"]))
     .expect_success();

@@ -13,7 +13,7 @@ use agon_engine::runner::{run_match, MatchSettings, Seat};
 use agon_engine::seating;
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
-use agon_tests::{agon, artifacts, cache_dir, plugin, process_match_args, run, spec};
+use agon_tests::{agon, artifacts, cache_dir, match_args, plugin, process_match_args, run, spec};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -303,20 +303,13 @@ fn no_host_process_outlives_its_match() {
 /// Killing the engine with SIGKILL takes its hosts with it (PR_SET_PDEATHSIG).
 #[test]
 fn hosts_die_with_the_engine() {
+    let (random, looping) = (
+        spec("breakthrough-random", "random"),
+        spec("misbehave", "loop"),
+    );
     let mut engine = agon()
-        .args([
-            "match",
-            "--game",
-            "breakthrough",
-            "--host",
-            "process",
-            "--move-ms",
-            "60000",
-            "--bot",
-            &spec("breakthrough-random", "random"),
-            "--bot",
-            &spec("misbehave", "loop"),
-        ])
+        .args(match_args("breakthrough", [&random, &looping]))
+        .args(["--host", "process", "--move-ms", "60000"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()

@@ -3,7 +3,7 @@
 //! objects, the descriptors, the opponent's time, the terminal). Where a test needs something
 //! only root can set up it says why it skips.
 
-use agon_tests::{agon, plugin, run, scratch, spec, Ran};
+use agon_tests::{agon, plugin, process_match, run, scratch, spec, Ran};
 use serde_json::Value;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -12,18 +12,7 @@ use std::time::{Duration, Instant};
 
 fn match_command(bots: [&str; 2], extra: &[&str]) -> Command {
     let mut command = agon();
-    command
-        .args([
-            "match",
-            "--game",
-            "breakthrough",
-            "--host",
-            "process",
-            "--seed",
-            "1",
-        ])
-        .args(["--bot", bots[0], "--bot", bots[1]])
-        .args(extra);
+    command.args(process_match(bots)).args(extra);
     command
 }
 

@@ -4,23 +4,20 @@
 //! opponent's seed; the secret, kept in the record, still reproduces the game exactly.
 
 use agon_engine::seed::{seat_seed, SeedSecret};
-use agon_tests::{agon_ok, agon_output, run, scratch, spec, tournament_config, tournament_run};
+use agon_tests::{
+    agon_ok, agon_output, match_args, run, scratch, spec, tournament_config, tournament_run,
+};
 use serde_json::Value;
 
 /// `agon match` of the seed thief (seat 0) against the seeded random player, as JSON.
 fn thief_match(extra: &[&str]) -> Value {
-    let mut args = vec![
-        "match".to_string(),
-        "--game".into(),
-        "breakthrough".into(),
-        "--bot".into(),
+    let (thief, random) = (
         spec("misbehave", "seed-thief"),
-        "--bot".into(),
         spec("breakthrough-random", "random"),
-        "--json".into(),
-    ];
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    );
+    let mut args = match_args("breakthrough", [&thief, &random]);
+    args.push("--json");
+    args.extend_from_slice(extra);
     serde_json::from_str(&agon_ok(&args)).expect("a JSON record")
 }
 
@@ -105,15 +102,7 @@ fn one_seed_under_two_secrets_gives_other_seat_seeds_and_a_secret_reproduces_a_g
 /// `agon match` of two random players with `extra` arguments, run to its end.
 fn random_match(extra: &[&str]) -> agon_tests::Ran {
     let random = spec("breakthrough-random", "random");
-    let mut args = vec![
-        "match",
-        "--game",
-        "breakthrough",
-        "--bot",
-        &random,
-        "--bot",
-        &random,
-    ];
+    let mut args = match_args("breakthrough", [&random, &random]);
     args.extend(extra);
     agon_output(&args)
 }

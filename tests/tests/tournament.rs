@@ -1,7 +1,10 @@
 //! Tournaments through the `agon` binary: interrupted and resumed, sharded and merged,
 //! refused configurations, the report.
 
-use agon_tests::{agon, agon_ok as ok, agon_output, plugin, run, scratch, standings};
+use agon_tests::{
+    agon, agon_ok as ok, agon_output, plugin, run, scratch, standings, tournament_config,
+    tournament_run, tournament_run_args,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -14,29 +17,19 @@ fn secret() -> String {
 /// `agon tournament run CFG --out OUT --quiet` under the tests' seed secret, which must
 /// succeed; its stdout.
 fn run_quietly(cfg: &impl AsRef<Path>, out: &Path) -> String {
-    ok(&[
-        "tournament",
-        "run",
-        cfg.as_ref().to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--seed-secret",
-        &secret(),
-        "--quiet",
-    ])
+    let secret = secret();
+    let mut args = tournament_run_args(cfg.as_ref(), out);
+    args.extend(["--seed-secret", &secret, "--quiet"]);
+    ok(&args)
 }
 
 /// A configuration over the built plugins, with `extra` lines before the entrants.
 fn config(dir: &Path, extra: &str, entrants: &[(&str, String)]) -> PathBuf {
-    let mut text = format!("game = \"breakthrough\"\nseed = 5\n{extra}\n");
-    for (name, bot) in entrants {
-        text.push_str(&format!(
-            "[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"
-        ));
-    }
-    let path = dir.join("tournament.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+    tournament_config(
+        dir,
+        &format!("game = \"breakthrough\"\nseed = 5\n{extra}"),
+        entrants,
+    )
 }
 
 fn bot(package: &str, bot: &str) -> String {
@@ -93,17 +86,8 @@ fn a_killed_run_resumes_to_identical_standings() {
     assert_eq!(journal_ids(&whole).len(), 36);
 
     let cut = dir.join("cut");
-    let mut child = agon()
-        .args([
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            cut.to_str().unwrap(),
-            "--seed-secret",
-            &secret(),
-            "--quiet",
-        ])
+    let mut child = tournament_run(&cfg, &cut)
+        .args(["--seed-secret", &secret(), "--quiet"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -373,13 +357,7 @@ fn bad_configurations_are_refused_naming_the_key() {
     ];
     for (extra, entrants, message) in cases {
         let cfg = config(&dir, &extra, &entrants);
-        let out = agon_output(&[
-            "tournament",
-            "run",
-            cfg.to_str().unwrap(),
-            "--out",
-            dir.join("never").to_str().unwrap(),
-        ]);
+        let out = agon_output(&tournament_run_args(&cfg, &dir.join("never")));
         assert_eq!(out.status.code(), Some(1), "{extra}");
         let stderr = out.stderr;
         assert!(stderr.contains(message), "{extra}: {stderr}");
@@ -583,13 +561,7 @@ fn the_report_has_every_output_and_well_formed_charts() {
         before
     );
     // A second `run` into the same folder points to `resume`.
-    let again = agon_output(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let again = agon_output(&tournament_run_args(&cfg, &out));
     assert!(again.stderr.contains("agon tournament resume"));
 }
 

@@ -8,7 +8,8 @@
 
 use agon_tests::browser::{chromium, Browser};
 use agon_tests::{
-    agon, agon_ok, agon_output, artifacts, run, scratch, shared_data, spec, tournament_standings,
+    agon, agon_ok, agon_output, artifacts, match_args, run, scratch, shared_data, spec,
+    tournament_config, tournament_standings,
 };
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -150,11 +151,21 @@ fn check_in_browser(name: &str, record: &Path, page: &Path) {
         .unwrap();
 }
 
+/// Whether there is no browser to test in, said on stderr: a test that needs one then skips.
+fn no_browser() -> bool {
+    match chromium() {
+        Ok(_) => false,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            true
+        }
+    }
+}
+
 /// Every game's record and its page; skipped without a browser.
 #[test]
 fn every_game_replays_in_a_real_browser() {
-    if let Err(why) = chromium() {
-        eprintln!("skipped: {why}");
+    if no_browser() {
         return;
     }
     let dir = scratch("viewer");
@@ -285,19 +296,7 @@ fn every_game_replays_in_a_real_browser() {
 /// A record of random against random in `dir`.
 fn random_game(dir: &Path) -> PathBuf {
     let random = spec("breakthrough-random", "random");
-    record(
-        dir,
-        "bt",
-        &[
-            "match",
-            "--game",
-            "breakthrough",
-            "--bot",
-            &random,
-            "--bot",
-            &random,
-        ],
-    )
+    record(dir, "bt", &match_args("breakthrough", [&random, &random]))
 }
 
 /// The page is one file: no script, style, font or image is fetched from anywhere.
@@ -335,21 +334,20 @@ fn a_record_that_does_not_replay_is_refused() {
 fn match_view_writes_the_page_of_the_match_just_played() {
     let dir = scratch("viewer-match");
     let (record, page) = (dir.join("m.json"), dir.join("m.html"));
-    let stdout = agon_ok(&[
-        "match",
-        "--game",
-        "breakthrough",
+    let (alphabeta, random) = (
+        spec("breakthrough-alphabeta", "alphabeta"),
+        spec("breakthrough-random", "random"),
+    );
+    let mut args = match_args("breakthrough", [&alphabeta, &random]);
+    args.extend([
         "--seed",
         "9",
-        "--bot",
-        &spec("breakthrough-alphabeta", "alphabeta"),
-        "--bot",
-        &spec("breakthrough-random", "random"),
         "--record",
         record.to_str().unwrap(),
         "--view",
         page.to_str().unwrap(),
     ]);
+    let stdout = agon_ok(&args);
     assert!(
         stdout.contains(&format!("view: {}", page.display())),
         "{stdout}"
@@ -364,23 +362,18 @@ fn match_view_writes_the_page_of_the_match_just_played() {
 /// opens the folder).
 #[test]
 fn the_report_links_open_working_viewers() {
-    if let Err(why) = chromium() {
-        eprintln!("skipped: {why}");
+    if no_browser() {
         return;
     }
     let dir = scratch("viewer-report");
-    let cfg = dir.join("t.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "game = \"breakthrough\"\nname = \"links\"\ngames_per_pairing = 2\nhost = \"thread\"\n\
-             [[entrant]]\nname = \"random\"\nbot = \"{}\"\n\
-             [[entrant]]\nname = \"alphabeta\"\nbot = \"{}\"\n",
-            spec("breakthrough-random", "random"),
-            spec("breakthrough-alphabeta", "alphabeta"),
-        ),
-    )
-    .unwrap();
+    let cfg = tournament_config(
+        &dir,
+        "game = \"breakthrough\"\nname = \"links\"\ngames_per_pairing = 2\nhost = \"thread\"",
+        &[
+            ("random", spec("breakthrough-random", "random")),
+            ("alphabeta", spec("breakthrough-alphabeta", "alphabeta")),
+        ],
+    );
     let out = dir.join("out");
     tournament_standings(&cfg, &out);
     let report = format!("file://{}", out.join("report.html").display());
@@ -422,30 +415,21 @@ fn the_report_links_open_working_viewers() {
 /// `agon bench --suite viewer`).
 #[test]
 fn the_largest_pages_open_and_end_on_the_recorded_board() {
-    if let Err(why) = chromium() {
-        eprintln!("skipped: {why}");
+    if no_browser() {
         return;
     }
     let dir = scratch("viewer-large");
-    let flip = record(
-        &dir,
-        "flip-3000",
-        &[
-            "match",
-            "--game",
-            "flip",
-            "--host",
-            "inline",
-            "--param",
-            "n=50",
-            "--param",
-            "turns=3000",
-            "--bot",
-            &spec("flip-greedy", "greedy"),
-            "--bot",
-            &spec("flip-greedy", "greedy"),
-        ],
-    );
+    let greedy = spec("flip-greedy", "greedy");
+    let mut args = match_args("flip", [&greedy, &greedy]);
+    args.extend([
+        "--host",
+        "inline",
+        "--param",
+        "n=50",
+        "--param",
+        "turns=3000",
+    ]);
+    let flip = record(&dir, "flip-3000", &args);
     let map = shared_data().join("reversixt/maps/comp2019_04_8p.map");
     let greedy = spec("reversixt-greedy", "greedy");
     let mut args = vec![
