@@ -37,3 +37,23 @@ pub(crate) fn assert_wire<T: serde::Serialize>(value: &T, hex: &str) {
         "the wire format changed: bump the game's VERSION"
     );
 }
+
+/// Test support: the `Start` of `seat` of `seats`, with `seed`, budgets `(start, move)` in
+/// milliseconds and no bot parameters, around the game's `setup` (each game's wire golden).
+#[cfg(test)]
+pub(crate) fn start_for<S>(
+    (seat, seats): (u32, u32),
+    seed: u64,
+    (start_budget_ms, move_budget_ms): (u64, u64),
+    setup: S,
+) -> Start<S> {
+    Start {
+        seat,
+        seats,
+        seed,
+        start_budget_ms,
+        move_budget_ms,
+        bot_params: Default::default(),
+        game: setup,
+    }
+}

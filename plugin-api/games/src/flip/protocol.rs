@@ -81,25 +81,25 @@ pub struct FlipMove {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{assert_wire, Reply, Start};
+    use crate::protocol::{assert_wire, start_for, Reply, Start};
 
     /// Version 1, byte for byte.
     #[test]
     fn wire_format_is_stable() {
         assert_eq!(VERSION, 1);
         let start = Start {
-            seat: 1,
-            seats: 2,
-            seed: 9,
-            start_budget_ms: 1000,
-            move_budget_ms: 250,
             bot_params: [("depth".to_string(), "2".to_string())].into(),
-            game: Setup {
-                n: 3,
-                turns: 40,
-                you: Side::Two,
-                board_seed: -5,
-            },
+            ..start_for(
+                (1, 2),
+                9,
+                (1000, 250),
+                Setup {
+                    n: 3,
+                    turns: 40,
+                    you: Side::Two,
+                    board_seed: -5,
+                },
+            )
         };
         assert_wire(&start, "010209fbe803fa01056465707468013203280109");
         let coin = |x, y| Coin { x, y };

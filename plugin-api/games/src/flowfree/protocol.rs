@@ -53,21 +53,13 @@ pub enum Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{assert_wire, Reply, Start};
+    use crate::protocol::{assert_wire, start_for, Reply};
 
     /// Version 1, byte for byte.
     #[test]
     fn wire_format_is_stable() {
         assert_eq!(VERSION, 1);
-        let start = Start {
-            seat: 0,
-            seats: 1,
-            seed: 3,
-            start_budget_ms: 0,
-            move_budget_ms: 500,
-            bot_params: Default::default(),
-            game: Setup { rows: 2, cols: 2 },
-        };
+        let start = start_for((0, 1), 3, (0, 500), Setup { rows: 2, cols: 2 });
         assert_wire(&start, "00010300fbf401000202");
         assert_wire(
             &Observation {

@@ -91,21 +91,13 @@ pub fn unpack(rows: usize, cols: usize, bytes: &[u8]) -> Option<Vec<(usize, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{assert_wire, Reply, Start};
+    use crate::protocol::{assert_wire, start_for, Reply};
 
     /// Version 2, byte for byte.
     #[test]
     fn wire_format_is_stable() {
         assert_eq!(VERSION, 2);
-        let start = Start {
-            seat: 0,
-            seats: 1,
-            seed: 3,
-            start_budget_ms: 0,
-            move_budget_ms: 500,
-            bot_params: Default::default(),
-            game: Setup { rows: 3, cols: 3 },
-        };
+        let start = start_for((0, 1), 3, (0, 500), Setup { rows: 3, cols: 3 });
         assert_wire(&start, "00010300fbf401000303");
         let black = pack(3, 3, |r, c| r == c || r + c == 2);
         assert_wire(

@@ -71,20 +71,17 @@ pub enum Action {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{assert_wire, Reply, Start};
+    use crate::protocol::{assert_wire, start_for, Reply};
 
     /// Version 1, byte for byte.
     #[test]
     fn wire_format_is_stable() {
         assert_eq!(VERSION, 1);
-        let start = Start {
-            seat: 1,
-            seats: 2,
-            seed: 5,
-            start_budget_ms: 1000,
-            move_budget_ms: 100,
-            bot_params: Default::default(),
-            game: Setup {
+        let start = start_for(
+            (1, 2),
+            5,
+            (1000, 100),
+            Setup {
                 you: 1,
                 players: 2,
                 n: 3,
@@ -92,7 +89,7 @@ mod tests {
                 idle_rounds: 12,
                 max_rounds: 120,
             },
-        };
+        );
         assert_wire(&start, "010205fbe8036400010203010c78");
         let observation = Observation {
             you: 0,

@@ -80,27 +80,24 @@ pub struct Move {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{assert_wire, Reply, Start};
+    use crate::protocol::{assert_wire, start_for, Reply};
 
     /// Version 1, byte for byte.
     #[test]
     fn wire_format_is_stable() {
         assert_eq!(VERSION, 1);
-        let start = Start {
-            seat: 2,
-            seats: 3,
-            seed: 11,
-            start_budget_ms: 2000,
-            move_budget_ms: 1000,
-            bot_params: Default::default(),
-            game: Setup {
+        let start = start_for(
+            (2, 3),
+            11,
+            (2000, 1000),
+            Setup {
                 you: 3,
                 players: 3,
                 map: "3\n".into(),
                 time_ms: 1500,
                 depth: 4,
             },
-        };
+        );
         assert_wire(&start, "02030bfbd007fbe80300030302330afbdc0504");
         let observation = Observation {
             you: 3,
