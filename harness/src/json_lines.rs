@@ -3,6 +3,7 @@
 //! size, and a file may have any length.
 
 use agon_engine::input_file::{Input, InputError};
+use serde::de::DeserializeOwned;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -80,6 +81,13 @@ impl Line<'_> {
                 self.size, self.max_line
             )),
         }
+    }
+
+    /// The line read as JSON of a `T`, or why it cannot be: it was longer than the bound, or
+    /// is not such JSON.
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, String> {
+        self.text()
+            .and_then(|text| serde_json::from_slice(text).map_err(|e| e.to_string()))
     }
 }
 

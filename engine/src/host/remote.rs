@@ -23,6 +23,16 @@ impl RemoteSeat {
     pub fn new(stream: TcpStream) -> RemoteSeat {
         RemoteSeat { stream, gone: None }
     }
+
+    /// Marks the connection lost for `why`, so that later requests are abandoned with it; the
+    /// fault of the request that lost it.
+    fn lost<T>(&mut self, why: String) -> CallResult<T> {
+        self.gone = Some(why.clone());
+        CallResult::Fault {
+            cause: FaultCause::Exited,
+            detail: why,
+        }
+    }
 }
 
 fn fault<T>(cause: FaultCause, detail: String, started: Instant) -> Call<T> {
@@ -67,9 +77,11 @@ impl SeatHost for RemoteSeat {
             depth: observation.depth.min(u8::MAX as u32) as u8,
         };
         if let Err(e) = request.write_to(&mut &self.stream) {
-            let why = format!("the move request could not be sent: {e}");
-            self.gone = Some(why.clone());
-            return fault(FaultCause::Exited, why, started);
+            return Call {
+                result: self.lost(format!("the move request could not be sent: {e}")),
+                wall: started.elapsed(),
+                cpu: None,
+            };
         }
         let mut reader = DeadlineReader {
             stream: &self.stream,
@@ -98,21 +110,9 @@ impl SeatHost for RemoteSeat {
                 CallResult::TimedOut
             }
             Err(WireError::Closed(when)) => {
-                let why = format!("the client closed the connection {when}");
-                self.gone = Some(why.clone());
-                CallResult::Fault {
-                    cause: FaultCause::Exited,
-                    detail: why,
-                }
+                self.lost(format!("the client closed the connection {when}"))
             }
-            Err(WireError::Io(e)) => {
-                let why = format!("the connection failed: {e}");
-                self.gone = Some(why.clone());
-                CallResult::Fault {
-                    cause: FaultCause::Exited,
-                    detail: why,
-                }
-            }
+            Err(WireError::Io(e)) => self.lost(format!("the connection failed: {e}")),
             Err(e) => CallResult::Fault {
                 cause: FaultCause::Malformed,
                 detail: e.to_string(),

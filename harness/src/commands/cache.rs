@@ -126,12 +126,7 @@ fn print_collection(done: &Collection, args: &CacheGcArgs, now: SystemTime) {
                 ago(now, entry.last_use)
             ),
         };
-        outln!(
-            "{remove} {}  {}  {}  {why}",
-            &entry.sha256[..SHOWN_HASH],
-            size(entry.bytes),
-            files(entry)
-        );
+        outln!("{remove} {}  {why}", summary(entry));
     }
     for stray in &done.stray {
         outln!(
@@ -141,12 +136,7 @@ fn print_collection(done: &Collection, args: &CacheGcArgs, now: SystemTime) {
         );
     }
     for entry in &done.in_use {
-        outln!(
-            "kept    {}  {}  {}  in use by a running agon",
-            &entry.sha256[..SHOWN_HASH],
-            size(entry.bytes),
-            files(entry)
-        );
+        outln!("kept    {}  in use by a running agon", summary(entry));
     }
     for oddity in &done.oddities {
         outln!("left alone: {}", describe(oddity));
@@ -211,6 +201,16 @@ fn oddity_json(oddity: &Oddity) -> Value {
 
 fn describe(oddity: &Oddity) -> String {
     format!("{}: {}", path_name(&oddity.path), name(&oddity.what))
+}
+
+/// An entry as `agon cache gc` lists it: its shortened hash, size and files.
+fn summary(entry: &CacheEntry) -> String {
+    format!(
+        "{}  {}  {}",
+        &entry.sha256[..SHOWN_HASH],
+        size(entry.bytes),
+        files(entry)
+    )
 }
 
 fn files(entry: &CacheEntry) -> String {

@@ -104,10 +104,7 @@ pub fn read(dir: &Path) -> Result<Vec<Logged>, String> {
         if line.is_blank() {
             continue;
         }
-        let parsed = line
-            .text()
-            .and_then(|text| serde_json::from_slice::<Logged>(text).map_err(|e| e.to_string()));
-        match parsed {
+        match line.parse::<Logged>() {
             Ok(event) => events.push(event),
             Err(e) => log::warn!("{}: line {}: skipped: {e}", path.display(), line.number),
         }

@@ -155,9 +155,7 @@ fn read_evidence(file: &Path) -> Vec<Evidence> {
         return evidence;
     };
     while let Ok(Some(line)) = lines.next_line() {
-        if let Ok(found) = line.text().map(serde_json::from_slice::<Evidence>) {
-            evidence.extend(found.ok());
-        }
+        evidence.extend(line.parse::<Evidence>().ok());
     }
     evidence
 }
@@ -189,16 +187,13 @@ fn read_crashes(path: &Path) -> Result<Vec<Crash>, String> {
         if line.is_blank() {
             continue;
         }
-        let crash = line
-            .text()
-            .and_then(|text| serde_json::from_slice(text).map_err(|e| e.to_string()))
-            .map_err(|problem| {
-                format!(
-                    "{} line {}: not a crash entry: {problem}",
-                    path.display(),
-                    line.number
-                )
-            })?;
+        let crash = line.parse().map_err(|problem| {
+            format!(
+                "{} line {}: not a crash entry: {problem}",
+                path.display(),
+                line.number
+            )
+        })?;
         crashes.push(crash);
     }
     Ok(crashes)

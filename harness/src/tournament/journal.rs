@@ -571,6 +571,17 @@ mod tests {
         entries.iter().map(|e| e.id.as_str()).collect()
     }
 
+    /// A scratch folder (see [`scratch`]) whose journal holds the entries of `games`, its
+    /// writer gone.
+    fn journal_of(name: &str, games: &[&str]) -> PathBuf {
+        let dir = scratch(name);
+        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
+        for id in games {
+            journal.append(&entry(id)).unwrap();
+        }
+        dir
+    }
+
     fn append_raw(dir: &Path, bytes: &[u8]) {
         let mut f = OpenOptions::new()
             .append(true)
@@ -614,13 +625,8 @@ mod tests {
 
     #[test]
     fn blank_lines_are_skipped_and_a_damaged_line_names_its_game_until_repaired() {
-        let dir = scratch("damaged");
-        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
-        for id in ["g1", "g2", "g3"] {
-            journal.append(&entry(id)).unwrap();
-        }
+        let dir = journal_of("damaged", &["g1", "g2", "g3"]);
         append_raw(&dir, b"\n  \n");
-        drop(journal);
         assert_eq!(read(&dir, &any_entry::<Entry>).unwrap().len(), 3);
         let text = std::fs::read_to_string(dir.join(FILE)).unwrap().replacen(
             "\"seed\":1",
@@ -652,10 +658,7 @@ mod tests {
 
     #[test]
     fn entries_the_plan_does_not_have_are_damage() {
-        let dir = scratch("check");
-        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
-        journal.append(&entry("g1")).unwrap();
-        drop(journal);
+        let dir = journal_of("check", &["g1"]);
         let only_g2 = |e: &Entry| {
             if e.id == "g2" {
                 Ok(())
@@ -725,11 +728,7 @@ mod tests {
 
     #[test]
     fn an_over_long_line_is_damage_named_by_its_number_and_size_until_repair_moves_it() {
-        let dir = scratch("over-long");
-        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
-        journal.append(&entry("g1")).unwrap();
-        journal.append(&entry("g2")).unwrap();
-        drop(journal);
+        let dir = journal_of("over-long", &["g1", "g2"]);
         let sound_before = std::fs::read(dir.join(FILE)).unwrap();
         let long = format!(
             "{{\"id\":\"g9\",\"pad\":\"{}\"}}",
@@ -765,10 +764,7 @@ mod tests {
 
     #[test]
     fn a_line_of_the_bound_is_read_one_byte_more_is_damage_and_lines_after_it_are_read() {
-        let dir = scratch("bound");
-        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
-        journal.append(&entry("g1")).unwrap();
-        drop(journal);
+        let dir = journal_of("bound", &["g1"]);
         let max_line = 400;
         // JSON allows the spaces that pad an entry to the length wanted.
         let padded = |e: &Entry, size: usize| {
@@ -801,10 +797,7 @@ mod tests {
 
     #[test]
     fn a_torn_last_line_longer_than_the_bound_is_left_to_its_writer_or_cut() {
-        let dir = scratch("torn-long");
-        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
-        journal.append(&entry("g1")).unwrap();
-        drop(journal);
+        let dir = journal_of("torn-long", &["g1"]);
         let sound = std::fs::read(dir.join(FILE)).unwrap();
         append_raw(&dir, &[b'x'; 5000]);
         let read = read_within(&dir, &any_entry::<Entry>, 1000).unwrap();
@@ -820,10 +813,7 @@ mod tests {
     /// long line of zero bytes) is scanned to its end, through the hole a buffer at a time.
     #[test]
     fn a_journal_past_the_old_whole_file_limit_is_scanned_to_its_end() {
-        let dir = scratch("past-limit");
-        let (mut journal, _) = Journal::open(&dir, &any_entry::<Entry>).unwrap();
-        journal.append(&entry("g1")).unwrap();
-        drop(journal);
+        let dir = journal_of("past-limit", &["g1"]);
         let first = line_of(&entry("g1")).len() as u64;
         let hole_end = (4u64 << 30) + 4096;
         let file = OpenOptions::new().write(true).open(dir.join(FILE)).unwrap();
