@@ -9,7 +9,7 @@ use crate::contract::{
 };
 use crate::contract::{GameType, Seats, SolutionView, Starter};
 use crate::protocol::GameProtocol;
-use crate::protocol::{self, Reply, Start};
+use crate::protocol::{self, Reply};
 
 /// Breakthrough's metadata (docs/architecture.md, "Layout": one constant per game).
 pub const GAME: GameType = GameType {
@@ -108,15 +108,7 @@ impl Session for BreakthroughSession {
 
     fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8> {
         let you = Side::from_seat(seat).unwrap_or(Side::White);
-        protocol::encode(&Start {
-            seat: seat as u32,
-            seats: 2,
-            seed: info.seed,
-            start_budget_ms: info.start_budget_ms,
-            move_budget_ms: info.move_budget_ms,
-            bot_params: info.bot_params.clone(),
-            game: convert::setup(self.position.config(), you),
-        })
+        protocol::encode(&info.start(seat, 2, convert::setup(self.position.config(), you)))
     }
 
     fn observation(&self, _seat: usize) -> Vec<u8> {

@@ -13,6 +13,17 @@ fn mv(s: &str) -> Move {
     s.parse().unwrap()
 }
 
+/// The standard board under the extended rule "3 workers to base" (rules file, "Winning").
+const THREE_TO_BASE: Config = Config {
+    workers_to_base: 3,
+    ..Config::STANDARD
+};
+
+/// The outcome `position.outcome()` reports once the game ends.
+fn ended(winner: Option<Side>, reason: EndReason) -> Option<Outcome> {
+    Some(Outcome { winner, reason })
+}
+
 fn position(config: Config, white: &[&str], black: &[&str], to_move: Side) -> Position {
     let pieces = white
         .iter()
@@ -93,10 +104,7 @@ fn reaching_the_last_row_wins_under_the_standard_rule() {
     p.play(mv("c7-c8")).unwrap();
     assert_eq!(
         p.outcome(),
-        Some(Outcome {
-            winner: Some(Side::White),
-            reason: EndReason::ReachedBase
-        })
+        ended(Some(Side::White), EndReason::ReachedBase)
     );
     assert_eq!(p.check(mv("h7-h6")), Err(IllegalMove::GameOver));
 }
@@ -116,19 +124,13 @@ fn capturing_every_worker_wins() {
     q.play(mv("d4xc3")).unwrap();
     assert_eq!(
         q.outcome(),
-        Some(Outcome {
-            winner: Some(Side::Black),
-            reason: EndReason::TooFewWorkers
-        })
+        ended(Some(Side::Black), EndReason::TooFewWorkers)
     );
 }
 
 #[test]
 fn workers_to_base_counts_and_parks_workers() {
-    let config = Config {
-        workers_to_base: 3,
-        ..Config::STANDARD
-    };
+    let config = THREE_TO_BASE;
     let mut p = position(
         config,
         &["a8", "b8", "c7", "a1", "b1", "c1"],
@@ -149,19 +151,13 @@ fn workers_to_base_counts_and_parks_workers() {
     p.play(mv("c7-d8")).unwrap();
     assert_eq!(
         p.outcome(),
-        Some(Outcome {
-            winner: Some(Side::White),
-            reason: EndReason::ReachedBase
-        })
+        ended(Some(Side::White), EndReason::ReachedBase)
     );
     // Fewer workers than the target loses.
     let q = position(config, &["a1", "b1"], &["h8", "g8", "f8"], Side::White);
     assert_eq!(
         q.outcome(),
-        Some(Outcome {
-            winner: Some(Side::Black),
-            reason: EndReason::TooFewWorkers
-        })
+        ended(Some(Side::Black), EndReason::TooFewWorkers)
     );
 }
 
@@ -169,10 +165,7 @@ fn workers_to_base_counts_and_parks_workers() {
 fn a_player_without_moves_loses() {
     // With three workers to base, White's two parked workers cannot move and the third is
     // blocked straight ahead with its only diagonal on its own worker.
-    let config = Config {
-        workers_to_base: 3,
-        ..Config::STANDARD
-    };
+    let config = THREE_TO_BASE;
     let p = position(
         config,
         &["a7", "b8", "c8"],
@@ -182,10 +175,7 @@ fn a_player_without_moves_loses() {
     assert_eq!(p.move_count(), 0);
     assert_eq!(
         p.outcome(),
-        Some(Outcome {
-            winner: Some(Side::Black),
-            reason: EndReason::NoLegalMove
-        })
+        ended(Some(Side::Black), EndReason::NoLegalMove)
     );
 }
 
@@ -199,13 +189,7 @@ fn the_move_limit_draws() {
     p.play(mv("a2-a3")).unwrap();
     assert_eq!(p.outcome(), None);
     p.play(mv("a7-a6")).unwrap();
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome {
-            winner: None,
-            reason: EndReason::MoveLimit
-        })
-    );
+    assert_eq!(p.outcome(), ended(None, EndReason::MoveLimit));
 }
 
 #[test]

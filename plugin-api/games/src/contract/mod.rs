@@ -9,7 +9,7 @@
 //! | `outcome.rs`      | [`Outcome`] and [`Termination`]: how a match ended                 |
 //! | `fault_policy.rs` | [`FaultPolicy`]: what a fault costs                                |
 //! | `params.rs`       | [`RawParams`], [`ParamReader`], [`ParamError`]                     |
-//! | `puzzle.rs`       | what puzzles share: the instance, the fault hooks they refuse      |
+//! | `puzzle.rs`       | what puzzles share: metadata, the instance, the refused fault hooks |
 //! | `bot_game.rs`     | [`BotGame`], [`Sparring`], [`Draw`]: what a bot sees of a game      |
 //! | `bot_text.rs`     | [`bounded`]: how much of a bot's own text is kept                  |
 //! | `view.rs`         | [`ViewData`]: what the replay viewer draws of a position           |

@@ -1,8 +1,50 @@
-//! What the single-seat puzzles share: the instance from the parameters, `puzzle=FILE` (read
-//! through the engine's [`super::ParamFiles`]) or `instance=TEXT` (records keep the text itself,
-//! so they replay without the file), and the turn-based fault hooks a puzzle refuses.
+//! What the single-seat puzzles share: the metadata every puzzle's [`GameType`] has in common,
+//! the instance from the parameters, `puzzle=FILE` (read through the engine's
+//! [`super::ParamFiles`]) or `instance=TEXT` (records keep the text itself, so they replay
+//! without the file), and the turn-based fault hooks a puzzle refuses.
 
-use super::{ParamError, ParamFiles, RawParams, Rejection};
+use super::{FaultPolicy, GameType, ParamError, ParamFiles, RawParams, Rejection, Seats, Session};
+use super::{SolutionView, Starter};
+
+/// What every puzzle's [`GameType`] has in common, for struct update syntax in the puzzle's own
+/// `session.rs` (`GameType { name: ..., ..puzzle::GAME_TYPE }`). The empty fields are no
+/// defaults: each puzzle sets its own.
+pub const GAME_TYPE: GameType = GameType {
+    name: "",
+    title: "",
+    protocol_version: 0,
+    seats: Seats::Fixed(1),
+    file_params: &[],
+    parameter_help: "",
+    // docs/architecture.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
+    default_fault_policy: FaultPolicy::Forfeit,
+    game_score_meaning: "",
+    view_script: "",
+    nodes_meaning: "",
+    solution_shown_as: SolutionView::Answer,
+    example_params: &[],
+    starter: Starter {
+        source: "",
+        match_params: MATCH_PARAMS,
+    },
+};
+
+/// What a puzzle starter's README adds to `agon match` ([`Starter::match_params`]).
+pub const MATCH_PARAMS: &str = " --param puzzle=PUZZLE_FILE";
+
+/// A puzzle's [`super::GameRules::new_session`]: the instance text from the parameters, parsed
+/// with `parse` (an error is [`invalid`]), and the session `open` makes of the text and the
+/// parsed instance.
+pub fn new_session<I, E: std::fmt::Display, S: Session + 'static>(
+    params: &RawParams,
+    files: &dyn ParamFiles,
+    parse: impl FnOnce(&str) -> Result<I, E>,
+    open: impl FnOnce(String, I) -> S,
+) -> Result<Box<dyn Session>, ParamError> {
+    let text = instance_text(params, files)?;
+    let instance = parse(&text).map_err(invalid)?;
+    Ok(Box::new(open(text, instance)))
+}
 
 /// The instance text the parameters name.
 pub fn instance_text(params: &RawParams, files: &dyn ParamFiles) -> Result<String, ParamError> {

@@ -2,6 +2,7 @@
 //! answers are decoded, validated and applied with the game's rules.
 
 use super::{Outcome, RawParams, ViewData};
+use crate::protocol::Start;
 
 /// The per-seat fields of the protocol's `Start` message that do not depend on the game.
 #[derive(Debug, Clone)]
@@ -14,6 +15,22 @@ pub struct StartInfo {
     pub move_budget_ms: u64,
     /// The bot's own parameters from its bot spec (`FILE:BOT?depth=3`).
     pub bot_params: RawParams,
+}
+
+impl StartInfo {
+    /// The protocol's `Start` message for `seat` of `seats`, around the game's own `setup`:
+    /// every game's [`Session::start_message`] sends one.
+    pub fn start<S>(&self, seat: usize, seats: u32, setup: S) -> Start<S> {
+        Start {
+            seat: seat as u32,
+            seats,
+            seed: self.seed,
+            start_budget_ms: self.start_budget_ms,
+            move_budget_ms: self.move_budget_ms,
+            bot_params: self.bot_params.clone(),
+            game: setup,
+        }
+    }
 }
 
 /// One match's authoritative state.

@@ -10,7 +10,7 @@ use crate::contract::{
 };
 use crate::contract::{GameType, Seats, SolutionView, Starter};
 use crate::protocol::GameProtocol;
-use crate::protocol::{self, Reply, Start};
+use crate::protocol::{self, Reply};
 
 /// Flip's metadata (docs/architecture.md, "Layout": one constant per game).
 pub const GAME: GameType = GameType {
@@ -143,20 +143,16 @@ impl Session for FlipSession {
     fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8> {
         let you = if seat == 0 { Player::One } else { Player::Two };
         let c = self.game.config();
-        protocol::encode(&Start {
-            seat: seat as u32,
-            seats: 2,
-            seed: info.seed,
-            start_budget_ms: info.start_budget_ms,
-            move_budget_ms: info.move_budget_ms,
-            bot_params: info.bot_params.clone(),
-            game: wire::Setup {
+        protocol::encode(&info.start(
+            seat,
+            2,
+            wire::Setup {
                 n: c.n,
                 turns: c.turns,
                 you: you.into(),
                 board_seed: c.seed,
             },
-        })
+        ))
     }
 
     fn observation(&self, seat: usize) -> Vec<u8> {

@@ -2,28 +2,22 @@
 
 use super::protocol as wire;
 use super::{verify, Puzzle};
-use crate::contract::puzzle::{
-    instance_params, instance_text, invalid, no_random_answer, no_turn_to_skip,
-};
+use crate::contract::puzzle::{self, instance_params, no_random_answer, no_turn_to_skip};
 use crate::contract::{
-    Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
-    Session, StartInfo, ViewData,
+    Applied, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection, Session, StartInfo,
+    ViewData,
 };
-use crate::contract::{GameType, Seats, SolutionView, Starter};
+use crate::contract::{GameType, SolutionView, Starter};
 use crate::protocol::GameProtocol;
-use crate::protocol::{self, Reply, Start};
+use crate::protocol::{self, Reply};
 
 /// Flow Free's metadata (docs/architecture.md, "Layout": one constant per game).
 pub const GAME: GameType = GameType {
     name: <wire::FlowFree as GameProtocol>::GAME,
     title: "Flow Free",
     protocol_version: wire::VERSION,
-    seats: Seats::Fixed(1),
-    file_params: &[],
     parameter_help:
         "puzzle=FILE (the course format: `_` empty, letters as sources), or instance=TEXT",
-    // docs/architecture.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
-    default_fault_policy: FaultPolicy::Forfeit,
     game_score_meaning: "Flow Free: none (a puzzle is solved or not)",
     view_script: include_str!("view.js"),
     nodes_meaning: "attempted assignments",
@@ -31,8 +25,10 @@ pub const GAME: GameType = GameType {
     example_params: &[("instance", "A_A\nB_B\n")],
     starter: Starter {
         source: include_str!("starter.rs"),
-        match_params: " --param puzzle=PUZZLE_FILE",
+        match_params: puzzle::MATCH_PARAMS,
     },
+    // One seat, no file parameters, the forfeit fault policy.
+    ..puzzle::GAME_TYPE
 };
 
 /// Flow Free's [`GameRules`]: one seat, the puzzle from `puzzle=FILE` or `instance=TEXT`.
@@ -48,13 +44,13 @@ impl GameRules for FlowFreeRules {
         params: &RawParams,
         files: &dyn ParamFiles,
     ) -> Result<Box<dyn Session>, ParamError> {
-        let text = instance_text(params, files)?;
-        let puzzle = Puzzle::parse(&text).map_err(invalid)?;
-        Ok(Box::new(FlowFreeSession {
-            text,
-            puzzle,
-            answer: None,
-        }))
+        puzzle::new_session(params, files, Puzzle::parse, |text, puzzle| {
+            FlowFreeSession {
+                text,
+                puzzle,
+                answer: None,
+            }
+        })
     }
 }
 
@@ -117,18 +113,14 @@ impl Session for FlowFreeSession {
     }
 
     fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8> {
-        protocol::encode(&Start {
-            seat: seat as u32,
-            seats: 1,
-            seed: info.seed,
-            start_budget_ms: info.start_budget_ms,
-            move_budget_ms: info.move_budget_ms,
-            bot_params: info.bot_params.clone(),
-            game: wire::Setup {
+        protocol::encode(&info.start(
+            seat,
+            1,
+            wire::Setup {
                 rows: self.puzzle.rows() as u32,
                 cols: self.puzzle.cols() as u32,
             },
-        })
+        ))
     }
 
     fn observation(&self, _seat: usize) -> Vec<u8> {

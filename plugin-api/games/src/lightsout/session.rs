@@ -2,27 +2,21 @@
 
 use super::protocol as wire;
 use super::{Analysis, Board, Click};
-use crate::contract::puzzle::{
-    instance_params, instance_text, invalid, no_random_answer, no_turn_to_skip,
-};
+use crate::contract::puzzle::{self, instance_params, no_random_answer, no_turn_to_skip};
 use crate::contract::{
-    Applied, FaultPolicy, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection,
-    Session, StartInfo, ViewData,
+    Applied, GameRules, Outcome, ParamError, ParamFiles, RawParams, Rejection, Session, StartInfo,
+    ViewData,
 };
-use crate::contract::{GameType, Seats, SolutionView, Starter};
+use crate::contract::{GameType, SolutionView, Starter};
 use crate::protocol::GameProtocol;
-use crate::protocol::{self, Reply, Start};
+use crate::protocol::{self, Reply};
 
 /// Lights Out's metadata (docs/architecture.md, "Layout": one constant per game).
 pub const GAME: GameType = GameType {
     name: <wire::LightsOut as GameProtocol>::GAME,
     title: "Lights Out",
     protocol_version: wire::VERSION,
-    seats: Seats::Fixed(1),
-    file_params: &[],
     parameter_help: "puzzle=FILE (rows of `.`/`0` white and `#`/`1` black), or instance=TEXT",
-    // docs/architecture.md, "Fault policy": a puzzle whose bot faults is unsolved (forfeit, one seat).
-    default_fault_policy: FaultPolicy::Forfeit,
     game_score_meaning: "Lights Out: the clicks of the answer",
     view_script: include_str!("view.js"),
     nodes_meaning: "solutions in the null space",
@@ -30,8 +24,10 @@ pub const GAME: GameType = GameType {
     example_params: &[("instance", "#.#\n.#.\n#.#\n")],
     starter: Starter {
         source: include_str!("starter.rs"),
-        match_params: " --param puzzle=PUZZLE_FILE",
+        match_params: puzzle::MATCH_PARAMS,
     },
+    // One seat, no file parameters, the forfeit fault policy.
+    ..puzzle::GAME_TYPE
 };
 
 /// Lights Out's [`GameRules`]: one seat, the board from `puzzle=FILE` or `instance=TEXT`.
@@ -47,13 +43,13 @@ impl GameRules for LightsOutRules {
         params: &RawParams,
         files: &dyn ParamFiles,
     ) -> Result<Box<dyn Session>, ParamError> {
-        let text = instance_text(params, files)?;
-        let board = Board::parse(&text).map_err(invalid)?;
-        Ok(Box::new(LightsOutSession {
-            text,
-            board,
-            result: None,
-        }))
+        puzzle::new_session(params, files, Board::parse, |text, board| {
+            LightsOutSession {
+                text,
+                board,
+                result: None,
+            }
+        })
     }
 }
 
@@ -233,18 +229,14 @@ impl Session for LightsOutSession {
     }
 
     fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8> {
-        protocol::encode(&Start {
-            seat: seat as u32,
-            seats: 1,
-            seed: info.seed,
-            start_budget_ms: info.start_budget_ms,
-            move_budget_ms: info.move_budget_ms,
-            bot_params: info.bot_params.clone(),
-            game: wire::Setup {
+        protocol::encode(&info.start(
+            seat,
+            1,
+            wire::Setup {
                 rows: self.board.rows() as u32,
                 cols: self.board.cols() as u32,
             },
-        })
+        ))
     }
 
     fn observation(&self, _seat: usize) -> Vec<u8> {

@@ -139,13 +139,7 @@ impl Game {
         if self.placed {
             return Err(Invalid::NotPlacement);
         }
-        if cells.len() != self.config.robots {
-            return Err(Invalid::Count {
-                what: "start cells",
-                expected: self.config.robots,
-                got: cells.len(),
-            });
-        }
+        self.check_count("start cells", cells.len())?;
         match cells.iter().find(|c| !self.on_board(**c)) {
             Some(c) => Err(Invalid::OffBoard {
                 row: c.row,
@@ -161,11 +155,17 @@ impl Game {
         if !self.placed {
             return Err(Invalid::NotPlaced);
         }
-        if moves.len() != self.config.robots {
+        self.check_count("moves (one per robot)", moves.len())?;
+        Ok(())
+    }
+
+    /// A player gives one start cell, or one move, per robot.
+    fn check_count(&self, what: &'static str, got: usize) -> Result<(), Invalid> {
+        if got != self.config.robots {
             return Err(Invalid::Count {
-                what: "moves (one per robot)",
+                what,
                 expected: self.config.robots,
-                got: moves.len(),
+                got,
             });
         }
         Ok(())

@@ -12,7 +12,7 @@ use crate::contract::{
 };
 use crate::contract::{GameType, Seats, SolutionView, Starter};
 use crate::protocol::GameProtocol;
-use crate::protocol::{self, Reply, Start};
+use crate::protocol::{self, Reply};
 
 /// Rectangles's metadata (docs/architecture.md, "Layout": one constant per game).
 pub const GAME: GameType = GameType {
@@ -311,14 +311,10 @@ impl Session for RectanglesSession {
 
     fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8> {
         let c = &self.game.config;
-        protocol::encode(&Start {
-            seat: seat as u32,
-            seats: c.players as u32,
-            seed: info.seed,
-            start_budget_ms: info.start_budget_ms,
-            move_budget_ms: info.move_budget_ms,
-            bot_params: info.bot_params.clone(),
-            game: wire::Setup {
+        protocol::encode(&info.start(
+            seat,
+            c.players as u32,
+            wire::Setup {
                 you: seat as u8,
                 players: c.players as u8,
                 n: c.n as u16,
@@ -326,7 +322,7 @@ impl Session for RectanglesSession {
                 idle_rounds: c.idle_rounds,
                 max_rounds: c.max_rounds,
             },
-        })
+        ))
     }
 
     fn observation(&self, seat: usize) -> Vec<u8> {

@@ -143,25 +143,22 @@ fn painted_interior_cells_lose_their_paint_and_filled_ones_score_nothing_again()
     assert_eq!(b.at(2, 3), FILLED);
 }
 
+/// Whether a round of `moves` scores no claim.
+fn claims_nothing(game: &mut Game, moves: Vec<Vec<Direction>>) -> bool {
+    game.step(moves).unwrap().claims.is_empty()
+}
+
 #[test]
 fn a_rectangle_needs_three_rows_and_three_columns_and_an_unfilled_interior() {
     let mut game = placed(5, vec![vec![Cell::new(0, 0)], vec![Cell::new(4, 4)]]);
     // A 2 x 4 block of colour: no interior.
     game.board = board(&["aaaa.", "aaaa.", ".....", ".....", "....b"]);
     game.robots[0][0] = Cell::new(0, 3);
-    assert!(game
-        .step(vec![vec![Stay], vec![Stay]])
-        .unwrap()
-        .claims
-        .is_empty());
+    assert!(claims_nothing(&mut game, vec![vec![Stay], vec![Stay]]));
     // A ring around a filled cell: nothing to score.
     game.board = board(&["aaa..", "a#a..", "aa...", ".....", "....b"]);
     game.robots[0][0] = Cell::new(2, 1);
-    assert!(game
-        .step(vec![vec![East], vec![Stay]])
-        .unwrap()
-        .claims
-        .is_empty());
+    assert!(claims_nothing(&mut game, vec![vec![East], vec![Stay]]));
     assert_eq!(game.board.at(2, 2), colour(0));
     assert_eq!(game.scores, vec![0, 0]);
 }

@@ -12,7 +12,7 @@ use crate::contract::{
 };
 use crate::contract::{GameType, Seats, SolutionView, Starter};
 use crate::protocol::GameProtocol;
-use crate::protocol::{self, Reply, Start};
+use crate::protocol::{self, Reply};
 use std::time::Duration;
 
 /// ReversiXT's metadata (docs/architecture.md, "Layout": one constant per game).
@@ -249,21 +249,17 @@ impl Session for ReversiXtSession {
     }
 
     fn start_message(&self, seat: usize, info: &StartInfo) -> Vec<u8> {
-        protocol::encode(&Start {
-            seat: seat as u32,
-            seats: self.setup.map.players as u32,
-            seed: info.seed,
-            start_budget_ms: info.start_budget_ms,
-            move_budget_ms: info.move_budget_ms,
-            bot_params: info.bot_params.clone(),
-            game: wire::Setup {
+        protocol::encode(&info.start(
+            seat,
+            self.setup.map.players as u32,
+            wire::Setup {
                 you: ReversiXtSession::player(seat),
                 players: self.setup.map.players,
                 map: self.setup.text.clone(),
                 time_ms: self.setup.time_ms,
                 depth: self.setup.depth,
             },
-        })
+        ))
     }
 
     fn observation(&self, seat: usize) -> Vec<u8> {

@@ -144,6 +144,11 @@ fn course_map(name: &str) -> Map {
     Map::parse_lenient(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
+/// The starting position of `boeseMaps/boeseMapNN.map`, the course's tricky maps.
+fn boese(number: u32) -> Position {
+    Position::new(course_map(&format!("boeseMaps/boeseMap{number:02}.map")))
+}
+
 fn targets(position: &Position) -> Vec<(usize, usize, u8)> {
     position
         .legal_moves()
@@ -163,19 +168,10 @@ fn at(position: &Position, x: usize, y: usize) -> Square {
 /// the game is over and player 2 (9 stones) ranks before player 1 (3).
 #[test]
 fn boese_01_a_ring_through_a_transition_captures_nothing() {
-    let mut position = Position::new(course_map("boeseMaps/boeseMap01.map"));
+    let mut position = boese(1);
     assert_eq!(position.to_move, 1);
     assert_eq!(targets(&position), vec![(7, 1, 0)]);
-    position
-        .play(
-            1,
-            Move {
-                x: 7,
-                y: 1,
-                special: 0,
-            },
-        )
-        .unwrap();
+    position.play(1, mv(7, 1, 0)).unwrap();
     assert_eq!(at(&position, 6, 1), Square::Stone(1));
     assert_eq!(position.phase, Phase::Over);
     assert_eq!(position.map.stones(), vec![3, 9]);
@@ -186,18 +182,9 @@ fn boese_01_a_ring_through_a_transition_captures_nothing() {
 /// (0,0) and passes (0..2,0) before reaching player 1's stone at (3,0): eight stones turn.
 #[test]
 fn boese_02_a_capture_line_runs_through_a_transition() {
-    let mut position = Position::new(course_map("boeseMaps/boeseMap02.map"));
+    let mut position = boese(2);
     assert_eq!(targets(&position), vec![(4, 0, 0), (7, 1, 0)]);
-    position
-        .play(
-            1,
-            Move {
-                x: 4,
-                y: 0,
-                special: 0,
-            },
-        )
-        .unwrap();
+    position.play(1, mv(4, 0, 0)).unwrap();
     for x in 0..10 {
         assert_eq!(at(&position, x, 0), Square::Stone(1), "({x},0)");
     }
@@ -210,28 +197,13 @@ fn boese_02_a_capture_line_runs_through_a_transition() {
 /// player 1 captures.
 #[test]
 fn boese_03_a_self_transition_and_a_second_transition_in_one_line() {
-    let mut position = Position::new(course_map("boeseMaps/boeseMap03.map"));
+    let mut position = boese(3);
     assert_eq!(targets(&position), vec![(2, 0, 0)]);
-    let target = position.map.index(2, 0);
-    let captured: Vec<(usize, usize)> = position
-        .captures(1, target)
-        .iter()
-        .map(|&i| (i % 3, i / 3))
-        .collect();
     assert_eq!(
-        captured,
+        captured_squares(&position, 1, 2, 0),
         vec![(1, 1), (2, 1), (2, 2), (0, 3), (1, 3), (2, 3)]
     );
-    position
-        .play(
-            1,
-            Move {
-                x: 2,
-                y: 0,
-                special: 0,
-            },
-        )
-        .unwrap();
+    position.play(1, mv(2, 0, 0)).unwrap();
     assert_eq!(position.map.stones(), vec![8, 0]);
 }
 
@@ -241,7 +213,7 @@ fn boese_03_a_self_transition_and_a_second_transition_in_one_line() {
 /// and returns to (3,3), so nothing turns and the override is illegal.
 #[test]
 fn boese_11_overrides_through_a_self_transition() {
-    let position = Position::new(course_map("boeseMaps/boeseMap11.map"));
+    let position = boese(11);
     assert_eq!(targets(&position), vec![(3, 1, 0), (3, 2, 0)]);
     let mut refused = position.clone();
     assert_eq!(
@@ -256,16 +228,7 @@ fn boese_11_overrides_through_a_self_transition() {
         Err(IllegalMove::NoCapture(3, 3))
     );
     let mut played = position.clone();
-    played
-        .play(
-            1,
-            Move {
-                x: 3,
-                y: 1,
-                special: 0,
-            },
-        )
-        .unwrap();
+    played.play(1, mv(3, 1, 0)).unwrap();
     assert_eq!(played.overrides, vec![0, 1]);
     assert_eq!(played.map.stones(), vec![4, 0]);
     // Player 2 has no stone left, so no move; player 1 no override: nobody builds, nobody
@@ -458,7 +421,7 @@ fn captured_squares(position: &Position, player: u8, x: usize, y: usize) -> Vec<
 /// and ends at (2,0) too; up-right takes (1,1). All eight of player 2's stones turn.
 #[test]
 fn boese_04_three_transitions_feed_one_move() {
-    let mut position = Position::new(course_map("boeseMaps/boeseMap04.map"));
+    let mut position = boese(4);
     assert_eq!(targets(&position), vec![(0, 2, 0)]);
     assert_eq!(
         captured_squares(&position, 1, 0, 2),
@@ -481,7 +444,7 @@ fn boese_04_three_transitions_feed_one_move() {
 /// (2,1) and (2,2) stay player 2's.
 #[test]
 fn boese_05_a_line_ends_at_the_first_own_stone() {
-    let mut position = Position::new(course_map("boeseMaps/boeseMap05.map"));
+    let mut position = boese(5);
     assert_eq!(targets(&position), vec![(0, 2, 0)]);
     assert_eq!(
         captured_squares(&position, 1, 0, 2),
@@ -496,7 +459,7 @@ fn boese_05_a_line_ends_at_the_first_own_stone() {
 /// (2,2) and (6,2); all 14 of player 2's stones turn once.
 #[test]
 fn boese_06_two_lines_cross_through_transitions() {
-    let mut position = Position::new(course_map("boeseMaps/boeseMap06.map"));
+    let mut position = boese(6);
     assert_eq!(targets(&position), vec![(4, 2, 0)]);
     assert_eq!(captured_squares(&position, 1, 4, 2).len(), 14);
     position.play(1, mv(4, 2, 0)).unwrap();
@@ -507,7 +470,7 @@ fn boese_06_two_lines_cross_through_transitions() {
 /// along row 2 (passing (6,2) a second time) to player 1's (8,2): all 13 stones turn.
 #[test]
 fn boese_07_a_line_crosses_itself() {
-    let mut position = Position::new(course_map("boeseMaps/boeseMap07.map"));
+    let mut position = boese(7);
     assert_eq!(targets(&position), vec![(6, 0, 0)]);
     position.play(1, mv(6, 0, 0)).unwrap();
     assert_eq!(position.map.stones(), vec![15, 0]);
@@ -517,7 +480,7 @@ fn boese_07_a_line_crosses_itself() {
 /// own (6,0) or (8,2) turns all 13 of player 2's stones, its own (9,2) turns nothing.
 #[test]
 fn boese_08_overriding_ones_own_stone() {
-    let position = Position::new(course_map("boeseMaps/boeseMap08.map"));
+    let position = boese(8);
     let moves = targets(&position);
     assert!(
         moves.contains(&(6, 0, 0)) && moves.contains(&(8, 2, 0)),
@@ -536,7 +499,7 @@ fn boese_08_overriding_ones_own_stone() {
 /// 16 of player 2's; naming player 2 then hands player 2 all 25 stones.
 #[test]
 fn boese_09_choice_after_capturing_everything() {
-    let position = Position::new(course_map("boeseMaps/boeseMap09.map"));
+    let position = boese(9);
     let moves = targets(&position);
     assert!(moves.contains(&(4, 4, 1)) && moves.contains(&(4, 4, 2)));
     assert_eq!(captured_squares(&position, 1, 4, 4).len(), 16);
@@ -552,7 +515,7 @@ fn boese_09_choice_after_capturing_everything() {
 /// ring of player 2 (16 stones), then every stone passes on: player 1's 25 go to player 2.
 #[test]
 fn boese_10_inversion_after_capturing_two_players() {
-    let mut position = Position::new(course_map("boeseMaps/boeseMap10.map"));
+    let mut position = boese(10);
     assert_eq!(captured_squares(&position, 1, 4, 4).len(), 16);
     position.play(1, mv(4, 4, 0)).unwrap();
     assert_eq!(position.map.stones(), vec![0, 25, 0]);
