@@ -336,3 +336,18 @@ pub mod vm;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/writing-a-bot.md")]
 pub struct WritingABotGuide;
+
+/// The target folder that team projects built by the tests share (`target/starter-kit`), so
+/// their dependencies are compiled once per checkout.
+pub fn kit_target() -> PathBuf {
+    workspace_root().join("target").join("starter-kit")
+}
+
+/// `cargo ARGS` in `project`, building into [`kit_target`]; must succeed. Its output.
+pub fn kit_cargo(project: &Path, args: &[&str]) -> Ran {
+    run(Command::new(env!("CARGO"))
+        .current_dir(project)
+        .args(args)
+        .env("CARGO_TARGET_DIR", kit_target()))
+    .expect_success()
+}

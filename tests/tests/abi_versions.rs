@@ -3,13 +3,9 @@
 //! loads. Each test builds real libraries with cargo, into the starter kit's shared target
 //! folder (`target/starter-kit`), so dependencies are compiled once per checkout.
 
-use agon_tests::{agon, plugin, run, scratch, workspace_root, Ran};
+use agon_tests::{agon, kit_cargo, kit_target, plugin, run, scratch, workspace_root, Ran};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn shared_target() -> PathBuf {
-    workspace_root().join("target").join("starter-kit")
-}
 
 /// `cargo build --release` in `project` with the workspace's lock file (the same dependency
 /// versions as the project, so nothing new is fetched or compiled); the library it built.
@@ -19,12 +15,8 @@ fn build(project: &Path, library: &str) -> PathBuf {
         project.join("Cargo.lock"),
     )
     .unwrap();
-    run(Command::new(env!("CARGO"))
-        .current_dir(project)
-        .args(["build", "--release"])
-        .env("CARGO_TARGET_DIR", shared_target()))
-    .expect_success();
-    shared_target()
+    kit_cargo(project, &["build", "--release"]);
+    kit_target()
         .join("release")
         .join(format!("lib{library}.so"))
 }

@@ -5,22 +5,17 @@
 //! The projects share one target folder (`target/starter-kit`), so their dependencies are
 //! compiled once per checkout.
 
-use agon_tests::{agon, agon_ok, artifacts, plugin, run, scratch, shared_data, workspace_root};
-use std::path::{Path, PathBuf};
+use agon_tests::{
+    agon, agon_ok, artifacts, kit_cargo, kit_target, plugin, run, scratch, shared_data,
+    workspace_root,
+};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-fn kit_target() -> PathBuf {
-    workspace_root().join("target").join("starter-kit")
-}
-
 /// `cargo ARGS` in `project`, building into the shared target folder; must succeed.
 fn cargo(project: &Path, args: &[&str]) -> String {
-    let out = run(Command::new(env!("CARGO"))
-        .current_dir(project)
-        .args(args)
-        .env("CARGO_TARGET_DIR", kit_target()))
-    .expect_success();
+    let out = kit_cargo(project, args);
     out.stdout + &out.stderr
 }
 
