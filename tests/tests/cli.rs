@@ -180,8 +180,8 @@ fn bad_input_is_refused_with_a_clear_message() {
     let out = agon_output(&match_args("go", [&random, &random]));
     assert!(
         out.stderr.contains(
-            "unknown game `go` (known games: breakthrough, flip, lightsout, flowfree, reversixt, \
-             rectangles)"
+            "unknown game `go` (known games: breakthrough, flip, flowfree, lightsout, rectangles, \
+             reversixt)"
         ),
         "{}",
         out.stderr

@@ -25,9 +25,10 @@
 //! | `bot.rs`         | what a bot sees of the game, re-exported by the SDK as its module of the game: the types, the rules helpers, a [`contract::BotGame`] impl and the sparring `RandomBot` ([`contract::Sparring`]) |
 //! | `starter.rs`     | the first bot `agon new` writes for the game ([`contract::Starter`]): SDK code, not part of this crate |
 //!
-//! Adding a game: copy a game folder and change it, then add its `pub mod <game>;` below and
-//! its line in [`for_each_game`], the one list of games that the registry, the SDK's modules,
-//! `agon new`, the conformance suite and the end-to-end tests all read.
+//! Adding a game: copy a game folder, change it, and add its `pub mod <game>;` line below.
+//! `build.rs` finds the folder and writes [`for_each_game`], the one list of games that the
+//! registry, the SDK's modules, `agon new`, the conformance suite and the end-to-end tests all
+//! read (a folder without its `pub mod` line stops the build, naming the line to add).
 //!
 //! Game-independent parts: [`contract`] (the session contract every game implements),
 //! [`protocol`] (the wire envelope and encoding every game's protocol uses), [`registry`] (the
@@ -35,29 +36,15 @@
 
 #![deny(missing_docs)]
 
+// First, so that the modules below see `for_each_game!` (a macro from an `include!` is
+// reached by its name in scope, not by a `crate::` path).
+include!(concat!(env!("OUT_DIR"), "/games.rs"));
+
 pub mod contract;
 pub mod protocol;
 pub mod registry;
 /// [`text_error::TextError`]: where a text (a puzzle, a board, a map) goes wrong.
 pub mod text_error;
-
-/// The one list of games: each game folder's module and its [`contract::GameRules`] type, in
-/// the order `agon games` lists them. Whatever lists games expands it with a macro of its own
-/// (the registry here; the SDK's per-game modules), so a new game is added here and nowhere
-/// else (beside its `pub mod` line below).
-#[macro_export]
-macro_rules! for_each_game {
-    ($callback:ident) => {
-        $callback! {
-            breakthrough: BreakthroughRules,
-            flip: FlipRules,
-            lightsout: LightsOutRules,
-            flowfree: FlowFreeRules,
-            reversixt: ReversiXtRules,
-            rectangles: RectanglesRules,
-        }
-    };
-}
 
 pub mod breakthrough;
 pub mod flip;

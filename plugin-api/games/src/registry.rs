@@ -13,12 +13,12 @@ impl Registry {
     /// Every built-in game.
     pub fn builtin() -> Registry {
         macro_rules! every_game {
-            ($($game:ident: $rules:ident),* $(,)?) => {
-                vec![$(Box::new(crate::$game::session::$rules) as Box<dyn GameRules>),*]
+            ($($game:ident),* $(,)?) => {
+                vec![$(Box::new(crate::$game::session::Rules) as Box<dyn GameRules>),*]
             };
         }
         Registry {
-            games: crate::for_each_game!(every_game),
+            games: for_each_game!(every_game),
         }
     }
 

@@ -225,7 +225,7 @@ pub fn sparring_entry(
     description: &'static str,
 ) -> Option<BotEntry> {
     macro_rules! entries {
-        ($($module:ident: $rules:ident),* $(,)?) => {
+        ($($module:ident),* $(,)?) => {
             match game {
                 $(stringify!($module) => Some(BotEntry::bot::<crate::$module::RandomBot>(name, description)),)*
                 _ => None,

@@ -76,7 +76,7 @@ mod sparring;
 /// `bot.rs` (the game's types for a bot, its rules helpers, its conversions and its sparring
 /// `RandomBot`).
 macro_rules! game_modules {
-    ($($game:ident: $rules:ident),* $(,)?) => {
+    ($($game:ident),* $(,)?) => {
         $(
             #[doc(inline)]
             pub use agon_games::$game::bot as $game;

@@ -8,7 +8,7 @@ pub use agon_abi::wire::*;
 
 /// Each game's protocol module, from the rules crate's list of games.
 macro_rules! game_protocols {
-    ($($game:ident: $rules:ident),* $(,)?) => {
+    ($($game:ident),* $(,)?) => {
         $(
             pub use agon_games::$game::protocol as $game;
         )*

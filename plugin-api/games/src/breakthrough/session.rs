@@ -38,6 +38,9 @@ pub const GAME: GameType = GameType {
 /// `move_limit` ([`Config::from_params`]); two seats, seat 0 White.
 pub struct BreakthroughRules;
 
+/// This game's rules under the name the registry reaches every game's by.
+pub use BreakthroughRules as Rules;
+
 impl GameRules for BreakthroughRules {
     fn game_type(&self) -> &'static GameType {
         &GAME

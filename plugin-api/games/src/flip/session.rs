@@ -43,6 +43,9 @@ pub const GAME: GameType = GameType {
 /// seats, seat 0 player 1.
 pub struct FlipRules;
 
+/// This game's rules under the name the registry reaches every game's by.
+pub use FlipRules as Rules;
+
 impl GameRules for FlipRules {
     fn game_type(&self) -> &'static GameType {
         &GAME

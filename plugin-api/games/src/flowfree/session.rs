@@ -34,6 +34,9 @@ pub const GAME: GameType = GameType {
 /// Flow Free's [`GameRules`]: one seat, the puzzle from `puzzle=FILE` or `instance=TEXT`.
 pub struct FlowFreeRules;
 
+/// This game's rules under the name the registry reaches every game's by.
+pub use FlowFreeRules as Rules;
+
 impl GameRules for FlowFreeRules {
     fn game_type(&self) -> &'static GameType {
         &GAME

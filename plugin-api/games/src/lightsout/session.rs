@@ -33,6 +33,9 @@ pub const GAME: GameType = GameType {
 /// Lights Out's [`GameRules`]: one seat, the board from `puzzle=FILE` or `instance=TEXT`.
 pub struct LightsOutRules;
 
+/// This game's rules under the name the registry reaches every game's by.
+pub use LightsOutRules as Rules;
+
 impl GameRules for LightsOutRules {
     fn game_type(&self) -> &'static GameType {
         &GAME

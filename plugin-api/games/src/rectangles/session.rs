@@ -45,6 +45,9 @@ pub const GAME: GameType = GameType {
 /// `max_rounds`; one seat per player (`players`, 2 to 8), seat `k` player `k`.
 pub struct RectanglesRules;
 
+/// This game's rules under the name the registry reaches every game's by.
+pub use RectanglesRules as Rules;
+
 /// Rules file, "Setup": 2..8 players.
 const MAX_PLAYERS: usize = 8;
 /// Bounds that keep a match's messages and memory reasonable (ours).

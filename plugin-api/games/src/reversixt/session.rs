@@ -49,6 +49,9 @@ pub const GAME: GameType = GameType {
 /// `lenient_map`; one seat per player of the map, seat `k` player `k + 1`.
 pub struct ReversiXtRules;
 
+/// This game's rules under the name the registry reaches every game's by.
+pub use ReversiXtRules as Rules;
+
 /// The map and the limits of one match.
 struct Setup {
     text: String,
