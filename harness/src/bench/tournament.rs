@@ -2,8 +2,9 @@
 //! (process host, the default for team code), and the cost of one fsynced journal append.
 
 use super::figure::{summarize, Figure};
+use crate::journal::{self, Journal};
 use crate::tournament::config::Config;
-use crate::tournament::journal::{self, Entry, Journal};
+use crate::tournament::entry::Entry;
 use crate::tournament::plan::Plan;
 use crate::tournament::run::{execute, RunOptions};
 use agon_engine::loader::cache_dir;
@@ -71,7 +72,7 @@ pub fn journal_append() -> anyhow::Result<Figure> {
     let dir = scratch("journal");
     std::fs::create_dir_all(&dir)?;
     let (mut journal, _) =
-        Journal::open(&dir, &journal::any_entry::<journal::Entry>).map_err(|e| anyhow!(e))?;
+        Journal::open(&dir, &journal::any_entry::<Entry>).map_err(|e| anyhow!(e))?;
     let entry = Entry {
         id: "0123456789abcdef-s00-e00e01-g000".into(),
         param_set: 0,

@@ -106,6 +106,6 @@ fn report(options: &LadderOptions, summary: &LadderSummary) {
         summary.games,
         summary.played,
         summary.seconds,
-        options.out.join(crate::ladder::standings::JSON).display()
+        options.out.join(crate::ladder::board::JSON).display()
     );
 }

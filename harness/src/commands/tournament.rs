@@ -6,11 +6,11 @@ use crate::cli::{
 };
 use crate::console::{name, outln};
 use crate::grading::game_pages;
+use crate::grading::grade::{grade, unique_entries, Report};
 use crate::grading::report::write_all;
-use crate::grading::standings::{grade, unique_entries, Report};
+use crate::journal;
+use crate::journal::folder_lock::{self, FolderLock};
 use crate::tournament::config::Config;
-use crate::tournament::folder_lock::{self, FolderLock};
-use crate::tournament::journal;
 use crate::tournament::merge;
 use crate::tournament::plan::Plan;
 use crate::tournament::run::{execute, RunOptions};
@@ -191,11 +191,11 @@ fn print_standings(report: &Report) {
             "{:>3}  {:<26} {:>7} {:>5} {:>5} {:>5} {:>8}  {}",
             r.rank,
             name(&r.name),
-            r.games,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.points,
+            r.tally.games,
+            r.tally.wins,
+            r.tally.draws,
+            r.tally.losses,
+            r.tally.points,
             r.rating_text()
                 + &r.mean_rank
                     .map_or(String::new(), |m| format!("  mean rank {m:.2}"))

@@ -2,7 +2,7 @@
 //! links: written for the games that have none yet whenever the report is, and all of them
 //! again with `agon tournament report DIR --games`.
 
-use crate::tournament::journal::Entry;
+use crate::tournament::entry::Entry;
 use agon_engine::record::MatchRecord;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};

@@ -4,9 +4,9 @@
 //! game linked to its replay viewer.
 
 use super::game_pages::{self, Written};
-use super::standings::{CrossTable, FirstSeat, Report, Row};
+use super::grade::{CrossTable, FirstSeat, Report, Row};
 use crate::charts::{grouped_bars, intervals};
-use crate::tournament::journal::Entry;
+use crate::tournament::entry::Entry;
 use crate::tournament::plan::{Excluded, Plan};
 use agon_games::registry::Registry;
 use minijinja::{context, Value};
@@ -121,11 +121,11 @@ fn standings_rows(plan: &Plan, rows: &[Row], ms: &BTreeMap<String, f64>) -> Vec<
                 .unwrap_or(0),
             rank: r.rank,
             name: r.name.clone(),
-            games: r.games,
-            wins: r.wins,
-            draws: r.draws,
-            losses: r.losses,
-            points: r.points,
+            games: r.tally.games,
+            wins: r.tally.wins,
+            draws: r.tally.draws,
+            losses: r.tally.losses,
+            points: r.tally.points,
             score_pct: format!("{:.1}", r.score_pct),
             score_style: share_style(r.score_pct / 100.0),
             mean_game_score: format!("{:.2}", r.mean_game_score),
@@ -392,9 +392,9 @@ fn instance_table(report: &Report, labels: &[String], puzzles: bool) -> Option<V
                 cells: names
                     .iter()
                     .map(|name| match p.standings.iter().find(|r| &r.name == name) {
-                        Some(r) if r.games > 0 => Cell {
+                        Some(r) if r.tally.games > 0 => Cell {
                             text: if puzzles {
-                                format!("{}/{}", r.wins, r.games)
+                                format!("{}/{}", r.tally.wins, r.tally.games)
                             } else {
                                 format!("{:.1}", r.score_pct)
                             },

@@ -1,8 +1,8 @@
-//! Grading: standings (ratings from `crate::ratings::bradley_terry`) and the report files of a
+//! Grading: standings (ratings from `crate::standings::bradley_terry`) and the report files of a
 //! tournament.
 
 pub mod game_pages;
+pub mod grade;
 pub mod html;
 pub mod report;
-pub mod standings;
 pub mod versions;

@@ -2,8 +2,8 @@
 //! `report.md` and a self-contained `report.html` (see `html.rs`).
 
 use super::game_pages::Written;
-use super::standings::{CrossTable, Report, Row};
-use crate::tournament::journal::Entry;
+use super::grade::{CrossTable, Report, Row};
+use crate::tournament::entry::Entry;
 use crate::tournament::plan::Plan;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -91,11 +91,11 @@ fn standings_csv(rows: &[Row], set: Option<&str>) -> String {
             "{},{},{},{},{},{},{},{:.2},{:.2},{:.3},{},{},{},{}",
             r.rank,
             csv_field(&r.name),
-            r.games,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.points,
+            r.tally.games,
+            r.tally.wins,
+            r.tally.draws,
+            r.tally.losses,
+            r.tally.points,
             r.score_pct,
             r.win_pct,
             r.mean_game_score,
@@ -247,11 +247,11 @@ fn markdown_table(rows: &[Row]) -> String {
             "| {} | {} | {} | {} | {} | {} | {} |{rank} {:.1} | {:.2} | {} | {} |",
             r.rank,
             r.name,
-            r.games,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.points,
+            r.tally.games,
+            r.tally.wins,
+            r.tally.draws,
+            r.tally.losses,
+            r.tally.points,
             r.score_pct,
             r.mean_game_score,
             r.rating_text(),

@@ -5,7 +5,7 @@
 //! its entrant's latest build (the config's `versions`).
 
 use crate::tournament::config::SwappedBuilds;
-use crate::tournament::journal::Entry;
+use crate::tournament::entry::Entry;
 use crate::tournament::plan::{Entrant, Plan};
 
 /// The plan and games to grade.

@@ -1,7 +1,7 @@
 //! One line of a ladder's journal: a finished game, with the build every seat played.
 
+use crate::journal::{GameResult, JournalEntry};
 use crate::swap::build::Build;
-use crate::tournament::journal::{GameResult, JournalEntry};
 use agon_engine::record::MatchRecord;
 use agon_engine::seed::SeedSecret;
 use serde::{Deserialize, Serialize};

@@ -10,12 +10,12 @@
 //! | `entry.rs` | one journal line: a finished game and every seat's build |
 //! | `events.rs` | `events.jsonl`: builds accepted, refused and retired; starts and stops |
 //! | `pairing.rs` | which slots play next, in which seats, to keep game counts balanced |
-//! | `standings.rs` | `standings.json` and `ladder.html` (ratings from `crate::ratings::weng_lin`), rewritten after every game |
+//! | `board.rs` | the board: `standings.json` and `ladder.html` (tallies and ratings from `crate::standings`), rewritten after every game |
 //! | `run.rs` | the loop that ties them together |
 
+pub mod board;
 pub mod builds;
 pub mod entry;
 pub mod events;
 pub mod pairing;
 pub mod run;
-pub mod standings;

@@ -7,18 +7,18 @@
 //! end, however many builds arrive meanwhile; every build is loaded from its content-addressed
 //! copy, never from the watched folder.
 
+use super::board::{Board, RefusedBuild};
 use super::builds::Slots;
 use super::entry::{LadderGame, SeatBuild};
 use super::events::{unix_ms, Event, EventLog, Logged};
 use super::pairing::Pairing;
-use super::standings::{RefusedBuild, Standings};
 use crate::console::name;
-use crate::ratings::weng_lin::Ratings;
+use crate::journal::Journal;
+use crate::standings::weng_lin::Ratings;
 use crate::swap::build::Build;
 use crate::swap::intake::{Arrival, Intake};
 use crate::swap::sparring::Sparring;
 use crate::swap::validation::{Validated, Validator};
-use crate::tournament::journal::Journal;
 use crate::worker_pool;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::record::Budgets;
@@ -133,7 +133,7 @@ fn seats(rules: &dyn GameRules, params: &RawParams) -> Result<usize, String> {
 struct State {
     slots: Slots,
     ratings: Ratings,
-    standings: Standings,
+    standings: Board,
     pairing: Pairing,
     /// The current builds, as the validator sees them (a candidate's opponents).
     sparring: Arc<Sparring>,
@@ -227,7 +227,7 @@ impl<'a> Ladder<'a> {
         let mut state = State {
             slots: Slots::default(),
             ratings: Ratings::default(),
-            standings: Standings::new(rules.name(), &options.params),
+            standings: Board::new(rules.name(), &options.params),
             pairing: Pairing::new(stream(options.seed, u64::MAX - earlier.len() as u64)),
             sparring: Arc::new(Sparring::default()),
         };

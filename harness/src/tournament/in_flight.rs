@@ -15,8 +15,9 @@
 //! evidence (SIGKILL from a user or the out-of-memory killer, a power loss) blames nobody: its
 //! games are played again.
 
-use super::journal::{Entry, GameResult, JournalFault};
+use super::entry::Entry;
 use super::plan::{GameSpec, Plan};
+use crate::journal::{GameResult, JournalFault};
 use crate::json_lines;
 use agon_engine::fault::FaultCause;
 use agon_games::contract::{Outcome, Termination};

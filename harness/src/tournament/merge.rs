@@ -3,8 +3,9 @@
 //! merged folder is built beside its destination and renamed into place, so it appears whole or
 //! not at all.
 
-use super::journal::{self, Entry, EntryCheck, Journal};
+use super::entry::Entry;
 use super::plan::Plan;
+use crate::journal::{self, EntryCheck, Journal};
 use anyhow::{anyhow, bail, Context};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -89,7 +90,7 @@ pub fn merge(
 /// Every shard's entries, with the folder each came from.
 fn every_entry<'a>(
     dirs: &'a [PathBuf],
-    check: EntryCheck,
+    check: EntryCheck<Entry>,
 ) -> anyhow::Result<Vec<(Entry, &'a Path)>> {
     let mut found = Vec::new();
     for dir in dirs {
@@ -158,7 +159,12 @@ fn missing_games(plan: &Plan, by_id: &Copies, allow_missing: bool) -> anyhow::Re
 
 /// Writes the plan, each game's record and the journal into `staging`; returns the games
 /// written.
-fn stage(plan: &Plan, check: EntryCheck, by_id: &Copies, staging: &Path) -> anyhow::Result<usize> {
+fn stage(
+    plan: &Plan,
+    check: EntryCheck<Entry>,
+    by_id: &Copies,
+    staging: &Path,
+) -> anyhow::Result<usize> {
     std::fs::create_dir_all(staging.join("records"))
         .with_context(|| format!("cannot create {}", staging.display()))?;
     plan.write(staging)?;

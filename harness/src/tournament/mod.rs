@@ -3,9 +3,8 @@
 
 pub mod builds;
 pub mod config;
-pub mod folder_lock;
+pub mod entry;
 pub mod in_flight;
-pub mod journal;
 pub mod merge;
 pub mod plan;
 pub mod run;

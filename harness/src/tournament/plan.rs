@@ -3,7 +3,7 @@
 //! or sharded run plays exactly the planned games.
 
 use super::config::{Config, Declared, ParamSet, Settings};
-use super::journal::Entry;
+use super::entry::Entry;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
 use agon_engine::host::sandbox::SandboxConfig;

@@ -2,12 +2,13 @@
 //! thread appends each finished game to the journal (fsync) and moves the progress bar.
 
 use super::builds::Builds;
+use super::entry::Entry;
 use super::in_flight;
-use super::journal::{Entry, Journal};
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
 use super::watch::StopOnDrop;
 use crate::console;
+use crate::journal::Journal;
 use crate::worker_pool;
 use agon_engine::host::crash_evidence::{self, CrashLabel};
 use agon_engine::host::HostKind;
@@ -558,8 +559,7 @@ fn save_record(dir: &Path, id: &str, record: &MatchRecord) -> Result<(), String>
 
 fn tally(points: &mut BTreeMap<usize, f64>, entry: &Entry) {
     for (seat, &entrant) in entry.seats.iter().enumerate() {
-        *points.entry(entrant).or_default() +=
-            entry.result.scores.get(seat).copied().unwrap_or(0.0);
+        *points.entry(entrant).or_default() += entry.result.points(seat);
     }
 }
 

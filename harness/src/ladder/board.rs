@@ -1,10 +1,11 @@
-//! What the ladder shows: `standings.json` (for programs) and `ladder.html` (for people; it
+//! The ladder's board, what it shows: `standings.json` (for programs) and `ladder.html` (for people; it
 //! reloads itself), both rewritten atomically after every game and every build event.
 //! Every figure is per build, so a team sees how each of its builds fared.
 
 use super::builds::{Slots, Status};
 use super::entry::LadderGame;
-use crate::ratings::weng_lin::{Rated, Ratings, CONSERVATIVE_SIGMAS};
+use crate::standings::weng_lin::{Rated, Ratings, CONSERVATIVE_SIGMAS};
+use crate::standings::Tally;
 use agon_engine::output_file;
 use agon_games::contract::RawParams;
 use minijinja::{context, Value};
@@ -25,14 +26,9 @@ pub struct BuildStats {
     pub sha256: String,
     pub plugin_version: String,
     pub bot: String,
-    pub games: u64,
-    /// Rank 1 alone.
-    pub wins: u64,
-    /// Rank 1 shared.
-    pub draws: u64,
-    pub losses: u64,
-    /// Points (1 / 0.5 / 0 in two-seat games).
-    pub points: f64,
+    /// Its games: a win is rank 1 alone, a draw a shared rank 1.
+    #[serde(flatten)]
+    pub tally: Tally,
     pub faults: u64,
 }
 
@@ -62,7 +58,7 @@ struct SlotRow {
     current_version: Option<u32>,
 }
 
-pub struct Standings {
+pub struct Board {
     game: String,
     params: RawParams,
     games: u64,
@@ -71,9 +67,9 @@ pub struct Standings {
     refused: VecDeque<RefusedBuild>,
 }
 
-impl Standings {
-    pub fn new(game: &str, params: &RawParams) -> Standings {
-        Standings {
+impl Board {
+    pub fn new(game: &str, params: &RawParams) -> Board {
+        Board {
             game: game.to_string(),
             params: params.clone(),
             games: 0,
@@ -89,7 +85,6 @@ impl Standings {
 
     pub fn record(&mut self, game: &LadderGame) {
         self.games += 1;
-        let leaders = game.result.ranks.iter().filter(|&&r| r == 1).count();
         for (seat, build) in game.seats.iter().enumerate() {
             let stats = self
                 .builds
@@ -98,13 +93,7 @@ impl Standings {
             stats.sha256.clone_from(&build.sha256);
             stats.plugin_version.clone_from(&build.plugin_version);
             stats.bot.clone_from(&build.bot);
-            stats.games += 1;
-            match game.result.ranks.get(seat) {
-                Some(1) if leaders == 1 => stats.wins += 1,
-                Some(1) => stats.draws += 1,
-                _ => stats.losses += 1,
-            }
-            stats.points += game.result.scores.get(seat).copied().unwrap_or(0.0);
+            stats.tally.add(&game.result, seat);
             stats.faults += game.result.faults.iter().filter(|f| f.seat == seat).count() as u64;
         }
         if self.latest.len() == LATEST {
@@ -250,10 +239,11 @@ impl Standings {
 /// One build's row of the ratings table, its figures as the page prints them.
 fn row_view(row: &BuildRow<'_>) -> Value {
     let stats = row.stats;
-    let per_game = if stats.games == 0 {
+    let tally = stats.tally;
+    let per_game = if tally.games == 0 {
         "-".to_string()
     } else {
-        format!("{:.2}", stats.points / stats.games as f64)
+        format!("{:.2}", tally.points / tally.games as f64)
     };
     context! {
         slot => row.slot,
@@ -265,10 +255,10 @@ fn row_view(row: &BuildRow<'_>) -> Value {
         mu => format!("{:.2}", row.rating.mu),
         sigma => format!("{:.2}", row.rating.sigma),
         rating => format!("{:.2}", row.rating.conservative),
-        games => stats.games,
-        wins => stats.wins,
-        draws => stats.draws,
-        losses => stats.losses,
+        games => tally.games,
+        wins => tally.wins,
+        draws => tally.draws,
+        losses => tally.losses,
         per_game,
         faults => stats.faults,
     }

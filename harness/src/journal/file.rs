@@ -1,7 +1,8 @@
-//! The journal: one JSON line per finished game, appended and flushed to disk (fsync) before
-//! the game counts. A resumed run reads it back under the folder's writer lock; a torn last line
-//! (power lost mid-write) is cut off, blank lines are skipped, and a damaged line elsewhere is an
-//! error that names it and its game until `agon tournament repair` moves it aside.
+//! The journal file: one JSON line per finished game, appended and flushed to disk (fsync)
+//! before the game counts. A resumed run reads it back under the folder's writer lock; a torn
+//! last line (power lost mid-write) is cut off, blank lines are skipped, and a damaged line
+//! elsewhere is an error that names it and its game, with what the mode offers to set it aside
+//! ([`JournalEntry::repair_hint`]).
 //!
 //! Journals are read line by line ([`crate::json_lines`]), whatever their size: memory grows with the
 //! games, not with a line, since a line longer than [`MAX_LINE`] is damage that is skipped (and
@@ -9,136 +10,13 @@
 
 use super::folder_lock::{self, FolderLock};
 use crate::json_lines::{self, BoundedLines, Content, MAX_LINE};
-use agon_engine::fault::FaultCause;
 use agon_engine::output_file;
-use agon_engine::record::MatchRecord;
-use agon_engine::seed::SeedSecret;
-use agon_games::contract::Termination;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Entry {
-    pub id: String,
-    pub param_set: usize,
-    pub seed: u64,
-    /// The secret the seat seeds were derived under (see `agon_engine::seed`); none for a game
-    /// not played (a forfeit) or journalled before secrets existed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seed_secret: Option<SeedSecret>,
-    /// Entrant index per seat.
-    pub seats: Vec<usize>,
-    pub names: Vec<String>,
-    pub sha256: Vec<String>,
-    #[serde(flatten)]
-    pub result: GameResult,
-    /// Each seat's mean time per move (ms). Not used in grading.
-    pub ms_per_move: Vec<f64>,
-    /// Search nodes each seat reported (puzzles: attempted assignments).
-    #[serde(default)]
-    pub nodes: Vec<Option<u64>>,
-}
-
-/// How a game ended, as every journal keeps it (a tournament's [`Entry`], a ladder's game):
-/// its fields are written into the line beside the journal's own.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GameResult {
-    pub winner: Option<usize>,
-    pub scores: Vec<f64>,
-    /// Games of more than two seats, and every ladder game: each seat's rank (1 best).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ranks: Vec<usize>,
-    pub game_scores: Vec<f64>,
-    pub termination: Termination,
-    pub reason: String,
-    pub moves: usize,
-    pub faults: Vec<JournalFault>,
-    /// Wall time of the game (ms). Not used in grading.
-    pub game_ms: f64,
-}
-
-impl GameResult {
-    /// What `record`, played in `game_ms`, leaves in a journal (its reason cut to 1,000
-    /// characters, its faults as [`JournalFault::of_record`] keeps them).
-    pub fn of_record(record: &MatchRecord, game_ms: f64) -> GameResult {
-        GameResult {
-            winner: record.outcome.winner,
-            scores: record.outcome.scores.clone(),
-            ranks: record.outcome.ranks.clone(),
-            game_scores: record.game_scores.clone(),
-            termination: record.outcome.termination,
-            reason: record.outcome.reason.chars().take(1000).collect(),
-            moves: record.moves.len(),
-            faults: JournalFault::of_record(record),
-            game_ms,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JournalFault {
-    pub seat: usize,
-    pub cause: FaultCause,
-    pub detail: String,
-}
-
-impl JournalFault {
-    /// The record's faults, each detail cut to 500 characters (the record keeps it whole), and
-    /// past the first [`DETAILED_FAULTS`] without a detail: a game under `skip` may fault on
-    /// 100,000 turns, and its line must stay well under [`MAX_LINE`] while every fault still
-    /// counts in the standings.
-    pub fn of_record(record: &MatchRecord) -> Vec<JournalFault> {
-        JournalFault::of_faults(&record.faults)
-    }
-
-    fn of_faults(faults: &[agon_engine::fault::Fault]) -> Vec<JournalFault> {
-        faults
-            .iter()
-            .enumerate()
-            .map(|(i, f)| JournalFault {
-                seat: f.seat,
-                cause: f.cause,
-                detail: if i < DETAILED_FAULTS {
-                    f.detail.chars().take(500).collect()
-                } else {
-                    String::new()
-                },
-            })
-            .collect()
-    }
-}
-
-/// Faults of a game whose details a journal line keeps (see [`JournalFault::of_record`]).
-pub const DETAILED_FAULTS: usize = 200;
-
-impl Entry {
-    /// The entry of game `id`, played by `seats` (entrant indices) named `names`.
-    pub fn new(
-        id: &str,
-        param_set: usize,
-        seats: &[usize],
-        names: Vec<String>,
-        record: &MatchRecord,
-        game_ms: f64,
-    ) -> Entry {
-        Entry {
-            id: id.to_string(),
-            param_set,
-            seed: record.seed,
-            seed_secret: record.seed_secret,
-            seats: seats.to_vec(),
-            names,
-            sha256: record.seats.iter().map(|s| s.sha256.clone()).collect(),
-            result: GameResult::of_record(record, game_ms),
-            ms_per_move: record.metrics.iter().map(|m| m.time_per_move_ms).collect(),
-            nodes: record.metrics.iter().map(|m| m.nodes).collect(),
-        }
-    }
-}
 
 /// A kind of journal line: a tournament's games, a ladder's games.
 pub trait JournalEntry: Serialize + DeserializeOwned {
@@ -146,19 +24,10 @@ pub trait JournalEntry: Serialize + DeserializeOwned {
     fn repair_hint(dir: &Path) -> String;
 }
 
-impl JournalEntry for Entry {
-    fn repair_hint(dir: &Path) -> String {
-        format!(
-            "`agon tournament repair {}` moves damaged lines to {REJECTED}, and `resume` plays \
-             those games again",
-            dir.display()
-        )
-    }
-}
-
-/// Checks an entry against what the tournament planned (see `Plan::check_entry`): an entry
-/// that parses but names a seat, entrant or game the plan does not have is damage too.
-pub type EntryCheck<'a, E = Entry> = &'a dyn Fn(&E) -> Result<(), String>;
+/// Checks an entry against what its mode knows (a tournament's plan, `Plan::check_entry`; a
+/// ladder's own sense, `LadderGame::check`): an entry that parses but names a seat, entrant or
+/// game that cannot be is damage too.
+pub type EntryCheck<'a, E> = &'a dyn Fn(&E) -> Result<(), String>;
 
 /// Accepts every well-formed entry (benchmarks, tests).
 pub fn any_entry<E>(_: &E) -> Result<(), String> {
@@ -513,37 +382,27 @@ fn game_id(line: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::journal::GameResult;
+    use agon_games::contract::Termination;
+    use serde::Deserialize;
 
-    #[test]
-    fn a_game_of_many_faults_keeps_every_fault_in_a_bounded_line() {
-        let fault = agon_engine::fault::Fault {
-            seat: 1,
-            phase: agon_engine::fault::Phase::Move,
-            ply: 0,
-            cause: FaultCause::Timeout,
-            detail: "x".repeat(2000),
-            wall_us: 0,
-            answer: None,
-        };
-        let faults = JournalFault::of_faults(&vec![fault; 100_000]);
-        assert_eq!(faults.len(), 100_000, "every fault counts");
-        assert_eq!(faults[0].detail.len(), 500);
-        assert!(faults[DETAILED_FAULTS..]
-            .iter()
-            .all(|f| f.detail.is_empty()));
-        let line = serde_json::to_string(&faults).unwrap();
-        assert!((line.len() as u64) < MAX_LINE / 2, "{} bytes", line.len());
+    /// A journal row of the tests' own: an id, as every mode's row has, and a result.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Entry {
+        id: String,
+        #[serde(flatten)]
+        result: GameResult,
+    }
+
+    impl JournalEntry for Entry {
+        fn repair_hint(dir: &Path) -> String {
+            format!("`agon tournament repair {}` sets them aside", dir.display())
+        }
     }
 
     fn entry(id: &str) -> Entry {
         Entry {
             id: id.into(),
-            param_set: 0,
-            seed: 1,
-            seed_secret: None,
-            seats: vec![0, 1],
-            names: vec!["a".into(), "b".into()],
-            sha256: vec!["x".into(), "y".into()],
             result: GameResult {
                 winner: Some(0),
                 scores: vec![1.0, 0.0],
@@ -555,8 +414,6 @@ mod tests {
                 faults: vec![],
                 game_ms: 1.5,
             },
-            ms_per_move: vec![0.1, 0.2],
-            nodes: vec![None, Some(7)],
         }
     }
 
@@ -629,8 +486,8 @@ mod tests {
         append_raw(&dir, b"\n  \n");
         assert_eq!(read(&dir, &any_entry::<Entry>).unwrap().len(), 3);
         let text = std::fs::read_to_string(dir.join(FILE)).unwrap().replacen(
-            "\"seed\":1",
-            "\"seed\":x",
+            "\"moves\":10",
+            "\"moves\":x",
             2,
         );
         std::fs::write(dir.join(FILE), text).unwrap();

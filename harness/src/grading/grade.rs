@@ -3,8 +3,9 @@
 //! advantage. Only what the games decided goes in: no times, so deterministic bots give
 //! identical standings whatever the concurrency or interruptions.
 
-use crate::ratings::bradley_terry::bradley_terry;
-use crate::tournament::journal::Entry;
+use crate::standings::bradley_terry::bradley_terry;
+use crate::standings::Tally;
+use crate::tournament::entry::Entry;
 use crate::tournament::plan::{Excluded, Plan};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
@@ -54,11 +55,9 @@ pub struct Summary {
 pub struct Row {
     pub rank: usize,
     pub name: String,
-    pub games: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    pub points: f64,
+    /// Its games, wins, draws, losses and points (points to three decimals).
+    #[serde(flatten)]
+    pub tally: Tally,
     /// Points per game, in percent.
     pub score_pct: f64,
     pub win_pct: f64,
@@ -133,31 +132,17 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
     let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
     let mut points = vec![vec![0.0; n]; n];
     let mut played = vec![vec![0u32; n]; n];
-    let mut first = FirstSeat {
-        games: 0,
-        wins: 0,
-        draws: 0,
-        losses: 0,
-        score_pct: 0.0,
-    };
-    let mut first_points = 0.0;
+    let mut first = Tally::default();
     for e in games.iter().filter(|e| e.seats.len() == 2) {
         if let (Some(&a), Some(&b)) = (e.seats.first(), e.seats.get(1)) {
-            let (pa, pb) = (score(e, 0), score(e, 1));
+            let (pa, pb) = (e.result.points(0), e.result.points(1));
             points[a][b] += pa;
             points[b][a] += pb;
             played[a][b] += 1;
             played[b][a] += 1;
-            first.games += 1;
-            first_points += pa;
-            match outcome(pa) {
-                Outcome::Win => first.wins += 1,
-                Outcome::Draw => first.draws += 1,
-                Outcome::Loss => first.losses += 1,
-            }
+            first.add(&e.result, 0);
         }
     }
-    first.score_pct = percent(first_points, first.games);
     let per_param = plan
         .param_sets
         .iter()
@@ -202,7 +187,13 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
             points,
             games: played,
         }),
-        first_seat: duel.then_some(first),
+        first_seat: duel.then_some(FirstSeat {
+            games: first.games,
+            wins: first.wins,
+            draws: first.draws,
+            losses: first.losses,
+            score_pct: first.score_pct(),
+        }),
         timing,
     }
 }
@@ -245,32 +236,6 @@ fn timing(plan: &Plan, games: &[&Entry]) -> Vec<Timing> {
     out
 }
 
-enum Outcome {
-    Win,
-    Draw,
-    Loss,
-}
-
-/// Two seats: 1 is a win, a half a draw, anything less a loss.
-fn outcome(points: f64) -> Outcome {
-    if points >= 1.0 {
-        Outcome::Win
-    } else if points > 0.0 {
-        Outcome::Draw
-    } else {
-        Outcome::Loss
-    }
-}
-
-/// Many seats: the sole first wins, a shared first draws, any other rank loses.
-fn ranked_outcome(ranks: &[usize], seat: usize) -> Outcome {
-    match (ranks[seat], ranks.iter().filter(|&&r| r == 1).count()) {
-        (1, 1) => Outcome::Win,
-        (1, _) => Outcome::Draw,
-        _ => Outcome::Loss,
-    }
-}
-
 /// The head-to-head results a game contains, as (seat, seat, points, points): the two seats of
 /// a duel; every pair of seats of a ranked game (the better rank wins the pair, equal ranks
 /// draw), which lets Bradley-Terry rate many-seat games too.
@@ -290,21 +255,9 @@ fn pairwise(e: &Entry) -> Vec<(usize, usize, f64, f64)> {
         return pairs;
     }
     if e.seats.len() == 2 {
-        return vec![(0, 1, score(e, 0), score(e, 1))];
+        return vec![(0, 1, e.result.points(0), e.result.points(1))];
     }
     Vec::new()
-}
-
-fn score(e: &Entry, seat: usize) -> f64 {
-    e.result.scores.get(seat).copied().unwrap_or(0.0)
-}
-
-fn percent(part: f64, of: u32) -> f64 {
-    if of == 0 {
-        0.0
-    } else {
-        100.0 * part / of as f64
-    }
 }
 
 /// The standings over `games`, best first: by points, then rating, then name.
@@ -318,11 +271,7 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
         .map(|e| Row {
             rank: 0,
             name: e.name.clone(),
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            points: 0.0,
+            tally: Tally::default(),
             score_pct: 0.0,
             win_pct: 0.0,
             mean_game_score: 0.0,
@@ -338,21 +287,10 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
     for e in games {
         for (seat, &entrant) in e.seats.iter().enumerate() {
             let row = &mut rows[entrant];
-            let p = score(e, seat);
-            row.games += 1;
-            row.points += p;
-            let result = match e.result.ranks.get(seat) {
-                Some(&rank) => {
-                    rank_sum[entrant].0 += rank as f64;
-                    rank_sum[entrant].1 += 1;
-                    ranked_outcome(&e.result.ranks, seat)
-                }
-                None => outcome(p),
-            };
-            match result {
-                Outcome::Win => row.wins += 1,
-                Outcome::Draw => row.draws += 1,
-                Outcome::Loss => row.losses += 1,
+            row.tally.add(&e.result, seat);
+            if let Some(&rank) = e.result.ranks.get(seat) {
+                rank_sum[entrant].0 += rank as f64;
+                rank_sum[entrant].1 += 1;
             }
             game_score[entrant] += e.result.game_scores.get(seat).copied().unwrap_or(0.0);
         }
@@ -379,14 +317,14 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
     let duel = games.iter().any(|e| e.seats.len() >= 2);
     let ratings = bradley_terry(&wins_against, &games_against);
     for (i, row) in rows.iter_mut().enumerate() {
-        row.score_pct = percent(row.points, row.games);
+        row.score_pct = row.tally.score_pct();
         // Many-seat games score sevenths and the like: three decimals keep reports readable.
-        row.points = (row.points * 1000.0).round() / 1000.0;
-        row.win_pct = percent(row.wins as f64, row.games);
-        row.mean_game_score = if row.games == 0 {
+        row.tally.points = (row.tally.points * 1000.0).round() / 1000.0;
+        row.win_pct = row.tally.win_pct();
+        row.mean_game_score = if row.tally.games == 0 {
             0.0
         } else {
-            game_score[i] / row.games as f64
+            game_score[i] / row.tally.games as f64
         };
         if duel {
             row.rating = Some(round(ratings[i].elo));
@@ -395,8 +333,9 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
         }
     }
     rows.sort_by(|a, b| {
-        b.points
-            .total_cmp(&a.points)
+        b.tally
+            .points
+            .total_cmp(&a.tally.points)
             .then(b.rating.unwrap_or(0.0).total_cmp(&a.rating.unwrap_or(0.0)))
             .then(a.name.cmp(&b.name))
     });

@@ -1,0 +1,16 @@
+//! The journal every mode keeps: one JSON line per finished game, whatever schedules the games
+//! (a tournament's plan, a ladder's pairing). Each mode has a row of its own for how its seats
+//! are named (a tournament's entrants, a ladder's builds) around one [`GameResult`].
+//!
+//! | file             | what                                                                |
+//! |------------------|---------------------------------------------------------------------|
+//! | `file.rs`        | the file: append with fsync, read back, cut a torn line, repair     |
+//! | `result.rs`      | how a game ended, and what it was for a seat ([`Outcome`])          |
+//! | `folder_lock.rs` | the folder's locks: one writer, reports taking turns                |
+
+mod file;
+pub mod folder_lock;
+mod result;
+
+pub use file::{any_entry, read, repair, EntryCheck, Journal, JournalEntry, REJECTED};
+pub use result::{GameResult, JournalFault, Outcome};

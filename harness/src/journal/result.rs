@@ -1,0 +1,177 @@
+//! How a game ended, as every mode's journal row keeps it, and what that means for one seat.
+
+use agon_engine::fault::FaultCause;
+use agon_engine::record::MatchRecord;
+use agon_games::contract::Termination;
+use serde::{Deserialize, Serialize};
+
+/// How a game ended, as every journal keeps it (a tournament's `Entry`, a ladder's `LadderGame`):
+/// its fields are written into the line beside the journal's own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    pub winner: Option<usize>,
+    pub scores: Vec<f64>,
+    /// Games of more than two seats, and every ladder game: each seat's rank (1 best).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<usize>,
+    pub game_scores: Vec<f64>,
+    pub termination: Termination,
+    pub reason: String,
+    pub moves: usize,
+    pub faults: Vec<JournalFault>,
+    /// Wall time of the game (ms). Not used in grading.
+    pub game_ms: f64,
+}
+
+impl GameResult {
+    /// What `record`, played in `game_ms`, leaves in a journal (its reason cut to 1,000
+    /// characters, its faults as [`JournalFault::of_record`] keeps them).
+    pub fn of_record(record: &MatchRecord, game_ms: f64) -> GameResult {
+        GameResult {
+            winner: record.outcome.winner,
+            scores: record.outcome.scores.clone(),
+            ranks: record.outcome.ranks.clone(),
+            game_scores: record.game_scores.clone(),
+            termination: record.outcome.termination,
+            reason: record.outcome.reason.chars().take(1000).collect(),
+            moves: record.moves.len(),
+            faults: JournalFault::of_record(record),
+            game_ms,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JournalFault {
+    pub seat: usize,
+    pub cause: FaultCause,
+    pub detail: String,
+}
+
+impl JournalFault {
+    /// The record's faults, each detail cut to 500 characters (the record keeps it whole), and
+    /// past the first [`DETAILED_FAULTS`] without a detail: a game under `skip` may fault on
+    /// 100,000 turns, and its line must stay well under [`MAX_LINE`] while every fault still
+    /// counts in the standings.
+    pub fn of_record(record: &MatchRecord) -> Vec<JournalFault> {
+        JournalFault::of_faults(&record.faults)
+    }
+
+    fn of_faults(faults: &[agon_engine::fault::Fault]) -> Vec<JournalFault> {
+        faults
+            .iter()
+            .enumerate()
+            .map(|(i, f)| JournalFault {
+                seat: f.seat,
+                cause: f.cause,
+                detail: if i < DETAILED_FAULTS {
+                    f.detail.chars().take(500).collect()
+                } else {
+                    String::new()
+                },
+            })
+            .collect()
+    }
+}
+
+/// Faults of a game whose details a journal line keeps (see [`JournalFault::of_record`]).
+pub const DETAILED_FAULTS: usize = 200;
+
+/// What a game was for one seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl GameResult {
+    /// The points `seat` scored (1 / 0.5 / 0 in two-seat games).
+    pub fn points(&self, seat: usize) -> f64 {
+        self.scores.get(seat).copied().unwrap_or(0.0)
+    }
+
+    /// What the game was for `seat`. With ranks (games of more than two seats, every ladder
+    /// game), the sole first rank wins, a shared first draws, any other rank loses; without,
+    /// a point wins, a part of one draws and nothing loses.
+    pub fn outcome(&self, seat: usize) -> Outcome {
+        match self.ranks.get(seat) {
+            Some(&rank) => match (rank, self.ranks.iter().filter(|&&r| r == 1).count()) {
+                (1, 1) => Outcome::Win,
+                (1, _) => Outcome::Draw,
+                _ => Outcome::Loss,
+            },
+            None => match self.points(seat) {
+                p if p >= 1.0 => Outcome::Win,
+                p if p > 0.0 => Outcome::Draw,
+                _ => Outcome::Loss,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json_lines::MAX_LINE;
+
+    #[test]
+    fn a_game_of_many_faults_keeps_every_fault_in_a_bounded_line() {
+        let fault = agon_engine::fault::Fault {
+            seat: 1,
+            phase: agon_engine::fault::Phase::Move,
+            ply: 0,
+            cause: FaultCause::Timeout,
+            detail: "x".repeat(2000),
+            wall_us: 0,
+            answer: None,
+        };
+        let faults = JournalFault::of_faults(&vec![fault; 100_000]);
+        assert_eq!(faults.len(), 100_000, "every fault counts");
+        assert_eq!(faults[0].detail.len(), 500);
+        assert!(faults[DETAILED_FAULTS..]
+            .iter()
+            .all(|f| f.detail.is_empty()));
+        let line = serde_json::to_string(&faults).unwrap();
+        assert!((line.len() as u64) < MAX_LINE / 2, "{} bytes", line.len());
+    }
+
+    fn result(scores: &[f64], ranks: &[usize]) -> GameResult {
+        GameResult {
+            winner: None,
+            scores: scores.to_vec(),
+            ranks: ranks.to_vec(),
+            game_scores: Vec::new(),
+            termination: Termination::Rules,
+            reason: String::new(),
+            moves: 0,
+            faults: Vec::new(),
+            game_ms: 0.0,
+        }
+    }
+
+    #[test]
+    fn outcomes_follow_ranks_when_there_are_ranks_else_points() {
+        use Outcome::*;
+        let duel = result(&[1.0, 0.0], &[]);
+        assert_eq!((duel.outcome(0), duel.outcome(1)), (Win, Loss));
+        let drawn = result(&[0.5, 0.5], &[]);
+        assert_eq!((drawn.outcome(0), drawn.outcome(1)), (Draw, Draw));
+        // Nobody scored (a stalled duel): a loss for both, as the points say.
+        let stalled = result(&[0.0, 0.0], &[]);
+        assert_eq!((stalled.outcome(0), stalled.outcome(1)), (Loss, Loss));
+        let ranked = result(&[0.5, 0.5, 0.0], &[1, 1, 3]);
+        assert_eq!(
+            (ranked.outcome(0), ranked.outcome(1), ranked.outcome(2)),
+            (Draw, Draw, Loss)
+        );
+        let sole = result(&[0.0, 1.0, 0.0], &[2, 1, 3]);
+        assert_eq!(sole.outcome(1), Win);
+        assert_eq!(sole.points(1), 1.0);
+        assert_eq!(
+            sole.points(7),
+            0.0,
+            "a seat the game does not have scored nothing"
+        );
+    }
+}
