@@ -83,6 +83,21 @@ pub fn plugin(package: &str) -> PathBuf {
     artifacts().join(format!("lib{}.so", package.replace('-', "_")))
 }
 
+/// Asserts that `text` (a command's output, a fault's detail) contains `needle`, showing both
+/// when it does not.
+#[track_caller]
+pub fn assert_has(text: &str, needle: &str) {
+    assert_has_all(text, &[needle]);
+}
+
+/// Asserts that `text` contains every one of `needles`, showing the first missing and `text`.
+#[track_caller]
+pub fn assert_has_all(text: &str, needles: &[&str]) {
+    if let Some(missing) = needles.iter().find(|n| !text.contains(*n)) {
+        panic!("expected {missing:?} in:\n{text}");
+    }
+}
+
 /// A bot spec `FILE:BOT` for a built plugin.
 pub fn spec(package: &str, bot: &str) -> String {
     format!("{}:{bot}", plugin(package).display())
@@ -256,6 +271,16 @@ impl Ran {
 /// `agon ARGS`, run to its end.
 pub fn agon_output(args: &[&str]) -> Ran {
     run(agon().args(args))
+}
+
+/// `agon match --game reversixt` on the course map `initialMaps/MAP` of the shared data, to
+/// extend with options and bots.
+pub fn reversixt_match(map: &str) -> Command {
+    let map = shared_data().join("reversixt/maps/initialMaps").join(map);
+    let mut command = agon();
+    command.args(["match", "--game", "reversixt", "--param"]);
+    command.arg(format!("map={}", map.display()));
+    command
 }
 
 /// `agon ARGS`, which must succeed; its standard output.

@@ -3,7 +3,10 @@
 //! loads. Each test builds real libraries with cargo, into the starter kit's shared target
 //! folder (`target/starter-kit`), so dependencies are compiled once per checkout.
 
-use agon_tests::{agon, kit_cargo, kit_target, plugin, run, scratch, workspace_root, Ran};
+use agon_tests::{
+    agon, assert_has, assert_has_all, kit_cargo, kit_target, plugin, run, scratch, workspace_root,
+    Ran,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -51,11 +54,7 @@ fn a_library_built_with_the_previous_sdk_release_loads_and_plays() {
     let library = build(&project, "previous_sdk_bot");
 
     let listed = run(agon().arg("plugins").arg(&library)).expect_success();
-    assert!(
-        listed.stdout.contains("runner") && listed.stdout.contains("Previous release"),
-        "{}",
-        listed.stdout
-    );
+    assert_has_all(&listed.stdout, &["runner", "Previous release"]);
     let played = match_against_random(&format!("{}:runner", library.display())).expect_success();
     let result = played.stdout.lines().find(|l| l.starts_with("result:"));
     assert!(
@@ -145,7 +144,7 @@ fn only_the_abi_version_decides_whether_a_library_loads() {
     let release = released_copy(&dir, "9.0.0", &compatible);
     let library = bot_against(&release, "later_release_bot");
     let played = match_against_random(&format!("{}:walker", library.display())).expect_success();
-    assert!(played.stdout.contains("result: seat"), "{}", played.stdout);
+    assert_has(&played.stdout, "result: seat");
 
     let incompatible = format!("{major}.{}.0", minor + 1);
     let release = released_copy(&dir, "9.0.0", &incompatible);

@@ -3,7 +3,7 @@
 //! agon processes use the cache.
 
 use agon_engine::loader::StagedPlugin;
-use agon_tests::{agon, plugin, run, scratch, Ran};
+use agon_tests::{agon, assert_has, plugin, run, scratch, Ran};
 use std::fs::FileTimes;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -74,7 +74,7 @@ fn removes_entries_unused_for_longer_than_the_limit_and_keeps_recent_ones() {
         out.contains(&format!("removed {}", &sha('a')[..16])),
         "{out}"
     );
-    assert!(out.contains("freed 1000 B (1 entry)"), "{out}");
+    assert_has(&out, "freed 1000 B (1 entry)");
 
     let out = gc(&cache, &["--older-than", "0.5"]);
     assert!(!recent.exists(), "unused for a day, over half a day: {out}");
@@ -91,7 +91,7 @@ fn over_the_size_limit_the_least_recently_used_go_first() {
     let out = gc(&cache, &["--max-size", "1"]);
     assert!(!oldest.exists(), "{out}");
     assert!(middle.exists() && newest.exists(), "{out}");
-    assert!(out.contains("while over --max-size"), "{out}");
+    assert_has(&out, "while over --max-size");
 }
 
 #[test]
@@ -108,8 +108,8 @@ fn a_dry_run_removes_nothing_and_says_what_it_would() {
         out.contains(&format!("would remove {}", &sha('a')[..16])),
         "{out}"
     );
-    assert!(out.contains("would remove stray"), "{out}");
-    assert!(out.contains("would free"), "{out}");
+    assert_has(&out, "would remove stray");
+    assert_has(&out, "would free");
     assert!(!out.contains("freed"), "{out}");
 }
 
@@ -141,7 +141,7 @@ fn stray_temporary_files_and_abandoned_removals_go_without_refreshing_the_entry(
         two_days_ago,
         "removing the stray file is not a use of the entry"
     );
-    assert!(out.contains("removed stray"), "{out}");
+    assert_has(&out, "removed stray");
 }
 
 #[test]
@@ -173,7 +173,7 @@ fn links_in_the_cache_are_never_followed() {
         std::fs::symlink_metadata(&entry_link).is_ok(),
         "what agon did not make is left alone: {out}"
     );
-    assert!(out.contains("left alone"), "{out}");
+    assert_has(&out, "left alone");
 
     // The whole plugins folder a link to somewhere else: nothing there is touched.
     let linked_cache = dir.join("linked-cache");
@@ -183,7 +183,7 @@ fn links_in_the_cache_are_never_followed() {
     std::os::unix::fs::symlink(elsewhere.join("plugins"), linked_cache.join("plugins")).unwrap();
     let out = gc(&linked_cache, &["--older-than", "0"]);
     assert!(foreign.join("libteam.so").is_file(), "{out}");
-    assert!(out.contains("left alone"), "{out}");
+    assert_has(&out, "left alone");
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //!
 //! And on any machine: a run without cgroups says once what that costs.
 
+use agon_tests::assert_has;
 use agon_tests::vm;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -116,7 +117,7 @@ fn a_run_without_cgroups_says_once_what_that_costs() {
         let record: Value = serde_json::from_str(&record).unwrap();
         // Listed as missing, or for a bot without threads as substituted.
         let sandbox = record["seats"][0]["sandbox"].to_string();
-        assert!(sandbox.contains("\"cgroup: "), "{sandbox}");
+        assert_has(&sandbox, "\"cgroup: ");
     }
 }
 
@@ -350,7 +351,7 @@ impl Inner {
         );
         let (cause, detail) = played.fault(0);
         assert_eq!(cause, "oom", "{detail}\n{}", played.stderr);
-        assert!(detail.contains("memory.max"), "{detail}");
+        assert_has(&detail, "memory.max");
         let limits = self.spy.limits(&played.cgroup(0));
         assert_eq!(
             limits.get("memory.max").map(String::as_str),

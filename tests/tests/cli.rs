@@ -1,6 +1,8 @@
 //! The `agon` binary as users run it.
 
-use agon_tests::{agon, agon_output, match_args, plugin, run, scratch, spec, Ran};
+use agon_tests::{
+    agon, agon_output, assert_has, assert_has_all, match_args, plugin, run, scratch, spec, Ran,
+};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -18,11 +20,8 @@ fn plugins_lists_what_files_offer() {
         .expect_success()
         .stdout;
     let version = format!("misbehave {}", env!("CARGO_PKG_VERSION"));
-    assert!(text.contains(&version), "{text}");
-    assert!(
-        text.contains("panic-start") && text.contains("breakthrough (protocol v1)"),
-        "{text}"
-    );
+    assert_has(&text, &version);
+    assert_has_all(&text, &["panic-start", "breakthrough (protocol v1)"]);
 }
 
 #[test]
@@ -37,11 +36,7 @@ fn plugins_fails_naming_a_bad_file() {
     ])
     .expect_failure();
     assert!(out.stdout.contains("noop"), "good files are still listed");
-    assert!(
-        out.stderr.contains("libbroken.so: not a shared library"),
-        "{}",
-        out.stderr
-    );
+    assert_has(&out.stderr, "libbroken.so: not a shared library");
 }
 
 /// What a file name tries to put on a line of its own (after a newline in the name).
@@ -112,7 +107,7 @@ fn a_record_verifies_and_a_tampered_one_fails() {
     let mut args = match_args("breakthrough", [&random, &random]);
     args.extend(["--seed", "9", "--record", record.to_str().unwrap()]);
     let out = agon_output(&args).expect_success();
-    assert!(out.stdout.contains("result: seat"), "{}", out.stdout);
+    assert_has(&out.stdout, "result: seat");
     let ok = agon_output(&["replay", "verify", record.to_str().unwrap()]).expect_success();
     assert!(ok.stdout.contains(": ok:"));
 
@@ -122,20 +117,12 @@ fn a_record_verifies_and_a_tampered_one_fails() {
     let forged = dir.join("forged.json");
     std::fs::write(&forged, v.to_string()).unwrap();
     let bad = agon_output(&["replay", "verify", forged.to_str().unwrap()]).expect_failure();
-    assert!(
-        bad.stderr.contains("replay does not match"),
-        "{}",
-        bad.stderr
-    );
+    assert_has(&bad.stderr, "replay does not match");
 
     let garbage = dir.join("garbage.json");
     std::fs::write(&garbage, "{ not json").unwrap();
     let bad = agon_output(&["replay", "verify", garbage.to_str().unwrap()]).expect_failure();
-    assert!(
-        bad.stderr.contains("garbage.json: not a match record"),
-        "{}",
-        bad.stderr
-    );
+    assert_has(&bad.stderr, "garbage.json: not a match record");
 }
 
 /// A bot that spins forever is abandoned at its deadline and the match still ends on time.
@@ -187,16 +174,12 @@ fn bad_input_is_refused_with_a_clear_message() {
         out.stderr
     );
     let out = agon_output(&["match", "--game", "breakthrough", "--bot", &random]);
-    assert!(out.stderr.contains("needs 2 bots"), "{}", out.stderr);
+    assert_has(&out.stderr, "needs 2 bots");
     let out = agon_output(&match_args("breakthrough", ["nofile", &random]));
-    assert!(out.stderr.contains("no `:`"), "{}", out.stderr);
+    assert_has(&out.stderr, "no `:`");
     let missing = "missing.so:random";
     let out = agon_output(&match_args("breakthrough", [missing, &random]));
-    assert!(
-        out.stderr.contains("missing.so: cannot read"),
-        "{}",
-        out.stderr
-    );
+    assert_has(&out.stderr, "missing.so: cannot read");
 }
 
 #[test]
@@ -251,11 +234,7 @@ fn an_in_process_bot_calling_exit_does_not_end_agon_with_success() {
     args.extend(["--host", "thread"]);
     let out = agon_output(&args).expect_failure();
     assert_eq!(out.status.code(), Some(70), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("exiting before agon finished"),
-        "{}",
-        out.stderr
-    );
+    assert_has(&out.stderr, "exiting before agon finished");
 }
 
 /// `agon games | head`: a closed standard output ends agon quietly with the shell's status
@@ -286,7 +265,7 @@ fn match_records_only_replace_regular_files() {
         let mut args = match_args("breakthrough", [&random, &random]);
         args.extend(["--seed", "1", "--record", &target]);
         let out = agon_output(&args).expect_failure();
-        assert!(out.stderr.contains("not a regular file"), "{}", out.stderr);
+        assert_has(&out.stderr, "not a regular file");
     }
     use std::os::unix::fs::FileTypeExt;
     assert!(std::fs::metadata("/dev/full")
@@ -306,16 +285,10 @@ fn match_records_only_replace_regular_files() {
 fn replay_verify_checks_reversixt_ranks() {
     let dir = scratch("cli-replay-ranks");
     let record = dir.join("game.json");
-    let map = agon_tests::shared_data().join("reversixt/maps/initialMaps/diamond.map");
     let random = spec("reversixt-random", "random");
     let greedy = spec("reversixt-greedy", "greedy");
     let secret = agon_tests::TEST_SECRET.to_string();
-    agon_output(&[
-        "match",
-        "--game",
-        "reversixt",
-        "--param",
-        &format!("map={}", map.display()),
+    run(agon_tests::reversixt_match("diamond.map").args([
         "--host",
         "inline",
         // The seat seeds derive from the seed under a secret drawn per run unless one is
@@ -332,7 +305,7 @@ fn replay_verify_checks_reversixt_ranks() {
         &greedy,
         "--record",
         record.to_str().unwrap(),
-    ])
+    ]))
     .expect_success();
     agon_output(&["replay", "verify", record.to_str().unwrap()]).expect_success();
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
@@ -354,7 +327,7 @@ fn replay_verify_checks_reversixt_ranks() {
     std::fs::write(&forged, v.to_string()).unwrap();
     // Contradictory ranks must not pass.
     let bad = agon_output(&["replay", "verify", forged.to_str().unwrap()]).expect_failure();
-    assert!(bad.stderr.contains("ranks"), "{}", bad.stderr);
+    assert_has(&bad.stderr, "ranks");
 }
 
 /// Truncated and bit-flipped copies of a real plugin, all listed by one `agon plugins`: each

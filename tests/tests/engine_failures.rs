@@ -3,7 +3,7 @@
 //! plays it. Neither may charge, exclude or blame an entrant.
 
 use agon_tests::{
-    agon_output, plugin, scratch, seat_of, spec, tournament_config, tournament_run,
+    agon_output, assert_has_all, plugin, scratch, seat_of, spec, tournament_config, tournament_run,
     tournament_run_args, Ran,
 };
 use std::path::{Path, PathBuf};
@@ -163,10 +163,7 @@ fn a_replaced_plugin_file_does_not_stop_a_run_that_is_not_watching() {
         1,
         "one warning: {stderr}"
     );
-    assert!(
-        stderr.contains("from the plugin cache") && stderr.contains("--watch"),
-        "{stderr}"
-    );
+    assert_has_all(&stderr, &["from the plugin cache", "--watch"]);
     let games = journal(&run);
     assert_eq!(games.len(), 12);
     for game in &games {

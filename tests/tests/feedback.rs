@@ -2,7 +2,7 @@
 //! refused system call named, the sandbox's part in a denied file, the end of a faulty seat's
 //! stderr (where a panic's location is), `--show-stderr` and `--trace`.
 
-use agon_tests::{agon_output, match_args, process_match, scratch, spec, Ran};
+use agon_tests::{agon_output, assert_has, match_args, process_match, scratch, spec, Ran};
 use serde_json::Value;
 
 /// `agon match` of Breakthrough between `bots` under the process host with `extra` flags,
@@ -43,19 +43,16 @@ fn a_thread_starting_bot_learns_that_threads_need_a_flag() {
         fault.starts_with("fault: seat 0 (thread-hog) refused_syscall at ply 0: "),
         "{summary}"
     );
-    assert!(fault.contains("`clone`"), "{fault}");
-    assert!(fault.contains("--threads N"), "{fault}");
-    assert!(fault.contains("what to do: "), "{fault}");
+    assert_has(&fault, "`clone`");
+    assert_has(&fault, "--threads N");
+    assert_has(&fault, "what to do: ");
 }
 
 #[test]
 fn the_host_names_the_call_the_sandbox_refused() {
     let (_, fault) = misbehaving_against_random("connect");
-    assert!(
-        fault.contains("refused the system call `socket`"),
-        "{fault}"
-    );
-    assert!(fault.contains("never allows"), "{fault}");
+    assert_has(&fault, "refused the system call `socket`");
+    assert_has(&fault, "never allows");
 }
 
 /// A bot that read the source: its own SIGSYS handler, SIGSYS ignored or blocked, a refusal
@@ -104,7 +101,7 @@ fn a_bot_denied_a_file_is_told_about_the_sandbox() {
         "{summary}"
     );
     // The book is a file of the machine, which does not exist in the host's own root.
-    assert!(fault.contains("No such file or directory"), "{fault}");
+    assert_has(&fault, "No such file or directory");
     assert!(
         fault.contains(
             "what to do: the bot could not open a file: under the process host the \
@@ -162,10 +159,10 @@ fn an_in_process_host_says_where_the_panic_location_went() {
         .concat(),
     )
     .expect_success();
-    assert!(engine_stderr.contains("panicked at "), "{engine_stderr}");
-    assert!(
-        summary.contains("stderr of seat 0 (panic): not captured: the thread host leaves"),
-        "{summary}"
+    assert_has(&engine_stderr, "panicked at ");
+    assert_has(
+        &summary,
+        "stderr of seat 0 (panic): not captured: the thread host leaves",
     );
 }
 
@@ -175,12 +172,9 @@ fn show_stderr_prints_what_a_bot_wrote() {
     let (plain, _) = play([&chatty, &random()], &[]);
     assert!(!plain.contains("chatty: move"), "{plain}");
     let (shown, _) = play([&chatty, &random()], &["--show-stderr"]);
-    assert!(shown.contains("\nstderr of seat 0 (chatty), "), "{shown}");
-    assert!(shown.contains("\n  | chatty: move 1\n"), "{shown}");
-    assert!(
-        shown.contains("\nstderr of seat 1 (random): nothing was written"),
-        "{shown}"
-    );
+    assert_has(&shown, "\nstderr of seat 0 (chatty), ");
+    assert_has(&shown, "\n  | chatty: move 1\n");
+    assert_has(&shown, "\nstderr of seat 1 (random): nothing was written");
 }
 
 /// `--trace` prints, in order, one line per action with the game's notation, each after the

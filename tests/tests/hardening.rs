@@ -3,7 +3,7 @@
 //! result.
 
 use agon_tests::{
-    agon, child_pids, process_match_args, run, scratch, spec, standings, stat_fields,
+    agon, assert_has, child_pids, process_match_args, run, scratch, spec, standings, stat_fields,
     tournament_config, tournament_run, tournament_run_args, tournament_standings, Ran,
 };
 use std::collections::BTreeMap;
@@ -201,7 +201,7 @@ fn a_bot_process_killed_from_outside_has_its_game_played_again() {
     let stderr = Ran::new(&command, engine.wait_with_output().unwrap())
         .expect_success()
         .stderr;
-    assert!(stderr.contains("playing it again"), "{stderr}");
+    assert_has(&stderr, "playing it again");
     let run = standings(&out);
     assert_no_faults(&run);
     assert_eq!(run["standings"], calm["standings"]);

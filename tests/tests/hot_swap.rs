@@ -2,7 +2,7 @@
 //! Each test runs the real binary on a folder it owns and changes the folder under it as a team
 //! would.
 
-use agon_tests::{plugin, scratch, seat_of, shared_data};
+use agon_tests::{assert_has, assert_has_all, plugin, scratch, seat_of, shared_data};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -25,6 +25,11 @@ struct Ladder {
 impl Ladder {
     fn start(dir: &Path, out: &Path, extra: &[&str]) -> Ladder {
         Ladder::start_with_cache(dir, out, extra, &agon_tests::cache_dir())
+    }
+
+    /// A Breakthrough ladder (most of these tests'), with `extra` flags.
+    fn breakthrough(dir: &Path, out: &Path, extra: &[&str]) -> Ladder {
+        Ladder::start(dir, out, &[&["--game", "breakthrough"], extra].concat())
     }
 
     fn start_with_cache(dir: &Path, out: &Path, extra: &[&str], cache: &Path) -> Ladder {
@@ -187,18 +192,7 @@ fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
     publish(&random, &dir, "north.so");
     publish(&random, &dir, "south.so");
     let (old, new) = (sha256_of(&random), sha256_of(&alphabeta));
-    let mut ladder = Ladder::start(
-        &dir,
-        &out,
-        &[
-            "--game",
-            "breakthrough",
-            "--concurrency",
-            "2",
-            "--seed",
-            "5",
-        ],
-    );
+    let mut ladder = Ladder::breakthrough(&dir, &out, &["--concurrency", "2", "--seed", "5"]);
     ladder.wait_for("four games", |l| l.games().len() >= 4);
     publish(&alphabeta, &dir, "south.so");
     ladder.wait_for("three games of the new build", |l| {
@@ -261,19 +255,16 @@ fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
     assert_eq!(accepted, vec![(1, "random"), (2, "alphabeta")]);
     let refused = events_of(&events, "refused", "south.so");
     let reason = refused[0]["reason"].as_str().unwrap();
-    assert!(
-        reason.contains("validation game") && reason.contains("panic"),
-        "{reason}"
-    );
+    assert_has_all(reason, &["validation game", "panic"]);
     // The new build was validated against the other slot's build, at a random seat.
     let second = events_of(&events, "accepted", "south.so")
         .into_iter()
         .find(|e| e["build"]["version"] == 2)
         .unwrap();
     let smoke = second["smoke"][0].as_str().unwrap();
-    assert!(smoke.contains("against north.so"), "{smoke}");
+    assert_has(smoke, "against north.so");
     assert_eq!(events.last().unwrap()["event"], "stopped");
-    assert!(stderr.contains("build refused"), "{stderr}");
+    assert_has(&stderr, "build refused");
 
     let standings = agon_tests::standings(&out);
     assert_eq!(standings["games"].as_u64().unwrap(), games.len() as u64);
@@ -319,16 +310,7 @@ fn a_build_that_plays_clean_only_in_validation_is_refused() {
     let (_, dir, out) = folders("ladder-validation-cheat");
     publish(&plugin("breakthrough-random"), &dir, "north.so");
     publish(&plugin("misbehave"), &dir, "south.so");
-    let mut ladder = Ladder::start(
-        &dir,
-        &out,
-        &[
-            "--game",
-            "breakthrough",
-            "--bot",
-            "south.so:validation-cheat",
-        ],
-    );
+    let mut ladder = Ladder::breakthrough(&dir, &out, &["--bot", "south.so:validation-cheat"]);
     ladder.wait_for("the refusal", |l| {
         !events_of(&l.events(), "refused", "south.so").is_empty()
     });
@@ -341,7 +323,7 @@ fn a_build_that_plays_clean_only_in_validation_is_refused() {
     );
     let refused = events_of(&events, "refused", "south.so");
     let reason = refused[0]["reason"].as_str().unwrap();
-    assert!(reason.contains("illegal"), "{reason}");
+    assert_has(reason, "illegal");
     let games = jsonl(&out.join("journal.jsonl"));
     assert!(games.iter().all(|g| sha_of_slot(g, "south.so").is_none()));
 }
@@ -357,7 +339,7 @@ fn a_refused_file_name_with_a_newline_and_an_escape_forges_no_log_line() {
     publish(&random, &dir, "b.so");
     let slot = format!("bad\n{FORGED}\u{1b}[2J.so");
     std::fs::write(dir.join(&slot), "garbage").unwrap();
-    let ladder = Ladder::start(&dir, &out, &["--game", "breakthrough", "--games", "1"]);
+    let ladder = Ladder::breakthrough(&dir, &out, &["--games", "1"]);
     let stderr = ladder.finish().expect_success().stderr;
     assert!(!stderr.contains('\u{1b}'), "a raw ESC: {stderr:?}");
     assert!(
@@ -365,7 +347,7 @@ fn a_refused_file_name_with_a_newline_and_an_escape_forges_no_log_line() {
         "a forged line: {stderr:?}"
     );
     let refusal = format!("bad\\u{{a}}{FORGED}\\u{{1b}}[2J.so: build refused");
-    assert!(stderr.contains(&refusal), "{stderr}");
+    assert_has(&stderr, &refusal);
 }
 
 /// Writes `bytes` over `path` in place, in `parts` pieces with `pause` between them, as a slow
@@ -477,12 +459,10 @@ fn on_a_stop_signal_the_games_in_flight_are_finished_and_recorded() {
         publish(&alphabeta, &dir, slot);
     }
     // Deep enough that a game takes a while: the signal finds games in flight.
-    let mut ladder = Ladder::start(
+    let mut ladder = Ladder::breakthrough(
         &dir,
         &out,
         &[
-            "--game",
-            "breakthrough",
             "--concurrency",
             "2",
             "--bot",
@@ -518,7 +498,7 @@ fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
     let (_, dir, out) = folders("ladder-resume");
     publish(&plugin("breakthrough-random"), &dir, "one.so");
     publish(&plugin("breakthrough-alphabeta"), &dir, "two.so");
-    let mut ladder = Ladder::start(&dir, &out, &["--game", "breakthrough", "--quiet"]);
+    let mut ladder = Ladder::breakthrough(&dir, &out, &["--quiet"]);
     ladder.wait_for("three games", |l| l.games().len() >= 3);
     ladder.signal(libc::SIGKILL);
     let _ = ladder.finish();
@@ -531,11 +511,7 @@ fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
         .write_all(b"{\"id\":\"game-99\",\"numb")
         .unwrap();
     let target = before + 4;
-    let again = Ladder::start(
-        &dir,
-        &out,
-        &["--game", "breakthrough", "--games", &target.to_string()],
-    );
+    let again = Ladder::breakthrough(&dir, &out, &["--games", &target.to_string()]);
     let stderr = again.finish().expect_success().stderr;
     assert!(
         stderr.contains(&format!("after {before} games")),
@@ -577,17 +553,10 @@ fn the_thread_host_bounds_the_builds_a_slot_may_load() {
     let alphabeta = plugin("breakthrough-alphabeta");
     publish(&random, &dir, "left.so");
     publish(&random, &dir, "right.so");
-    let mut ladder = Ladder::start(
+    let mut ladder = Ladder::breakthrough(
         &dir,
         &out,
-        &[
-            "--game",
-            "breakthrough",
-            "--host",
-            "thread",
-            "--max-builds-in-process",
-            "2",
-        ],
+        &["--host", "thread", "--max-builds-in-process", "2"],
     );
     ladder.wait_for("a game", |l| !l.games().is_empty());
     publish(&alphabeta, &dir, "right.so");
@@ -615,10 +584,7 @@ fn the_thread_host_bounds_the_builds_a_slot_may_load() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(
-        reason.contains("never unloads") && reason.contains("2 builds"),
-        "{reason}"
-    );
+    assert_has_all(&reason, &["never unloads", "2 builds"]);
     let games = jsonl(&out.join("journal.jsonl"));
     for game in &games[at..] {
         assert_eq!(
@@ -731,7 +697,7 @@ fn a_watched_tournament_plays_a_new_build_in_the_games_not_yet_started() {
     let status = child.wait().unwrap();
     let stderr = std::fs::read_to_string(&stderr_path).unwrap();
     assert!(status.success(), "{status}: {stderr}");
-    assert!(stderr.contains("entrant `b`: new build"), "{stderr}");
+    assert_has(&stderr, "entrant `b`: new build");
 
     let (old, new) = (sha256_of(&random), sha256_of(&rebuilt));
     let games = jsonl(&out.join("journal.jsonl"));

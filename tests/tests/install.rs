@@ -2,7 +2,7 @@
 //! `agon` and `agon-host`, and an `agon` finds the `agon-host` beside it (no `$AGON_HOST`, no
 //! build folder around). Cheap stand-ins for a real install, which README.md describes.
 
-use agon_tests::{artifacts, cache_dir, run, scratch, spec, workspace_root, Ran};
+use agon_tests::{artifacts, assert_has, cache_dir, run, scratch, spec, workspace_root, Ran};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -81,5 +81,5 @@ fn an_installed_agon_plays_with_the_agon_host_beside_it() {
     // Without its agon-host, the same agon cannot: the one beside it is the one it found.
     let alone = install(&root.join("alone"), &["agon"]);
     let stderr = process_match(&alone).expect_failure().stderr;
-    assert!(stderr.contains("agon-host not found"), "{stderr}");
+    assert_has(&stderr, "agon-host not found");
 }

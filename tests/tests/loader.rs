@@ -7,7 +7,7 @@ use agon_games::contract::{
     SolutionView, Starter,
 };
 use agon_games::registry::Registry;
-use agon_tests::{artifacts, cache_dir, plugin, scratch};
+use agon_tests::{agon_output, artifacts, assert_has, assert_has_all, cache_dir, plugin, scratch};
 use std::path::Path;
 
 fn load(path: &Path) -> Result<Plugin, LoadError> {
@@ -159,7 +159,15 @@ fn a_bot_for_another_protocol_version_is_refused() {
         ),
         "{e}"
     );
-    assert!(e.to_string().contains("protocol v99"), "{e}");
+    let words = agon_engine::loader::protocol_mismatch("breakthrough", 99, 1);
+    assert_has_all(&e.to_string(), &["`future`", &words]);
+    assert_has(&words, "rebuild the plugin with agon-sdk");
+    // `agon plugins` refuses it in the same words.
+    let listing = agon_output(&[
+        "plugins",
+        plugin("fixture-future-protocol").to_str().unwrap(),
+    ]);
+    assert_has(&listing.stdout, &format!("refused: it {words}"));
 }
 
 #[test]

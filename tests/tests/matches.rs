@@ -9,7 +9,7 @@ use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_games::contract::{FaultPolicy, GameRules, RawParams, Termination};
 use agon_games::registry::Registry;
-use agon_tests::{seats, spec};
+use agon_tests::{assert_has, seats, spec};
 use std::time::{Duration, Instant};
 
 fn breakthrough() -> &'static dyn GameRules {
@@ -85,11 +85,7 @@ fn assert_forfeit(host: HostKind, bad: &str, cause: FaultCause, phase: Phase) ->
 #[test]
 fn thread_host_forfeits_a_panic() {
     let r = assert_forfeit(HostKind::Thread, "panic", FaultCause::Panic, Phase::Move);
-    assert!(
-        r.faults[0].detail.contains("deliberate panic in act"),
-        "{}",
-        r.faults[0].detail
-    );
+    assert_has(&r.faults[0].detail, "deliberate panic in act");
 }
 
 #[test]
@@ -111,11 +107,7 @@ fn thread_host_forfeits_an_illegal_move_with_the_reason() {
         FaultCause::Illegal,
         Phase::Move,
     );
-    assert!(
-        r.faults[0].detail.contains("a1-e5 is not one step forward"),
-        "{}",
-        r.faults[0].detail
-    );
+    assert_has(&r.faults[0].detail, "a1-e5 is not one step forward");
 }
 
 #[test]
@@ -196,7 +188,7 @@ fn bad_bot_parameters_are_a_refusal_at_start() {
         (fault.seat, fault.cause, fault.phase),
         (1, FaultCause::Refused, Phase::Start)
     );
-    assert!(fault.detail.contains("`depth`"), "{}", fault.detail);
+    assert_has(&fault.detail, "`depth`");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchSettings};
 use agon_games::contract::{FaultPolicy, GameRules, Termination};
 use agon_games::registry::Registry;
-use agon_tests::{agon_ok, scratch, seats, spec};
+use agon_tests::{agon_ok, assert_has, scratch, seats, spec};
 use std::time::Instant;
 
 fn rectangles() -> &'static dyn GameRules {
@@ -139,15 +139,10 @@ fn every_fault_policy_costs_only_the_faulty_seat_in_a_round() {
         ("max_rounds", "8"),
     ];
     let specs = [random(), misbehave("illegal"), random()];
+    let under = |policy| play(&specs, HostKind::Thread, &game, 5000, Some(policy));
     // Disqualify: seat 1 is out after its first move round, its robots stay, the others play
     // on to the round limit; it ranks last.
-    let record = play(
-        &specs,
-        HostKind::Thread,
-        &game,
-        5000,
-        Some(FaultPolicy::Disqualify),
-    );
+    let record = under(FaultPolicy::Disqualify);
     assert_eq!(record.faults.len(), 1);
     assert_eq!(record.outcome.termination, Termination::Rules);
     assert_eq!(record.outcome.ranks[1], 3);
@@ -156,15 +151,9 @@ fn every_fault_policy_costs_only_the_faulty_seat_in_a_round() {
     assert!(record.final_board.contains("player 1 (b): 0 claimed, out"));
     // Random-legal: the engine moves seat 1's robots; past the error rate it is disqualified,
     // and the game ends with it ranked last.
-    let record = play(
-        &specs,
-        HostKind::Thread,
-        &game,
-        5000,
-        Some(FaultPolicy::RandomLegal {
-            max_error_rate: 1.0,
-        }),
-    );
+    let record = under(FaultPolicy::RandomLegal {
+        max_error_rate: 1.0,
+    });
     assert_eq!(record.faults.len(), 8);
     let forced: Vec<_> = record.moves.iter().filter(|m| m.forced.is_some()).collect();
     assert_eq!(forced.len(), 8);
@@ -172,13 +161,7 @@ fn every_fault_policy_costs_only_the_faulty_seat_in_a_round() {
         .iter()
         .all(|m| m.seat == 1 && m.forced == Some(Forced::RandomLegal)));
     // Forfeit: the first fault ends the match; the others share the first rank.
-    let record = play(
-        &specs,
-        HostKind::Thread,
-        &game,
-        5000,
-        Some(FaultPolicy::Forfeit),
-    );
+    let record = under(FaultPolicy::Forfeit);
     assert_eq!(record.outcome.termination, Termination::Forfeit);
     assert_eq!(record.outcome.ranks, vec![1, 3, 1]);
 }
@@ -328,9 +311,9 @@ fn every_player_plays_four_player_games_without_faults() {
 #[test]
 fn the_benchmark_measures_the_rules_time_per_round() {
     let out = agon_ok(&["bench", "--suite", "rectangles", "--seconds", "0.2"]);
-    assert!(
-        out.contains("Rectangles rules per round at n = 100, 4 x 16 robots, mid-game:"),
-        "{out}"
+    assert_has(
+        &out,
+        "Rectangles rules per round at n = 100, 4 x 16 robots, mid-game:",
     );
 }
 

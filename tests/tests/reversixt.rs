@@ -1,7 +1,7 @@
 //! ReversiXT maps through the CLI: every shared course map loads with the summary its file
 //! states, and a bad map is refused with its file, line and column.
 
-use agon_tests::{agon, run, scratch, shared_data, Ran};
+use agon_tests::{agon, assert_has_all, run, scratch, shared_data, Ran};
 use serde_json::Value;
 
 /// Every map the courses shipped: file, players, width, height, transitions, transition ends
@@ -98,10 +98,7 @@ fn the_summary_names_what_is_on_the_map() {
 fn a_transition_end_facing_the_board_is_refused_or_warns_when_lenient() {
     let scope = shared_data().join("reversixt/maps/initialMaps/scope.map");
     let warning = check(&scope, &["--lenient"]).expect_success().stderr;
-    assert!(
-        warning.contains("warning:") && warning.contains("line 19, column 1"),
-        "{warning}"
-    );
+    assert_has_all(&warning, &["warning:", "line 19, column 1"]);
     // By default, as the course server: "transition 1 is invalid".
     let strict = check(&scope, &[]).expect_failure();
     assert!(strict

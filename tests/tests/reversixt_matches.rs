@@ -9,7 +9,7 @@ use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
 use agon_games::contract::{GameRules, RawParams, Termination};
 use agon_games::registry::Registry;
-use agon_tests::{seats, shared_data, spec};
+use agon_tests::{assert_has, seats, shared_data, spec};
 
 fn reversixt() -> &'static dyn GameRules {
     &agon_games::reversixt::session::ReversiXtRules
@@ -111,7 +111,7 @@ fn an_illegal_move_disqualifies_and_the_others_play_on() {
     assert_eq!(record.faults.len(), 1, "{:?}", record.faults);
     let fault = &record.faults[0];
     assert_eq!((fault.seat, fault.cause), (1, FaultCause::Illegal));
-    assert!(fault.detail.contains("off the board"), "{}", fault.detail);
+    assert_has(&fault.detail, "off the board");
     assert_eq!(record.outcome.termination, Termination::Rules);
     assert!(
         record.moves.iter().filter(|m| m.ply > fault.ply).count() > 10,

@@ -3,7 +3,7 @@
 //! (type, big-endian length, payload) that misbehave: a wrong greeting, a wrong length, a move
 //! the rules refuse, silence, a closed connection. Each costs only that client, with the reason.
 
-use agon_tests::{agon, run, scratch, shared_data, spec};
+use agon_tests::{agon, assert_has, run, scratch, shared_data, spec};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -203,7 +203,7 @@ fn a_bad_greeting_is_turned_away_and_a_wrong_length_disqualifies() {
     let record = server.finish();
     let (cause, seat, detail) = only_fault(&record);
     assert_eq!((cause.as_str(), seat), ("malformed", 0));
-    assert!(detail.contains("5-byte payload"), "{detail}");
+    assert_has(&detail, "5-byte payload");
     assert_eq!(record["ranks"], serde_json::json!([2, 1]));
 }
 
@@ -218,7 +218,7 @@ fn a_move_the_rules_refuse_disqualifies_with_the_reason() {
     expect_disqualified_then_end(&mut client, 1);
     let (cause, _, detail) = only_fault(&server.finish());
     assert_eq!(cause, "illegal");
-    assert!(detail.contains("(0,0) is a hole"), "{detail}");
+    assert_has(&detail, "(0,0) is a hole");
 }
 
 #[test]
@@ -253,7 +253,7 @@ fn an_unknown_message_type_disqualifies() {
     expect_disqualified_then_end(&mut client, 1);
     let (cause, _, detail) = only_fault(&server.finish());
     assert_eq!(cause, "malformed");
-    assert!(detail.contains("unknown message type 42"), "{detail}");
+    assert_has(&detail, "unknown message type 42");
 }
 
 /// Every message a client receives until the end of the game, answering each move request
@@ -421,8 +421,8 @@ fn serve_refuses_a_map_its_clients_would_refuse() {
         .args(["--seat", "remote", "--seat", "remote"]))
     .expect_failure()
     .stderr;
-    assert!(
-        stderr.contains("the course protocol's map message carries at most 8388608"),
-        "{stderr}"
+    assert_has(
+        &stderr,
+        "the course protocol's map message carries at most 8388608",
     );
 }

@@ -13,7 +13,10 @@ use agon_engine::runner::{run_match, MatchSettings, Seat};
 use agon_engine::seating;
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
-use agon_tests::{agon, artifacts, cache_dir, match_args, plugin, process_match_args, run, spec};
+use agon_tests::{
+    agon, artifacts, assert_has, assert_has_all, cache_dir, match_args, plugin, process_match_args,
+    run, spec,
+};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -237,7 +240,7 @@ fn a_panic_message_reaches_the_record_through_stderr() {
         &[],
     ));
     let stderr = v["seats"][0]["stderr"].as_str().unwrap();
-    assert!(stderr.contains("deliberate panic in act"), "{stderr}");
+    assert_has(stderr, "deliberate panic in act");
     assert!(
         v["seats"][1].get("stderr").is_none(),
         "random printed nothing"
@@ -416,10 +419,7 @@ fn strict_mode_runs_only_where_every_protection_holds() {
             assert!(substituted.contains(&format!("cgroup: {why}")), "{sandbox}");
             // Strict mode must not run threads without a cgroup.
             let stderr = run(agon().args(&threaded)).expect_failure().stderr;
-            assert!(
-                stderr.contains("a bot allowed threads needs a cgroup") && stderr.contains(&why),
-                "{stderr}"
-            );
+            assert_has_all(&stderr, &["a bot allowed threads needs a cgroup", &why]);
             // Without strict mode it runs, and its record says what was missing.
             let (v, _) = run_cli(&threaded[..threaded.len() - 2]);
             assert_eq!(
@@ -454,13 +454,7 @@ fn a_host_that_cannot_load_its_bot_names_the_file() {
 /// each life, so it is late again and again, and started again each time.
 #[test]
 fn a_bot_killed_at_a_deadline_is_started_again_under_policies_that_play_on() {
-    let map = agon_tests::shared_data().join("reversixt/maps/initialMaps/heartExercise3.map");
-    let args: Vec<String> = [
-        "match",
-        "--game",
-        "reversixt",
-        "--param",
-        &format!("map={}", map.display()),
+    let out = run(agon_tests::reversixt_match("heartExercise3.map").args([
         "--host",
         "process",
         "--clock",
@@ -476,11 +470,8 @@ fn a_bot_killed_at_a_deadline_is_started_again_under_policies_that_play_on() {
         &spec("misbehave", "spend?ms=0,0,400,0"),
         "--bot",
         &spec("reversixt-greedy", "greedy"),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (v, _) = run_cli(&args);
+    ]));
+    let v: Value = serde_json::from_str(&out.expect_success().stdout).expect("JSON record");
     let faults = v["faults"].as_array().unwrap();
     let restarts = v["restarts"].as_array().expect("restarts recorded");
     assert!(faults.len() >= 2, "{v}");

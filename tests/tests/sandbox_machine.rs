@@ -3,7 +3,7 @@
 //! objects, the descriptors, the opponent's time, the terminal). Where a test needs something
 //! only root can set up it says why it skips.
 
-use agon_tests::{agon, plugin, process_match, run, scratch, spec, Ran};
+use agon_tests::{agon, assert_has, plugin, process_match, run, scratch, spec, Ran};
 use serde_json::Value;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -190,7 +190,7 @@ fn a_bot_cannot_think_on_its_opponents_time() {
     let v = ponder("ahead", &[]);
     let (seat, cause, detail) = first_fault(&v);
     assert_eq!((seat, cause.as_str()), (0, "malformed"), "{detail}");
-    assert!(detail.contains("answered before it was asked"), "{detail}");
+    assert_has(&detail, "answered before it was asked");
     let v = ponder("thread", &["--threads", "1"]);
     assert_eq!(v["faults"], serde_json::json!([]), "{v}");
     // An honest thread asleep when its host is stopped sleeps on when continued (the kernel's
@@ -459,7 +459,7 @@ fn a_library_constructor_runs_confined_under_agon_plugins() {
         .env("AGON_SECRET", "agon-secret-env"))
     .expect_success()
     .stdout;
-    assert!(stdout.contains("corner"), "{stdout}");
+    assert_has(&stdout, "corner");
     assert!(!marker.exists(), "the constructor created a file");
     // Its bot plays (and loses) in a confined host too.
     let v = play(
@@ -486,20 +486,14 @@ fn a_host_gets_a_cgroup_of_its_own_where_one_can_be_made() {
     ));
     // A bot without threads does without it (substituted); one allowed threads misses it.
     let substituted = v["seats"][0]["sandbox"]["substituted"].to_string();
-    assert!(
-        substituted.contains("is not a cgroup v2 file system"),
-        "{substituted}"
-    );
+    assert_has(&substituted, "is not a cgroup v2 file system");
     let threaded = record(run(match_command(
         [&random, &random],
         &["--json", "--threads", "1"],
     )
     .env("AGON_CGROUP", &fake)));
     let missing = threaded["seats"][0]["sandbox"]["missing"].to_string();
-    assert!(
-        missing.contains("is not a cgroup v2 file system"),
-        "{missing}"
-    );
+    assert_has(&missing, "is not a cgroup v2 file system");
     assert!(v["seats"][0]["sandbox"].get("cgroup").is_none(), "{v}");
     let Ok(parent) = agon_engine::host::sandbox::cgroup::delegation() else {
         eprintln!("skipped: the engine may create no cgroup v2 here");

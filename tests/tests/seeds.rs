@@ -5,7 +5,8 @@
 
 use agon_engine::seed::{seat_seed, SeedSecret};
 use agon_tests::{
-    agon_ok, agon_output, match_args, run, scratch, spec, tournament_config, tournament_run,
+    agon_ok, agon_output, assert_has_all, match_args, run, scratch, spec, tournament_config,
+    tournament_run,
 };
 use serde_json::Value;
 
@@ -112,17 +113,11 @@ fn the_summary_shows_the_secret_and_a_bad_secret_is_refused() {
     let summary = random_match(&["--seed", "3", "--host", "thread"])
         .expect_success()
         .stdout;
-    assert!(
-        summary.contains("seed secret ") && summary.contains("--seed 3 --seed-secret "),
-        "{summary}"
-    );
+    assert_has_all(&summary, &["seed secret ", "--seed 3 --seed-secret "]);
     let stderr = random_match(&["--seed-secret", "abc"])
         .expect_failure()
         .stderr;
-    assert!(
-        stderr.contains("--seed-secret") && stderr.contains("64 hexadecimal digits"),
-        "{stderr}"
-    );
+    assert_has_all(&stderr, &["--seed-secret", "64 hexadecimal digits"]);
 }
 
 /// A tournament draws its secret when it is planned (unless given one): two runs of one config

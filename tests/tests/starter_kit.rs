@@ -6,8 +6,8 @@
 //! compiled once per checkout.
 
 use agon_tests::{
-    agon, agon_ok, artifacts, kit_cargo, kit_target, plugin, run, scratch, shared_data,
-    workspace_root,
+    agon, agon_ok, artifacts, assert_has, assert_has_all, kit_cargo, kit_target, plugin, run,
+    scratch, shared_data, workspace_root,
 };
 use std::path::Path;
 use std::process::Command;
@@ -107,10 +107,7 @@ fn agon_new_gives_a_plugin_that_plays_first_time_for_every_game() {
 
         // The project's own test plays through the real loader.
         let tested = cargo(&project, &["test", "--release"]);
-        assert!(
-            tested.contains("plays_a_game_without_a_fault ... ok"),
-            "{tested}"
-        );
+        assert_has(&tested, "plays_a_game_without_a_fault ... ok");
     }
 }
 
@@ -200,7 +197,7 @@ fn the_guide_s_shell_blocks_run_in_order() {
         .env("AGON_CACHE_DIR", agon_tests::cache_dir()))
     .expect_success()
     .stdout;
-    assert!(stdout.contains("team: Team Rocket"), "{stdout}");
+    assert_has(&stdout, "team: Team Rocket");
     assert!(dir.join("my-bot/game.json").is_file(), "{stdout}");
 }
 
@@ -247,33 +244,24 @@ fn agon_new_refuses_what_it_cannot_do_and_says_why() {
     let taken = dir.join("taken");
     std::fs::create_dir_all(&taken).unwrap();
     std::fs::write(taken.join("notes.txt"), "ours").unwrap();
-    let refusal = |args: &[&str]| run(agon().args(args)).expect_failure().stderr;
-    let e = refusal(&["new", "--game", "breakthrough", taken.to_str().unwrap()]);
-    assert!(e.contains("exists and is not empty"), "{e}");
+    // `agon new --game GAME FOLDER EXTRA...`, which must fail: its stderr.
+    let refusal = |game: &str, folder: &Path, extra: &[&str]| {
+        let folder = folder.to_str().unwrap();
+        let args = [&["new", "--game", game, folder], extra].concat();
+        run(agon().args(args)).expect_failure().stderr
+    };
+    let e = refusal("breakthrough", &taken, &[]);
+    assert_has(&e, "exists and is not empty");
     assert_eq!(
         std::fs::read_to_string(taken.join("notes.txt")).unwrap(),
         "ours"
     );
     let fresh = dir.join("fresh");
-    let e = refusal(&["new", "--game", "chess", fresh.to_str().unwrap()]);
-    assert!(e.contains("chess") && e.contains("breakthrough"), "{e}");
-    let e = refusal(&[
-        "new",
-        "--game",
-        "flip",
-        fresh.to_str().unwrap(),
-        "--bot",
-        "a b",
-    ]);
-    assert!(e.contains("--bot `a b`"), "{e}");
-    let e = refusal(&[
-        "new",
-        "--game",
-        "flip",
-        fresh.to_str().unwrap(),
-        "--agon-dir",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(e.contains("not an Agon checkout"), "{e}");
+    let e = refusal("chess", &fresh, &[]);
+    assert_has_all(&e, &["chess", "breakthrough"]);
+    let e = refusal("flip", &fresh, &["--bot", "a b"]);
+    assert_has(&e, "--bot `a b`");
+    let e = refusal("flip", &fresh, &["--agon-dir", dir.to_str().unwrap()]);
+    assert_has(&e, "not an Agon checkout");
     assert!(!fresh.exists(), "nothing is written when refused");
 }

@@ -2,8 +2,8 @@
 //! refused configurations, the report.
 
 use agon_tests::{
-    agon, agon_ok as ok, agon_output, plugin, run, scratch, standings, tournament_config,
-    tournament_run, tournament_run_args,
+    agon, agon_ok as ok, agon_output, assert_has, assert_has_all, plugin, run, scratch, standings,
+    tournament_config, tournament_run, tournament_run_args,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -120,7 +120,7 @@ fn a_killed_run_resumes_to_identical_standings() {
         "--concurrency",
         "1",
     ]);
-    assert!(out.contains("0 played"), "{out}");
+    assert_has(&out, "0 played");
     assert_eq!(journal_ids(&cut).len(), 36);
 }
 
@@ -190,10 +190,7 @@ fn three_shards_merged_equal_one_run() {
         agon_output(&args)
     };
     let stderr = two_shards(&[]).expect_failure().stderr;
-    assert!(
-        stderr.contains("12 planned games are in no shard folder"),
-        "{stderr}"
-    );
+    assert_has(&stderr, "12 planned games are in no shard folder");
     let first_missing = &journal_ids(&whole)
         .into_iter()
         .filter(|id| !journal_ids(&shard(0)).contains(id) && !journal_ids(&shard(1)).contains(id))
@@ -266,10 +263,7 @@ fn three_shards_merged_equal_one_run() {
     ])
     .expect_failure()
     .stderr;
-    assert!(
-        stderr.contains("different results") && stderr.contains(&id),
-        "{stderr}"
-    );
+    assert_has_all(&stderr, &["different results", &id]);
     assert!(!dir.join("never").exists());
     // A shard of another configuration is refused.
     let other_dir = scratch("tournament-other");
@@ -407,8 +401,8 @@ fn a_named_entrant_that_is_no_library_excludes_only_itself() {
     let cfg = config(&dir, "games_per_pairing = 1\nhost = \"thread\"", &entrants);
     let out = dir.join("out");
     let text = run_quietly(&cfg, &out);
-    assert!(text.contains("excluded: notes"), "{text}");
-    assert!(text.contains("not a shared library"), "{text}");
+    assert_has(&text, "excluded: notes");
+    assert_has(&text, "not a shared library");
     assert_eq!(standings(&out)["standings"].as_array().unwrap().len(), 3);
 }
 
@@ -429,7 +423,7 @@ fn a_broken_plugin_excludes_only_itself() {
     .unwrap();
     let out = dir.join("out");
     let text = run_quietly(&cfg, &out);
-    assert!(text.contains("excluded: libteam_c.so"), "{text}");
+    assert_has(&text, "excluded: libteam_c.so");
     let s = standings(&out);
     let names: Vec<&str> = s["standings"]
         .as_array()
@@ -468,7 +462,7 @@ fn the_report_has_every_output_and_well_formed_charts() {
     let cfg = config(&dir, "games_per_pairing = 2\nhost = \"thread\"\n[[sweep]]\nname = \"workers_to_base\"\nvalues = [1, 2]", &three_entrants());
     let out = dir.join("out");
     let text = run_quietly(&cfg, &out);
-    assert!(text.contains("report: "), "{text}");
+    assert_has(&text, "report: ");
     let s = standings(&out);
     assert_eq!(s["standings"].as_array().unwrap().len(), 3);
     assert_eq!(s["per_param"].as_array().unwrap().len(), 2);
@@ -704,7 +698,7 @@ fn the_report_names_the_tournament_and_links_each_fault_to_its_games() {
         2,
         "{faults}"
     );
-    assert!(faults.contains("black has no worker on a1"), "{faults}");
+    assert_has(faults, "black has no worker on a1");
     assert_eq!(faults.matches("href=\"games/").count(), 2, "{faults}");
     let ids: Vec<String> = journal_ids(&out);
     for id in &ids {

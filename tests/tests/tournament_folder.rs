@@ -2,7 +2,7 @@
 //! journal that is a link, leftovers of a full disk, absurd concurrency. None may panic, lose or
 //! damage work, or pass silently.
 
-use agon_tests::{agon, agon_ok as ok, agon_output, scratch, spec, standings, Ran};
+use agon_tests::{agon, agon_ok as ok, agon_output, assert_has, scratch, spec, standings, Ran};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -42,7 +42,7 @@ fn tournaments_default_to_the_cpu_clock_and_say_so() {
     let (_dir, out) = finished("folder-clock");
     assert_eq!(standings(&out)["tournament"]["clock"], "cpu");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(md.contains("on the cpu budget clock"), "{md}");
+    assert_has(&md, "on the cpu budget clock");
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("on the cpu budget clock"));
     let plan: Value =
@@ -101,21 +101,21 @@ fn a_tampered_journal_is_named_repaired_and_its_games_replayed() {
             stderr.contains(&format!("line 3 (game {tampered_id})")),
             "{stderr}"
         );
-        assert!(stderr.contains("agon tournament repair"), "{stderr}");
+        assert_has(&stderr, "agon tournament repair");
     }
     let repaired = ok(&["tournament", "repair", s(&out)]);
-    assert!(repaired.contains("moved 2 damaged lines"), "{repaired}");
+    assert_has(&repaired, "moved 2 damaged lines");
     let rejected = std::fs::read_to_string(out.join("journal.rejected")).unwrap();
     assert!(rejected.contains(&tampered_id) && rejected.contains(&cut_id[..20]));
     let resumed = ok(&["tournament", "resume", s(&out), "--quiet"]);
-    assert!(resumed.contains("2 played"), "{resumed}");
+    assert_has(&resumed, "2 played");
     assert_eq!(
         standings(&out),
         expected,
         "the replayed games decide as before"
     );
     let again = ok(&["tournament", "repair", s(&out)]);
-    assert!(again.contains("nothing to repair"), "{again}");
+    assert_has(&again, "nothing to repair");
 }
 
 /// A journal is read a line at a time, each line bounded: an over-long line (here a real
@@ -144,7 +144,7 @@ fn an_over_long_journal_line_is_named_with_its_size_moved_aside_and_its_game_rep
         );
     }
     let repaired = ok(&["tournament", "repair", s(&out)]);
-    assert!(repaired.contains("moved 1 damaged lines"), "{repaired}");
+    assert_has(&repaired, "moved 1 damaged lines");
     assert_eq!(std::fs::read_to_string(&journal).unwrap(), sound);
     let rejected = out.join("journal.rejected");
     assert_eq!(
@@ -152,9 +152,9 @@ fn an_over_long_journal_line_is_named_with_its_size_moved_aside_and_its_game_rep
         padded.len() as u64 + 1
     );
     let report = ok(&["tournament", "report", s(&out)]);
-    assert!(report.contains("5 of 6 games played"), "{report}");
+    assert_has(&report, "5 of 6 games played");
     let resumed = ok(&["tournament", "resume", s(&out), "--quiet"]);
-    assert!(resumed.contains("1 played"), "{resumed}");
+    assert_has(&resumed, "1 played");
     assert_eq!(
         standings(&out),
         expected,
@@ -191,7 +191,7 @@ fn a_tampered_plan_is_refused_not_a_panic() {
         for command in ["report", "resume"] {
             let stderr = refused(&["tournament", command, s(&out)]);
             assert!(stderr.contains(expected), "{command}: {stderr}");
-            assert!(stderr.contains("the plan is damaged"), "{stderr}");
+            assert_has(&stderr, "the plan is damaged");
         }
     }
     std::fs::write(&plan_path, original).unwrap();
@@ -207,7 +207,7 @@ fn a_journal_link_is_refused_and_its_target_untouched() {
     std::os::unix::fs::symlink(&victim, out.join("journal.jsonl")).unwrap();
     for command in ["resume", "report"] {
         let stderr = refused(&["tournament", command, s(&out)]);
-        assert!(stderr.contains("symbolic link"), "{stderr}");
+        assert_has(&stderr, "symbolic link");
     }
     assert_eq!(
         std::fs::read_to_string(&victim).unwrap(),

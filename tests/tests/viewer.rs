@@ -8,8 +8,8 @@
 
 use agon_tests::browser::{chromium, Browser};
 use agon_tests::{
-    agon, agon_ok, agon_output, artifacts, match_args, run, scratch, shared_data, spec,
-    tournament_config, tournament_standings,
+    agon, agon_ok, agon_output, artifacts, assert_has_all, match_args, run, scratch, shared_data,
+    spec, tournament_config, tournament_standings,
 };
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -322,10 +322,7 @@ fn a_record_that_does_not_replay_is_refused() {
     let err = agon_output(&["view", record.to_str().unwrap()])
         .expect_failure()
         .stderr;
-    assert!(
-        err.contains("does not replay") && err.contains("ply 1"),
-        "{err}"
-    );
+    assert_has_all(&err, &["does not replay", "ply 1"]);
     assert!(!record.with_extension("html").exists());
 }
 

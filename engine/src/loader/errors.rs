@@ -54,9 +54,7 @@ pub enum LoadError {
         game: String,
         supported: String,
     },
-    #[error("{}: bot `{bot}` was built for {game} protocol v{plugin}, but this engine speaks \
-             v{engine}; rebuild the plugin with agon-sdk {}, this engine's release",
-             path.display(), super::sdk_version())]
+    #[error("{}: bot `{bot}` {}", path.display(), super::protocol_mismatch(game, *plugin, *engine))]
     ProtocolMismatch {
         path: PathBuf,
         bot: String,

@@ -338,6 +338,17 @@ pub fn sdk_version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
+/// Why a bot built for `plugin`, another protocol version of `game` than this engine's
+/// `engine`, is refused, and what its team does about it: every place that refuses such a bot
+/// (the loader, `agon plugins`, a ladder's validation) says it in these words.
+pub fn protocol_mismatch(game: &str, plugin: u32, engine: u32) -> String {
+    format!(
+        "was built for {game} protocol v{plugin}, but this engine speaks v{engine}; rebuild the \
+         plugin with agon-sdk {}, this engine's release",
+        sdk_version()
+    )
+}
+
 /// The sha256 of `bytes` in lowercase hex, as plugin files are identified.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))

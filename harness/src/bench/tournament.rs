@@ -8,7 +8,6 @@ use crate::tournament::entry::Entry;
 use crate::tournament::plan::Plan;
 use crate::tournament::run::{execute, RunOptions};
 use agon_engine::loader::cache_dir;
-use agon_games::contract::Termination;
 use agon_games::registry::Registry;
 use anyhow::anyhow;
 use std::path::Path;
@@ -82,15 +81,14 @@ pub fn journal_append() -> anyhow::Result<Figure> {
         names: vec!["a".into(), "b".into()],
         sha256: vec!["0".repeat(64), "1".repeat(64)],
         result: journal::GameResult {
-            winner: Some(0),
-            scores: vec![1.0, 0.0],
-            ranks: Vec::new(),
             game_scores: vec![3.0, 1.0],
-            termination: Termination::Rules,
-            reason: "white wins: reached the opponent's home row".into(),
             moves: 40,
-            faults: vec![],
             game_ms: 5.0,
+            ..journal::GameResult::by_rules(
+                &[1.0, 0.0],
+                &[],
+                "white wins: reached the opponent's home row",
+            )
         },
         ms_per_move: vec![0.1, 0.1],
         nodes: vec![None, None],

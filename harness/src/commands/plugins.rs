@@ -136,12 +136,12 @@ fn protocol_problem(registry: &Registry, bot: &BotDescriptor) -> Option<String> 
     };
     (game.protocol_version() != bot.protocol_version).then(|| {
         format!(
-            "refused: built for {} protocol v{}, this engine speaks v{}; rebuild the plugin \
-             with agon-sdk {}",
-            name(&bot.game),
-            bot.protocol_version,
-            game.protocol_version(),
-            agon_engine::loader::sdk_version()
+            "refused: it {}",
+            agon_engine::loader::protocol_mismatch(
+                &name(&bot.game),
+                bot.protocol_version,
+                game.protocol_version()
+            )
         )
     })
 }

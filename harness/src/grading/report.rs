@@ -77,6 +77,21 @@ fn faults_text(row: &Row) -> String {
         .join(" ")
 }
 
+/// A row's first columns, as every standings table has them: rank, `name` (the row's, as the
+/// table writes names), games, wins, draws, losses, points.
+fn leading_cells(r: &Row, name: String) -> [String; 7] {
+    let t = &r.tally;
+    [
+        r.rank.to_string(),
+        name,
+        t.games.to_string(),
+        t.wins.to_string(),
+        t.draws.to_string(),
+        t.losses.to_string(),
+        t.points.to_string(),
+    ]
+}
+
 fn standings_csv(rows: &[Row], set: Option<&str>) -> String {
     let mut out = String::new();
     if set.is_none() {
@@ -88,14 +103,8 @@ fn standings_csv(rows: &[Row], set: Option<&str>) -> String {
         }
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{:.2},{:.2},{:.3},{},{},{},{}",
-            r.rank,
-            csv_field(&r.name),
-            r.tally.games,
-            r.tally.wins,
-            r.tally.draws,
-            r.tally.losses,
-            r.tally.points,
+            "{},{:.2},{:.2},{:.3},{},{},{},{}",
+            leading_cells(r, csv_field(&r.name)).join(","),
             r.score_pct,
             r.win_pct,
             r.mean_game_score,
@@ -244,14 +253,8 @@ fn markdown_table(rows: &[Row]) -> String {
         };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} |{rank} {:.1} | {:.2} | {} | {} |",
-            r.rank,
-            r.name,
-            r.tally.games,
-            r.tally.wins,
-            r.tally.draws,
-            r.tally.losses,
-            r.tally.points,
+            "| {} |{rank} {:.1} | {:.2} | {} | {} |",
+            leading_cells(r, r.name.clone()).join(" | "),
             r.score_pct,
             r.mean_game_score,
             r.rating_text(),

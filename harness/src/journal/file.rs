@@ -383,7 +383,6 @@ fn game_id(line: &[u8]) -> Option<String> {
 mod tests {
     use super::*;
     use crate::journal::GameResult;
-    use agon_games::contract::Termination;
     use serde::Deserialize;
 
     /// A journal row of the tests' own: an id, as every mode's row has, and a result.
@@ -404,15 +403,8 @@ mod tests {
         Entry {
             id: id.into(),
             result: GameResult {
-                winner: Some(0),
-                scores: vec![1.0, 0.0],
-                ranks: Vec::new(),
-                game_scores: vec![2.0, 1.0],
-                termination: Termination::Rules,
-                reason: "r".into(),
                 moves: 10,
-                faults: vec![],
-                game_ms: 1.5,
+                ..GameResult::by_rules(&[1.0, 0.0], &[], "r")
             },
         }
     }

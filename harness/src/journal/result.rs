@@ -86,6 +86,25 @@ pub enum Outcome {
 }
 
 impl GameResult {
+    /// A game that ended by the rules with `scores` (and `ranks`, in games of more than two
+    /// seats), won by the sole best score, with `reason`; no moves, faults or time. For what
+    /// needs a result rather than a game: benchmarks of the journal, tests.
+    pub fn by_rules(scores: &[f64], ranks: &[usize], reason: &str) -> GameResult {
+        let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let leaders: Vec<usize> = (0..scores.len()).filter(|&s| scores[s] == best).collect();
+        GameResult {
+            winner: (leaders.len() == 1).then(|| leaders[0]),
+            scores: scores.to_vec(),
+            ranks: ranks.to_vec(),
+            game_scores: vec![0.0; scores.len()],
+            termination: Termination::Rules,
+            reason: reason.to_string(),
+            moves: 0,
+            faults: Vec::new(),
+            game_ms: 0.0,
+        }
+    }
+
     /// The points `seat` scored (1 / 0.5 / 0 in two-seat games).
     pub fn points(&self, seat: usize) -> f64 {
         self.scores.get(seat).copied().unwrap_or(0.0)
@@ -137,17 +156,7 @@ mod tests {
     }
 
     fn result(scores: &[f64], ranks: &[usize]) -> GameResult {
-        GameResult {
-            winner: None,
-            scores: scores.to_vec(),
-            ranks: ranks.to_vec(),
-            game_scores: Vec::new(),
-            termination: Termination::Rules,
-            reason: String::new(),
-            moves: 0,
-            faults: Vec::new(),
-            game_ms: 0.0,
-        }
+        GameResult::by_rules(scores, ranks, "")
     }
 
     #[test]
@@ -167,6 +176,7 @@ mod tests {
         );
         let sole = result(&[0.0, 1.0, 0.0], &[2, 1, 3]);
         assert_eq!(sole.outcome(1), Win);
+        assert_eq!((sole.winner, ranked.winner), (Some(1), None));
         assert_eq!(sole.points(1), 1.0);
         assert_eq!(
             sole.points(7),

@@ -48,20 +48,9 @@ fn percent(part: f64, of: u32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agon_games::contract::Termination;
 
     fn result(scores: &[f64], ranks: &[usize]) -> GameResult {
-        GameResult {
-            winner: None,
-            scores: scores.to_vec(),
-            ranks: ranks.to_vec(),
-            game_scores: Vec::new(),
-            termination: Termination::Rules,
-            reason: String::new(),
-            moves: 0,
-            faults: Vec::new(),
-            game_ms: 0.0,
-        }
+        GameResult::by_rules(scores, ranks, "")
     }
 
     #[test]

@@ -162,10 +162,12 @@ impl Validator {
             .ok_or_else(|| format!("it offers no bot `{name}` for {game}"))?;
         if offered.protocol_version != rules.protocol_version() {
             return Err(format!(
-                "bot `{name}` speaks {game} protocol v{}, this engine v{}: rebuild it with \
-                 this engine's agon-sdk",
-                offered.protocol_version,
-                rules.protocol_version()
+                "bot `{name}` {}",
+                agon_engine::loader::protocol_mismatch(
+                    game,
+                    offered.protocol_version,
+                    rules.protocol_version()
+                )
             ));
         }
         Ok(BotSpec {
