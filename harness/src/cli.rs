@@ -375,7 +375,7 @@ pub enum TournamentCommand {
     Resume(TournamentResumeArgs),
     /// Write the report (standings.json, CSV, Markdown, HTML) from a tournament folder
     Report(TournamentReportArgs),
-    /// List the game ids a configuration plans (shards take contiguous blocks of them)
+    /// List the game ids a configuration plans (shard I of N plays games I, I+N, I+2N, ...)
     Plan(TournamentPlanArgs),
     /// Merge the folders of a sharded tournament into one and report on it
     Merge(TournamentMergeArgs),
@@ -394,9 +394,10 @@ pub struct TournamentRunArgs {
     /// Games played at once (default: the config's `concurrency`, else the number of cores)
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
-    /// Play only shard I of N (from 0), a contiguous block of the plan. Without it,
-    /// SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX (with the config's
-    /// `shards`) select a shard
+    /// Play only shard I of N (from 0): games I, I+N, I+2N, ... of the plan. Without it, a
+    /// Slurm array task (SLURM_ARRAY_TASK_ID is its shard; the count is the config's `shards`,
+    /// else the results folder's agon-shards.json, written by the first array's first task) or
+    /// JOB_COMPLETION_INDEX (with the config's `shards`) selects a shard
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
     /// The secret the bots' seeds are derived under (64 hex digits; default: the environment's

@@ -167,12 +167,51 @@ fn three_shards_merged_equal_one_run() {
             shard(1).to_str().unwrap(),
             "--quiet",
         ])
-        .env("SLURM_ARRAY_TASK_ID", "2")
-        .env("SLURM_ARRAY_TASK_MIN", "1")
+        .env("SLURM_ARRAY_TASK_ID", "1")
+        .env("SLURM_ARRAY_TASK_MIN", "0")
+        .env("SLURM_ARRAY_TASK_MAX", "2")
         .env("SLURM_ARRAY_TASK_COUNT", "3")
         .env("AGON_SEED_SECRET", &secret))
     .expect_success();
-    assert!(out.stdout.contains("in shard 1/3"));
+    assert_has(&out.stdout, "in shard 1/3");
+    // Shard i plays games i, i+3, i+6, ... of the plan, and its folder holds only those.
+    let planned: Vec<&str> = plan.lines().collect();
+    let mut dealt: Vec<String> = planned
+        .iter()
+        .skip(1)
+        .step_by(3)
+        .map(|s| s.to_string())
+        .collect();
+    dealt.sort();
+    let mut played = journal_ids(&shard(1));
+    played.sort();
+    assert_eq!(played, dealt);
+    let slice: Value =
+        serde_json::from_str(&std::fs::read_to_string(shard(1).join("tournament.json")).unwrap())
+            .unwrap();
+    assert_eq!(slice["games"].as_array().unwrap().len(), 12);
+    assert_eq!(slice["games_total"], 36);
+    // Task 1 resubmitted alone (Slurm then says 1 task, ids 1-1) plays shard 1 of 3 again, by
+    // the count the first array left in the results folder, never the whole plan.
+    let resubmitted = |results: &Path| {
+        run(agon()
+            .args(["tournament", "run", cfg, "--quiet", "--out"])
+            .arg(results.join("again"))
+            .env("SLURM_ARRAY_TASK_ID", "1")
+            .env("SLURM_ARRAY_TASK_MIN", "1")
+            .env("SLURM_ARRAY_TASK_MAX", "1")
+            .env("SLURM_ARRAY_TASK_COUNT", "1")
+            .env("AGON_SEED_SECRET", &secret))
+    };
+    assert_has(&resubmitted(&dir).expect_success().stdout, "in shard 1/3");
+    let mut again = journal_ids(&dir.join("again"));
+    again.sort();
+    assert_eq!(again, played);
+    // Into a results folder no array has written to, it cannot know the count: refused.
+    let fresh = dir.join("fresh-results");
+    let refused = resubmitted(&fresh).expect_failure().stderr;
+    assert_has_all(&refused, &["cannot tell how many shards", "shards = N"]);
+    assert!(!fresh.join("again").exists());
     let merged = dir.join("merged");
     // Two of three shards: the merge refuses, naming what is missing, and writes nothing.
     let partial = dir.join("partial");
@@ -190,19 +229,16 @@ fn three_shards_merged_equal_one_run() {
         agon_output(&args)
     };
     let stderr = two_shards(&[]).expect_failure().stderr;
-    assert_has(&stderr, "12 planned games are in no shard folder");
-    let first_missing = &journal_ids(&whole)
-        .into_iter()
-        .filter(|id| !journal_ids(&shard(0)).contains(id) && !journal_ids(&shard(1)).contains(id))
-        .min()
-        .unwrap();
-    assert!(stderr.contains(first_missing.as_str()), "{stderr}");
+    assert_has(
+        &stderr,
+        "shard 2 of 3 has no folder among those given (12 games)",
+    );
     assert!(!partial.exists());
     // A merge killed earlier left its staging folder: it does not block the next merge.
     let stale = dir.join(".partial.merging.99999999");
     std::fs::create_dir_all(stale.join("records")).unwrap();
     let out = two_shards(&["--allow-missing"]).expect_success();
-    assert!(out.stderr.contains("12 planned games are in no shard"));
+    assert_has(&out.stderr, "shard 2 of 3 has no folder");
     assert_eq!(standings(&partial)["tournament"]["games_missing"], 12);
     assert!(!stale.exists());
     // Into a folder that holds something: refused.
@@ -223,6 +259,27 @@ fn three_shards_merged_equal_one_run() {
     for i in 0..3 {
         assert_eq!(journal_ids(&shard(i)).len(), 12);
     }
+    // A shard folder whose task never played: named as the shard without a journal.
+    let unplayed = dir.join("unplayed");
+    std::fs::create_dir_all(&unplayed).unwrap();
+    std::fs::copy(
+        shard(1).join("tournament.json"),
+        unplayed.join("tournament.json"),
+    )
+    .unwrap();
+    let stderr = agon_output(&[
+        "tournament",
+        "merge",
+        shard(0).to_str().unwrap(),
+        unplayed.to_str().unwrap(),
+        shard(2).to_str().unwrap(),
+        "--out",
+        dir.join("never").to_str().unwrap(),
+    ])
+    .expect_failure()
+    .stderr;
+    assert_has(&stderr, "shard 1 of 3 (");
+    assert_has(&stderr, "unplayed) has no journal");
     ok(&[
         "tournament",
         "merge",
@@ -247,7 +304,7 @@ fn three_shards_merged_equal_one_run() {
     let conflicting = dir.join("conflicting");
     std::fs::create_dir_all(&conflicting).unwrap();
     for file in ["tournament.json", "journal.jsonl"] {
-        std::fs::copy(shard(1).join(file), conflicting.join(file)).unwrap();
+        std::fs::copy(shard(0).join(file), conflicting.join(file)).unwrap();
     }
     let mut lines = std::fs::read_to_string(conflicting.join("journal.jsonl")).unwrap();
     lines.push_str(&format!("{entry}\n"));
@@ -257,6 +314,7 @@ fn three_shards_merged_equal_one_run() {
         "merge",
         shard(0).to_str().unwrap(),
         conflicting.to_str().unwrap(),
+        shard(1).to_str().unwrap(),
         shard(2).to_str().unwrap(),
         "--out",
         dir.join("never").to_str().unwrap(),
@@ -265,6 +323,31 @@ fn three_shards_merged_equal_one_run() {
     .stderr;
     assert_has_all(&stderr, &["different results", &id]);
     assert!(!dir.join("never").exists());
+    // A shard of another layout (the same tournament in 2 shards) is refused.
+    let halves = dir.join("halves");
+    ok(&[
+        "tournament",
+        "run",
+        cfg,
+        "--out",
+        halves.to_str().unwrap(),
+        "--shard",
+        "0/2",
+        "--seed-secret",
+        &secret,
+        "--quiet",
+    ]);
+    let stderr = agon_output(&[
+        "tournament",
+        "merge",
+        shard(0).to_str().unwrap(),
+        halves.to_str().unwrap(),
+        "--out",
+        dir.join("never").to_str().unwrap(),
+    ])
+    .expect_failure()
+    .stderr;
+    assert_has(&stderr, "different shard layouts");
     // A shard of another configuration is refused.
     let other_dir = scratch("tournament-other");
     let other = config(
@@ -579,6 +662,7 @@ fn the_slurm_example_runs_shards_that_merge() {
             .env("AGON_CACHE_DIR", agon_tests::cache_dir())
             .env("SLURM_ARRAY_TASK_ID", task.to_string())
             .env("SLURM_ARRAY_TASK_MIN", "0")
+            .env("SLURM_ARRAY_TASK_MAX", "2")
             .env("SLURM_ARRAY_TASK_COUNT", "3")
             .env("SLURM_CPUS_PER_TASK", "1")
             .env("AGON_SEED_SECRET", secret()))

@@ -54,7 +54,6 @@ pub fn throughput(random: &Path) -> anyhow::Result<Vec<Figure>> {
             let options = RunOptions {
                 concurrency,
                 quiet: true,
-                shard: None,
                 watch: false,
             };
             let summary = execute(&plan, &out, &options).map_err(|e| anyhow!(e))?;

@@ -11,6 +11,7 @@ use crate::grading::report::write_all;
 use crate::journal;
 use crate::journal::folder_lock::{self, FolderLock};
 use crate::tournament::config::Config;
+use crate::tournament::layout::{self, Task};
 use crate::tournament::merge;
 use crate::tournament::plan::Plan;
 use crate::tournament::run::{execute, RunOptions};
@@ -56,11 +57,10 @@ fn cores() -> usize {
 
 fn start(args: TournamentRunArgs) -> anyhow::Result<()> {
     let (config, mut plan) = make_plan(&args.config)?;
-    let shard = match &args.shard {
-        Some(s) => Some(s.parse::<Shard>().map_err(|e| anyhow!("--shard: {e}"))?),
-        None => Shard::from_env(config.shards).map_err(|e| anyhow!(e))?,
-    };
-    plan.shard = shard.map(|s| s.to_string());
+    let shard = shard_to_play(&args, config.shards, &plan.config_hash)?;
+    if let Some(shard) = shard {
+        plan = plan.sliced(shard);
+    }
     let given = args
         .seed_secret
         .map(|text| ("--seed-secret", text))
@@ -94,14 +94,35 @@ fn start(args: TournamentRunArgs) -> anyhow::Result<()> {
     play_and_report(&plan, &args.out, concurrency, args.quiet, shard, args.watch)
 }
 
+/// The shard this run plays: `--shard`, else the one the environment's job array task is
+/// (see `tournament::layout`), else none (the whole plan).
+fn shard_to_play(
+    args: &TournamentRunArgs,
+    configured: Option<u32>,
+    config_hash: &str,
+) -> anyhow::Result<Option<Shard>> {
+    if let Some(text) = &args.shard {
+        let shard: Shard = text.parse().map_err(|e| anyhow!("--shard: {e}"))?;
+        if configured.is_some_and(|n| n != shard.count) {
+            bail!(
+                "--shard {shard}: the config fixes `shards = {}`",
+                configured.unwrap_or(0)
+            );
+        }
+        return Ok(Some(shard));
+    }
+    let Some(task) = Task::from_env().map_err(|e| anyhow!(e))? else {
+        return Ok(None);
+    };
+    let results = layout::results_folder(&args.out);
+    layout::shard_of_task(task, configured, &results, config_hash)
+        .map(Some)
+        .map_err(|e| anyhow!(e))
+}
+
 fn resume(args: TournamentResumeArgs) -> anyhow::Result<()> {
     let plan = Plan::read(&args.dir).map_err(|e| anyhow!(e))?;
-    let shard = plan
-        .shard
-        .as_deref()
-        .map(str::parse::<Shard>)
-        .transpose()
-        .map_err(|e| anyhow!(e))?;
+    let shard = plan.shard().map_err(|e| anyhow!(e))?;
     play_and_report(
         &plan,
         &args.dir,
@@ -130,7 +151,6 @@ fn play_and_report(
     let options = RunOptions {
         concurrency,
         quiet,
-        shard,
         watch,
     };
     let summary = execute(plan, dir, &options).map_err(|e| anyhow!(e))?;
@@ -260,8 +280,7 @@ fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
 }
 
 fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
-    let plan = merge::whole_plan(&args.dirs)?;
-    let merged = merge::merge(&plan, &args.dirs, &args.out, args.allow_missing)?;
+    let merged = merge::merge(&args.dirs, &args.out, args.allow_missing)?;
     outln!(
         "merged {} shard folders: {} games, {} duplicates, {} missing",
         args.dirs.len(),
@@ -269,5 +288,5 @@ fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
         merged.duplicates,
         merged.missing
     );
-    write_report(&plan, &args.out, false, false)
+    write_report(&merged.plan, &args.out, false, false)
 }

@@ -171,13 +171,13 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
         tournament: Summary {
             game: plan.settings.game.clone(),
             config_hash: plan.config_hash.clone(),
-            games_planned: plan.games.len(),
+            games_planned: plan.games_planned(),
             games_played: games.len(),
             clock: match plan.settings.clock {
                 agon_engine::host::Clock::Cpu => "cpu".into(),
                 agon_engine::host::Clock::Wall => "wall".into(),
             },
-            games_missing: plan.games.len() - games.len(),
+            games_missing: plan.games_planned() - games.len(),
             excluded: plan.excluded.clone(),
         },
         standings: rows(plan, &games),
@@ -326,7 +326,8 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
         } else {
             game_score[i] / row.tally.games as f64
         };
-        if duel {
+        // An entrant without games here (a shard's report) has no rating, not the prior's.
+        if duel && row.tally.games > 0 {
             row.rating = Some(round(ratings[i].elo));
             row.rating_low = Some(round(ratings[i].low));
             row.rating_high = Some(round(ratings[i].high));

@@ -258,6 +258,45 @@ pub fn read<E: JournalEntry>(dir: &Path, check: EntryCheck<E>) -> Result<Vec<E>,
     read_within(dir, check, MAX_LINE)
 }
 
+/// Hands each entry of `dir`'s journal to `each` as it is read, holding one line at a time
+/// (a merge of a million games holds no journal whole). A damaged line is an error naming it;
+/// a torn last line is left alone. `Ok(false)`: the folder has no journal.
+pub fn stream<E: JournalEntry>(
+    dir: &Path,
+    check: EntryCheck<E>,
+    mut each: impl FnMut(E) -> Result<(), String>,
+) -> Result<bool, String> {
+    let path = dir.join(FILE);
+    let Some(mut lines) = json_lines::open("journal", &path, MAX_LINE)? else {
+        return Ok(false);
+    };
+    while let Some(line) = lines.next_line()? {
+        if !line.terminated {
+            break;
+        }
+        if line.is_blank() {
+            continue;
+        }
+        match line.text().and_then(|text| parse_entry(text, check)) {
+            Ok(entry) => each(entry)?,
+            Err(problem) => {
+                let damaged = Damaged {
+                    line: line.number,
+                    game: game_id(match line.content {
+                        Content::Whole(text) => text,
+                        Content::TooLong { start } => start,
+                    }),
+                    problem,
+                    size: line.size,
+                    offset: line.offset,
+                };
+                return Err(damage_message::<E>(&path, dir, &damaged, 1));
+            }
+        }
+    }
+    Ok(true)
+}
+
 fn read_within<E: JournalEntry>(
     dir: &Path,
     check: EntryCheck<E>,

@@ -1,72 +1,59 @@
 //! Merging the shard folders of one tournament: every planned game once, with its record.
-//! Copies of a game that shards decided differently under the same seeds stop the merge. The
-//! merged folder is built beside its destination and renamed into place, so it appears whole or
-//! not at all.
+//!
+//! The folders must be shards of one layout (`shard.rs`): the same tournament in the same
+//! number of shards. A shard with no folder, or a folder with no journal, is named. Copies of a
+//! game that shards decided differently under the same seeds stop the merge. Journals are read
+//! a line at a time and records are linked, not copied, so a merge holds no more than the set of
+//! game ids it has seen, whatever the tournament's size. The merged folder is built beside its
+//! destination and renamed into place, so it appears whole or not at all.
 
 use super::entry::Entry;
-use super::plan::Plan;
-use crate::journal::{self, EntryCheck, Journal};
+use super::plan::{GameSpec, Plan};
+use super::shard::Shard;
+use crate::journal::{self, Journal};
+use agon_engine::seed::SeedSecret;
 use anyhow::{anyhow, bail, Context};
-use std::collections::BTreeMap;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 /// What a merge put together.
 #[derive(Debug)]
 pub struct Merged {
+    /// The merged tournament's plan: every game of the shards merged, in plan order.
+    pub plan: Plan,
     pub games: usize,
     /// Games found in more than one shard folder (the first folder's copy is merged).
     pub duplicates: usize,
-    /// Planned games found in no shard folder.
+    /// Planned games with no result in any folder.
     pub missing: usize,
 }
 
-/// Every copy of each game, with the folder it came from, by game id.
-type Copies<'a> = BTreeMap<&'a str, Vec<&'a (Entry, &'a Path)>>;
-
-/// The plan of the whole tournament that the shard folders `dirs` are parts of.
-pub fn whole_plan(dirs: &[PathBuf]) -> anyhow::Result<Plan> {
-    let mut plans = Vec::new();
-    for dir in dirs {
-        plans.push(Plan::read(dir).map_err(|e| anyhow!(e))?);
-    }
-    let first = &plans[0];
-    for (dir, p) in dirs.iter().zip(&plans).skip(1) {
-        if p.config_hash != first.config_hash || p.games != first.games {
-            bail!(
-                "{} belongs to tournament {}, {} to {}: shards of different configurations \
-                 cannot be merged",
-                dir.display(),
-                p.config_hash,
-                dirs[0].display(),
-                first.config_hash
-            );
-        }
-    }
-    let mut whole = first.clone();
-    whole.shard = None;
-    Ok(whole)
+/// A folder given to a merge: a shard's, or a whole run's.
+struct Part {
+    dir: PathBuf,
+    plan: Plan,
+    shard: Option<Shard>,
 }
 
-/// Merges the games of the shard folders `dirs` into the new folder `out`, under `plan` (see
-/// [`whole_plan`]). Planned games that are in no shard are an error, unless `allow_missing`.
-pub fn merge(
-    plan: &Plan,
-    dirs: &[PathBuf],
-    out: &Path,
-    allow_missing: bool,
-) -> anyhow::Result<Merged> {
-    let check = plan.entry_check();
-    let found = every_entry(dirs, &check)?;
-    let mut by_id: Copies = BTreeMap::new();
-    for item in &found {
-        by_id.entry(item.0.id.as_str()).or_default().push(item);
+impl Part {
+    fn name(&self) -> String {
+        match self.shard {
+            Some(s) => format!("shard {} of {} ({})", s.index, s.count, self.dir.display()),
+            None => self.dir.display().to_string(),
+        }
     }
-    refuse_conflicts(&by_id)?;
-    let duplicates = by_id.values().filter(|copies| copies.len() > 1).count();
-    let missing = missing_games(plan, &by_id, allow_missing)?;
+}
+
+/// Merges the folders `dirs` of one tournament into the new folder `out`. A shard or planned
+/// game with no result is an error, unless `allow_missing`.
+pub fn merge(dirs: &[PathBuf], out: &Path, allow_missing: bool) -> anyhow::Result<Merged> {
+    let parts = read_parts(dirs)?;
+    let plan = whole_plan(&parts, allow_missing)?;
     let staging = staging_folder(out)?;
-    let games = match stage(plan, &check, &by_id, &staging) {
-        Ok(n) => n,
+    let merged = match stage(&plan, &parts, &staging, allow_missing) {
+        Ok(merged) => merged,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
             return Err(e);
@@ -80,41 +67,178 @@ pub fn merge(
             out.display()
         )
     })?;
-    Ok(Merged {
-        games,
-        duplicates,
-        missing,
-    })
+    Ok(Merged { plan, ..merged })
 }
 
-/// Every shard's entries, with the folder each came from.
-fn every_entry<'a>(
-    dirs: &'a [PathBuf],
-    check: EntryCheck<Entry>,
-) -> anyhow::Result<Vec<(Entry, &'a Path)>> {
-    let mut found = Vec::new();
+fn read_parts(dirs: &[PathBuf]) -> anyhow::Result<Vec<Part>> {
+    let mut parts: Vec<Part> = Vec::new();
     for dir in dirs {
-        let entries = journal::read(dir, check).map_err(|e| anyhow!(e))?;
-        found.extend(entries.into_iter().map(|e| (e, dir.as_path())));
+        let plan = Plan::read(dir).map_err(|e| anyhow!(e))?;
+        let shard = plan
+            .shard()
+            .map_err(|e| anyhow!("{}: {e}", dir.display()))?;
+        if let Some(first) = parts.first() {
+            if plan.config_hash != first.plan.config_hash {
+                bail!(
+                    "{} belongs to tournament {}, {} to {}: shards of different configurations \
+                     cannot be merged",
+                    dir.display(),
+                    plan.config_hash,
+                    first.dir.display(),
+                    first.plan.config_hash
+                );
+            }
+            let count = |s: Option<Shard>| s.map(|s| s.count);
+            if shard.is_some() && first.shard.is_some() && count(shard) != count(first.shard) {
+                bail!(
+                    "{} is shard {} but {} is shard {}: folders of different shard layouts \
+                     cannot be merged (every task of one tournament plays one of the same N \
+                     shards)",
+                    dir.display(),
+                    shard.map(|s| s.to_string()).unwrap_or_default(),
+                    first.dir.display(),
+                    first.shard.map(|s| s.to_string()).unwrap_or_default()
+                );
+            }
+        }
+        parts.push(Part {
+            dir: dir.clone(),
+            plan,
+            shard,
+        });
     }
-    Ok(found)
+    Ok(parts)
 }
 
-fn refuse_conflicts(by_id: &Copies) -> anyhow::Result<()> {
-    let conflicts: Vec<String> = by_id
-        .iter()
-        .filter(|(_, copies)| disagree(copies.iter().map(|(entry, _)| entry)))
-        .map(|(id, copies)| {
-            format!(
-                "{id} ({})",
-                copies
-                    .iter()
-                    .map(|(e, dir)| format!("{}: {}", dir.display(), e.result.reason))
-                    .collect::<Vec<_>>()
-                    .join(" / ")
-            )
-        })
+/// The plan of the whole tournament the parts belong to, with every game of the parts given
+/// in plan order; a shard no folder holds is an error unless `allow_missing`.
+fn whole_plan(parts: &[Part], allow_missing: bool) -> anyhow::Result<Plan> {
+    let first = parts
+        .first()
+        .ok_or_else(|| anyhow!("no folders to merge"))?;
+    if let Some(whole) = parts.iter().find(|p| p.shard.is_none()) {
+        for part in parts.iter().filter(|p| p.shard.is_some()) {
+            check_slice(&whole.plan.games, part)?;
+        }
+        return Ok(whole.plan.clone());
+    }
+    let count = first.shard.map_or(1, |s| s.count);
+    let total = first.plan.games_total.unwrap_or(first.plan.games.len());
+    let mut games: Vec<Option<GameSpec>> = vec![None; total];
+    for part in parts {
+        if part.plan.games_total != Some(total) {
+            bail!(
+                "{} plans {} games in all, {} plans {total}: not one tournament's shards",
+                part.dir.display(),
+                part.plan.games_total.unwrap_or(0),
+                first.dir.display()
+            );
+        }
+        let shard = part.shard.expect("only shards are left");
+        for (k, game) in part.plan.games.iter().enumerate() {
+            let slot = games
+                .get_mut(shard.position(k))
+                .ok_or_else(|| anyhow!("{}: more games than its shard has", part.name()))?;
+            if slot.as_ref().is_some_and(|g| g != game) {
+                bail!(
+                    "{} plans other games than another folder of its shard",
+                    part.name()
+                );
+            }
+            *slot = Some(game.clone());
+        }
+    }
+    let absent: Vec<u32> = (0..count)
+        .filter(|&i| !parts.iter().any(|p| p.shard.is_some_and(|s| s.index == i)))
         .collect();
+    for &index in &absent {
+        let games = Shard { index, count }.share_of(total);
+        let what =
+            format!("shard {index} of {count} has no folder among those given ({games} games)");
+        if !allow_missing {
+            bail!(
+                "{what}; run it and merge again, or pass --allow-missing for a partial merge; \
+                 nothing was merged"
+            );
+        }
+        eprintln!("agon: warning: {what}; merging without it");
+    }
+    let mut plan = first.plan.clone();
+    plan.shard = None;
+    plan.games = games.into_iter().flatten().collect();
+    plan.games_total = (!absent.is_empty()).then_some(total);
+    Ok(plan)
+}
+
+/// A shard's plan must hold the games its shard takes of the whole plan `games`.
+fn check_slice(games: &[GameSpec], part: &Part) -> anyhow::Result<()> {
+    let shard = part.shard.expect("a shard");
+    if part.plan.games_total != Some(games.len()) || shard.select(games) != part.plan.games {
+        bail!(
+            "{} does not hold the games its shard takes of the whole plan",
+            part.name()
+        );
+    }
+    Ok(())
+}
+
+/// A game seen in an earlier folder: under which secret, what it decided, where.
+struct Seen {
+    secret: Option<SeedSecret>,
+    result: u64,
+    part: usize,
+    copies: u32,
+}
+
+/// Writes the plan, each game's record and the journal into `staging`, one folder and one
+/// journal line at a time.
+fn stage(
+    plan: &Plan,
+    parts: &[Part],
+    staging: &Path,
+    allow_missing: bool,
+) -> anyhow::Result<Merged> {
+    std::fs::create_dir_all(staging.join("records"))
+        .with_context(|| format!("cannot create {}", staging.display()))?;
+    plan.write(staging)?;
+    let check = plan.entry_check();
+    let (mut journal, _) = Journal::open(staging, &check).map_err(|e| anyhow!(e))?;
+    let mut seen: HashMap<String, Seen> = HashMap::new();
+    let mut conflicts = Vec::new();
+    let mut without_journal = Vec::new();
+    for (index, part) in parts.iter().enumerate() {
+        let had_journal = journal::stream(&part.dir, &check, |entry: Entry| {
+            let result = result_digest(&entry);
+            if let Some(first) = seen.get_mut(&entry.id) {
+                first.copies += 1;
+                if first.secret == entry.seed_secret && first.result != result {
+                    conflicts.push(format!(
+                        "{} ({} / {}: {})",
+                        entry.id,
+                        parts[first.part].dir.display(),
+                        part.dir.display(),
+                        entry.result.reason
+                    ));
+                }
+                return Ok(());
+            }
+            // The record first: a journal line always has its record.
+            link_record(&part.dir, staging, &entry.id)?;
+            journal.append(&entry)?;
+            let first = Seen {
+                secret: entry.seed_secret,
+                result,
+                part: index,
+                copies: 1,
+            };
+            seen.insert(entry.id, first);
+            Ok(())
+        })
+        .map_err(|e| anyhow!(e))?;
+        if !had_journal {
+            without_journal.push(part.name());
+        }
+    }
     if !conflicts.is_empty() {
         bail!(
             "{} games have different results in different shards; nothing was merged:\n  {}",
@@ -122,92 +246,113 @@ fn refuse_conflicts(by_id: &Copies) -> anyhow::Result<()> {
             conflicts.join("\n  ")
         );
     }
-    Ok(())
-}
-
-/// How many planned games are in no shard: an error unless `allow_missing`, then a warning.
-fn missing_games(plan: &Plan, by_id: &Copies, allow_missing: bool) -> anyhow::Result<usize> {
-    let missing: Vec<&str> = plan
-        .games
-        .iter()
-        .filter(|g| !by_id.contains_key(g.id.as_str()))
-        .map(|g| g.id.as_str())
-        .collect();
-    if !missing.is_empty() {
-        let list = missing
-            .iter()
-            .take(20)
-            .copied()
-            .collect::<Vec<_>>()
-            .join(", ");
-        let more = if missing.len() > 20 { ", ..." } else { "" };
-        if !allow_missing {
-            bail!(
-                "{} planned games are in no shard folder ({list}{more}); run the missing \
-                 shards and merge again, or pass --allow-missing for a partial merge; nothing \
-                 was merged",
-                missing.len()
-            );
-        }
-        eprintln!(
-            "agon: warning: {} planned games are in no shard ({list}{more}); merging without them",
-            missing.len()
-        );
-    }
-    Ok(missing.len())
-}
-
-/// Writes the plan, each game's record and the journal into `staging`; returns the games
-/// written.
-fn stage(
-    plan: &Plan,
-    check: EntryCheck<Entry>,
-    by_id: &Copies,
-    staging: &Path,
-) -> anyhow::Result<usize> {
-    std::fs::create_dir_all(staging.join("records"))
-        .with_context(|| format!("cannot create {}", staging.display()))?;
-    plan.write(staging)?;
-    let (mut journal, _) = Journal::open(staging, check).map_err(|e| anyhow!(e))?;
-    for copies in by_id.values() {
-        let (entry, dir) = copies[0];
-        let name = format!("{}.json", entry.id);
-        let from = dir.join("records").join(&name);
-        // The record first: a journal line always has its record.
-        if from.is_file() {
-            std::fs::copy(&from, staging.join("records").join(&name))
-                .with_context(|| format!("cannot copy {}", from.display()))?;
-        } else {
-            eprintln!(
-                "agon: warning: {} is missing; the game is merged without its record",
-                from.display()
-            );
-        }
-        journal.append(entry).map_err(|e| anyhow!(e))?;
-    }
-    Ok(by_id.len())
-}
-
-/// Whether copies of one game that were played under the same seeds decided it differently.
-/// Copies under different seed secrets (shards draw their own) are different plays of the
-/// game, which may well differ; the first folder's is merged.
-fn disagree<'e>(copies: impl Iterator<Item = &'e Entry> + Clone) -> bool {
-    copies.clone().enumerate().any(|(i, a)| {
-        copies
-            .clone()
-            .skip(i + 1)
-            .any(|b| a.seed_secret == b.seed_secret && !same_result(a, b))
+    let missing = missing_games(plan, parts, &seen, &without_journal, allow_missing)?;
+    Ok(Merged {
+        plan: plan.clone(),
+        games: seen.len(),
+        duplicates: seen.values().filter(|s| s.copies > 1).count(),
+        missing: missing + plan.games_planned() - plan.games.len(),
     })
 }
 
-/// Whether two entries of one game agree on what the game decided.
-fn same_result(a: &Entry, b: &Entry) -> bool {
-    a.result.scores == b.result.scores
-        && a.result.winner == b.result.winner
-        && a.result.ranks == b.result.ranks
-        && a.result.termination == b.result.termination
-        && a.result.moves == b.result.moves
-        && a.result.game_scores == b.result.game_scores
+/// A digest of what a game decided, to tell two copies of it apart without keeping either.
+fn result_digest(entry: &Entry) -> u64 {
+    let r = &entry.result;
+    let mut h = DefaultHasher::new();
+    r.winner.hash(&mut h);
+    r.ranks.hash(&mut h);
+    r.moves.hash(&mut h);
+    format!("{:?}", r.termination).hash(&mut h);
+    for x in r.scores.iter().chain(&r.game_scores) {
+        x.to_bits().hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Links a game's record into the merged folder (a copy where a link cannot be made, such as
+/// across file systems); a record that is missing is merged without, with a warning.
+fn link_record(dir: &Path, staging: &Path, id: &str) -> Result<(), String> {
+    let name = format!("{id}.json");
+    let (from, to) = (
+        dir.join("records").join(&name),
+        staging.join("records").join(&name),
+    );
+    if !from.is_file() {
+        eprintln!(
+            "agon: warning: {} is missing; the game is merged without its record",
+            from.display()
+        );
+        return Ok(());
+    }
+    std::fs::hard_link(&from, &to)
+        .or_else(|_| std::fs::copy(&from, &to).map(|_| ()))
+        .map_err(|e| format!("cannot copy {}: {e}", from.display()))
+}
+
+/// How many planned games of the shards given have no result: an error naming the shards
+/// they belong to unless `allow_missing`, then a warning.
+fn missing_games(
+    plan: &Plan,
+    parts: &[Part],
+    seen: &HashMap<String, Seen>,
+    without_journal: &[String],
+    allow_missing: bool,
+) -> anyhow::Result<usize> {
+    let missing: Vec<&str> = plan
+        .games
+        .iter()
+        .filter(|g| !seen.contains_key(&g.id))
+        .map(|g| g.id.as_str())
+        .collect();
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    let mut lines: Vec<String> = without_journal
+        .iter()
+        .map(|name| format!("{name} has no journal"))
+        .collect();
+    for part in parts
+        .iter()
+        .filter(|p| !without_journal.contains(&p.name()))
+    {
+        let lacking: Vec<&str> = part
+            .plan
+            .games
+            .iter()
+            .filter(|g| !seen.contains_key(&g.id))
+            .map(|g| g.id.as_str())
+            .collect();
+        if !lacking.is_empty() {
+            lines.push(format!(
+                "{}: {} of its {} games have no result ({})",
+                part.name(),
+                lacking.len(),
+                part.plan.games.len(),
+                first_few(&lacking)
+            ));
+        }
+    }
+    let summary = format!(
+        "{} planned games are in no shard folder: {}",
+        missing.len(),
+        lines.join("; ")
+    );
+    if !allow_missing {
+        bail!(
+            "{summary}. Run or resume the shards named and merge again, or pass \
+             --allow-missing for a partial merge; nothing was merged"
+        );
+    }
+    eprintln!("agon: warning: {summary}; merging without them");
+    Ok(missing.len())
+}
+
+fn first_few(ids: &[&str]) -> String {
+    let more = if ids.len() > 5 { ", ..." } else { "" };
+    format!(
+        "{}{more}",
+        ids.iter().take(5).copied().collect::<Vec<_>>().join(", ")
+    )
 }
 
 /// A fresh folder beside `out` to build the merge in (so it appears whole, or not at all), after

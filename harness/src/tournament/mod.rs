@@ -5,6 +5,7 @@ pub mod builds;
 pub mod config;
 pub mod entry;
 pub mod in_flight;
+pub mod layout;
 pub mod merge;
 pub mod plan;
 pub mod run;

@@ -4,6 +4,7 @@
 
 use super::config::{Config, Declared, ParamSet, Settings};
 use super::entry::Entry;
+use super::shard::Shard;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
 use agon_engine::host::sandbox::SandboxConfig;
@@ -19,7 +20,10 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-pub const PLAN_FORMAT: u32 = 1;
+/// 2: a shard's plan holds only its own games ([`Plan::games_total`] says how many the whole
+/// plan has). Plans of format 1 are still read: a sharded one held the whole plan, and its
+/// shard played a contiguous block of it.
+pub const PLAN_FORMAT: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
@@ -33,10 +37,14 @@ pub struct Plan {
     pub entrants: Vec<Entrant>,
     /// Entrants whose plugin failed to load: they play no game and are reported.
     pub excluded: Vec<Excluded>,
+    /// Every game of the tournament; in a shard's folder, only the shard's (`shard.rs`).
     pub games: Vec<GameSpec>,
     /// The share of the games this folder plays (`I/N`), or `None` for all of them.
     #[serde(default)]
     pub shard: Option<String>,
+    /// In a shard's plan (and a merge that lacks shards): how many games the whole plan has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_total: Option<usize>,
     /// The key of the seat seeds (see `agon_engine::seed`), drawn from the operating system
     /// when the plan is made: bots cannot compute each other's seeds, and a resumed run plays
     /// with the same seeds. Not in `config_hash`: every shard of a tournament draws its own, and
@@ -205,8 +213,32 @@ impl Plan {
             excluded,
             games,
             shard: None,
+            games_total: None,
             seed_secret: Some(SeedSecret::draw().map_err(|e| PlanError::Resource(e.to_string()))?),
         })
+    }
+
+    /// The plan of `shard`: its games alone, with the whole plan's count, so that a shard's
+    /// folder holds its share and not every shard's.
+    pub fn sliced(mut self, shard: Shard) -> Plan {
+        self.games_total = Some(self.games.len());
+        self.games = shard.select(&self.games);
+        self.shard = Some(shard.to_string());
+        self
+    }
+
+    /// How many games this folder's report counts as planned: a shard's own games; else the
+    /// whole plan's, including those of shards a partial merge went without.
+    pub fn games_planned(&self) -> usize {
+        match self.shard {
+            Some(_) => self.games.len(),
+            None => self.games_total.unwrap_or(self.games.len()),
+        }
+    }
+
+    /// The shard this plan is, if it is one.
+    pub fn shard(&self) -> Result<Option<Shard>, String> {
+        self.shard.as_deref().map(str::parse::<Shard>).transpose()
     }
 
     /// Writes `tournament.json` durably (see `agon_engine::output_file`).
@@ -223,8 +255,13 @@ impl Plan {
         let text = Input::new("tournament plan", limits::PLAN)
             .read_text(&path)
             .map_err(|e| format!("{e} (is {} a tournament folder?)", dir.display()))?;
-        let plan: Plan =
+        let mut plan: Plan =
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if plan.format == 1 {
+            plan = plan
+                .from_format_1()
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
         if plan.format != PLAN_FORMAT {
             return Err(format!(
                 "{}: plan format {}, this agon reads {PLAN_FORMAT}",
@@ -237,7 +274,47 @@ impl Plan {
         Ok(plan)
     }
 
+    /// A format-1 plan as format 2: a shard held the whole plan and played a contiguous block
+    /// of it, which its plan now holds alone.
+    fn from_format_1(mut self) -> Result<Plan, String> {
+        if let Some(shard) = self.shard()? {
+            let n = self.games.len();
+            let (i, count) = (shard.index as usize, shard.count as usize);
+            self.games_total = Some(n);
+            self.games = self.games[n * i / count..n * (i + 1) / count].to_vec();
+        }
+        self.format = PLAN_FORMAT;
+        Ok(self)
+    }
+
     fn check(&self) -> Result<(), String> {
+        let shard = self.shard()?;
+        if shard.is_some() && self.games_total.is_none() {
+            return Err(
+                "a shard's plan says how many games the whole plan has; this one does \
+                        not"
+                .into(),
+            );
+        }
+        if self
+            .games_total
+            .is_some_and(|total| total < self.games.len())
+        {
+            return Err(format!(
+                "{} games, more than the {} the whole plan has",
+                self.games.len(),
+                self.games_total.unwrap_or(0)
+            ));
+        }
+        if let (Some(shard), Some(total)) = (shard, self.games_total) {
+            if self.games.len() != shard.share_of(total) {
+                return Err(format!(
+                    "shard {shard} of a plan of {total} games holds {} games, not {}",
+                    self.games.len(),
+                    shard.share_of(total)
+                ));
+            }
+        }
         for (i, e) in self.entrants.iter().enumerate() {
             e.spec
                 .parse::<BotSpec>()

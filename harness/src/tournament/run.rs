@@ -5,7 +5,6 @@ use super::builds::Builds;
 use super::entry::Entry;
 use super::in_flight;
 use super::plan::{GameSpec, Plan};
-use super::shard::Shard;
 use super::watch::StopOnDrop;
 use crate::console;
 use crate::journal::Journal;
@@ -29,7 +28,6 @@ use std::time::Instant;
 pub struct RunOptions {
     pub concurrency: usize,
     pub quiet: bool,
-    pub shard: Option<Shard>,
     /// Take new builds of the entrants' files while the games run (see `watch`).
     pub watch: bool,
 }
@@ -63,7 +61,7 @@ enum Done {
 pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSummary, String> {
     let secret = seed_secret(plan, dir)?;
     let (journal, entries) = Journal::open(dir, &plan.entry_check())?;
-    let share = share(plan, options.shard.as_ref());
+    let share = share(plan);
     let done: HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
     let in_process = matches!(plan.settings.host, HostKind::Thread | HostKind::Inline);
     let crashes = if in_process {
@@ -119,12 +117,9 @@ fn seed_secret(plan: &Plan, dir: &Path) -> Result<SeedSecret, String> {
     })
 }
 
-/// The games of this run's share: its shard's, or all.
-fn share<'a>(plan: &'a Plan, shard: Option<&Shard>) -> Vec<&'a GameSpec> {
-    match shard {
-        Some(shard) => shard.select(&plan.games).iter().collect(),
-        None => plan.games.iter().collect(),
-    }
+/// The games of this run's share: the plan's (a shard's plan holds only its own).
+fn share(plan: &Plan) -> Vec<&GameSpec> {
+    plan.games.iter().collect()
 }
 
 fn warn_excluded(excluded: &BTreeMap<String, String>) {

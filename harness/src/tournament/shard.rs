@@ -1,5 +1,13 @@
-//! Shards: contiguous blocks of a plan's games, for running one tournament on several machines
-//! (a Slurm job array, a Kubernetes Indexed Job) and merging the results.
+//! Shards: one tournament played as several runs (a Slurm job array, a Kubernetes Indexed
+//! Job), each on its share of the plan, and merged afterwards.
+//!
+//! **Which games a shard plays.** Game `i` of the plan goes to shard `i mod N`. The plan lists a
+//! pairing's games together, seats and parameter sets in turn, so dealing the games out one by
+//! one gives every shard the same mix of pairings, seats and parameter sets: no shard gets most
+//! of the slowest pairing's games (contiguous blocks did, and the array waited for that task).
+//!
+//! **How many shards there are** is fixed once for the tournament, never by how one task was
+//! submitted (`layout.rs`).
 
 use super::plan::GameSpec;
 use std::fmt;
@@ -33,46 +41,30 @@ impl fmt::Display for Shard {
 }
 
 impl Shard {
-    /// The shard the environment selects: Slurm's `SLURM_ARRAY_TASK_ID` (minus
-    /// `SLURM_ARRAY_TASK_MIN`) of `SLURM_ARRAY_TASK_COUNT`, or Kubernetes'
-    /// `JOB_COMPLETION_INDEX` of `configured` shards.
-    pub fn from_env(configured: Option<u32>) -> Result<Option<Shard>, String> {
-        let var = |name: &str| std::env::var(name).ok();
-        let number = |name: &str, value: String| {
-            value
-                .trim()
-                .parse::<u32>()
-                .map_err(|_| format!("{name}=`{value}` is not a number"))
-        };
-        if let (Some(id), Some(count)) = (var("SLURM_ARRAY_TASK_ID"), var("SLURM_ARRAY_TASK_COUNT"))
-        {
-            let min = var("SLURM_ARRAY_TASK_MIN")
-                .map(|m| number("SLURM_ARRAY_TASK_MIN", m))
-                .transpose()?
-                .unwrap_or(0);
-            let id = number("SLURM_ARRAY_TASK_ID", id)?;
-            let shard = format!(
-                "{}/{}",
-                id.saturating_sub(min),
-                number("SLURM_ARRAY_TASK_COUNT", count)?
-            );
-            return shard.parse().map(Some);
-        }
-        if let Some(index) = var("JOB_COMPLETION_INDEX") {
-            let count = configured.ok_or(
-                "JOB_COMPLETION_INDEX is set, but the config has no `shards` count".to_string(),
-            )?;
-            let shard = format!("{}/{count}", number("JOB_COMPLETION_INDEX", index)?);
-            return shard.parse().map(Some);
-        }
-        Ok(None)
+    /// Whether game `position` of the whole plan (counted from 0) is this shard's.
+    pub fn holds(&self, position: usize) -> bool {
+        position % self.count as usize == self.index as usize
     }
 
-    /// This shard's contiguous block: the games split as evenly as possible, in plan order.
-    pub fn select<'a>(&self, games: &'a [GameSpec]) -> &'a [GameSpec] {
-        let n = games.len();
-        let (i, count) = (self.index as usize, self.count as usize);
-        &games[n * i / count..n * (i + 1) / count]
+    /// This shard's games of the whole plan `games`, in plan order.
+    pub fn select(&self, games: &[GameSpec]) -> Vec<GameSpec> {
+        games
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.holds(*i))
+            .map(|(_, g)| g.clone())
+            .collect()
+    }
+
+    /// Where the `k`-th game of this shard's share stands in the whole plan.
+    pub fn position(&self, k: usize) -> usize {
+        k * self.count as usize + self.index as usize
+    }
+
+    /// How many of a plan of `total` games are this shard's.
+    pub fn share_of(&self, total: usize) -> usize {
+        let (index, count) = (self.index as usize, self.count as usize);
+        total / count + usize::from(index < total % count)
     }
 }
 
@@ -80,9 +72,8 @@ impl Shard {
 mod tests {
     use super::*;
 
-    #[test]
-    fn shards_cover_every_game_once() {
-        let games: Vec<GameSpec> = (0..10)
+    fn games(n: u64) -> Vec<GameSpec> {
+        (0..n)
             .map(|i| GameSpec {
                 id: format!("g{i}"),
                 param_set: 0,
@@ -90,14 +81,33 @@ mod tests {
                 seed: i,
                 params: Default::default(),
             })
-            .collect();
-        let mut seen = Vec::new();
+            .collect()
+    }
+
+    #[test]
+    fn shards_deal_the_games_out_one_by_one_and_cover_each_once() {
+        let plan = games(10);
+        let mut seen = vec![0; 10];
         for index in 0..3 {
-            let block = Shard { index, count: 3 }.select(&games);
-            assert!(block.len() == 3 || block.len() == 4);
-            seen.extend(block.iter().map(|g| g.id.clone()));
+            let shard = Shard { index, count: 3 };
+            let share = shard.select(&plan);
+            assert_eq!(share.len(), shard.share_of(plan.len()));
+            for (k, game) in share.iter().enumerate() {
+                let at = shard.position(k);
+                assert_eq!(plan[at], *game);
+                seen[at] += 1;
+            }
         }
-        assert_eq!(seen, games.iter().map(|g| g.id.clone()).collect::<Vec<_>>());
+        assert_eq!(seen, vec![1; 10]);
+        let first = Shard { index: 0, count: 3 }.select(&plan);
+        let ids: Vec<&str> = first.iter().map(|g| g.id.as_str()).collect();
+        assert_eq!(ids, ["g0", "g3", "g6", "g9"]);
+        assert_eq!(Shard { index: 2, count: 3 }.share_of(10), 3);
+        assert_eq!(Shard { index: 3, count: 4 }.share_of(2), 0);
+    }
+
+    #[test]
+    fn shards_parse_as_index_of_count() {
         assert_eq!("1/3".parse::<Shard>(), Ok(Shard { index: 1, count: 3 }));
         for bad in ["3/3", "1", "a/b", "0/0"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");

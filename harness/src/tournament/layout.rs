@@ -1,0 +1,298 @@
+//! How many shards a tournament has, and which one a task of a job array plays.
+//!
+//! The count is the tournament's, fixed once, never read off how one task was submitted: a
+//! Slurm task resubmitted alone (`sbatch --array=3`) sees `SLURM_ARRAY_TASK_COUNT=1`, and
+//! planning by that played the whole tournament into one shard's folder. So:
+//! - a Slurm array task's id is its shard number (submit `--array=0-(N-1)`);
+//! - the count is the config's `shards` if it has one; else the results folder (the parent of
+//!   the task's `--out`) keeps it in [`LAYOUT_FILE`], written by the first task of the first
+//!   array from that array's size, and read by every later task, resubmissions included;
+//! - a task whose array does not fit that count is refused before it plans anything.
+
+use super::shard::Shard;
+use serde::{Deserialize, Serialize};
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+/// Where a job array's first task writes the tournament's shard count, in the results folder.
+pub const LAYOUT_FILE: &str = "agon-shards.json";
+
+/// What the environment says about the task this process is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Task {
+    /// A Slurm job array task: its id, and the size and first and last ids of the array it was
+    /// submitted in (`SLURM_ARRAY_TASK_*`).
+    Slurm {
+        id: u32,
+        count: u32,
+        min: u32,
+        max: u32,
+    },
+    /// A Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`.
+    Indexed { index: u32 },
+}
+
+impl Task {
+    /// The task the environment describes, if any.
+    pub fn from_env() -> Result<Option<Task>, String> {
+        Task::from_vars(|name| std::env::var(name).ok())
+    }
+
+    fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Option<Task>, String> {
+        let number = |name: &str| -> Result<Option<u32>, String> {
+            var(name)
+                .map(|value| {
+                    value
+                        .trim()
+                        .parse::<u32>()
+                        .map_err(|_| format!("{name}=`{value}` is not a number"))
+                })
+                .transpose()
+        };
+        if let (Some(id), Some(count)) = (
+            number("SLURM_ARRAY_TASK_ID")?,
+            number("SLURM_ARRAY_TASK_COUNT")?,
+        ) {
+            // Slurm sets all four; without the bounds, the array is taken as contiguous.
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let max =
+                number("SLURM_ARRAY_TASK_MAX")?.unwrap_or_else(|| (min + count).saturating_sub(1));
+            return Ok(Some(Task::Slurm {
+                id,
+                count,
+                min,
+                max,
+            }));
+        }
+        Ok(number("JOB_COMPLETION_INDEX")?.map(|index| Task::Indexed { index }))
+    }
+}
+
+/// The shard count a results folder keeps ([`LAYOUT_FILE`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Layout {
+    config_hash: String,
+    shards: u32,
+}
+
+/// The folder a task's `--out` folder is in: where the tournament's shard folders and its
+/// [`LAYOUT_FILE`] are.
+pub fn results_folder(out: &Path) -> PathBuf {
+    match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The shard `task` plays of the tournament `config_hash`, whose config fixes `configured`
+/// shards (or none), with `results` the folder its shard folders go in.
+pub fn shard_of_task(
+    task: Task,
+    configured: Option<u32>,
+    results: &Path,
+    config_hash: &str,
+) -> Result<Shard, String> {
+    match task {
+        Task::Indexed { index } => {
+            let count = configured.ok_or(
+                "JOB_COMPLETION_INDEX is set, but the config has no `shards` count".to_string(),
+            )?;
+            format!("{index}/{count}")
+                .parse()
+                .map_err(|e| format!("JOB_COMPLETION_INDEX={index} of `shards = {count}`: {e}"))
+        }
+        Task::Slurm {
+            id,
+            count,
+            min,
+            max,
+        } => {
+            let (shards, source) = match configured {
+                Some(n) => (n, "the config's `shards`".to_string()),
+                None => match read_layout(results, config_hash)? {
+                    Some(n) => (n, results.join(LAYOUT_FILE).display().to_string()),
+                    None => first_layout(results, config_hash, count, min, max)?,
+                },
+            };
+            if max >= shards || id >= shards {
+                return Err(format!(
+                    "this job array runs tasks {min}-{max}, but the tournament has {shards} shards \
+                     (fixed by {source}), numbered 0-{}: submit the array as --array=0-{} (a \
+                     resubmission may run any of those ids)",
+                    shards - 1,
+                    shards - 1
+                ));
+            }
+            Ok(Shard {
+                index: id,
+                count: shards,
+            })
+        }
+    }
+}
+
+/// The count the first array of a tournament fixes: its size, when it runs shards 0 to N-1.
+fn first_layout(
+    results: &Path,
+    config_hash: &str,
+    count: u32,
+    min: u32,
+    max: u32,
+) -> Result<(u32, String), String> {
+    if min != 0 || count != max + 1 {
+        return Err(format!(
+            "this task cannot tell how many shards the tournament has: its job array runs \
+             tasks {min}-{max} ({count} tasks), and {} does not exist yet. Either set `shards = \
+             N` in the config, or submit the whole array first as --array=0-(N-1), into the \
+             results folder later tasks and resubmissions use",
+            results.join(LAYOUT_FILE).display()
+        ));
+    }
+    let written = write_layout(results, config_hash, count)?;
+    Ok((
+        written,
+        format!(
+            "{} (this job array's size)",
+            results.join(LAYOUT_FILE).display()
+        ),
+    ))
+}
+
+fn read_layout(results: &Path, config_hash: &str) -> Result<Option<u32>, String> {
+    let path = results.join(LAYOUT_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let layout: Layout = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a shard layout ({e})", path.display()))?;
+    if layout.config_hash != config_hash {
+        return Err(format!(
+            "{} belongs to tournament {}, not to this one ({config_hash}): give each \
+             tournament a results folder of its own",
+            path.display(),
+            layout.config_hash
+        ));
+    }
+    if layout.shards == 0 {
+        return Err(format!("{}: 0 shards", path.display()));
+    }
+    Ok(Some(layout.shards))
+}
+
+/// Writes the layout unless another task got there first (a hard link never replaces a file);
+/// the count the folder keeps, which must be `shards`.
+fn write_layout(results: &Path, config_hash: &str, shards: u32) -> Result<u32, String> {
+    std::fs::create_dir_all(results).map_err(|e| format!("{}: {e}", results.display()))?;
+    let path = results.join(LAYOUT_FILE);
+    let temporary = results.join(format!(".{LAYOUT_FILE}.{}", std::process::id()));
+    let layout = Layout {
+        config_hash: config_hash.to_string(),
+        shards,
+    };
+    let text = serde_json::to_string(&layout).expect("layouts serialize") + "\n";
+    agon_engine::output_file::replace(&temporary, text.as_bytes())
+        .map_err(|e| format!("{}: {e}", temporary.display()))?;
+    let linked = std::fs::hard_link(&temporary, &path);
+    let _ = std::fs::remove_file(&temporary);
+    match linked {
+        Ok(()) => Ok(shards),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+            let kept = read_layout(results, config_hash)?.unwrap_or(shards);
+            if kept != shards {
+                return Err(format!(
+                    "{} fixes {kept} shards, but this job array has {shards} tasks",
+                    path.display()
+                ));
+            }
+            Ok(kept)
+        }
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("agon-layout-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn slurm(id: u32, min: u32, max: u32, count: u32) -> Task {
+        Task::Slurm {
+            id,
+            count,
+            min,
+            max,
+        }
+    }
+
+    #[test]
+    fn the_environment_names_slurm_tasks_and_indexed_jobs() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let task = Task::from_vars(vars(&[
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "1"),
+            ("SLURM_ARRAY_TASK_MIN", "3"),
+            ("SLURM_ARRAY_TASK_MAX", "3"),
+        ]));
+        assert_eq!(task, Ok(Some(slurm(3, 3, 3, 1))));
+        let task = Task::from_vars(vars(&[("JOB_COMPLETION_INDEX", "2")]));
+        assert_eq!(task, Ok(Some(Task::Indexed { index: 2 })));
+        assert_eq!(Task::from_vars(vars(&[])), Ok(None));
+        let bad = Task::from_vars(vars(&[
+            ("SLURM_ARRAY_TASK_ID", "x"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ]));
+        assert!(bad.unwrap_err().contains("SLURM_ARRAY_TASK_ID=`x`"));
+    }
+
+    #[test]
+    fn the_first_array_fixes_the_count_and_a_resubmitted_task_keeps_its_shard() {
+        let results = scratch("first");
+        let shard = shard_of_task(slurm(1, 0, 3, 4), None, &results, "h").unwrap();
+        assert_eq!(shard, Shard { index: 1, count: 4 });
+        // Another task of the same array agrees.
+        let shard = shard_of_task(slurm(2, 0, 3, 4), None, &results, "h").unwrap();
+        assert_eq!(shard, Shard { index: 2, count: 4 });
+        // Task 3 alone, resubmitted: Slurm says 1 task, the folder says 4 shards.
+        let shard = shard_of_task(slurm(3, 3, 3, 1), None, &results, "h").unwrap();
+        assert_eq!(shard, Shard { index: 3, count: 4 });
+        // A larger array into the same folder is refused, naming the layout.
+        let e = shard_of_task(slurm(5, 0, 7, 8), None, &results, "h").unwrap_err();
+        assert!(e.contains("tasks 0-7") && e.contains("4 shards"), "{e}");
+        assert!(e.contains(LAYOUT_FILE), "{e}");
+        // Another tournament's folder is refused.
+        let e = shard_of_task(slurm(0, 0, 3, 4), None, &results, "other").unwrap_err();
+        assert!(e.contains("belongs to tournament h"), "{e}");
+        std::fs::remove_dir_all(&results).unwrap();
+    }
+
+    #[test]
+    fn a_lone_resubmission_into_a_fresh_folder_is_refused_unless_the_config_fixes_the_count() {
+        let results = scratch("fresh");
+        let e = shard_of_task(slurm(3, 3, 3, 1), None, &results, "h").unwrap_err();
+        assert!(e.contains("cannot tell how many shards"), "{e}");
+        assert!(!results.join(LAYOUT_FILE).exists());
+        let shard = shard_of_task(slurm(3, 3, 3, 1), Some(4), &results, "h").unwrap();
+        assert_eq!(shard, Shard { index: 3, count: 4 });
+        let e = shard_of_task(slurm(4, 4, 4, 1), Some(4), &results, "h").unwrap_err();
+        assert!(e.contains("--array=0-3"), "{e}");
+        let e = shard_of_task(Task::Indexed { index: 1 }, None, &results, "h").unwrap_err();
+        assert!(e.contains("no `shards` count"), "{e}");
+        let shard = shard_of_task(Task::Indexed { index: 1 }, Some(2), &results, "h").unwrap();
+        assert_eq!(shard, Shard { index: 1, count: 2 });
+        assert!(shard_of_task(Task::Indexed { index: 2 }, Some(2), &results, "h").is_err());
+    }
+}
