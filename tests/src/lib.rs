@@ -353,7 +353,15 @@ pub fn wait_for_children(parent: u32, count: usize, every: std::time::Duration) 
     children
 }
 
+/// The program `name` as `PATH` finds it.
+pub fn which(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
 pub mod browser;
+pub mod slurm;
 pub mod vm;
 
 /// The bot-writer's guide: each of its Rust blocks compiles and runs as a doctest of this crate

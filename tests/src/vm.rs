@@ -7,6 +7,7 @@
 //! TCG, not KVM: nested KVM on the machines the tests run on hangs at boot, and a boot under
 //! TCG takes about 2 s.
 
+use crate::which;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -46,12 +47,6 @@ impl VmTools {
             busybox,
         })
     }
-}
-
-fn which(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
 }
 
 /// The newest kernel in /boot that has its modules installed.

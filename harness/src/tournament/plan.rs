@@ -259,7 +259,7 @@ impl Plan {
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         if plan.format == 1 {
             plan = plan
-                .from_format_1()
+                .upgraded_from_format_1()
                 .map_err(|e| format!("{}: {e}", path.display()))?;
         }
         if plan.format != PLAN_FORMAT {
@@ -276,7 +276,7 @@ impl Plan {
 
     /// A format-1 plan as format 2: a shard held the whole plan and played a contiguous block
     /// of it, which its plan now holds alone.
-    fn from_format_1(mut self) -> Result<Plan, String> {
+    fn upgraded_from_format_1(mut self) -> Result<Plan, String> {
         if let Some(shard) = self.shard()? {
             let n = self.games.len();
             let (i, count) = (shard.index as usize, shard.count as usize);
