@@ -189,9 +189,12 @@ impl MatchRecord {
         serde_json::to_string_pretty(self).expect("records serialize")
     }
 
-    /// Writes the record whole or not at all (see [`crate::output_file`]).
+    /// Writes the record whole or not at all (see [`crate::output_file`]), compact: a
+    /// tournament keeps one per game (a 64-ply game took 9.5 KB pretty-printed), and the
+    /// programs that read records (`replay`, `view`, merges) do not need the indentation.
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        crate::output_file::replace(path, (self.to_json() + "\n").as_bytes())
+        let text = serde_json::to_string(self).expect("records serialize") + "\n";
+        crate::output_file::replace(path, text.as_bytes())
     }
 
     pub fn read(path: &Path) -> Result<MatchRecord, RecordError> {

@@ -375,7 +375,7 @@ pub enum TournamentCommand {
     Resume(TournamentResumeArgs),
     /// Write the report (standings.json, CSV, Markdown, HTML) from a tournament folder
     Report(TournamentReportArgs),
-    /// List the game ids a configuration plans (shard I of N plays games I, I+N, I+2N, ...)
+    /// List the game ids a configuration plans (shard I of N plays one game of each round of N)
     Plan(TournamentPlanArgs),
     /// Merge the folders of a sharded tournament into one and report on it
     Merge(TournamentMergeArgs),
@@ -394,7 +394,7 @@ pub struct TournamentRunArgs {
     /// Games played at once (default: the config's `concurrency`, else the number of cores)
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
-    /// Play only shard I of N (from 0): games I, I+N, I+2N, ... of the plan. Without it, a
+    /// Play only shard I of N (from 0): one game of each round of N games of the plan. Without it, a
     /// Slurm array task (SLURM_ARRAY_TASK_ID is its shard; the count is the config's `shards`,
     /// else the results folder's agon-shards.json, written by the first array's first task) or
     /// JOB_COMPLETION_INDEX (with the config's `shards`) selects a shard
@@ -703,12 +703,20 @@ pub struct BenchArgs {
     /// (the rules' time per round at n = 100 with 4 x 16 robots, mid-game), `viewer` (the replay
     /// page of a 3000-turn Flip game and of an 8-player ReversiXT game: size and build time), or `all` (all of
     /// these); `ladder` (hot-swap latency and memory over 200 swaps, then memory and
-    /// open files over `--ladder-games` games: minutes) runs only when named
+    /// open files over `--ladder-games` games: minutes) and `scale` (`--scale-games` games
+    /// in `--scale-shards` shard folders, synthesised, then merged and reported on: disk per
+    /// game, wall time and peak memory) run only when named
     #[arg(long, default_value = "all", value_name = "SUITE")]
     pub suite: String,
     /// Games the `ladder` suite plays in all
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub ladder_games: u64,
+    /// Games the `scale` suite synthesises, merges and reports on
+    #[arg(long, default_value_t = 20_000, value_name = "N")]
+    pub scale_games: usize,
+    /// Shard folders the `scale` suite spreads them over
+    #[arg(long, default_value_t = 20, value_name = "K")]
+    pub scale_shards: u32,
     /// The course's Flow Free puzzles (for `--suite puzzles`)
     #[arg(long, default_value = "../shared/data/flowfree", value_name = "DIR")]
     pub flowfree: PathBuf,

@@ -394,7 +394,7 @@ fn the_report_links_open_working_viewers() {
             )
             .unwrap();
         browser.press("End", 35).unwrap();
-        let id = link.rsplit('/').next().unwrap().trim_end_matches(".html");
+        let id = link.rsplit("#game=").next().unwrap();
         let record: Value = serde_json::from_str(
             &std::fs::read_to_string(out.join("records").join(format!("{id}.json"))).unwrap(),
         )

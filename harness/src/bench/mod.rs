@@ -9,6 +9,7 @@ mod puzzles;
 mod rectangles;
 mod reversixt;
 mod rules;
+mod scale;
 mod summary;
 mod tournament;
 mod viewer;
@@ -33,8 +34,8 @@ struct Bench<'a> {
 type Suite = fn(&Bench) -> anyhow::Result<Vec<Figure>>;
 
 /// The suites in the order `all` runs them, and whether `all` runs them: `ladder` takes
-/// minutes of games, so it runs only when asked for by name.
-const SUITES: [(&str, Suite, bool); 9] = [
+/// minutes of games and `scale` gigabytes of disk, so they run only when asked for by name.
+const SUITES: [(&str, Suite, bool); 10] = [
     ("hosts", hosts_suite, true),
     ("rules", rules_suite, true),
     ("flip", flip_suite, true),
@@ -44,6 +45,7 @@ const SUITES: [(&str, Suite, bool); 9] = [
     ("puzzles", puzzles_suite, true),
     ("tournament", tournament_suite, true),
     ("ladder", ladder_suite, false),
+    ("scale", scale_suite, false),
 ];
 
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
@@ -67,7 +69,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     if suite != "all" && !SUITES.iter().any(|&(name, _, _)| name == suite) {
         anyhow::bail!(
             "--suite `{suite}`: expected all, hosts, rules, tournament, puzzles, flip, reversixt, \
-             rectangles, viewer or ladder"
+             rectangles, viewer, ladder or scale"
         );
     }
     let mut figures = Vec::new();
@@ -151,6 +153,16 @@ fn ladder_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
         &sibling(&b.noop, "libbreakthrough_random.so")?,
         &sibling(&b.noop, "libbreakthrough_alphabeta.so")?,
         b.args.ladder_games,
+    )
+}
+
+fn scale_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    let agon = std::env::current_exe().context("cannot locate the agon executable")?;
+    scale::run(
+        &agon,
+        &sibling(&b.noop, "libbreakthrough_random.so")?,
+        b.args.scale_games,
+        b.args.scale_shards,
     )
 }
 

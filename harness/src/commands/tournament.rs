@@ -183,7 +183,7 @@ fn write_report(plan: &Plan, dir: &Path, again: bool, quiet: bool) -> anyhow::Re
         .name
         .clone()
         .unwrap_or_else(|| format!("{} tournament", plan.settings.game));
-    let pages = game_pages::write(dir, &games, &title, again, quiet);
+    let pages = game_pages::write(dir, &plan.settings.game, &games, &title, again, quiet);
     for (id, why) in pages.failed.iter().take(3) {
         log::warn!("game {id} has no viewer page: {why}");
     }

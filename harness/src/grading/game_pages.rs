@@ -1,6 +1,9 @@
-//! The viewer page of every game of a tournament (`DIR/games/<id>.html`), which the report
-//! links: written for the games that have none yet whenever the report is, and all of them
-//! again with `agon tournament report DIR --games`.
+//! What the report's game links open: one viewer page for the whole tournament
+//! (`DIR/games/viewer.html`, written with every report) and a data file per game
+//! (`DIR/games/<id>.js`, which that page loads when a link names the game: `viewer.html#game=<id>`).
+//! A game's data file is written once, by the report of the run that played it (a merge links
+//! the shards' files), for the games that have none yet; `agon tournament report DIR --games`
+//! writes every one again.
 
 use crate::tournament::entry::Entry;
 use agon_engine::record::MatchRecord;
@@ -10,9 +13,17 @@ use std::path::{Path, PathBuf};
 /// The folder of the pages, in the tournament folder.
 pub const FOLDER: &str = "games";
 
-/// The page of game `id`, relative to the tournament folder (as the report links it).
+/// The one viewer page, in [`FOLDER`].
+pub const VIEWER: &str = "viewer.html";
+
+/// The viewer of game `id`, relative to the tournament folder (as the report links it).
 pub fn link(id: &str) -> String {
-    format!("{FOLDER}/{id}.html")
+    format!("{FOLDER}/{VIEWER}#game={id}")
+}
+
+/// The data file of game `id` in the tournament folder `dir`.
+pub fn data_path(dir: &Path, id: &str) -> PathBuf {
+    dir.join(FOLDER).join(format!("{id}.js"))
 }
 
 /// What writing the pages did.
@@ -31,23 +42,30 @@ impl Written {
     }
 }
 
-/// Writes the pages of `games` (all of them with `again`, else those missing), with progress
-/// on a terminal. A game whose record is missing or does not replay gets no page; the others
-/// still do.
-pub fn write(dir: &Path, games: &[&Entry], title: &str, again: bool, quiet: bool) -> Written {
+/// Writes the viewer page of a tournament of `game` and the data files of `games` (all of them
+/// with `again`, else those missing), with progress on a terminal. A game whose record is
+/// missing or does not replay gets no data file; the others still do.
+pub fn write(
+    dir: &Path,
+    game: &str,
+    games: &[&Entry],
+    title: &str,
+    again: bool,
+    quiet: bool,
+) -> Written {
     let folder = dir.join(FOLDER);
-    if let Err(e) = std::fs::create_dir_all(&folder) {
+    let viewer = std::fs::create_dir_all(&folder)
+        .map_err(|e| format!("{}: {e}", folder.display()))
+        .and_then(|()| write_viewer(&folder, game));
+    if let Err(e) = viewer {
         return Written {
             pages: 0,
-            failed: games
-                .iter()
-                .map(|g| (g.id.clone(), format!("{}: {e}", folder.display())))
-                .collect(),
+            failed: games.iter().map(|g| (g.id.clone(), e.clone())).collect(),
         };
     }
     let todo: Vec<&&Entry> = games
         .iter()
-        .filter(|g| again || !page_path(dir, &g.id).is_file())
+        .filter(|g| again || !data_path(dir, &g.id).is_file())
         .collect();
     let bar = if quiet || todo.len() < 20 {
         ProgressBar::hidden()
@@ -55,7 +73,7 @@ pub fn write(dir: &Path, games: &[&Entry], title: &str, again: bool, quiet: bool
         ProgressBar::new(todo.len() as u64)
     };
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} game pages  ETA {eta}")
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games for the viewer  ETA {eta}")
             .expect("a valid template"),
     );
     let mut written = Written::default();
@@ -70,14 +88,25 @@ pub fn write(dir: &Path, games: &[&Entry], title: &str, again: bool, quiet: bool
     written
 }
 
-fn page_path(dir: &Path, id: &str) -> PathBuf {
-    dir.join(link(id))
+fn write_viewer(folder: &Path, game: &str) -> Result<(), String> {
+    let page = crate::view::shared_page(&agon_games::registry::Registry::builtin(), game)
+        .map_err(|e| format!("{e:#}"))?;
+    let path = folder.join(VIEWER);
+    agon_engine::output_file::replace(&path, page.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn write_one(dir: &Path, game: &Entry, title: &str) -> Result<(), String> {
     let record_path = dir.join("records").join(format!("{}.json", game.id));
     let record = MatchRecord::read(&record_path).map_err(|e| e.to_string())?;
     let title = format!("{title}: game {} ({})", game.id, game.names.join(" vs "));
-    crate::view::write_page(&record, Some(&title), &page_path(dir, &game.id))
-        .map_err(|e| format!("{e:#}"))
+    let shown = crate::view::shown(
+        &record,
+        &agon_games::registry::Registry::builtin(),
+        Some(&title),
+    )
+    .map_err(|e| format!("{e:#}"))?;
+    let path = data_path(dir, &game.id);
+    agon_engine::output_file::replace(&path, crate::view::data_file(&shown).as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -202,9 +202,14 @@ fn fault_lines(plan: &Plan, entries: &[&Entry], pages: &Written) -> Vec<FaultLin
     lines
 }
 
+/// Games the report lists one by one; past them it says how to open any game by its id, so
+/// that a million-game tournament's report stays a page a browser opens.
+const LISTED_GAMES: usize = 5_000;
+
 fn game_lines(plan: &Plan, entries: &[&Entry], pages: &Written) -> Vec<GameLine> {
     entries
         .iter()
+        .take(LISTED_GAMES)
         .map(|e| GameLine {
             id: e.id.clone(),
             href: pages.has(&e.id).then(|| game_pages::link(&e.id)),
@@ -335,7 +340,8 @@ pub fn page(plan: &Plan, report: &Report, entries: &[&Entry], pages: &Written) -
         crosstable => report.crosstable.as_ref().map(crosstable),
         first_seat => report.first_seat.as_ref().map(first_seat),
         faults => fault_lines(plan, entries, pages),
-        games_count => games.len(),
+        games_count => entries.len(),
+        games_unlisted => entries.len().saturating_sub(games.len()),
         games_open => games.len() <= 60,
         games,
         pages_failed => pages_failed(pages),

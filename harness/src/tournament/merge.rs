@@ -10,6 +10,7 @@
 use super::entry::Entry;
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
+use crate::grading::game_pages;
 use crate::journal::{self, Journal};
 use agon_engine::seed::SeedSecret;
 use anyhow::{anyhow, bail, Context};
@@ -198,8 +199,10 @@ fn stage(
     staging: &Path,
     allow_missing: bool,
 ) -> anyhow::Result<Merged> {
-    std::fs::create_dir_all(staging.join("records"))
-        .with_context(|| format!("cannot create {}", staging.display()))?;
+    for folder in ["records", game_pages::FOLDER] {
+        std::fs::create_dir_all(staging.join(folder))
+            .with_context(|| format!("cannot create {}", staging.display()))?;
+    }
     plan.write(staging)?;
     let check = plan.entry_check();
     let (mut journal, _) = Journal::open(staging, &check).map_err(|e| anyhow!(e))?;
@@ -224,6 +227,12 @@ fn stage(
             }
             // The record first: a journal line always has its record.
             link_record(&part.dir, staging, &entry.id)?;
+            // The viewer's data file too, where the shard's report wrote one (else the merged
+            // report writes it).
+            let data = game_pages::data_path(&part.dir, &entry.id);
+            if data.is_file() {
+                link_or_copy(&data, &game_pages::data_path(staging, &entry.id))?;
+            }
             journal.append(&entry)?;
             let first = Seen {
                 secret: entry.seed_secret,
@@ -284,8 +293,13 @@ fn link_record(dir: &Path, staging: &Path, id: &str) -> Result<(), String> {
         );
         return Ok(());
     }
-    std::fs::hard_link(&from, &to)
-        .or_else(|_| std::fs::copy(&from, &to).map(|_| ()))
+    link_or_copy(&from, &to)
+}
+
+/// A hard link of `from` at `to`, or a copy where a link cannot be made.
+fn link_or_copy(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::hard_link(from, to)
+        .or_else(|_| std::fs::copy(from, to).map(|_| ()))
         .map_err(|e| format!("cannot copy {}: {e}", from.display()))
 }
 

@@ -1,10 +1,13 @@
 //! Shards: one tournament played as several runs (a Slurm job array, a Kubernetes Indexed
 //! Job), each on its share of the plan, and merged afterwards.
 //!
-//! **Which games a shard plays.** Game `i` of the plan goes to shard `i mod N`. The plan lists a
-//! pairing's games together, seats and parameter sets in turn, so dealing the games out one by
-//! one gives every shard the same mix of pairings, seats and parameter sets: no shard gets most
-//! of the slowest pairing's games (contiguous blocks did, and the array waited for that task).
+//! **Which games a shard plays.** The plan's games are dealt out in rounds of `N`: round `r`
+//! (games `rN` to `rN + N - 1`) gives one game to each shard, starting one shard later than the
+//! round before, so game `i` goes to shard `(i + i / N) mod N`. The plan lists a pairing's games
+//! together, seats alternating, and parameter sets in turn, so every shard gets the same mix of
+//! pairings, seats and parameter sets: no shard gets most of the slowest pairing's games
+//! (contiguous blocks did, and the array waited for that task), nor, with an even `N`, only one
+//! seating of them (plain `i mod N` did, which made two shards of four twice as slow).
 //!
 //! **How many shards there are** is fixed once for the tournament, never by how one task was
 //! submitted (`layout.rs`).
@@ -41,9 +44,18 @@ impl fmt::Display for Shard {
 }
 
 impl Shard {
-    /// Whether game `position` of the whole plan (counted from 0) is this shard's.
+    /// The shard of `count` that game `position` of the whole plan (counted from 0) goes to.
+    pub fn dealt(position: usize, count: u32) -> Shard {
+        let n = count as usize;
+        Shard {
+            index: ((position % n + position / n) % n) as u32,
+            count,
+        }
+    }
+
+    /// Whether game `position` of the whole plan is this shard's.
     pub fn holds(&self, position: usize) -> bool {
-        position % self.count as usize == self.index as usize
+        Shard::dealt(position, self.count) == *self
     }
 
     /// This shard's games of the whole plan `games`, in plan order.
@@ -56,15 +68,20 @@ impl Shard {
             .collect()
     }
 
-    /// Where the `k`-th game of this shard's share stands in the whole plan.
+    /// Where the `k`-th game of this shard's share stands in the whole plan: its game of round
+    /// `k`.
     pub fn position(&self, k: usize) -> usize {
-        k * self.count as usize + self.index as usize
+        let n = self.count as usize;
+        k * n + (self.index as usize + n - k % n) % n
     }
 
-    /// How many of a plan of `total` games are this shard's.
+    /// How many of a plan of `total` games are this shard's: one per whole round, and one of
+    /// the last, partial round if the deal reaches it.
     pub fn share_of(&self, total: usize) -> usize {
-        let (index, count) = (self.index as usize, self.count as usize);
-        total / count + usize::from(index < total % count)
+        let n = self.count as usize;
+        let (rounds, rest) = (total / n, total % n);
+        let last = (self.index as usize + n - rounds % n) % n;
+        rounds + usize::from(last < rest)
     }
 }
 
@@ -99,9 +116,15 @@ mod tests {
             }
         }
         assert_eq!(seen, vec![1; 10]);
+        // With an even count, each shard gets both seatings (even and odd games) of a pairing.
+        for index in 0..4 {
+            let share = Shard { index, count: 4 }.select(&games(16));
+            let odd = share.iter().filter(|g| g.seed % 2 == 1).count();
+            assert_eq!(odd, 2, "shard {index}");
+        }
         let first = Shard { index: 0, count: 3 }.select(&plan);
         let ids: Vec<&str> = first.iter().map(|g| g.id.as_str()).collect();
-        assert_eq!(ids, ["g0", "g3", "g6", "g9"]);
+        assert_eq!(ids, ["g0", "g5", "g7", "g9"]);
         assert_eq!(Shard { index: 2, count: 3 }.share_of(10), 3);
         assert_eq!(Shard { index: 3, count: 4 }.share_of(2), 0);
     }

@@ -1,5 +1,8 @@
-//! The replay viewer: one self-contained HTML page per match record (no network, no external
-//! script or font), which replays the match ply by ply.
+//! The replay viewer, which replays a match ply by ply, in two forms: one self-contained HTML
+//! page per match record (`agon view`: no network, no external script or font), and, for a
+//! tournament, one viewer page for all its games that loads a game's data file on demand
+//! (`games/viewer.html#game=ID` loads `games/ID.js` with a script element, which works from
+//! `file://` where `fetch` does not): the viewer's code is written once, not once per game.
 //!
 //! | file          | concept                                                              |
 //! |---------------|----------------------------------------------------------------------|
@@ -18,13 +21,25 @@ use minijinja::{context, Value};
 const VIEWER_JS: &str = include_str!("viewer.js");
 const VIEWER_CSS: &str = include_str!("viewer.css");
 
-/// The viewer page of `record`, titled `title` (default: the players and the game).
-pub fn page(
+/// What the viewer shows of one record: the header, the facts, the score chart and the
+/// replayed positions (packed).
+#[derive(serde::Serialize)]
+pub struct Shown {
+    pub title: String,
+    pub subtitle: String,
+    pub game: String,
+    pub facts: Vec<(String, String)>,
+    pub chart: String,
+    pub data: String,
+}
+
+/// What the viewer shows of `record`, titled `title` (default: the players and the game).
+pub fn shown(
     record: &MatchRecord,
     registry: &Registry,
     title: Option<&str>,
-) -> anyhow::Result<String> {
-    let rules = registry.get(&record.game)?;
+) -> anyhow::Result<Shown> {
+    registry.get(&record.game)?;
     let replayed = frames::page_data(record, registry)?;
     let (chart_svg, chart_area) = crate::charts::scores_over_time(&replayed.scores, "game score");
     let mut data = replayed.data;
@@ -42,6 +57,17 @@ pub fn page(
         || format!("{}: {}", record.game, players.join(" vs ")),
         str::to_string,
     );
+    Ok(Shown {
+        title,
+        subtitle: subtitle(record),
+        game: record.game.clone(),
+        facts: facts(record),
+        chart: chart_svg,
+        data: packed(&data),
+    })
+}
+
+fn subtitle(record: &MatchRecord) -> String {
     let params: Vec<String> = record
         .params
         .iter()
@@ -51,7 +77,7 @@ pub fn page(
             _ => format!("{k}={v}"),
         })
         .collect();
-    let subtitle = format!(
+    format!(
         "{} plies · seed {} · {} · {}",
         record.moves.len(),
         record.seed,
@@ -61,8 +87,11 @@ pub fn page(
         } else {
             params.join(" ")
         }
-    );
-    let facts: Vec<(String, String)> = vec![
+    )
+}
+
+fn facts(record: &MatchRecord) -> Vec<(String, String)> {
+    vec![
         (
             "game".into(),
             format!("{} (protocol v{})", record.game, record.protocol_version),
@@ -84,20 +113,60 @@ pub fn page(
             "termination".into(),
             format!("{:?}", record.outcome.termination).to_lowercase(),
         ),
-    ];
+    ]
+}
+
+/// The self-contained viewer page of `record`, titled `title` (default: the players and the
+/// game).
+pub fn page(
+    record: &MatchRecord,
+    registry: &Registry,
+    title: Option<&str>,
+) -> anyhow::Result<String> {
+    let shown = shown(record, registry, title)?;
+    render(registry, &shown.game.clone(), Some(shown))
+}
+
+/// The one viewer page of a tournament of `game`: it shows the game its address names
+/// (`viewer.html#game=ID`), loading that game's data file ([`data_file`]).
+pub fn shared_page(registry: &Registry, game: &str) -> anyhow::Result<String> {
+    render(registry, game, None)
+}
+
+/// The data file of one game for [`shared_page`]: a script that hands the viewer what it shows.
+pub fn data_file(shown: &Shown) -> String {
+    // JSON is a JavaScript expression; this file is loaded as a script, never inlined in HTML.
+    format!(
+        "Agon.loaded({});\n",
+        serde_json::to_string(shown).expect("shown data serializes")
+    )
+}
+
+fn render(registry: &Registry, game: &str, shown: Option<Shown>) -> anyhow::Result<String> {
+    let rules = registry.get(game)?;
+    let (title, subtitle, facts, chart, data) = match shown {
+        Some(s) => (s.title, s.subtitle, s.facts, s.chart, s.data),
+        None => (
+            format!("{game}: game viewer"),
+            String::new(),
+            Vec::new(),
+            String::new(),
+            String::new(),
+        ),
+    };
     let html = crate::pages::render(
         "viewer.html",
         context! {
             title,
             subtitle,
-            engine => record.engine,
-            game => record.game,
+            engine => env!("CARGO_PKG_VERSION"),
+            game,
             facts,
             css => Value::from_safe_string(VIEWER_CSS.to_string()),
             viewer => Value::from_safe_string(VIEWER_JS.to_string()),
             game_script => Value::from_safe_string(rules.view_script().to_string()),
-            chart => Value::from_safe_string(chart_svg),
-            data => Value::from_safe_string(packed(&data)),
+            chart => Value::from_safe_string(chart),
+            data => Value::from_safe_string(data),
         },
     )?;
     Ok(html)

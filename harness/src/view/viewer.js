@@ -74,8 +74,57 @@ async function unpack(text) {
   return JSON.parse(await new Response(stream).text());
 }
 
+// A tournament's one viewer page (`games/viewer.html#game=ID`): the game's data file, `ID.js`
+// beside the page, loaded with a script element (which works from file://, where fetch does
+// not); it calls `Agon.loaded` with what the page shows (harness/src/view/mod.rs, `Shown`).
+function loadShown() {
+  const wanted = /[#&]game=([A-Za-z0-9_-]+)/.exec(location.hash);
+  if (!wanted) return Promise.reject(new Error("no game named: open this page as viewer.html#game=ID"));
+  // Another game named in the address (a link between games of one tournament changes only the
+  // part after #, which loads nothing by itself): show it from a fresh page.
+  window.addEventListener("hashchange", () => {
+    const now = /[#&]game=([A-Za-z0-9_-]+)/.exec(location.hash);
+    if (now && now[1] !== wanted[1]) location.reload();
+  });
+  return new Promise((resolve, reject) => {
+    Agon.loaded = resolve;
+    const script = document.createElement("script");
+    script.src = `${wanted[1]}.js`;
+    script.onerror = () => reject(new Error(`no data file ${script.src}`));
+    document.head.appendChild(script);
+  });
+}
+
+// The address of ply `ply` of this page's game (a shared viewer page keeps its `game=ID`).
+function plyLink(ply) {
+  const game = /[#&](game=[A-Za-z0-9_-]+)/.exec(location.hash);
+  return game ? `#${game[1]}&ply=${ply}` : `#ply=${ply}`;
+}
+
+// Fills the header, the facts and the chart of a shared viewer page from the game's data file.
+function fillPage(shown) {
+  document.title = shown.title;
+  document.querySelector("header h1").textContent = shown.title;
+  document.querySelector("header .sub").textContent = shown.subtitle;
+  const facts = document.querySelector("table.facts");
+  for (const [name, value] of shown.facts) {
+    const row = Agon.el("tr");
+    row.appendChild(Agon.el("th", {}, name));
+    row.appendChild(Agon.el("td", {}, value));
+    facts.appendChild(row);
+  }
+  // The chart is SVG the engine drew (harness/src/charts.rs), its texts escaped there.
+  document.getElementById("chart").innerHTML = shown.chart;
+}
+
 async function main() {
-  const data = await unpack(document.getElementById("agon-data").textContent);
+  let packed = document.getElementById("agon-data").textContent;
+  if (!packed.trim()) {
+    const shown = await loadShown();
+    fillPage(shown);
+    packed = shown.data;
+  }
+  const data = await unpack(packed);
   // The seats' colours, the same as the score chart's (harness/src/charts.rs).
   Agon.colours = data.colours;
   const frames = [data.frames.first];
@@ -105,7 +154,7 @@ async function main() {
   const faultList = $("faults");
   const faultItems = data.faults.map((f, k) => {
     const item = Agon.el("li", { class: "fault", "data-ply": f.ply, "data-seat": f.seat, "data-cause": f.cause });
-    const link = Agon.el("a", { href: `#ply=${f.ply}` }, `ply ${f.ply}`);
+    const link = Agon.el("a", { href: plyLink(f.ply) }, `ply ${f.ply}`);
     link.addEventListener("click", (e) => { e.preventDefault(); show(Math.min(f.ply, last)); });
     item.appendChild(link);
     item.appendChild(document.createTextNode(` ${seatName(f.seat)}: `));
@@ -189,7 +238,7 @@ async function main() {
     if (keys[e.key]) { stop(); keys[e.key](); e.preventDefault(); }
     else if (e.key === " ") { timer ? stop() : play(); e.preventDefault(); }
   });
-  const wanted = /#ply=(\d+)/.exec(location.hash);
+  const wanted = /[#&]ply=(\d+)/.exec(location.hash);
   show(wanted ? Number(wanted[1]) : 0);
   // How long the page took to be ready, from the start of its navigation (for measurements).
   document.body.dataset.readyMs = Math.round(performance.now());
