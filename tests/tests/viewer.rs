@@ -386,15 +386,19 @@ fn the_report_links_open_working_viewers() {
         .collect();
     assert_eq!(links.len(), 2, "{links:?}");
     for link in links {
+        let id = link.rsplit("#game=").next().unwrap();
         browser.goto(&link).unwrap();
+        // Another game of the same viewer page reloads it: wait for this game, shown whole.
         browser
             .wait_for(
-                "document.body.dataset.last !== undefined",
+                &format!(
+                    "document.body !== null && document.body.dataset.gameId === '{id}' && \
+                     document.body.dataset.last !== undefined"
+                ),
                 Duration::from_secs(10),
             )
             .unwrap();
         browser.press("End", 35).unwrap();
-        let id = link.rsplit("#game=").next().unwrap();
         let record: Value = serde_json::from_str(
             &std::fs::read_to_string(out.join("records").join(format!("{id}.json"))).unwrap(),
         )

@@ -1,10 +1,12 @@
 //! `agon bench --suite scale`: what a very large sharded tournament costs once its games are
 //! played. N games in K shard folders are synthesised as a job array would leave them (each
 //! shard's slice of a real plan, a journal line and a record per game, the record a real game's
-//! compact JSON), then `agon tournament merge` and `agon tournament report` run as the programs
-//! staff run, each timed with its peak memory (the child's maximum resident set).
+//! compact JSON, and the viewer's data file each task's report wrote), then `agon tournament
+//! merge` (which writes the merged report too) and `agon tournament report` run as the
+//! programs staff run, each timed with its peak memory (the child's maximum resident set).
 
 use super::figure::Figure;
+use crate::grading::game_pages;
 use crate::tournament::config::Config;
 use crate::tournament::entry::Entry;
 use crate::tournament::plan::Plan;
@@ -20,9 +22,6 @@ use std::time::Instant;
 /// Entrants of the synthetic tournament: 10 pairings, so a million games stay within the
 /// limit of games per pairing.
 const ENTRANTS: usize = 5;
-
-/// Above this many games the report is not measured: it still writes a viewer page per game.
-pub const REPORT_LIMIT: usize = 100_000;
 
 fn scratch() -> PathBuf {
     std::env::temp_dir().join(format!("agon-bench-scale-{}", std::process::id()))
@@ -50,8 +49,9 @@ fn measure(
 ) -> anyhow::Result<Vec<Figure>> {
     let plan = plan(dir, random, games)?;
     let record = template_record(dir, agon, random)?;
+    let data = viewer_data(&record)?;
     let started = Instant::now();
-    let folders = write_shards(dir, &plan, shards, &record)?;
+    let folders = write_shards(dir, &plan, shards, (&record, &data))?;
     let synthesis = started.elapsed().as_secs_f64();
     let bytes: u64 = folders.iter().map(|f| disk_bytes(f)).sum();
     let per_game = bytes as f64 / plan.games.len() as f64;
@@ -65,23 +65,17 @@ fn measure(
     merge.args(["tournament", "merge"]).args(&folders);
     merge.arg("--out").arg(&merged);
     let (merge_s, merge_mb) = timed(&mut merge)?;
+    check_merged(&merged, plan.games.len())?;
     let mut figures = vec![
         figure("scale: disk per game, shard folders (bytes)", per_game, "B"),
         figure("scale: merge, wall time (s)", merge_s, "s"),
         figure("scale: merge, peak memory (MB)", merge_mb, "MB"),
     ];
-    if plan.games.len() <= REPORT_LIMIT {
-        let mut report = Command::new(agon);
-        report.args(["tournament", "report"]).arg(&merged);
-        let (report_s, report_mb) = timed(&mut report)?;
-        figures.push(figure("scale: report, wall time (s)", report_s, "s"));
-        figures.push(figure("scale: report, peak memory (MB)", report_mb, "MB"));
-    } else {
-        eprintln!(
-            "scale: the report is not measured above {REPORT_LIMIT} games (it writes a viewer \
-             page per game)"
-        );
-    }
+    let mut report = Command::new(agon);
+    report.args(["tournament", "report"]).arg(&merged);
+    let (report_s, report_mb) = timed(&mut report)?;
+    figures.push(figure("scale: report, wall time (s)", report_s, "s"));
+    figures.push(figure("scale: report, peak memory (MB)", report_mb, "MB"));
     Ok(figures)
 }
 
@@ -132,13 +126,21 @@ fn template_record(dir: &Path, agon: &Path, random: &Path) -> anyhow::Result<Vec
     Ok(std::fs::read(&path)?)
 }
 
+/// The viewer's data file of the template record.
+fn viewer_data(record: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let record: agon_engine::record::MatchRecord = serde_json::from_slice(record)?;
+    let shown = crate::view::shown(&record, &Registry::builtin(), None)?;
+    Ok(crate::view::data_file(&shown).into_bytes())
+}
+
 /// The shard folders a job array of `shards` tasks leaves: each shard's slice of the plan, and
-/// a journal line and a record per game.
+/// a journal line, a record and the viewer's data file per game (each task's report wrote
+/// those).
 fn write_shards(
     dir: &Path,
     plan: &Plan,
     shards: u32,
-    record: &[u8],
+    (record, data): (&[u8], &[u8]),
 ) -> anyhow::Result<Vec<PathBuf>> {
     let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
     let sha256: Vec<String> = plan.entrants.iter().map(|e| e.sha256.clone()).collect();
@@ -152,6 +154,7 @@ fn write_shards(
     for (index, games) in slices.into_iter().enumerate() {
         let folder = dir.join(format!("shard-{index}"));
         std::fs::create_dir_all(folder.join("records"))?;
+        std::fs::create_dir_all(folder.join(game_pages::FOLDER))?;
         let mut slice = without_games.clone();
         slice.games_total = Some(plan.games.len());
         slice.shard = Some(format!("{index}/{shards}"));
@@ -183,6 +186,8 @@ fn write_shards(
                 record,
             )
             .with_context(|| format!("writing a record into {}", folder.display()))?;
+            std::fs::write(game_pages::data_path(&folder, &game.id), data)
+                .with_context(|| format!("writing a data file into {}", folder.display()))?;
         }
         journal.flush()?;
         slice.games = games;
@@ -190,6 +195,17 @@ fn write_shards(
         folders.push(folder);
     }
     Ok(folders)
+}
+
+/// The merged folder's report must count every game once, and none missing.
+fn check_merged(merged: &Path, games: usize) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(merged.join("standings.json"))?;
+    let standings: serde_json::Value = serde_json::from_str(&text)?;
+    let summary = &standings["tournament"];
+    if summary["games_played"] != games || summary["games_missing"] != 0 {
+        bail!("the merge counted {summary} of {games} games");
+    }
+    Ok(())
 }
 
 /// Bytes the files under `dir` take.

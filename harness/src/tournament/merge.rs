@@ -233,7 +233,7 @@ fn stage(
             if data.is_file() {
                 link_or_copy(&data, &game_pages::data_path(staging, &entry.id))?;
             }
-            journal.append(&entry)?;
+            journal.append_unsynced(&entry)?;
             let first = Seen {
                 secret: entry.seed_secret,
                 result,
@@ -248,6 +248,7 @@ fn stage(
             without_journal.push(part.name());
         }
     }
+    journal.sync().map_err(|e| anyhow!(e))?;
     if !conflicts.is_empty() {
         bail!(
             "{} games have different results in different shards; nothing was merged:\n  {}",

@@ -711,6 +711,8 @@ fn planned_games(seats: &[usize], games_per_pairing: u32, entrants: usize) -> u1
             let k = k as u128;
             let meetings = match k {
                 1 => n,
+                // Each pair once: its games alternate the seats (`schedule`).
+                2 if n >= 2 => binomial(n, 2),
                 // Every k-subset in each of its k rotations; fewer entrants than seats: cyclic.
                 _ if n >= k => binomial(n, k).saturating_mul(k),
                 _ => k,
@@ -882,6 +884,15 @@ mod tests {
         };
         let games = schedule(&[2, 2], "abcd", &settings, 3);
         assert_eq!(games.len(), 2 * 3 * 4);
+        // The count the limit is checked against is the schedule's: two-seat pairs were counted
+        // twice, which refused tournaments of half the limit and more.
+        for (seats, entrants) in [(vec![2, 2], 3), (vec![2], 5), (vec![3], 4), (vec![1, 1], 2)] {
+            assert_eq!(
+                planned_games(&seats, settings.games_per_pairing, entrants),
+                schedule(&seats, "abcd", &settings, entrants).len() as u128,
+                "{seats:?} among {entrants}"
+            );
+        }
         assert_eq!(games[0].seats, [0, 1]);
         assert_eq!(games[1].seats, [1, 0]);
         assert_eq!(games[0].seed, games[1].seed, "both seatings share a seed");

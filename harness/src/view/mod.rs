@@ -29,6 +29,7 @@ pub struct Shown {
     pub subtitle: String,
     pub game: String,
     pub facts: Vec<(String, String)>,
+    /// The score chart's SVG.
     pub chart: String,
     pub data: String,
 }
@@ -133,13 +134,18 @@ pub fn shared_page(registry: &Registry, game: &str) -> anyhow::Result<String> {
     render(registry, game, None)
 }
 
-/// The data file of one game for [`shared_page`]: a script that hands the viewer what it shows.
+/// The data file of one game for [`shared_page`]: a script that hands the viewer what it shows,
+/// its chart packed as its data is (the SVG was most of a game's file).
 pub fn data_file(shown: &Shown) -> String {
+    let file = serde_json::json!({
+        "title": shown.title,
+        "subtitle": shown.subtitle,
+        "facts": shown.facts,
+        "chart": pack(shown.chart.as_bytes()),
+        "data": shown.data,
+    });
     // JSON is a JavaScript expression; this file is loaded as a script, never inlined in HTML.
-    format!(
-        "Agon.loaded({});\n",
-        serde_json::to_string(shown).expect("shown data serializes")
-    )
+    format!("Agon.loaded({file});\n")
 }
 
 fn render(registry: &Registry, game: &str, shown: Option<Shown>) -> anyhow::Result<String> {
@@ -192,11 +198,15 @@ fn ms_or_none(ms: Option<u64>) -> String {
 /// the browser inflates them itself (`DecompressionStream`). Base64 cannot end its `<script>`
 /// element early, whatever text bots put in it.
 fn packed(data: &serde_json::Value) -> String {
+    pack(&serde_json::to_vec(data).expect("page data serializes"))
+}
+
+/// `bytes` gzipped, in base64.
+fn pack(bytes: &[u8]) -> String {
     use base64::Engine as _;
     use std::io::Write as _;
-    let json = serde_json::to_vec(data).expect("page data serializes");
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    gz.write_all(&json).expect("writing to memory");
+    gz.write_all(bytes).expect("writing to memory");
     let bytes = gz.finish().expect("writing to memory");
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }

@@ -68,10 +68,14 @@ function formatMicros(us) {
 }
 
 // The data as `agon view` packs it: JSON, gzipped, in base64 (harness/src/view/mod.rs).
-async function unpack(text) {
+async function unpackText(text) {
   const bytes = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return JSON.parse(await new Response(stream).text());
+  return new Response(stream).text();
+}
+
+async function unpack(text) {
+  return JSON.parse(await unpackText(text));
 }
 
 // A tournament's one viewer page (`games/viewer.html#game=ID`): the game's data file, `ID.js`
@@ -87,7 +91,11 @@ function loadShown() {
     if (now && now[1] !== wanted[1]) location.reload();
   });
   return new Promise((resolve, reject) => {
-    Agon.loaded = resolve;
+    Agon.loaded = (shown) => {
+      // Which game this page shows, for whoever drives it (the browser tests).
+      document.body.dataset.gameId = wanted[1];
+      resolve(shown);
+    };
     const script = document.createElement("script");
     script.src = `${wanted[1]}.js`;
     script.onerror = () => reject(new Error(`no data file ${script.src}`));
@@ -102,7 +110,7 @@ function plyLink(ply) {
 }
 
 // Fills the header, the facts and the chart of a shared viewer page from the game's data file.
-function fillPage(shown) {
+async function fillPage(shown) {
   document.title = shown.title;
   document.querySelector("header h1").textContent = shown.title;
   document.querySelector("header .sub").textContent = shown.subtitle;
@@ -113,15 +121,16 @@ function fillPage(shown) {
     row.appendChild(Agon.el("td", {}, value));
     facts.appendChild(row);
   }
-  // The chart is SVG the engine drew (harness/src/charts.rs), its texts escaped there.
-  document.getElementById("chart").innerHTML = shown.chart;
+  // The chart is SVG the engine drew (harness/src/charts.rs), its texts escaped there; packed
+  // as the data is.
+  document.getElementById("chart").innerHTML = await unpackText(shown.chart);
 }
 
 async function main() {
   let packed = document.getElementById("agon-data").textContent;
   if (!packed.trim()) {
     const shown = await loadShown();
-    fillPage(shown);
+    await fillPage(shown);
     packed = shown.data;
   }
   const data = await unpack(packed);
