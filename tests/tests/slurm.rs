@@ -151,6 +151,68 @@ fn a_job_array_merges_into_one_run_and_a_resubmitted_task_plays_only_its_shard()
         "24 games, 0 duplicates, 0 missing",
     );
     assert_same_outputs(&merged, &whole);
+
+    // A task cancelled while it plays says what it recorded and how to go on; resubmitted, it
+    // plays the rest of its shard and nothing twice.
+    let slow_cfg = tournament_config(
+        &dir.join("logs"),
+        "game = \"breakthrough\"\nseed = 9\ngames_per_pairing = 8\nhost = \"process\"",
+        &[
+            ("random", spec("breakthrough-random", "random")),
+            (
+                "deep",
+                format!("{}?depth=5", spec("breakthrough-alphabeta", "alphabeta")),
+            ),
+        ],
+    );
+    let cancelled = dir.join("cancelled");
+    let submit_slow = |array: &str| {
+        let logs = dir.join("logs/slow-%A_%a.log");
+        let args: Vec<&OsStr> = vec![
+            OsStr::new(array),
+            OsStr::new("--cpus-per-task=1"),
+            OsStr::new("--mem=1G"),
+            OsStr::new("--output"),
+            logs.as_os_str(),
+            script.as_os_str(),
+            slow_cfg.as_os_str(),
+            cancelled.as_os_str(),
+        ];
+        cluster
+            .submit(&args, &env)
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let job = submit_slow("--array=0-1");
+    let journal = cancelled.join("shard-0/journal.jsonl");
+    let waited = std::time::Instant::now();
+    while std::fs::read_to_string(&journal).map_or(0, |j| j.lines().count()) == 0 {
+        assert!(waited.elapsed() < PATIENCE, "shard 0 recorded no game");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    cluster.control("scancel", &[format!("{job}_0")]).unwrap();
+    cluster
+        .wait(&job, PATIENCE)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let recorded = std::fs::read_to_string(&journal).unwrap().lines().count();
+    let log = std::fs::read_to_string(dir.join(format!("logs/slow-{job}_0.log"))).unwrap();
+    if recorded < 4 {
+        assert_has(&log, "games are recorded");
+        assert_has(&log, "agon tournament resume");
+    }
+    let job = submit_slow("--array=0");
+    cluster
+        .wait(&job, PATIENCE)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let ids: Vec<String> = std::fs::read_to_string(&journal)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["id"].to_string())
+        .collect();
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!((ids.len(), unique.len()), (4, 4), "{ids:?}");
+
     drop(cluster);
     assert!(
         !std::fs::read_dir("/proc").unwrap().flatten().any(|p| {
