@@ -467,6 +467,11 @@ pub struct TournamentMergeArgs {
     /// Merge even when planned games are in no shard (by default that is an error naming them)
     #[arg(long)]
     pub allow_missing: bool,
+    /// Only merge: write the report with `agon tournament report DIR` afterwards (a report
+    /// holds every game's result in memory, about 2.5 KB a game: for a million games, run it
+    /// as a job of its own)
+    #[arg(long)]
+    pub no_report: bool,
 }
 
 #[derive(Args)]

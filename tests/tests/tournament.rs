@@ -810,3 +810,34 @@ fn the_report_names_the_tournament_and_links_each_fault_to_its_games() {
         .unwrap()
         .starts_with("Agon.loaded("));
 }
+
+/// A shard's report rates only the entrants that played in it: four entrants, six games in six
+/// shards, so each shard's two idle entrants are listed with no games and no rating (they were
+/// listed at the rating prior, 1500, as if rated).
+#[test]
+fn a_shard_report_rates_no_entrant_without_games() {
+    let dir = scratch("tournament-shard-ratings");
+    let random = bot("breakthrough-random", "random");
+    let entrants: Vec<(&str, String)> = ["a", "b", "c", "d"]
+        .into_iter()
+        .map(|name| (name, random.clone()))
+        .collect();
+    let cfg = config(&dir, "games_per_pairing = 1\nhost = \"thread\"", &entrants);
+    let out = dir.join("shard");
+    agon_output(&[
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--shard",
+        "0/6",
+        "--quiet",
+    ])
+    .expect_success();
+    let rows = standings(&out)["standings"].as_array().unwrap().clone();
+    let (played, idle): (Vec<&Value>, Vec<&Value>) = rows.iter().partition(|r| r["games"] == 1);
+    assert_eq!((played.len(), idle.len()), (2, 2), "{rows:?}");
+    assert!(played.iter().all(|r| r["rating"].is_number()), "{rows:?}");
+    assert!(idle.iter().all(|r| r.get("rating").is_none()), "{rows:?}");
+}

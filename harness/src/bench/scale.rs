@@ -2,8 +2,8 @@
 //! played. N games in K shard folders are synthesised as a job array would leave them (each
 //! shard's slice of a real plan, a journal line and a record per game, the record a real game's
 //! compact JSON, and the viewer's data file each task's report wrote), then `agon tournament
-//! merge` (which writes the merged report too) and `agon tournament report` run as the
-//! programs staff run, each timed with its peak memory (the child's maximum resident set).
+//! merge --no-report` and `agon tournament report` run as the programs staff run, each timed
+//! with its peak memory (the child's maximum resident set).
 
 use super::figure::Figure;
 use crate::grading::game_pages;
@@ -63,9 +63,8 @@ fn measure(
     let merged = dir.join("merged");
     let mut merge = Command::new(agon);
     merge.args(["tournament", "merge"]).args(&folders);
-    merge.arg("--out").arg(&merged);
+    merge.arg("--out").arg(&merged).arg("--no-report");
     let (merge_s, merge_mb) = timed(&mut merge)?;
-    check_merged(&merged, plan.games.len())?;
     let mut figures = vec![
         figure("scale: disk per game, shard folders (bytes)", per_game, "B"),
         figure("scale: merge, wall time (s)", merge_s, "s"),
@@ -74,6 +73,7 @@ fn measure(
     let mut report = Command::new(agon);
     report.args(["tournament", "report"]).arg(&merged);
     let (report_s, report_mb) = timed(&mut report)?;
+    check_merged(&merged, plan.games.len())?;
     figures.push(figure("scale: report, wall time (s)", report_s, "s"));
     figures.push(figure("scale: report, peak memory (MB)", report_mb, "MB"));
     Ok(figures)

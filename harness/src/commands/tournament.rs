@@ -288,5 +288,12 @@ fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
         merged.duplicates,
         merged.missing
     );
+    if args.no_report {
+        outln!(
+            "report: not written (--no-report); `agon tournament report {}` writes it",
+            args.out.display()
+        );
+        return Ok(());
+    }
     write_report(&merged.plan, &args.out, false, false)
 }
