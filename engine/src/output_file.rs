@@ -92,15 +92,24 @@ pub fn remove_leftovers(dir: &Path) -> std::io::Result<usize> {
     Ok(removed)
 }
 
+/// A fresh, empty folder `agon-NAME-PID` in the system's temporary folder (what an earlier
+/// process of the same id left there is removed first): for tests and benchmarks.
+pub fn fresh_scratch(name: &str) -> std::io::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("agon-{name}-{}", std::process::id()));
+    match std::fs::remove_dir_all(&dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("agon-out-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        fresh_scratch(&format!("out-{name}")).unwrap()
     }
 
     #[test]

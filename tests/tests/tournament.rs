@@ -146,6 +146,16 @@ fn three_shards_merged_equal_one_run() {
     let plan = ok(&["tournament", "plan", cfg]);
     assert_eq!(plan.lines().count(), 36);
     let shard = |i: u32| dir.join(format!("shard{i}"));
+    // `agon tournament merge FOLDERS --out never`, which must fail writing nothing: its stderr.
+    let refused_merge = |folders: &[&Path]| {
+        let never = dir.join("never");
+        let mut args = vec!["tournament", "merge"];
+        args.extend(folders.iter().map(|f| f.to_str().unwrap()));
+        args.extend(["--out", never.to_str().unwrap()]);
+        let stderr = agon_output(&args).expect_failure().stderr;
+        assert!(!never.exists());
+        stderr
+    };
     ok(&[
         "tournament",
         "run",
@@ -265,17 +275,7 @@ fn three_shards_merged_equal_one_run() {
         unplayed.join("tournament.json"),
     )
     .unwrap();
-    let stderr = agon_output(&[
-        "tournament",
-        "merge",
-        shard(0).to_str().unwrap(),
-        unplayed.to_str().unwrap(),
-        shard(2).to_str().unwrap(),
-        "--out",
-        dir.join("never").to_str().unwrap(),
-    ])
-    .expect_failure()
-    .stderr;
+    let stderr = refused_merge(&[&shard(0), &unplayed, &shard(2)]);
     assert_has(&stderr, "shard 1 of 3 (");
     assert_has(&stderr, "unplayed) has no journal");
     ok(&[
@@ -307,20 +307,8 @@ fn three_shards_merged_equal_one_run() {
     let mut lines = std::fs::read_to_string(conflicting.join("journal.jsonl")).unwrap();
     lines.push_str(&format!("{entry}\n"));
     std::fs::write(conflicting.join("journal.jsonl"), lines).unwrap();
-    let stderr = agon_output(&[
-        "tournament",
-        "merge",
-        shard(0).to_str().unwrap(),
-        conflicting.to_str().unwrap(),
-        shard(1).to_str().unwrap(),
-        shard(2).to_str().unwrap(),
-        "--out",
-        dir.join("never").to_str().unwrap(),
-    ])
-    .expect_failure()
-    .stderr;
+    let stderr = refused_merge(&[&shard(0), &conflicting, &shard(1), &shard(2)]);
     assert_has_all(&stderr, &["different results", &id]);
-    assert!(!dir.join("never").exists());
     // A shard of another layout (the same tournament in 2 shards) is refused.
     let halves = dir.join("halves");
     ok(&[
@@ -335,16 +323,7 @@ fn three_shards_merged_equal_one_run() {
         &secret,
         "--quiet",
     ]);
-    let stderr = agon_output(&[
-        "tournament",
-        "merge",
-        shard(0).to_str().unwrap(),
-        halves.to_str().unwrap(),
-        "--out",
-        dir.join("never").to_str().unwrap(),
-    ])
-    .expect_failure()
-    .stderr;
+    let stderr = refused_merge(&[&shard(0), &halves]);
     assert_has(&stderr, "different shard layouts");
     // A shard of another configuration is refused.
     let other_dir = scratch("tournament-other");
@@ -355,16 +334,7 @@ fn three_shards_merged_equal_one_run() {
     );
     let other_out = other_dir.join("run");
     run_quietly(&other, &other_out);
-    let out = agon_output(&[
-        "tournament",
-        "merge",
-        shard(0).to_str().unwrap(),
-        other_out.to_str().unwrap(),
-        "--out",
-        dir.join("bad").to_str().unwrap(),
-    ])
-    .expect_failure();
-    assert!(out.stderr.contains("cannot be merged"));
+    assert_has(&refused_merge(&[&shard(0), &other_out]), "cannot be merged");
 }
 
 #[test]
@@ -824,17 +794,9 @@ fn a_shard_report_rates_no_entrant_without_games() {
         .collect();
     let cfg = config(&dir, "games_per_pairing = 1\nhost = \"thread\"", &entrants);
     let out = dir.join("shard");
-    agon_output(&[
-        "tournament",
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--shard",
-        "0/6",
-        "--quiet",
-    ])
-    .expect_success();
+    let mut args = tournament_run_args(&cfg, &out);
+    args.extend(["--shard", "0/6", "--quiet"]);
+    ok(&args);
     let rows = standings(&out)["standings"].as_array().unwrap().clone();
     let (played, idle): (Vec<&Value>, Vec<&Value>) = rows.iter().partition(|r| r["games"] == 1);
     assert_eq!((played.len(), idle.len()), (2, 2), "{rows:?}");

@@ -23,18 +23,12 @@ use std::time::Instant;
 /// limit of games per pairing.
 const ENTRANTS: usize = 5;
 
-fn scratch() -> PathBuf {
-    std::env::temp_dir().join(format!("agon-bench-scale-{}", std::process::id()))
-}
-
 /// The figures of `games` games in `shards` shards; `agon` runs merge and report.
 pub fn run(agon: &Path, random: &Path, games: usize, shards: u32) -> anyhow::Result<Vec<Figure>> {
     if shards == 0 || games < shards as usize {
         bail!("--scale-shards: expected 1 to --scale-games shards");
     }
-    let dir = scratch();
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir)?;
+    let dir = agon_engine::output_file::fresh_scratch("bench-scale")?;
     let result = measure(&dir, agon, random, games, shards);
     let _ = std::fs::remove_dir_all(&dir);
     result

@@ -27,15 +27,12 @@ fn config_text(random: &Path) -> String {
     text
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("agon-bench-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+fn scratch(name: &str) -> std::io::Result<std::path::PathBuf> {
+    agon_engine::output_file::fresh_scratch(&format!("bench-{name}"))
 }
 
 pub fn throughput(random: &Path) -> anyhow::Result<Vec<Figure>> {
-    let dir = scratch("tournament");
-    std::fs::create_dir_all(&dir)?;
+    let dir = scratch("tournament")?;
     let path = dir.join("bench.toml");
     std::fs::write(&path, config_text(random))?;
     let registry = Registry::builtin();
@@ -67,8 +64,7 @@ pub fn throughput(random: &Path) -> anyhow::Result<Vec<Figure>> {
 
 /// One journal line written and fsynced, in microseconds.
 pub fn journal_append() -> anyhow::Result<Figure> {
-    let dir = scratch("journal");
-    std::fs::create_dir_all(&dir)?;
+    let dir = scratch("journal")?;
     let (mut journal, _) =
         Journal::open(&dir, &journal::any_entry::<Entry>).map_err(|e| anyhow!(e))?;
     let entry = Entry {

@@ -9,7 +9,7 @@
 //! copied aside by a repair) without being held.
 
 use super::folder_lock::{self, FolderLock};
-use crate::json_lines::{self, BoundedLines, Content, MAX_LINE};
+use crate::json_lines::{self, BoundedLines, Content, Line, MAX_LINE};
 use agon_engine::output_file;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -57,6 +57,22 @@ pub struct Damaged {
     pub size: u64,
     /// Where it starts in the journal.
     offset: u64,
+}
+
+impl Damaged {
+    /// The damaged `line`, with its `problem` and the game id it still shows.
+    fn of(line: &Line<'_>, problem: String) -> Damaged {
+        Damaged {
+            line: line.number,
+            game: game_id(match line.content {
+                Content::Whole(text) => text,
+                Content::TooLong { start } => start,
+            }),
+            problem,
+            size: line.size,
+            offset: line.offset,
+        }
+    }
 }
 
 /// What a journal file holds.
@@ -294,16 +310,7 @@ pub fn stream<E: JournalEntry>(
         match line.text().and_then(|text| parse_entry(text, check)) {
             Ok(entry) => each(entry)?,
             Err(problem) => {
-                let damaged = Damaged {
-                    line: line.number,
-                    game: game_id(match line.content {
-                        Content::Whole(text) => text,
-                        Content::TooLong { start } => start,
-                    }),
-                    problem,
-                    size: line.size,
-                    offset: line.offset,
-                };
+                let damaged = Damaged::of(&line, problem);
                 return Err(damage_message::<E>(&path, dir, &damaged, 1));
             }
         }
@@ -397,16 +404,7 @@ fn scan<E: JournalEntry>(
         }
         match line.text().and_then(|text| parse_entry(text, check)) {
             Ok(entry) => result.entries.push(entry),
-            Err(problem) => result.damaged.push(Damaged {
-                line: line.number,
-                game: game_id(match line.content {
-                    Content::Whole(text) => text,
-                    Content::TooLong { start } => start,
-                }),
-                problem,
-                size: line.size,
-                offset: line.offset,
-            }),
+            Err(problem) => result.damaged.push(Damaged::of(&line, problem)),
         }
     }
     Ok(result)
@@ -463,8 +461,7 @@ mod tests {
     }
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("agon-journal-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = output_file::fresh_scratch(&format!("journal-{name}")).unwrap();
         std::fs::create_dir_all(dir.join("records")).unwrap();
         dir
     }

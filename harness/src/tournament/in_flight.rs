@@ -341,8 +341,7 @@ mod tests {
 
     #[test]
     fn markers_and_evidence_left_behind_become_one_crash() {
-        let dir = std::env::temp_dir().join(format!("agon-in-flight-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = agon_engine::output_file::fresh_scratch("in-flight").unwrap();
         std::fs::create_dir_all(dir.join(FOLDER)).unwrap();
         std::fs::write(dir.join(FOLDER).join("g7"), br#"{"entrants":["bad","a"]}"#).unwrap();
         std::fs::write(dir.join(FOLDER).join("g6"), br#"{"entrants":["b","c"]}"#).unwrap();

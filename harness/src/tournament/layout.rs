@@ -217,9 +217,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("agon-layout-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
+        agon_engine::output_file::fresh_scratch(&format!("layout-{name}")).unwrap()
     }
 
     fn slurm(id: u32, min: u32, max: u32, count: u32) -> Task {

@@ -275,9 +275,7 @@ mod tests {
     use crate::loader::cache::content_addressed_copy;
 
     fn cache(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("agon-gc-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
+        crate::output_file::fresh_scratch(&format!("gc-{name}")).unwrap()
     }
 
     fn sha(c: char) -> String {
