@@ -397,7 +397,7 @@ fn bad_configurations_are_refused_naming_the_key() {
         (
             "games_per_pairing = 100000\n[[sweep]]\nname = \"move_limit\"\nvalues = [10,20,30,40,50,60]".into(),
             good.clone(),
-            "plans 3600000 games; at most 1000000",
+            "plans 1800000 games; at most 1000000",
         ),
     ];
     for (extra, entrants, message) in cases {
