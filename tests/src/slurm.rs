@@ -89,10 +89,15 @@ fn user_ids(name: &str) -> Result<(u32, u32), String> {
     Ok((id("-u")?, id("-g")?))
 }
 
-/// A port nobody listens on now.
-fn free_port() -> Result<u16, String> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
-    Ok(listener.local_addr().map_err(|e| e.to_string())?.port())
+/// Two different ports nobody listens on now (both held while they are picked).
+fn free_ports() -> Result<(u16, u16), String> {
+    let bind = || std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string());
+    let (a, b) = (bind()?, bind()?);
+    let port = |l: &std::net::TcpListener| l.local_addr().map(|a| a.port());
+    Ok((
+        port(&a).map_err(|e| e.to_string())?,
+        port(&b).map_err(|e| e.to_string())?,
+    ))
 }
 
 fn run_quietly(command: &mut Command) -> Result<String, String> {
@@ -137,6 +142,9 @@ impl Cluster {
                 .map_err(|e| e.to_string())?;
             let child = die_with_the_test(
                 Command::new(tool(daemon))
+                    // In the environment too: the job steps slurmd starts inherit it, which is
+                    // how the cluster's drop finds what is left of them.
+                    .env("SLURM_CONF", &cluster.conf)
                     .arg("-D")
                     .arg("-f")
                     .arg(&cluster.conf)
@@ -209,7 +217,7 @@ impl Cluster {
                 line.split_whitespace().nth(1)?.parse::<u64>().ok()
             })
             .map_or(1024, |kb| kb / 1024 * 9 / 10);
-        let (controller, node) = (free_port()?, free_port()?);
+        let (controller, node) = free_ports()?;
         let d = self.dir.display();
         let conf = format!(
             "ClusterName=agontest\nSlurmctldHost={host}(127.0.0.1)\nSlurmUser=root\n\

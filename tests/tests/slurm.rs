@@ -181,7 +181,8 @@ fn a_job_array_merges_into_one_run_and_a_resubmitted_task_plays_only_its_shard()
         assert!(waited.elapsed() < PATIENCE, "shard 0 recorded no game");
         std::thread::sleep(Duration::from_millis(50));
     }
-    cluster.control("scancel", &[format!("{job}_0")]).unwrap();
+    // The task may have finished its four games already: then there is nothing to cancel.
+    let _ = cluster.control("scancel", &[format!("{job}_0")]);
     cluster
         .wait(&job, PATIENCE)
         .unwrap_or_else(|e| panic!("{e}"));

@@ -387,8 +387,11 @@ fn the_report_links_open_working_viewers() {
     assert_eq!(links.len(), 2, "{links:?}");
     for link in links {
         let id = link.rsplit("#game=").next().unwrap();
+        // From another page, as a click in the report opens it (a jump from one game to another
+        // within the viewer page reloads it, which an evaluation could be caught in).
+        browser.goto("about:blank").unwrap();
         browser.goto(&link).unwrap();
-        // Another game of the same viewer page reloads it: wait for this game, shown whole.
+        // Wait for this game, shown whole.
         browser
             .wait_for(
                 &format!(

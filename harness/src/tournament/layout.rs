@@ -49,14 +49,17 @@ impl Task {
                 })
                 .transpose()
         };
-        if let (Some(id), Some(count)) = (
-            number("SLURM_ARRAY_TASK_ID")?,
-            number("SLURM_ARRAY_TASK_COUNT")?,
-        ) {
-            // Slurm sets all four; without the bounds, the array is taken as contiguous.
+        if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+            // Slurm sets all four (older releases lack the count); an array without its
+            // bounds is taken as 0 to its count.
             let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-            let max =
-                number("SLURM_ARRAY_TASK_MAX")?.unwrap_or_else(|| (min + count).saturating_sub(1));
+            let count = number("SLURM_ARRAY_TASK_COUNT")?;
+            let max = match (number("SLURM_ARRAY_TASK_MAX")?, count) {
+                (Some(max), _) => max,
+                (None, Some(count)) => (min + count).saturating_sub(1),
+                (None, None) => id,
+            };
+            let count = count.unwrap_or_else(|| max.saturating_sub(min) + 1);
             return Ok(Some(Task::Slurm {
                 id,
                 count,
@@ -186,7 +189,12 @@ fn read_layout(results: &Path, config_hash: &str) -> Result<Option<u32>, String>
 fn write_layout(results: &Path, config_hash: &str, shards: u32) -> Result<u32, String> {
     std::fs::create_dir_all(results).map_err(|e| format!("{}: {e}", results.display()))?;
     let path = results.join(LAYOUT_FILE);
-    let temporary = results.join(format!(".{LAYOUT_FILE}.{}", std::process::id()));
+    // Tasks on other nodes may share a process id: the name is this task's alone.
+    let temporary = results.join(format!(
+        ".{LAYOUT_FILE}.{}-{:016x}",
+        std::process::id(),
+        rand::random::<u64>()
+    ));
     let layout = Layout {
         config_hash: config_hash.to_string(),
         shards,
@@ -246,6 +254,13 @@ mod tests {
             ("SLURM_ARRAY_TASK_MAX", "3"),
         ]));
         assert_eq!(task, Ok(Some(slurm(3, 3, 3, 1))));
+        // Older Slurm releases set no count: the bounds give it.
+        let task = Task::from_vars(vars(&[
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "3"),
+        ]));
+        assert_eq!(task, Ok(Some(slurm(2, 0, 3, 4))));
         let task = Task::from_vars(vars(&[("JOB_COMPLETION_INDEX", "2")]));
         assert_eq!(task, Ok(Some(Task::Indexed { index: 2 })));
         assert_eq!(Task::from_vars(vars(&[])), Ok(None));

@@ -53,6 +53,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, allow_missing: bool) -> anyhow::Resul
     let parts = read_parts(dirs)?;
     let plan = whole_plan(&parts, allow_missing)?;
     let staging = staging_folder(out)?;
+    // A folder of this merge's own: never one an earlier merge left (a process id repeats).
+    std::fs::create_dir(&staging)
+        .with_context(|| format!("cannot create {}", staging.display()))?;
     let merged = match stage(&plan, &parts, &staging, allow_missing) {
         Ok(merged) => merged,
         Err(e) => {
@@ -398,16 +401,25 @@ fn staging_folder(out: &Path) -> anyhow::Result<PathBuf> {
             let file = entry.file_name().to_string_lossy().into_owned();
             let pid = file
                 .strip_prefix(&prefix)
-                .and_then(|p| p.parse::<i32>().ok());
+                .and_then(|p| p.split('-').next()?.parse::<i32>().ok());
             if pid.is_some_and(|pid| !process_alive(pid)) {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
         }
     }
-    Ok(parent.join(format!("{prefix}{}", std::process::id())))
+    Ok(parent.join(format!(
+        "{prefix}{}-{:016x}",
+        std::process::id(),
+        rand::random::<u64>()
+    )))
 }
 
+/// Whether process `pid` runs (one of another user's, which may not be signalled, does).
 fn process_alive(pid: i32) -> bool {
-    rustix::process::Pid::from_raw(pid)
-        .is_some_and(|p| rustix::process::test_kill_process(p).is_ok())
+    rustix::process::Pid::from_raw(pid).is_some_and(|p| {
+        !matches!(
+            rustix::process::test_kill_process(p),
+            Err(rustix::io::Errno::SRCH)
+        )
+    })
 }

@@ -274,14 +274,16 @@ impl Plan {
         Ok(plan)
     }
 
-    /// A format-1 plan as format 2: a shard held the whole plan and played a contiguous block
-    /// of it, which its plan now holds alone.
+    /// A format-1 plan as format 2: the same, unless it is a shard's. A format-1 shard played a
+    /// contiguous block of the plan, which neither today's deal of games to shards nor a merge
+    /// of today's shards can continue.
     fn upgraded_from_format_1(mut self) -> Result<Plan, String> {
         if let Some(shard) = self.shard()? {
-            let n = self.games.len();
-            let (i, count) = (shard.index as usize, shard.count as usize);
-            self.games_total = Some(n);
-            self.games = self.games[n * i / count..n * (i + 1) / count].to_vec();
+            return Err(format!(
+                "shard {shard} of a plan of format 1, whose shards played contiguous blocks of \
+                 the plan: resume and merge its shards with the Agon that planned them (0.3.0 \
+                 and earlier), or plan the tournament again"
+            ));
         }
         self.format = PLAN_FORMAT;
         Ok(self)
@@ -865,6 +867,26 @@ mod tests {
         );
     }
     use agon_engine::host::Clock;
+
+    #[test]
+    fn format_1_plans_read_unless_they_are_a_shards() {
+        let dir = agon_engine::output_file::fresh_scratch("plan-format-1").unwrap();
+        let plan = serde_json::json!({
+            "format": 1, "config_hash": "h", "config_file": "t.toml",
+            "settings": {"name": null, "game": "breakthrough", "games_per_pairing": 1, "seed": 1,
+                "host": "thread", "move_ms": 100, "start_ms": 100, "clock": "wall",
+                "on_fault": null, "sandbox": {}, "game_seed": null},
+            "param_sets": [], "entrants": [], "excluded": [], "games": [],
+        });
+        std::fs::write(dir.join("tournament.json"), plan.to_string()).unwrap();
+        let read = Plan::read(&dir).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read.format, PLAN_FORMAT);
+        let mut shard = plan;
+        shard["shard"] = "1/3".into();
+        std::fs::write(dir.join("tournament.json"), shard.to_string()).unwrap();
+        let e = Plan::read(&dir).unwrap_err();
+        assert!(e.contains("shard 1/3 of a plan of format 1"), "{e}");
+    }
 
     #[test]
     fn the_schedule_swaps_seats_and_mirrors_seeds() {

@@ -91,7 +91,9 @@ function loadShown() {
     if (now && now[1] !== wanted[1]) location.reload();
   });
   return new Promise((resolve, reject) => {
+    let handed = false;
     Agon.loaded = (shown) => {
+      handed = true;
       // Which game this page shows, for whoever drives it (the browser tests).
       document.body.dataset.gameId = wanted[1];
       resolve(shown);
@@ -99,6 +101,9 @@ function loadShown() {
     const script = document.createElement("script");
     script.src = `${wanted[1]}.js`;
     script.onerror = () => reject(new Error(`no data file ${script.src}`));
+    // A file that ran without handing its data over (cut short, not Agon's) is an error, not a
+    // page that waits forever.
+    script.onload = () => handed || reject(new Error(`${script.src} is not a game's data file`));
     document.head.appendChild(script);
   });
 }
@@ -221,7 +226,8 @@ async function main() {
       cursor.setAttribute("x1", x);
       cursor.setAttribute("x2", x);
     }
-    if (location.hash !== `#ply=${ply}`) history.replaceState(null, "", `#ply=${ply}`);
+    // A shared viewer page keeps `game=ID` in the address, so that a reload shows the game.
+    if (location.hash !== plyLink(ply)) history.replaceState(null, "", plyLink(ply));
   }
 
   function stop() {
