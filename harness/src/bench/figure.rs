@@ -45,6 +45,16 @@ pub fn per_call(name: &'static str, per_sample: Duration, mut f: impl FnMut()) -
     summarize(name, samples, "ns")
 }
 
+/// A figure measured once (a memory reading, a whole run): its median and best are the value.
+pub fn single(name: &'static str, value: f64, unit: &'static str) -> Figure {
+    Figure {
+        name,
+        median: value,
+        best: value,
+        unit,
+    }
+}
+
 pub fn summarize(name: &'static str, mut samples: Vec<f64>, unit: &'static str) -> Figure {
     samples.sort_by(|a, b| a.total_cmp(b));
     // Times: the smallest is best; rates: the largest.

@@ -5,7 +5,7 @@
 //! `--ladder-games` games in all, and the resident set and open descriptors after 1,000 games
 //! are compared with those at the end: a ladder runs for days.
 
-use super::figure::{summarize, Figure};
+use super::figure::{single, summarize, Figure};
 use crate::ladder::run::{run, LadderOptions};
 use agon_engine::host::{Clock, HostKind};
 use agon_engine::record::Budgets;
@@ -115,15 +115,6 @@ fn measure(
     figures.push(single("open fds at the end", fds_late as f64, ""));
     figures.push(single("ladder games played", games as f64, ""));
     Ok(figures)
-}
-
-fn single(name: &'static str, value: f64, unit: &'static str) -> Figure {
-    Figure {
-        name,
-        median: value,
-        best: value,
-        unit,
-    }
 }
 
 fn publish(bytes: &[u8], dir: &Path, slot: &str) -> std::io::Result<()> {

@@ -5,7 +5,7 @@
 //! merge --no-report` and `agon tournament report` run as the programs staff run, each timed
 //! with its peak memory (the child's maximum resident set).
 
-use super::figure::Figure;
+use super::figure::{single, Figure};
 use crate::grading::game_pages;
 use crate::tournament::config::Config;
 use crate::tournament::entry::Entry;
@@ -60,26 +60,17 @@ fn measure(
     merge.arg("--out").arg(&merged).arg("--no-report");
     let (merge_s, merge_mb) = timed(&mut merge)?;
     let mut figures = vec![
-        figure("scale: disk per game, shard folders (bytes)", per_game, "B"),
-        figure("scale: merge, wall time (s)", merge_s, "s"),
-        figure("scale: merge, peak memory (MB)", merge_mb, "MB"),
+        single("scale: disk per game, shard folders (bytes)", per_game, "B"),
+        single("scale: merge, wall time (s)", merge_s, "s"),
+        single("scale: merge, peak memory (MB)", merge_mb, "MB"),
     ];
     let mut report = Command::new(agon);
     report.args(["tournament", "report"]).arg(&merged);
     let (report_s, report_mb) = timed(&mut report)?;
     check_merged(&merged, plan.games.len())?;
-    figures.push(figure("scale: report, wall time (s)", report_s, "s"));
-    figures.push(figure("scale: report, peak memory (MB)", report_mb, "MB"));
+    figures.push(single("scale: report, wall time (s)", report_s, "s"));
+    figures.push(single("scale: report, peak memory (MB)", report_mb, "MB"));
     Ok(figures)
-}
-
-fn figure(name: &'static str, value: f64, unit: &'static str) -> Figure {
-    Figure {
-        name,
-        median: value,
-        best: value,
-        unit,
-    }
 }
 
 /// A real plan of about `games` games among [`ENTRANTS`] random bots.

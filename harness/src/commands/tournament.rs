@@ -284,9 +284,9 @@ fn merge(args: TournamentMergeArgs) -> anyhow::Result<()> {
     outln!(
         "merged {} shard folders: {} games, {} duplicates, {} missing",
         args.dirs.len(),
-        merged.games,
-        merged.duplicates,
-        merged.missing
+        merged.counts.games,
+        merged.counts.duplicates,
+        merged.counts.missing
     );
     if args.no_report {
         outln!(

@@ -24,6 +24,12 @@ use std::path::{Path, PathBuf};
 pub struct Merged {
     /// The merged tournament's plan: every game of the shards merged, in plan order.
     pub plan: Plan,
+    pub counts: Counts,
+}
+
+/// How many games a merge took, found twice, and missed.
+#[derive(Debug)]
+pub struct Counts {
     pub games: usize,
     /// Games found in more than one shard folder (the first folder's copy is merged).
     pub duplicates: usize,
@@ -56,8 +62,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path, allow_missing: bool) -> anyhow::Resul
     // A folder of this merge's own: never one an earlier merge left (a process id repeats).
     std::fs::create_dir(&staging)
         .with_context(|| format!("cannot create {}", staging.display()))?;
-    let merged = match stage(&plan, &parts, &staging, allow_missing) {
-        Ok(merged) => merged,
+    let counts = match stage(&plan, &parts, &staging, allow_missing) {
+        Ok(counts) => counts,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
             return Err(e);
@@ -71,7 +77,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, allow_missing: bool) -> anyhow::Resul
             out.display()
         )
     })?;
-    Ok(Merged { plan, ..merged })
+    Ok(Merged { plan, counts })
 }
 
 fn read_parts(dirs: &[PathBuf]) -> anyhow::Result<Vec<Part>> {
@@ -201,7 +207,7 @@ fn stage(
     parts: &[Part],
     staging: &Path,
     allow_missing: bool,
-) -> anyhow::Result<Merged> {
+) -> anyhow::Result<Counts> {
     for folder in ["records", game_pages::FOLDER] {
         std::fs::create_dir_all(staging.join(folder))
             .with_context(|| format!("cannot create {}", staging.display()))?;
@@ -260,8 +266,7 @@ fn stage(
         );
     }
     let missing = missing_games(plan, parts, &seen, &without_journal, allow_missing)?;
-    Ok(Merged {
-        plan: plan.clone(),
+    Ok(Counts {
         games: seen.len(),
         duplicates: seen.values().filter(|s| s.copies > 1).count(),
         missing: missing + plan.games_planned() - plan.games.len(),
