@@ -39,10 +39,11 @@ pub enum Command {
                       with a bot for GAME that plays legal moves, written against \
                       agon-sdk. `cargo build --release` in it gives a plugin file that \
                       `agon plugins` lists and `agon match` plays; `cargo test --release` plays \
-                      one game through the engine's real loader.\n\n\
-                      The project depends on this Agon checkout's agon-sdk by path \
-                      (--registry: on the published version instead); its test depends on \
-                      the checkout's engine.",
+                      a game with each of its bots through the installed `agon` ($AGON, else \
+                      the PATH).\n\n\
+                      The project carries agon-sdk's source in vendor/ (written from this \
+                      binary), so it builds wherever it is copied, with no Agon checkout; \
+                      --registry depends on the published release instead.",
         after_help = "Example:\n  agon new --game breakthrough my-bot --name \"Team Rocket\"\n  \
                       cd my-bot && cargo build --release\n  \
                       agon match --game breakthrough --bot target/release/libmy_bot.so:bot \
@@ -480,8 +481,8 @@ pub struct PluginsArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Where each file is opened: `process` (a confined agon-host per file, the default: a
-    /// broken or hostile library cannot crash or hang this command) or `inline` (in this
-    /// process; trusted files only)
+    /// broken or hostile library cannot crash or hang this command), or `thread` or `inline`
+    /// (in this process; trusted files only)
     #[arg(long, default_value = "process", value_name = "HOST")]
     pub host: String,
     /// Print JSON instead of text
@@ -502,13 +503,11 @@ pub struct NewArgs {
     /// The bot's name in bot specs (`FILE:BOT`)
     #[arg(long, default_value = "bot")]
     pub bot: String,
-    /// The Agon checkout to depend on [default: the one this agon was built from]
-    #[arg(long, value_name = "DIR")]
-    pub agon_dir: Option<PathBuf>,
-    /// Depend on the published agon-sdk of this engine's version instead of the
-    /// checkout's by path
-    #[arg(long)]
-    pub registry: bool,
+    /// Depend on the published agon-sdk of this engine's version instead of a copy of its source
+    /// in `vendor/`: from crates.io, or with `--registry=NAME` from the registry NAME of your
+    /// cargo configuration (a course's own)
+    #[arg(long, value_name = "NAME", num_args = 0..=1, require_equals = true)]
+    pub registry: Option<Option<String>>,
 }
 
 #[derive(Args)]

@@ -5,6 +5,7 @@ mod charts;
 mod cli;
 mod commands;
 mod console;
+mod error_text;
 mod exit_guard;
 mod feedback;
 mod grading;
@@ -25,7 +26,8 @@ fn main() {
     let cli = cli::Cli::parse();
     init_logging();
     exit_guard::arm();
-    if cli.command.plays_games() {
+    let plays_games = cli.command.plays_games();
+    if plays_games {
         if let Err(e) = agon_engine::interrupt::install() {
             log::warn!("cannot catch stop signals: {e}");
         }
@@ -57,8 +59,11 @@ fn main() {
         }
         cli::Command::Cache(command) => commands::cache::run(command),
     };
+    if plays_games {
+        say_engine_stalls();
+    }
     if let Err(error) = result {
-        let message = format!("{error:#}");
+        let message = error_text::error_text(&error);
         eprintln!("agon: error: {}", console::lines(&message));
         // Stopped by a signal: the conventional 128 + its number, so a batch system sees it.
         let status =
@@ -66,6 +71,15 @@ fn main() {
         exit_guard::exit(status);
     }
     exit_guard::disarm();
+}
+
+/// Once per run, at its end: how often the engine itself was stalled and for how long (each
+/// stall long enough to matter was warned of as it happened; none was charged to a bot).
+fn say_engine_stalls() {
+    let stalls = agon_engine::host::engine_stall::stalls_so_far();
+    if stalls.count > 0 {
+        eprintln!("agon: {stalls}");
+    }
 }
 
 /// env_logger's usual look, `[time LEVEL target] message`, with the message on one line: log

@@ -1,7 +1,9 @@
-//! Plays one game of {{game}} with this library through Agon's real loader, as `agon match`
-//! would.
+//! Plays a game of {{game}} with each bot this library enters in tournaments, through the
+//! `agon` you installed, as `agon match` plays it: `$AGON` if set, else `agon` on the PATH
+//! (`cargo install --path harness` in Agon's repository puts it there).
 
 use std::path::PathBuf;
+use std::process::Command;
 
 /// This crate's library as `cargo test` builds it: beside the test in `target/<profile>/deps/`
 /// (`cargo build` puts it one folder up).
@@ -15,15 +17,50 @@ fn library() -> PathBuf {
         .unwrap_or_else(|| panic!("{name} was not built beside {}", deps.display()))
 }
 
-#[test]
-fn plays_a_game_without_a_fault() {
-    let library = library().display().to_string();
-    let bots: Vec<String> = [{{seats}}]
+/// `agon ARGS`, which must succeed: the JSON it prints.
+fn agon(args: &[String]) -> serde_json::Value {
+    let program = std::env::var_os("AGON").unwrap_or_else(|| "agon".into());
+    let out = Command::new(&program).args(args).output().unwrap_or_else(|e| {
+        panic!(
+            "cannot run {program:?} ({e}): install agon (`cargo install --path harness` in \
+             Agon's repository) or set AGON=/path/to/agon"
+        )
+    });
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "agon {}\n{stderr}", args.join(" "));
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("agon {} printed no JSON ({e})\n{stderr}", args.join(" ")))
+}
+
+/// The library's bots that tournaments enter (not those marked `[hidden]`).
+fn tournament_bots(library: &str) -> Vec<String> {
+    let listed = agon(&["plugins".into(), "--json".into(), library.into()]);
+    let bots = listed["plugins"][0]["manifest"]["bots"].as_array();
+    bots.expect("agon plugins lists the library's bots")
         .iter()
-        .map(|bot| format!("{library}:{bot}"))
-        .collect();
-    let record = agon_engine::local_match::play("{{game}}", &[{{params}}], &bots, 7, 1000)
-        .unwrap_or_else(|e| panic!("the match did not start: {e}"));
-    assert!(record.faults.is_empty(), "faults: {:#?}", record.faults);
-    println!("{}: {}", record.game, record.outcome.reason);
+        .filter(|bot| bot["tournament"] == true)
+        .map(|bot| bot["name"].as_str().expect("a bot has a name").to_string())
+        .collect()
+}
+
+#[test]
+fn every_bot_plays_a_game_without_a_fault() {
+    let library = library().display().to_string();
+    let bots = tournament_bots(&library);
+    assert!(!bots.is_empty(), "{library} enters no bot in tournaments");
+    for bot in bots {
+        let mut args: Vec<String> = ["match", "--game", "{{game}}", "--json", "--seed", "7"]
+            .map(String::from)
+            .to_vec();
+        for seat in [format!("{library}:{bot}"), {{opponents}}] {
+            args.extend(["--bot".to_string(), seat]);
+        }
+        let params: &[&str] = &[{{params}}];
+        for param in params {
+            args.extend(["--param".to_string(), param.to_string()]);
+        }
+        let record = agon(&args);
+        assert_eq!(record["faults"], serde_json::json!([]), "{bot}: {record:#}");
+        println!("{bot}: {}", record["reason"]);
+    }
 }

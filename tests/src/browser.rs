@@ -12,34 +12,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The Chromium executables looked for on the PATH, in order.
-const CANDIDATES: [&str; 4] = [
-    "chromium",
-    "chromium-browser",
-    "google-chrome",
-    "chrome-headless-shell",
-];
-
-/// The browser's executable, or why there is none (the tests print it and skip).
-pub fn chromium() -> Result<PathBuf, String> {
-    if let Some(path) = std::env::var_os("AGON_CHROMIUM") {
-        return Ok(PathBuf::from(path));
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for dir in std::env::split_paths(&path) {
-        for name in CANDIDATES {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return Ok(candidate);
-            }
-        }
-    }
-    Err(format!(
-        "no Chromium on the PATH (looked for {}; AGON_CHROMIUM names one)",
-        CANDIDATES.join(", ")
-    ))
-}
-
 /// One headless browser with one page open.
 pub struct Browser {
     child: Child,
@@ -63,7 +35,7 @@ impl Browser {
     /// Starts the browser with an empty profile under `profile` and opens `url` at `width` x
     /// `height` CSS pixels.
     pub fn open(url: &str, profile: &Path, width: u32, height: u32) -> Result<Browser, String> {
-        let exe = chromium()?;
+        let exe = crate::chromium::executable()?;
         let (to_browser_read, to_browser_write) = pipe();
         let (from_browser_read, from_browser_write) = pipe();
         let (read_fd, write_fd) = (to_browser_read.as_raw_fd(), from_browser_write.as_raw_fd());

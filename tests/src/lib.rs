@@ -361,6 +361,7 @@ pub fn which(name: &str) -> Option<PathBuf> {
 }
 
 pub mod browser;
+pub mod chromium;
 pub mod slurm;
 pub mod vm;
 

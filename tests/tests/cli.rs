@@ -182,6 +182,97 @@ fn bad_input_is_refused_with_a_clear_message() {
     assert_has(&out.stderr, "missing.so: cannot read");
 }
 
+/// Every error is said once: a cause its error already names is not repeated after it (an
+/// `io::Error`, a JSON error, a parameter's refusal), and a bad `--param` is refused before any
+/// bot's host starts.
+#[test]
+fn an_error_says_each_thing_once() {
+    let dir = scratch("cli-error-once");
+    let random = spec("breakthrough-random", "random");
+    let said_once = |out: &Ran, what: &str| {
+        assert_eq!(
+            out.stderr.lines().count(),
+            1,
+            "one line for one error:\n{}",
+            out.stderr
+        );
+        assert_eq!(out.stderr.matches(what).count(), 1, "{}", out.stderr);
+    };
+    let missing = dir.join("missing.so");
+    let bot = format!("{}:random", missing.display());
+    let out = agon_output(&match_args("breakthrough", [&bot, &random])).expect_failure();
+    let not_found = std::fs::read(&missing).unwrap_err().to_string();
+    said_once(&out, &not_found);
+    assert_has(&out.stderr, "missing.so: cannot read the file: ");
+
+    let mut args = match_args("breakthrough", [&random, &random]);
+    args.extend(["--param", "speed=3"]);
+    said_once(
+        &agon_output(&args).expect_failure(),
+        "unknown parameter `speed`",
+    );
+
+    for (text, problem) in [
+        ("{ not json", "key must be a string"),
+        ("{}", "missing field"),
+    ] {
+        let record = dir.join("not-a-record.json");
+        std::fs::write(&record, text).unwrap();
+        let out = agon_output(&["view", record.to_str().unwrap()]).expect_failure();
+        said_once(&out, problem);
+        assert_has(&out.stderr, "not-a-record.json: not a match record: ");
+    }
+}
+
+/// A tournament configuration that is no TOML (or has a key no configuration has) is refused
+/// with toml's own message: the file, the line and column, and the line with a mark under the
+/// mistake, on lines of their own.
+#[test]
+fn a_configuration_error_shows_the_line_it_is_on() {
+    let dir = scratch("cli-toml-error");
+    let cfg = dir.join("broken.toml");
+    std::fs::write(&cfg, "game = \"breakthrough\"\nseed = 5\nsedd = [1,\n").unwrap();
+    let out = dir.join("out");
+    let args = [
+        "tournament",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let err = agon_output(&args).expect_failure().stderr;
+    assert_has_all(
+        &err,
+        &[
+            "broken.toml: TOML parse error at line 3, column",
+            "\n3 | sedd = [1,\n",
+            "^",
+        ],
+    );
+    assert!(!err.contains("(syntax)"), "{err}");
+    std::fs::write(&cfg, "game = \"breakthrough\"\nsedd = 5\n").unwrap();
+    let err = agon_output(&args).expect_failure().stderr;
+    assert_has_all(
+        &err,
+        &[
+            "broken.toml: TOML parse error at line 2, column 1",
+            "\n2 | sedd = 5\n",
+            "unknown field `sedd`",
+        ],
+    );
+    let missing = dir.join("missing.toml");
+    let err = agon_output(&[
+        "tournament",
+        "run",
+        missing.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .expect_failure()
+    .stderr;
+    assert_eq!(err.matches("missing.toml").count(), 1, "{err}");
+}
+
 #[test]
 fn help_is_there_for_every_command() {
     for args in [
@@ -220,6 +311,35 @@ fn match_refuses_a_bad_bot_parameter_before_playing() {
         );
         assert!(!record.exists(), "no match was played");
     }
+}
+
+/// A bot takes only the parameters it declares: the SDK refuses any other, naming the declared
+/// ones, for a bot written against `agon_sdk::Bot` (as `agon new`'s starter is; here the SDK's
+/// own sparring bot) and a `WireBot` alike. They used to be ignored: `greedy?depth=3` played,
+/// exit 0, as if no depth had been given.
+#[test]
+fn a_bot_refuses_a_parameter_it_does_not_declare() {
+    let refusal = |bot: &str, game: &str, other: &str| {
+        let mut args = match_args(game, [bot, other]);
+        args.extend(["--seed", "1"]);
+        agon_output(&args).expect_failure().stderr
+    };
+    let flip_random = spec("flip-random", "random");
+    for bot in [spec("flip-greedy", "greedy"), flip_random.clone()] {
+        let err = refusal(&format!("{bot}?depth=3"), "flip", &flip_random);
+        assert_has(
+            &err,
+            "seat 0): the bot refused its parameters: unknown parameter `depth` (this bot takes \
+             no parameters)",
+        );
+    }
+    let random = spec("breakthrough-random", "random");
+    let alphabeta = spec("breakthrough-alphabeta", "alphabeta");
+    let err = refusal(&format!("{alphabeta}?dept=3"), "breakthrough", &random);
+    assert_has(
+        &err,
+        "unknown parameter `dept` (known: depth, search, heuristic)",
+    );
 }
 
 /// A bot on the thread host that calls exit(0) ends agon's own process: that must not look

@@ -22,7 +22,8 @@ fn signal(pid: u32, name: &str) {
 /// The engine is stopped (SIGSTOP, as Ctrl-Z or a batch system does) for longer than the move
 /// budget, again and again, while its bots' processes run on. With the wall clock, every stop
 /// used to be a timeout forfeit for whichever bot was being waited for; now no bot is charged
-/// for the engine's stop, and the standings equal an undisturbed run's.
+/// for the engine's stop, and the standings equal an undisturbed run's. Each stop is warned of
+/// once, and the run ends by saying how often the engine was stalled.
 #[test]
 fn suspending_the_engine_changes_no_result() {
     let dir = scratch("hardening-suspend");
@@ -35,10 +36,11 @@ fn suspending_the_engine_changes_no_result() {
     let calm_standings = tournament_standings(&cfg, &dir.join("calm"));
 
     let stopped = dir.join("stopped");
+    let log = dir.join("stopped.log");
     let mut child = tournament_run(&cfg, &stopped)
         .arg("--quiet")
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .unwrap();
     let t0 = Instant::now();
@@ -65,6 +67,28 @@ fn suspending_the_engine_changes_no_result() {
     let stopped_standings = standings(&stopped);
     assert_no_faults(&stopped_standings);
     assert_eq!(stopped_standings["standings"], calm_standings["standings"]);
+    assert_stalls_said(&std::fs::read_to_string(&log).unwrap(), stops);
+}
+
+/// The run's stderr warns of each of its `stops` (600 ms, past the warning threshold) once, not
+/// once per call it delayed, and ends by counting the stalls.
+fn assert_stalls_said(stderr: &str, stops: usize) {
+    let warnings = stderr
+        .lines()
+        .filter(|l| l.contains("the engine was not running for"))
+        .count();
+    // The last stop may land while the engine exits; an overloaded machine may add its own.
+    assert!(
+        (stops - 1..=stops + 2).contains(&warnings),
+        "{warnings} warnings for {stops} stops:\n{stderr}"
+    );
+    let summary = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("agon: the engine was stalled "))
+        .unwrap_or_else(|| panic!("no summary of the stalls:\n{stderr}"));
+    let counted: usize = summary.split(' ').next().unwrap().parse().unwrap();
+    assert!(counted >= stops - 1, "{summary}");
+    assert_has(summary, "no bot was charged for that time");
 }
 
 /// Writes `dir/t.toml`: the `header` lines, then an offensive and a defensive alpha-beta bot

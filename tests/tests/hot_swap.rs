@@ -299,6 +299,34 @@ fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
     let html = std::fs::read_to_string(out.join("ladder.html")).unwrap();
     assert!(html.contains("http-equiv=\"refresh\"") && html.contains("south.so"));
     assert!(html.contains("Refused builds") && html.contains("validation game"));
+    // The teams by the names their plugins give (a long one cut by the page's style, whole
+    // in its title), and every game listed linked to its viewer, whose data file is there.
+    assert_has_all(
+        &html,
+        &[
+            "<span class=\"team\" title=\"Agon staff\">Agon staff</span>",
+            "<span class=\"team\" title=\"UIUC CS440 F17 seed\">UIUC CS440 F17 seed</span>",
+            "text-overflow: ellipsis",
+        ],
+    );
+    assert!(!html.contains("href=\"records/"), "{html}");
+    assert!(out.join("games").join("viewer.html").is_file());
+    let linked = viewer_links(&html);
+    assert_eq!(linked.len(), games.len().min(20), "{html}");
+    for id in linked {
+        assert!(out.join("games").join(format!("{id}.js")).is_file(), "{id}");
+    }
+}
+
+/// The games a ladder page links to their viewer (`games/viewer.html#game=ID`), by id.
+fn viewer_links(html: &str) -> Vec<String> {
+    // The template engine escapes `/` in attributes, as the browser reads them back.
+    let html = html.replace("&#x2f;", "/");
+    const LINK: &str = "href=\"games/viewer.html#game=";
+    html.match_indices(LINK)
+        .filter_map(|(at, _)| html[at + LINK.len()..].split('"').next())
+        .map(str::to_string)
+        .collect()
 }
 
 /// A build that recognised the validation game (once a self-play game with a fixed seed)
@@ -451,6 +479,46 @@ fn a_build_written_in_place_is_taken_only_once_it_is_whole() {
     faultless(&jsonl(&out.join("journal.jsonl")));
 }
 
+/// A build that stays cut short is refused with both sizes (after the intake's wait for its
+/// writer, ten seconds) in every host, never loaded: the other slots play on without a fault.
+/// The three ladders run at once, so the wait is paid once.
+#[test]
+fn a_build_cut_short_for_good_is_refused_in_every_host() {
+    let random = plugin("breakthrough-random");
+    let whole = std::fs::read(&random).unwrap();
+    let half = whole.len() / 2;
+    let ladders: Vec<(&str, PathBuf, Ladder)> = ["inline", "thread", "process"]
+        .into_iter()
+        .map(|host| {
+            let (_, dir, out) = folders(&format!("ladder-cut-short-{host}"));
+            publish(&random, &dir, "east.so");
+            publish(&random, &dir, "west.so");
+            std::fs::write(dir.join("cut.so"), &whole[..half]).unwrap();
+            let ladder = Ladder::breakthrough(&dir, &out, &["--host", host, "--seed", "4"]);
+            (host, out, ladder)
+        })
+        .collect();
+    for (host, out, mut ladder) in ladders {
+        ladder.wait_for("the refusal of cut.so", |l| {
+            !events_of(&l.events(), "refused", "cut.so").is_empty()
+        });
+        ladder.signal(libc::SIGTERM);
+        ladder.finish().expect_success();
+        let events = jsonl(&out.join("events.jsonl"));
+        let refused = events_of(&events, "refused", "cut.so");
+        let reason = refused[0]["reason"].as_str().unwrap();
+        assert_has(
+            reason,
+            &format!("cut short: {half} of the {} bytes", whole.len()),
+        );
+        assert!(
+            events_of(&events, "accepted", "cut.so").is_empty(),
+            "{host}: {events:?}"
+        );
+        faultless(&jsonl(&out.join("journal.jsonl")));
+    }
+}
+
 #[test]
 fn on_a_stop_signal_the_games_in_flight_are_finished_and_recorded() {
     let (_, dir, out) = folders("ladder-stop");
@@ -502,7 +570,16 @@ fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
     ladder.wait_for("three games", |l| l.games().len() >= 3);
     ladder.signal(libc::SIGKILL);
     let _ = ladder.finish();
-    let before = jsonl(&out.join("journal.jsonl")).len();
+    let journalled = jsonl(&out.join("journal.jsonl"));
+    let before = journalled.len();
+    // A game page lost (or never written, by a ladder older than game pages) is written again
+    // when the ladder continues, for the games its page lists (the last one journalled is).
+    let last_id = journalled.last().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let lost_page = out.join("games").join(format!("{last_id}.js"));
+    std::fs::remove_file(&lost_page).unwrap();
     // A torn last line, as a power cut mid-append leaves it.
     std::fs::OpenOptions::new()
         .append(true)
@@ -520,6 +597,12 @@ fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
     let games = jsonl(&out.join("journal.jsonl"));
     assert_eq!(games.len(), target);
     numbered_without_gaps(&games);
+    assert!(
+        lost_page.is_file(),
+        "{last_id}'s viewer data is written again"
+    );
+    let html = std::fs::read_to_string(out.join("ladder.html")).unwrap();
+    assert!(viewer_links(&html).contains(&last_id), "{html}");
     let events = jsonl(&out.join("events.jsonl"));
     for slot in ["one.so", "two.so"] {
         let versions: Vec<u64> = events_of(&events, "accepted", slot)
@@ -742,4 +825,43 @@ fn a_watched_tournament_plays_a_new_build_in_the_games_not_yet_started() {
         latest["tournament"]["games_played"].as_u64().unwrap(),
         with_new as u64
     );
+}
+
+/// A `--bot` slot whose file is in the folder at the start must offer that bot for the game and
+/// take its parameters: a typo is refused before the ladder runs, naming the bots the file
+/// offers (it used to be a warning, and the slot left out of the standings without a word).
+#[test]
+fn a_configured_bot_the_file_does_not_offer_is_refused_at_the_start() {
+    let (_root, dir, out) = folders("ladder-configured-typo");
+    publish(&plugin("breakthrough-random"), &dir, "a.so");
+    publish(&plugin("breakthrough-alphabeta"), &dir, "b.so");
+    // Two slots besides the mistaken one: the ladder used to play its game among them and end.
+    publish(&plugin("breakthrough-random"), &dir, "c.so");
+    let ladder = |bot: &str| {
+        agon_tests::agon_output(&[
+            "ladder",
+            dir.to_str().unwrap(),
+            "--game",
+            "breakthrough",
+            "--out",
+            out.to_str().unwrap(),
+            "--games",
+            "1",
+            "--bot",
+            bot,
+        ])
+        .expect_failure()
+        .stderr
+    };
+    assert_has(
+        &ladder("a.so:bott"),
+        "--bot a.so:bott: a.so offers no bot `bott` for breakthrough (its bots for \
+         breakthrough: random)",
+    );
+    assert_has(
+        &ladder("b.so:alphabeta?dept=3"),
+        "the bot refused its parameters: unknown parameter `dept` (known: depth, search, \
+         heuristic)",
+    );
+    assert!(!out.join("journal.jsonl").exists(), "no ladder ran");
 }

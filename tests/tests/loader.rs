@@ -1,13 +1,19 @@
 //! The loader against real files: good plugins, and every kind of bad file it must refuse with
 //! a message naming the file.
 
-use agon_engine::loader::{LoadError, Plugin};
+use agon_engine::host::process::ProcessHostError;
+use agon_engine::host::sandbox::SandboxConfig;
+use agon_engine::host::{ProcessHost, ProcessHostConfig};
+use agon_engine::loader::{LoadError, Plugin, StagedPlugin};
 use agon_games::contract::{
     FaultPolicy, GameRules, GameType, ParamError, ParamFiles, RawParams, Seats, Session,
     SolutionView, Starter,
 };
 use agon_games::registry::Registry;
-use agon_tests::{agon_output, artifacts, assert_has, assert_has_all, cache_dir, plugin, scratch};
+use agon_tests::{
+    agon_output, artifacts, assert_has, assert_has_all, cache_dir, match_args, plugin, scratch,
+    spec, tournament_config, tournament_run_args,
+};
 use std::path::Path;
 
 fn load(path: &Path) -> Result<Plugin, LoadError> {
@@ -116,6 +122,141 @@ fn a_text_file_or_an_empty_file_is_not_a_shared_library() {
 fn an_executable_is_not_a_shared_library() {
     let e = load_error(&artifacts().join("agon"));
     assert!(matches!(e, LoadError::NotSharedLibrary { .. }), "{e}");
+}
+
+/// The bytes of the built `breakthrough-random` with `mark` appended: a library of its own
+/// content (so not yet opened by this process), which loads as the original does.
+fn marked_plugin(mark: &str) -> Vec<u8> {
+    let mut bytes = std::fs::read(plugin("breakthrough-random")).unwrap();
+    bytes.extend_from_slice(format!("{mark} {}", std::process::id()).as_bytes());
+    bytes
+}
+
+/// The start of every refusal of `file`, cut short to `length` bytes.
+fn cut_short(file: &Path, length: usize) -> String {
+    format!(
+        "{}: an incomplete library, cut short: {length} of the ",
+        file.display()
+    )
+}
+
+/// Mapping a library cut short faults (SIGBUS) in whatever process touches its missing part;
+/// every command refuses one first, in every host: a normal error naming the file and both
+/// sizes, not a crash charged to the bot.
+#[test]
+fn a_library_cut_short_is_refused_by_every_command_in_every_host() {
+    let dir = scratch("cut-short");
+    let whole = std::fs::read(plugin("breakthrough-random")).unwrap();
+    let cut = dir.join("libcut.so");
+    std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+    let cut_bot = format!("{}:random", cut.display());
+    let good_bot = spec("breakthrough-random", "random");
+    let refusal = cut_short(&cut, whole.len() / 2);
+    for host in ["inline", "thread", "process"] {
+        let header = format!("game = \"breakthrough\"\nseed = 1\nhost = \"{host}\"");
+        let cfg = tournament_config(
+            &dir,
+            &header,
+            &[("good", good_bot.clone()), ("cut", cut_bot.clone())],
+        );
+        let out = dir.join(format!("out-{host}"));
+        let mut a_match = match_args("breakthrough", [&cut_bot, &good_bot]);
+        a_match.extend(["--host", host, "--seed", "1"]);
+        let commands = [
+            ("match", a_match),
+            (
+                "plugins",
+                vec!["plugins", "--host", host, cut.to_str().unwrap()],
+            ),
+            ("tournament", tournament_run_args(&cfg, &out)),
+        ];
+        for (command, args) in commands {
+            let ran = agon_output(&args);
+            let what = format!("{command} --host {host}: {}", ran.stderr);
+            assert_eq!(ran.status.code(), Some(1), "{what}");
+            assert_has_all(&ran.stderr, &[&refusal, "bytes its ELF header describes"]);
+            assert!(!ran.stderr.contains("crash"), "{what}");
+        }
+    }
+}
+
+/// A copy in the plugin cache cut short after it was staged (by hand, a failing disk) is
+/// refused where it would be mapped, and the process host refuses it before starting a host;
+/// staging the plugin again writes the copy afresh.
+#[test]
+fn a_cached_copy_cut_short_is_never_mapped() {
+    let dir = scratch("cut-cached-copy");
+    let cache = dir.join("cache");
+    let team = dir.join("libteam.so");
+    std::fs::write(&team, marked_plugin("cut-cached-copy")).unwrap();
+    let staged = StagedPlugin::stage(&team, &cache).unwrap();
+    let length = std::fs::metadata(&staged.copy).unwrap().len() / 2;
+    let copy = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&staged.copy)
+        .unwrap();
+    copy.set_len(length).unwrap();
+    let refusal = cut_short(&staged.copy, length as usize);
+
+    let e = Plugin::open(&staged).map(|_| ()).unwrap_err();
+    assert!(matches!(e, LoadError::Incomplete { .. }), "{e}");
+    assert_has(&e.to_string(), &refusal);
+    let config = ProcessHostConfig {
+        executable: artifacts().join("agon-host"),
+        sandbox: SandboxConfig::default(),
+    };
+    let e = ProcessHost::spawn(&config, &staged, "random", "breakthrough")
+        .map(|_| ())
+        .unwrap_err();
+    assert!(matches!(e, ProcessHostError::Refused(_)), "{e}");
+    assert_has(&e.to_string(), &refusal);
+
+    let again = StagedPlugin::stage(&team, &cache).unwrap();
+    assert_eq!(again.copy, staged.copy);
+    assert_eq!(Plugin::open(&again).unwrap().bot_names(), ["random"]);
+}
+
+/// A library whose ELF header is damaged is refused saying what is wrong with it, before the
+/// dynamic linker reads it.
+#[test]
+fn a_damaged_elf_header_is_refused_saying_what_is_wrong() {
+    let dir = scratch("damaged-header");
+    let whole = marked_plugin("damaged-header");
+    let first_segment_offset = u64::from_le_bytes(whole[0x20..0x28].try_into().unwrap()) + 8;
+    let damage: [(&str, usize, &[u8], &str); 3] = [
+        (
+            "class",
+            4,
+            &[9],
+            "a damaged ELF header: unknown ELF class 9",
+        ),
+        (
+            "phentsize",
+            0x36,
+            &[7, 0],
+            "program headers of 7 bytes, not 56",
+        ),
+        (
+            "segment",
+            first_segment_offset as usize,
+            &[0xff; 8],
+            "past the end of any file",
+        ),
+    ];
+    for (name, at, bytes, words) in damage {
+        let mut damaged = whole.clone();
+        damaged[at..at + bytes.len()].copy_from_slice(bytes);
+        let file = dir.join(format!("lib{name}.so"));
+        std::fs::write(&file, damaged).unwrap();
+        let e = load_error(&file);
+        assert!(matches!(e, LoadError::NotSharedLibrary { .. }), "{e}");
+        assert_has(&e.to_string(), words);
+    }
+    let headers_only = dir.join("libheaders.so");
+    std::fs::write(&headers_only, &whole[..40]).unwrap();
+    let e = load_error(&headers_only);
+    assert!(matches!(e, LoadError::Incomplete { .. }), "{e}");
+    assert_has(&e.to_string(), "cut short: 40 of the at least ");
 }
 
 #[test]

@@ -14,8 +14,8 @@ use agon_engine::seating;
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
 use agon_tests::{
-    agon, artifacts, assert_has, assert_has_all, cache_dir, match_args, plugin, process_match_args,
-    run, spec,
+    agon, artifacts, assert_has, assert_has_all, cache_dir, match_args, plugin, process_match,
+    process_match_args, run, scratch, spec,
 };
 use serde_json::Value;
 use std::time::{Duration, Instant};
@@ -419,7 +419,10 @@ fn strict_mode_runs_only_where_every_protection_holds() {
             assert!(substituted.contains(&format!("cgroup: {why}")), "{sandbox}");
             // Strict mode must not run threads without a cgroup.
             let stderr = run(agon().args(&threaded)).expect_failure().stderr;
-            assert_has_all(&stderr, &["a bot allowed threads needs a cgroup", &why]);
+            assert_has(
+                &stderr,
+                &agon_engine::host::sandbox::cgroup::unavailable_message(&why),
+            );
             // Without strict mode it runs, and its record says what was missing.
             let (v, _) = run_cli(&threaded[..threaded.len() - 2]);
             assert_eq!(
@@ -428,6 +431,60 @@ fn strict_mode_runs_only_where_every_protection_holds() {
             );
         }
     }
+}
+
+/// A run whose hosts get no cgroup (here: `$AGON_CGROUP` names none) says so once: one warning
+/// with why, what it costs and how to fix it, one line of the summary for all seats rather than
+/// one per seat; and strict mode refuses a bot allowed threads in the warning's own words.
+#[test]
+fn a_missing_cgroup_is_said_once_and_strict_mode_refuses_in_the_same_words() {
+    let no_cgroup = scratch("no-cgroup").join("no-such-cgroup");
+    let random = spec("breakthrough-random", "random");
+    let threaded = |extra: &[&str]| {
+        let mut command = agon();
+        command
+            .args(process_match([&random, &random]))
+            .args(["--threads", "1"])
+            .args(extra)
+            .env("AGON_CGROUP", &no_cgroup);
+        command
+    };
+    let ran = run(&mut threaded(&[])).expect_success();
+    let said: Vec<&str> = ran
+        .stdout
+        .lines()
+        .filter(|l| l.contains("cgroup"))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "sandbox incomplete for seats 0 and 1: no cgroup (the warning on stderr says why, \
+          what that costs and how to give hosts one)"
+        ],
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(
+        ran.stderr.matches("cgroup v2 of their own").count(),
+        1,
+        "{}",
+        ran.stderr
+    );
+    let warning = ran
+        .stderr
+        .lines()
+        .find_map(|l| l.split_once("] sandbox: ").map(|(_, said)| said))
+        .unwrap_or_else(|| panic!("no warning:\n{}", ran.stderr));
+    assert_has_all(warning, &["no-such-cgroup", "RLIMIT_AS", "$AGON_CGROUP"]);
+
+    let refused = run(&mut threaded(&["--sandbox", "strict"])).expect_failure();
+    assert_has_all(
+        &refused.stderr,
+        &[
+            "sandbox strict: refusing to run a bot allowed threads: ",
+            warning,
+        ],
+    );
 }
 
 #[test]

@@ -54,22 +54,119 @@ fn first_match(game: &str, library: &Path) -> (Vec<String>, Vec<String>) {
     }
 }
 
+/// A folder outside the checkout, removed when dropped: a team's project must build there.
+struct Elsewhere(std::path::PathBuf);
+
+impl Elsewhere {
+    fn new(name: &str) -> Elsewhere {
+        let dir = std::env::temp_dir().join(format!("agon-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Elsewhere(dir)
+    }
+}
+
+impl Drop for Elsewhere {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Every file of `project` (its `target/` aside), none of which may name the checkout.
+fn assert_no_file_names(project: &Path, checkout: &Path) {
+    let checkout = checkout.display().to_string();
+    let mut folders = vec![project.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                assert!(
+                    !text.contains(&checkout),
+                    "{} names {checkout}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// Games of six the template's `bot` wins against the SDK's random bot in every other seat
+/// (both from `library`), its seat moving every game. Under the game's default parameters,
+/// which are the course's; ReversiXT has no default map, so its example's two-player board.
+fn wins_against_random(game: &str, library: &Path, bot: &str) -> usize {
+    let game_type = agon_games::registry::Registry::builtin()
+        .get(game)
+        .unwrap()
+        .game_type();
+    let seats = game_type.seats.fewest();
+    let params: Vec<String> = match game {
+        "reversixt" => game_type
+            .example_params
+            .iter()
+            .map(|(key, value)| format!("{key}={value}"))
+            .collect(),
+        _ => Vec::new(),
+    };
+    (0..6)
+        .filter(|&seed| {
+            let ours = seed % seats;
+            let mut args = vec![
+                "match".to_string(),
+                "--game".into(),
+                game.into(),
+                "--json".into(),
+                "--host".into(),
+                "thread".into(),
+                "--seed".into(),
+                seed.to_string(),
+                "--seed-secret".into(),
+                agon_tests::TEST_SECRET.to_string(),
+            ];
+            for seat in 0..seats {
+                let bot = if seat == ours { bot } else { "random" };
+                args.extend(["--bot".into(), format!("{}:{bot}", library.display())]);
+            }
+            for p in &params {
+                args.extend(["--param".into(), p.clone()]);
+            }
+            let record: serde_json::Value =
+                serde_json::from_str(&run(agon().args(&args)).expect_success().stdout).unwrap();
+            record["winner"] == ours
+        })
+        .count()
+}
+
+/// What a team meets: `agon new` for every game into a folder outside the checkout, the folder
+/// moved elsewhere (the project names nothing outside itself), `cargo build --release` and
+/// `cargo test --release` offline against the SDK source it carries, with `agon` found by
+/// `$AGON`; the first match against the engine's baseline; and the template beating random.
 #[test]
 fn agon_new_gives_a_plugin_that_plays_first_time_for_every_game() {
     artifacts();
-    let dir = scratch("starter-kit");
+    let written = Elsewhere::new("starter-kit-written");
+    let moved = Elsewhere::new("starter-kit-moved");
     for game in agon_games::registry::Registry::builtin().names() {
         let started = Instant::now();
-        let project = dir.join(format!("team-{game}"));
+        let project = moved.0.join(format!("team-{game}"));
+        // One project names its bot otherwise: its test must follow the name.
+        let bot = if game == "flip" { "greedy" } else { "bot" };
+        let first = written.0.join(format!("team-{game}"));
         agon_ok(&[
             "new",
             "--game",
             game,
-            project.to_str().unwrap(),
+            first.to_str().unwrap(),
             "--name",
             &format!("Team {game}"),
+            "--bot",
+            bot,
         ]);
-        cargo(&project, &["build", "--release"]);
+        std::fs::rename(&first, &project).unwrap();
+        assert_no_file_names(&project, &workspace_root());
+        cargo(&project, &["build", "--release", "--offline"]);
         cargo(&project, &["fmt", "--check"]);
         let library = kit_target()
             .join("release")
@@ -84,13 +181,13 @@ fn agon_new_gives_a_plugin_that_plays_first_time_for_every_game() {
             game.into(),
             "--json".into(),
             "--bot".into(),
-            format!("{}:bot", library.display()),
+            format!("{}:{bot}", library.display()),
         ];
-        for opponent in opponents {
+        for opponent in opponents.iter().cloned() {
             args.extend(["--bot".into(), opponent]);
         }
-        for p in params {
-            args.extend(["--param".into(), p]);
+        for p in &params {
+            args.extend(["--param".into(), p.clone()]);
         }
         let out = run(agon().args(&args)).expect_success();
         let record: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
@@ -105,9 +202,27 @@ fn agon_new_gives_a_plugin_that_plays_first_time_for_every_game() {
                 .count()
         );
 
-        // The project's own test plays through the real loader.
-        let tested = cargo(&project, &["test", "--release"]);
-        assert_has(&tested, "plays_a_game_without_a_fault ... ok");
+        // The project's own test plays each of its bots through the `agon` that $AGON names.
+        let tested = run(Command::new(env!("CARGO"))
+            .current_dir(&project)
+            .args(["test", "--release", "--offline"])
+            .env("CARGO_TARGET_DIR", kit_target())
+            .env("AGON", artifacts().join("agon"))
+            .env("AGON_CACHE_DIR", agon_tests::cache_dir()))
+        .expect_success();
+        assert_has(
+            &tested.stdout,
+            "every_bot_plays_a_game_without_a_fault ... ok",
+        );
+
+        if !opponents.is_empty() {
+            let wins = wins_against_random(game, &library, bot);
+            println!("{game}: the template won {wins} of 6 against random");
+            assert!(
+                wins >= 4,
+                "{game}: the template won {wins} of 6 against random"
+            );
+        }
     }
 }
 
@@ -212,8 +327,8 @@ fn the_guide_s_toml_blocks_parse() {
 }
 
 /// A team can depend on a published SDK: the SDK, the ABI and the rules crates it depends on
-/// package (the build of the packaged sources is checked by hand with the same
-/// command without `--no-verify`, which compiles them again).
+/// package, and the packaged sources build on their own (cargo verifies each against the
+/// others' packages, as a registry would serve them).
 #[test]
 fn the_sdk_abi_and_rules_crates_package() {
     let stderr = run(Command::new(env!("CARGO"))
@@ -226,14 +341,15 @@ fn the_sdk_abi_and_rules_crates_package() {
             "agon-games",
             "-p",
             "agon-sdk",
-            "--no-verify",
             "--allow-dirty",
+            "--offline",
         ])
         .env("CARGO_TARGET_DIR", kit_target()))
     .expect_success()
     .stderr;
     for package in ["agon-plugin-api", "agon-games", "agon-sdk"] {
         assert!(stderr.contains(&format!("Packaging {package}")), "{stderr}");
+        assert!(stderr.contains(&format!("Verifying {package}")), "{stderr}");
     }
     assert!(!stderr.contains("warning"), "{stderr}");
 }
@@ -261,7 +377,7 @@ fn agon_new_refuses_what_it_cannot_do_and_says_why() {
     assert_has_all(&e, &["chess", "breakthrough"]);
     let e = refusal("flip", &fresh, &["--bot", "a b"]);
     assert_has(&e, "--bot `a b`");
-    let e = refusal("flip", &fresh, &["--agon-dir", dir.to_str().unwrap()]);
-    assert_has(&e, "not an Agon checkout");
+    let e = refusal("flip", &fresh, &["--registry=a/b"]);
+    assert_has(&e, "--registry=a/b");
     assert!(!fresh.exists(), "nothing is written when refused");
 }

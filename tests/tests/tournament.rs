@@ -530,10 +530,36 @@ fn the_report_has_every_output_and_well_formed_charts() {
             .count()
             == 4
     );
-    assert!(std::fs::read_to_string(out.join("report.md"))
-        .unwrap()
-        .contains("## workers_to_base=2"));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("## workers_to_base=2"));
+    // Without a `name`, the title is the game's and the configuration's.
+    let hash = s["tournament"]["config_hash"].as_str().unwrap();
+    assert!(
+        md.starts_with(&format!("# breakthrough tournament {hash}\n")),
+        "{md}"
+    );
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    // Every result names the entrants, not the colours: the winner by name with its colour
+    // beside it, or a draw.
+    let games = &html[html.find("<h2>Games</h2>").unwrap()..];
+    let results: Vec<&str> = games
+        .split("<td class=\"text\">")
+        .skip(1)
+        .map(|cell| &cell[..cell.find("</td>").unwrap()])
+        .collect();
+    assert_eq!(results.len(), 12, "{games}");
+    for result in &results {
+        let named = ["random (", "o2 (", "d2 ("]
+            .iter()
+            .any(|name| result.starts_with(name));
+        assert!(named || result.starts_with("draw"), "{result}");
+    }
+    assert!(
+        results
+            .iter()
+            .any(|r| r.contains(" (white) wins: ") || r.contains(" (black) wins: ")),
+        "{results:?}"
+    );
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
     let mut charts = Vec::new();
     let mut rest = html.as_str();
@@ -748,18 +774,71 @@ fn the_report_names_the_tournament_and_links_each_fault_to_its_games() {
         .find(|r| r["name"] == "cheater")
         .unwrap();
     assert_eq!(cheater["faults"]["illegal"], 2);
-    // A line per message (the bot's answer is illegal for a different reason as each colour),
-    // each with the rules' words and a link to its game.
+    // One line per entrant and kind, not per message (the bot's answer is illegal for a
+    // different reason as each colour): how often, the first message as the example, and a
+    // link to each game.
     let faults = &html[html.find("id=\"faults\"").unwrap()..html.find("<h2>Games</h2>").unwrap()];
     assert_eq!(
         faults
-            .matches("<td class=\"name\">cheater</td><td class=\"name\">illegal</td>")
+            .matches("<td class=\"name\">cheater</td><td class=\"name\">illegal</td><td>2</td>")
             .count(),
-        2,
+        1,
         "{faults}"
     );
     assert_has(faults, "black has no worker on a1");
     assert_eq!(faults.matches("href=\"games/").count(), 2, "{faults}");
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.starts_with("# Week 3 <ladder>\n"), "{md}");
+    assert_has(
+        &md,
+        "| cheater | illegal | 2 | 2 | black has no worker on a1 (game ",
+    );
+    // Each entrant's row says what its grade is of, as the plan recorded it.
+    let plan: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
+            .unwrap();
+    for entrant in plan["entrants"].as_array().unwrap() {
+        let name = entrant["name"].as_str().unwrap();
+        let file = entrant["spec"].as_str().unwrap().split(':').next().unwrap();
+        let sha = entrant["sha256"].as_str().unwrap();
+        let version = format!(
+            "{} {}",
+            entrant["plugin"].as_str().unwrap(),
+            entrant["version"].as_str().unwrap()
+        );
+        let row = md
+            .lines()
+            .find(|l| l.contains(&format!(" | {name} | ")))
+            .unwrap_or_else(|| panic!("no row of {name}: {md}"));
+        assert!(
+            row.ends_with(&format!("| {file} | {version} | {sha} |")),
+            "{row}"
+        );
+        let builds = &html[html.find("id=\"builds\"").expect("a builds table")..];
+        let html_row = builds
+            .split("<tr>")
+            .find(|r| r.contains(&format!("<td class=\"name\">{name}</td>")))
+            .unwrap_or_else(|| panic!("no HTML row of {name}"));
+        assert_has_all(html_row, &[file, &version, &format!("<code>{sha}</code>")]);
+    }
+    // Results name the entrants: the winner, and the seat that forfeited by its entrant.
+    let games = &html[html.find("<h2>Games</h2>").unwrap()..];
+    assert_eq!(
+        games.matches("random wins: cheater (seat ").count(),
+        2,
+        "{games}"
+    );
+    assert_eq!(
+        games
+            .matches("<td class=\"name\">cheater: illegal</td>")
+            .count(),
+        2,
+        "{games}"
+    );
+    assert!(
+        !games.contains("seat 0:") && !games.contains("seat 1:"),
+        "{games}"
+    );
     let ids: Vec<String> = journal_ids(&out);
     for id in &ids {
         assert!(
@@ -776,19 +855,20 @@ fn the_report_names_the_tournament_and_links_each_fault_to_its_games() {
     ok(&["tournament", "report", out.to_str().unwrap()]);
     assert_eq!(std::fs::read_to_string(&page).unwrap(), "stale");
     ok(&["tournament", "report", out.to_str().unwrap(), "--games"]);
-    assert!(std::fs::read_to_string(&page)
-        .unwrap()
-        .starts_with("Agon.loaded("));
+    let data = std::fs::read_to_string(&page).unwrap();
+    assert!(data.starts_with("Agon.loaded("));
+    // The game's page words its result by entrant too.
+    assert_has(&data, "random wins: cheater (seat ");
 }
 
-/// A shard's report rates only the entrants that played in it: four entrants, six games in six
-/// shards, so each shard's two idle entrants are listed with no games and no rating (they were
-/// listed at the rating prior, 1500, as if rated).
+/// A shard's report lists only the entrants that played in it: four entrants, six games in six
+/// shards, so each shard's two idle entrants are in neither its standings, its cross-table nor
+/// its report.md (they were listed with no games, and before that rated at the prior, 1500).
 #[test]
-fn a_shard_report_rates_no_entrant_without_games() {
+fn a_shard_report_lists_only_the_entrants_that_played_in_it() {
     let dir = scratch("tournament-shard-ratings");
     let random = bot("breakthrough-random", "random");
-    let entrants: Vec<(&str, String)> = ["a", "b", "c", "d"]
+    let entrants: Vec<(&str, String)> = ["alpha", "bravo", "charlie", "delta"]
         .into_iter()
         .map(|name| (name, random.clone()))
         .collect();
@@ -797,9 +877,27 @@ fn a_shard_report_rates_no_entrant_without_games() {
     let mut args = tournament_run_args(&cfg, &out);
     args.extend(["--shard", "0/6", "--quiet"]);
     ok(&args);
-    let rows = standings(&out)["standings"].as_array().unwrap().clone();
-    let (played, idle): (Vec<&Value>, Vec<&Value>) = rows.iter().partition(|r| r["games"] == 1);
-    assert_eq!((played.len(), idle.len()), (2, 2), "{rows:?}");
-    assert!(played.iter().all(|r| r["rating"].is_number()), "{rows:?}");
-    assert!(idle.iter().all(|r| r.get("rating").is_none()), "{rows:?}");
+    let s = standings(&out);
+    let rows = s["standings"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(
+        rows.iter()
+            .all(|r| r["games"] == 1 && r["rating"].is_number()),
+        "{rows:?}"
+    );
+    let played: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    let mut crossed: Vec<&str> = s["crosstable"]["names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    crossed.sort();
+    let mut expected = played.clone();
+    expected.sort();
+    assert_eq!(crossed, expected);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for (name, _) in &entrants {
+        assert_eq!(md.contains(name), played.contains(name), "{name}: {md}");
+    }
 }

@@ -163,6 +163,71 @@ fn an_over_long_journal_line_is_named_with_its_size_moved_aside_and_its_game_rep
     std::fs::remove_file(rejected).unwrap();
 }
 
+/// What each entrant's grade is of, when a build was swapped during a run (`--watch`): the
+/// journal says which build each seat played, the game's record which version. Here entrant c's
+/// games after its first are made to have been played by another build, version 9.9.9.
+#[test]
+fn each_build_of_a_swapped_entrant_is_reported_with_its_own_version_and_sha256() {
+    let (_dir, out) = finished("folder-builds");
+    let plan_path = out.join("tournament.json");
+    let mut plan: Value =
+        serde_json::from_str(&std::fs::read_to_string(&plan_path).unwrap()).unwrap();
+    let c = &plan["entrants"][2];
+    assert_eq!(c["name"], "c");
+    let (planned, plugin) = (c["sha256"].as_str().unwrap(), c["plugin"].as_str().unwrap());
+    let planned_build = format!(
+        "| {plugin} {} | {planned} |",
+        c["version"].as_str().unwrap()
+    );
+    let swapped_build = format!("| {plugin} 9.9.9 | {} |", "f".repeat(64));
+    let journal = out.join("journal.jsonl");
+    let mut games: Vec<Value> = std::fs::read_to_string(&journal)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    games.sort_by_key(|g| g["id"].as_str().unwrap().to_string());
+    let with_c = games
+        .iter_mut()
+        .filter(|g| g["names"].as_array().unwrap().contains(&"c".into()));
+    for game in with_c.skip(1) {
+        let seat = agon_tests::seat_of(game, "c");
+        game["sha256"][seat] = "f".repeat(64).into();
+        let record_path = out
+            .join("records")
+            .join(format!("{}.json", game["id"].as_str().unwrap()));
+        let mut record: Value =
+            serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+        record["seats"][seat]["plugin_version"] = "9.9.9".into();
+        std::fs::write(&record_path, record.to_string()).unwrap();
+    }
+    let lines: String = games.iter().map(|g| format!("{g}\n")).collect();
+    std::fs::write(&journal, lines).unwrap();
+    let row_of = |name: &str| {
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+        md.lines()
+            .find(|l| l.contains(&format!(" | {name} | ")))
+            .unwrap_or_else(|| panic!("no row of {name}: {md}"))
+            .to_string()
+    };
+    ok(&["tournament", "report", s(&out)]);
+    assert!(
+        row_of("c v1").ends_with(&planned_build),
+        "{}",
+        row_of("c v1")
+    );
+    assert!(
+        row_of("c v2").ends_with(&swapped_build),
+        "{}",
+        row_of("c v2")
+    );
+    // Counted by the latest builds only, c is graded as its new build.
+    plan["settings"]["versions"] = "latest".into();
+    std::fs::write(&plan_path, plan.to_string()).unwrap();
+    ok(&["tournament", "report", s(&out)]);
+    assert!(row_of("c").ends_with(&swapped_build), "{}", row_of("c"));
+}
+
 #[test]
 fn a_tampered_plan_is_refused_not_a_panic() {
     let (_dir, out) = finished("folder-plan");

@@ -5,8 +5,10 @@
 //!
 //! A heartbeat thread wakes every few milliseconds; a wake-up later than it asked for means the
 //! engine was not running in between, and the excess is added to a running total. A
-//! [`Stopwatch`] subtracts what that total grew by during a call.
+//! [`Stopwatch`] subtracts what that total grew by during a call. Every stall is counted for the
+//! run's summary ([`stalls_so_far`]); only a long one is warned of as it happens.
 
+use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -16,21 +18,30 @@ const TICK: Duration = Duration::from_millis(5);
 /// Lateness of a wake-up that counts as a stall: above a busy scheduler's ordinary jitter.
 const SLACK: Duration = Duration::from_millis(20);
 
+/// A stall this long is warned of while it happens; shorter ones are only counted for the run's
+/// summary. A tenth of the default move budget (`--move-ms 1000`): had it been charged, a stall
+/// that long would have taken a real share of a move, so it means something an operator acts on
+/// (a suspended job, a machine overloaded well past its cores). The stalls below it are a busy
+/// scheduler's delays, dozens in a run on two loaded cores, each charged to no bot either.
+pub const STALL_WORTH_A_WARNING: Duration = Duration::from_millis(100);
+
 struct Heartbeat {
     origin: Instant,
     /// Nanoseconds since `origin` of the last tick.
     last_tick: AtomicU64,
-    /// Nanoseconds of stall accounted so far.
-    stalled: AtomicU64,
+    /// The stalls accounted so far.
+    tally: StallTally,
 }
 
+/// The heartbeat, once a stopwatch has started it.
+static BEAT: OnceLock<&'static Heartbeat> = OnceLock::new();
+
 fn heartbeat() -> &'static Heartbeat {
-    static BEAT: OnceLock<&'static Heartbeat> = OnceLock::new();
     BEAT.get_or_init(|| {
         let beat: &'static Heartbeat = Box::leak(Box::new(Heartbeat {
             origin: Instant::now(),
             last_tick: AtomicU64::new(0),
-            stalled: AtomicU64::new(0),
+            tally: StallTally::default(),
         }));
         let started = std::thread::Builder::new()
             .name("agon-heartbeat".into())
@@ -40,7 +51,8 @@ fn heartbeat() -> &'static Heartbeat {
                 let last = beat.last_tick.swap(now, Ordering::SeqCst);
                 let late = Duration::from_nanos(now.saturating_sub(last)).saturating_sub(TICK);
                 if late > SLACK {
-                    beat.stalled.fetch_add(nanos(late), Ordering::SeqCst);
+                    beat.tally.add(late);
+                    warn_if_long(late);
                 }
             });
         if let Err(e) = started {
@@ -48,6 +60,66 @@ fn heartbeat() -> &'static Heartbeat {
         }
         beat
     })
+}
+
+fn warn_if_long(stall: Duration) {
+    if worth_a_warning(stall) {
+        log::warn!(
+            "the engine was not running for {} ms (a suspended job or an overloaded machine); \
+             no bot is charged for that time",
+            stall.as_millis()
+        );
+    }
+}
+
+fn worth_a_warning(stall: Duration) -> bool {
+    stall >= STALL_WORTH_A_WARNING
+}
+
+/// The stalls counted so far, and their time.
+#[derive(Default)]
+struct StallTally {
+    count: AtomicU64,
+    nanos: AtomicU64,
+}
+
+impl StallTally {
+    fn add(&self, stall: Duration) {
+        self.nanos.fetch_add(nanos(stall), Ordering::SeqCst);
+        self.count.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn so_far(&self) -> Stalls {
+        Stalls {
+            count: self.count.load(Ordering::SeqCst),
+            total: Duration::from_nanos(self.nanos.load(Ordering::SeqCst)),
+        }
+    }
+}
+
+/// How often, and how long in all, the engine was stalled: what a run says once at its end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stalls {
+    pub count: u64,
+    pub total: Duration,
+}
+
+impl fmt::Display for Stalls {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let times = if self.count == 1 { "time" } else { "times" };
+        write!(
+            f,
+            "the engine was stalled {} {times}, {} ms in all; no bot was charged for that time",
+            self.count,
+            self.total.as_millis()
+        )
+    }
+}
+
+/// The stalls of this process so far (none where no call was ever timed).
+pub fn stalls_so_far() -> Stalls {
+    BEAT.get()
+        .map_or_else(Stalls::default, |beat| beat.tally.so_far())
 }
 
 fn nanos(d: Duration) -> u64 {
@@ -58,7 +130,7 @@ fn nanos(d: Duration) -> u64 {
 /// yet (the caller may run before the heartbeat after a SIGCONT).
 pub fn stalled_total() -> Duration {
     let beat = heartbeat();
-    let accounted = beat.stalled.load(Ordering::SeqCst);
+    let accounted = beat.tally.nanos.load(Ordering::SeqCst);
     let now = nanos(beat.origin.elapsed());
     let since_tick =
         Duration::from_nanos(now.saturating_sub(beat.last_tick.load(Ordering::SeqCst)));
@@ -109,18 +181,6 @@ impl Stopwatch {
     pub fn deadline(&self, limit: Duration) -> Instant {
         self.start + limit + self.stalled()
     }
-
-    /// Logs a stall during the call, if there was one: it was not charged.
-    pub fn note_stall(&self, what: &str) {
-        let stalled = self.stalled();
-        if !stalled.is_zero() {
-            log::warn!(
-                "the engine was not running for {:.1} ms during {what}; that time is not \
-                 charged to the bot",
-                stalled.as_secs_f64() * 1000.0
-            );
-        }
-    }
 }
 
 #[cfg(test)]
@@ -154,10 +214,40 @@ mod tests {
         std::thread::sleep(Duration::from_millis(20));
         let stalled = watch.stalled();
         assert!(stalled >= Duration::from_millis(200), "{stalled:?}");
+        let counted = stalls_so_far();
+        assert!(counted.count >= 1, "{counted:?}");
+        assert!(counted.total >= Duration::from_millis(200), "{counted:?}");
         assert!(
             watch.elapsed() < Duration::from_millis(200),
             "{:?}",
             watch.elapsed()
+        );
+    }
+
+    #[test]
+    fn only_a_stall_that_matters_for_a_budget_is_warned_of() {
+        assert!(!worth_a_warning(SLACK + Duration::from_millis(1)));
+        assert!(!worth_a_warning(Duration::from_millis(99)));
+        assert!(worth_a_warning(STALL_WORTH_A_WARNING));
+        assert!(worth_a_warning(Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn every_stall_is_counted_for_the_summary() {
+        let tally = StallTally::default();
+        assert_eq!(tally.so_far(), Stalls::default());
+        tally.add(Duration::from_millis(25));
+        assert_eq!(
+            tally.so_far().to_string(),
+            "the engine was stalled 1 time, 25 ms in all; no bot was charged for that time"
+        );
+        tally.add(Duration::from_micros(16_600));
+        tally.add(Duration::from_millis(400));
+        let stalls = tally.so_far();
+        assert_eq!(stalls.count, 3);
+        assert_eq!(
+            stalls.to_string(),
+            "the engine was stalled 3 times, 441 ms in all; no bot was charged for that time"
         );
     }
 }

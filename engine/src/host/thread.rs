@@ -87,7 +87,6 @@ impl ThreadHost {
         }
         let response = self.wait(&watch, watchdog);
         let wall = watch.elapsed();
-        watch.note_stall("a call to a thread host");
         match response {
             Ok(Response { answer, cpu }) => Call {
                 result: match answer {

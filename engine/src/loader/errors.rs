@@ -1,3 +1,4 @@
+use super::elf_extent::ExtentError;
 use abi_stable::library::LibraryError;
 use std::path::PathBuf;
 
@@ -22,6 +23,11 @@ pub enum LoadError {
     Unreadable { path: PathBuf, detail: String },
     #[error("{}: not a shared library ({detail})", path.display())]
     NotSharedLibrary { path: PathBuf, detail: String },
+    /// The file ends before the end its own ELF header describes: a copy or a build that did
+    /// not finish. Refused before anything maps it, which would fault (SIGBUS) in the process
+    /// that touched the missing part, as if the bot's code had crashed.
+    #[error("{}: an incomplete library, {detail}; copy or build it again", path.display())]
+    Incomplete { path: PathBuf, detail: String },
     #[error("{}: a shared library, but not an Agon plugin (it exports no Agon root module; \
              was it built with agon_sdk::export_plugin!?)", path.display())]
     NoRootModule { path: PathBuf },
@@ -78,6 +84,7 @@ impl LoadError {
             | LoadError::Cache { path, .. }
             | LoadError::Unreadable { path, .. }
             | LoadError::NotSharedLibrary { path, .. }
+            | LoadError::Incomplete { path, .. }
             | LoadError::NoRootModule { path }
             | LoadError::ApiVersion { path, .. }
             | LoadError::AbiLayout { path, .. }
@@ -96,6 +103,24 @@ impl LoadError {
     /// whatever was going on, never be charged to an entrant.
     pub fn is_engines(&self) -> bool {
         matches!(self, LoadError::Cache { .. })
+    }
+}
+
+/// Why the library at `path` may not be mapped, as the extent check found it.
+pub(super) fn refused_extent(path: &std::path::Path, error: ExtentError) -> LoadError {
+    let path = path.to_path_buf();
+    let detail = error.to_string();
+    match error {
+        ExtentError::CutShort { .. } | ExtentError::HeadersCutShort { .. } => {
+            LoadError::Incomplete { path, detail }
+        }
+        ExtentError::Unreadable(_) => LoadError::Unreadable {
+            detail: format!("{}: {detail}", path.display()),
+            path,
+        },
+        ExtentError::NotElf | ExtentError::Damaged(_) => {
+            LoadError::NotSharedLibrary { path, detail }
+        }
     }
 }
 

@@ -3,7 +3,9 @@
 //! Every file is first copied to a content-addressed path (`<cache>/plugins/<sha256>/<name>`):
 //! the dynamic linker identifies a loaded library by path and inode, and `abi_stable` never
 //! unloads one, so a new build of a team's library must arrive under a new path to be loaded at
-//! all. Each library is then opened with `lib_header_from_path(..).init_root_module()`; the
+//! all. A file is staged only when it is the whole library its ELF header describes, and the
+//! copy is checked again right before it is mapped ([`StagedPlugin::check_copy`]). Each
+//! library is then opened with `lib_header_from_path(..).init_root_module()`; the
 //! `load_from_file` family is never used, because it caches the first library loaded for an
 //! interface type and would hand every later team that first team's bots.
 
@@ -67,7 +69,7 @@ fn opened() -> &'static Mutex<HashMap<String, (PathBuf, PluginModuleRef)>> {
     OPENED.get_or_init(Default::default)
 }
 
-/// A plugin file that was checked (it exists and is an ELF file), hashed and copied to its
+/// A plugin file that was checked (it exists and is a whole ELF file), hashed and copied to its
 /// content-addressed path, but not opened: the process host opens it in the sandboxed child, so
 /// team code never runs in the engine's process.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -120,9 +122,9 @@ impl StagedPlugin {
             .unwrap_or_else(|p| p.into_inner())
             .get(&identity)
             .cloned();
-        // The copy is missing only if someone removed it by hand (`agon cache gc` leaves this
-        // process's entries alone): then it is written afresh.
-        if let Some(known) = known.filter(|k| k.copy.is_file()) {
+        // The copy is missing or damaged only if someone removed or changed it by hand (`agon
+        // cache gc` leaves this process's entries alone): then it is written afresh.
+        if let Some(known) = known.filter(|k| k.check_copy().is_ok()) {
             cache::mark_copy_used(&known.copy);
             return Ok(known);
         }
@@ -151,12 +153,7 @@ impl StagedPlugin {
     /// Stages `bytes`, read from `path` by the caller (who may have checked them already: a
     /// file that changes on disk meanwhile changes nothing here).
     pub fn stage_bytes(path: &Path, bytes: &[u8], cache: &Path) -> Result<StagedPlugin, LoadError> {
-        if !bytes.starts_with(b"\x7fELF") {
-            return Err(LoadError::NotSharedLibrary {
-                path: path.to_path_buf(),
-                detail: "the file does not start with the ELF magic number".into(),
-            });
-        }
+        elf_extent::check_complete(bytes).map_err(|e| errors::refused_extent(path, e))?;
         let sha256 = sha256_hex(bytes);
         let copy = content_addressed_copy(path, bytes, &sha256, cache).map_err(|source| {
             LoadError::Cache {
@@ -170,6 +167,20 @@ impl StagedPlugin {
             copy,
             sha256,
         })
+    }
+
+    /// Refuses the copy unless it is the whole library its ELF header describes. Mapping one
+    /// cut short faults (SIGBUS) in whichever process touches the missing part, so this is
+    /// checked right before every mapping and before a process host is started for it: the
+    /// copy is checked on disk, where it may have changed since it was staged.
+    pub fn check_copy(&self) -> Result<(), LoadError> {
+        let (file, length) = Input::new("plugin copy", limits::PLUGIN)
+            .open(&self.copy)
+            .map_err(|e| LoadError::Unreadable {
+                path: self.copy.clone(),
+                detail: e.to_string(),
+            })?;
+        elf_extent::check_file(&file, length).map_err(|e| errors::refused_extent(&self.copy, e))
     }
 
     /// The file name as users see it.
@@ -194,7 +205,7 @@ impl Plugin {
         let (loaded_from, module) = match opened.get(&staged.sha256) {
             Some(entry) => entry.clone(),
             None => {
-                let module = open(&staged.path, &staged.copy)?;
+                let module = open(staged)?;
                 opened.insert(staged.sha256.clone(), (staged.copy.clone(), module));
                 (staged.copy.clone(), module)
             }
@@ -288,9 +299,11 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-fn open(original: &Path, copy: &Path) -> Result<PluginModuleRef, LoadError> {
-    let path = original.to_path_buf();
-    let header = lib_header_from_path(copy).map_err(|e| match e {
+/// The one place a library is mapped: only after its copy is checked whole.
+fn open(staged: &StagedPlugin) -> Result<PluginModuleRef, LoadError> {
+    staged.check_copy()?;
+    let path = staged.path.clone();
+    let header = lib_header_from_path(&staged.copy).map_err(|e| match e {
         LibraryError::OpenError { err, .. } => LoadError::NotSharedLibrary {
             path: path.clone(),
             detail: err.to_string(),

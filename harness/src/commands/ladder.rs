@@ -2,11 +2,14 @@
 
 use crate::cli::LadderArgs;
 use crate::commands::tournament::MAX_CONCURRENCY;
+use crate::ladder::configured::{check_configured, TrialBudgets};
 use crate::ladder::run::{run as run_ladder, LadderOptions, Summary as LadderSummary};
 use crate::match_flags::{budgets, parse_params, seating_hosting};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::HostKind;
 use agon_engine::seating::Hosting;
+use agon_games::contract::RawParams;
+use agon_games::registry::Registry;
 use anyhow::{anyhow, bail};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -29,6 +32,7 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
     }
     let validation = validation_hosting(&args, &hosting)?;
     let configured = configured_slots(&args)?;
+    check_configured_bots(&args, &configured, &params, &validation)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     if args.seed.is_none() && !args.quiet {
         eprintln!("agon: ladder seed {seed}");
@@ -90,6 +94,24 @@ fn configured_slots(args: &LadderArgs) -> anyhow::Result<BTreeMap<String, BotSpe
         }
     }
     Ok(configured)
+}
+
+/// The `--bot` slots whose files are in the folder already must offer their bots for the game
+/// and take their parameters (`crate::ladder::configured`).
+fn check_configured_bots(
+    args: &LadderArgs,
+    configured: &BTreeMap<String, BotSpec>,
+    params: &RawParams,
+    validation: &Hosting,
+) -> anyhow::Result<()> {
+    let registry = Registry::builtin();
+    let game = registry.get(&args.game)?;
+    let trial = TrialBudgets {
+        start_ms: args.budgets.start_ms,
+        move_ms: args.budgets.move_ms,
+    };
+    check_configured(&args.dir, configured, game, params, validation, &trial)
+        .map_err(|e| anyhow!(e))
 }
 
 fn report(options: &LadderOptions, summary: &LadderSummary) {

@@ -8,6 +8,7 @@ use crate::match_flags::{budgets, parse_params, seating_hosting, seeds};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::runner::{run_match, run_observed_match, MatchSettings};
 use agon_engine::seating::{self, Trial};
+use agon_games::contract::{GameRules, ParamError, RawParams};
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
 
@@ -30,15 +31,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| s.parse::<BotSpec>())
         .collect::<Result<Vec<_>, _>>()?;
-    let needed = game
-        .seats_for(&params, &agon_engine::input_file::GameFiles)
-        .map_err(|e| {
-            anyhow!(
-                "{}: {e} (parameters: {})",
-                game.name(),
-                game.parameter_help()
-            )
-        })?;
+    let needed = seats_for(game, &params)?;
     if specs.len() != needed {
         bail!(
             "{} needs {needed} bots (one --bot per seat), got {}",
@@ -104,4 +97,20 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// How many bots `game` seats under `params`, once it accepts them: a bad `--param` is refused
+/// before any bot's host is started.
+fn seats_for(game: &dyn GameRules, params: &RawParams) -> anyhow::Result<usize> {
+    let files = agon_engine::input_file::GameFiles;
+    let refused = |e: ParamError| {
+        anyhow!(
+            "{}: {e} (parameters: {})",
+            game.name(),
+            game.parameter_help()
+        )
+    };
+    let seats = game.seats_for(params, &files).map_err(refused)?;
+    game.new_session(params, &files).map_err(refused)?;
+    Ok(seats)
 }

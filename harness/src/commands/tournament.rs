@@ -11,12 +11,14 @@ use crate::grading::report::write_all;
 use crate::journal;
 use crate::journal::folder_lock::{self, FolderLock};
 use crate::tournament::config::Config;
+use crate::tournament::entry::Entry;
 use crate::tournament::layout::{self, Task};
 use crate::tournament::merge;
 use crate::tournament::plan::Plan;
 use crate::tournament::run::{execute, RunOptions};
 use crate::tournament::shard::Shard;
 use agon_engine::loader::cache_dir;
+use agon_engine::record::MatchRecord;
 use agon_engine::seed::SeedSecret;
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
@@ -175,7 +177,12 @@ fn write_report(plan: &Plan, dir: &Path, again: bool, quiet: bool) -> anyhow::Re
     // file from one reading of the journal.
     let _lock = FolderLock::acquire(dir, folder_lock::REPORT).map_err(|e| anyhow!(e))?;
     let entries = journal::read(dir, &plan.entry_check()).map_err(|e| anyhow!(e))?;
-    let (plan, entries) = crate::grading::versions::apply(plan, &entries);
+    let version_of = |entry: &Entry, seat: usize| {
+        let record =
+            MatchRecord::read(&dir.join("records").join(format!("{}.json", entry.id))).ok()?;
+        Some(record.seats.get(seat)?.plugin_version.clone())
+    };
+    let (plan, entries) = crate::grading::versions::apply(plan, &entries, &version_of);
     let report = grade(&plan, &entries);
     let games = unique_entries(&plan, &entries);
     let title = plan

@@ -4,6 +4,7 @@
 
 use super::{faults, seat_stderr};
 use crate::console::{name, out, outln};
+use agon_engine::host::sandbox::cgroup;
 use agon_engine::record::MatchRecord;
 use anyhow::Context;
 use std::fmt::Write as _;
@@ -143,7 +144,9 @@ fn write_result(out: &mut String, record: &MatchRecord) {
     );
 }
 
-/// Seats started again, and sandboxes that were not complete.
+/// Seats started again, and what the sandboxes lacked: each missing mechanism once, with the
+/// seats it concerns (the hosts of one machine all lack the same). A missing cgroup is only
+/// named: the run's one warning says why, what that costs and how to give hosts one.
 fn write_incidents(out: &mut String, record: &MatchRecord) {
     for r in &record.restarts {
         let _ = writeln!(
@@ -154,15 +157,43 @@ fn write_incidents(out: &mut String, record: &MatchRecord) {
             name(&r.reason)
         );
     }
+    for (missing, seats) in missing_by_mechanism(record) {
+        let missing = match cgroup::is_missing_note(missing) {
+            true => {
+                "no cgroup (the warning on stderr says why, what that costs and how to \
+                     give hosts one)"
+            }
+            false => missing,
+        };
+        let _ = writeln!(
+            out,
+            "sandbox incomplete for {}: {missing}",
+            seat_list(&seats)
+        );
+    }
+}
+
+/// Each item of the seats' `sandbox.missing`, in the order first met, with the seats it lists.
+fn missing_by_mechanism(record: &MatchRecord) -> Vec<(&str, Vec<usize>)> {
+    let mut grouped: Vec<(&str, Vec<usize>)> = Vec::new();
     for s in &record.seats {
-        if let Some(sandbox) = s.sandbox.as_ref().filter(|r| !r.complete()) {
-            let _ = writeln!(
-                out,
-                "sandbox of seat {} incomplete: {}",
-                s.seat,
-                sandbox.missing.join("; ")
-            );
+        for missing in s.sandbox.iter().flat_map(|r| &r.missing) {
+            match grouped.iter_mut().find(|(item, _)| item == missing) {
+                Some((_, seats)) => seats.push(s.seat),
+                None => grouped.push((missing, vec![s.seat])),
+            }
         }
+    }
+    grouped
+}
+
+/// `seat 0`, `seats 0 and 1`, `seats 0, 1 and 2`.
+fn seat_list(seats: &[usize]) -> String {
+    let numbers: Vec<String> = seats.iter().map(usize::to_string).collect();
+    match numbers.split_last() {
+        Some((last, [])) => format!("seat {last}"),
+        Some((last, rest)) => format!("seats {} and {last}", rest.join(", ")),
+        None => "no seat".into(),
     }
 }
 

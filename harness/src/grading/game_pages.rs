@@ -3,7 +3,8 @@
 //! (`DIR/games/<id>.js`, which that page loads when a link names the game: `viewer.html#game=<id>`).
 //! A game's data file is written once, by the report of the run that played it (a merge links
 //! the shards' files), for the games that have none yet; `agon tournament report DIR --games`
-//! writes every one again.
+//! writes every one again. A page's heading words the game's result by entrant
+//! ([`crate::view::named_result`]).
 
 use crate::tournament::entry::Entry;
 use agon_engine::record::MatchRecord;
@@ -100,10 +101,11 @@ fn write_one(dir: &Path, game: &Entry, title: &str) -> Result<(), String> {
     let record_path = dir.join("records").join(format!("{}.json", game.id));
     let record = MatchRecord::read(&record_path).map_err(|e| e.to_string())?;
     let title = format!("{title}: game {} ({})", game.id, game.names.join(" vs "));
-    let shown = crate::view::shown(
+    let shown = crate::view::shown_named(
         &record,
         &agon_games::registry::Registry::builtin(),
         Some(&title),
+        &game.names,
     )
     .map_err(|e| format!("{e:#}"))?;
     let path = data_path(dir, &game.id);

@@ -126,10 +126,48 @@ pub fn unique_entries<'a>(plan: &Plan, entries: &'a [Entry]) -> Vec<&'a Entry> {
     unique
 }
 
+/// Which entrants the report lists: all of them, but in a shard's report only those that played
+/// in the shard (the others' empty rows would only repeat the whole plan's field).
+fn listed(plan: &Plan, games: &[&Entry]) -> Vec<bool> {
+    let mut listed = vec![plan.shard.is_none(); plan.entrants.len()];
+    for e in games {
+        for &entrant in &e.seats {
+            if let Some(l) = listed.get_mut(entrant) {
+                *l = true;
+            }
+        }
+    }
+    listed
+}
+
+/// The cross-table of the `listed` entrants.
+fn listed_crosstable(
+    plan: &Plan,
+    listed: &[bool],
+    points: &[Vec<f64>],
+    played: &[Vec<u32>],
+) -> CrossTable {
+    let keep: Vec<usize> = (0..listed.len()).filter(|&i| listed[i]).collect();
+    CrossTable {
+        names: keep
+            .iter()
+            .map(|&i| plan.entrants[i].name.clone())
+            .collect(),
+        points: keep
+            .iter()
+            .map(|&i| keep.iter().map(|&j| points[i][j]).collect())
+            .collect(),
+        games: keep
+            .iter()
+            .map(|&i| keep.iter().map(|&j| played[i][j]).collect())
+            .collect(),
+    }
+}
+
 pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
     let games = unique_entries(plan, entries);
     let n = plan.entrants.len();
-    let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
+    let listed = listed(plan, &games);
     let mut points = vec![vec![0.0; n]; n];
     let mut played = vec![vec![0u32; n]; n];
     let mut first = Tally::default();
@@ -161,7 +199,7 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
                     .filter(|e| e.result.scores.iter().all(|&s| s == 0.5))
                     .count() as u32,
                 games: subset.len() as u32,
-                standings: rows(plan, &subset),
+                standings: rows(plan, &subset, &listed),
             }
         })
         .collect();
@@ -180,13 +218,9 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
             games_missing: plan.games_planned() - games.len(),
             excluded: plan.excluded.clone(),
         },
-        standings: rows(plan, &games),
+        standings: rows(plan, &games, &listed),
         per_param,
-        crosstable: duel.then_some(CrossTable {
-            names,
-            points,
-            games: played,
-        }),
+        crosstable: duel.then(|| listed_crosstable(plan, &listed, &points, &played)),
         first_seat: duel.then_some(FirstSeat {
             games: first.games,
             wins: first.wins,
@@ -260,8 +294,9 @@ fn pairwise(e: &Entry) -> Vec<(usize, usize, f64, f64)> {
     Vec::new()
 }
 
-/// The standings over `games`, best first: by points, then rating, then name.
-fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
+/// The standings of the `listed` entrants over `games`, best first: by points, then rating,
+/// then name.
+fn rows(plan: &Plan, games: &[&Entry], listed: &[bool]) -> Vec<Row> {
     let n = plan.entrants.len();
     let mut wins_against = vec![vec![0.0; n]; n];
     let mut games_against = vec![vec![0.0; n]; n];
@@ -326,13 +361,19 @@ fn rows(plan: &Plan, games: &[&Entry]) -> Vec<Row> {
         } else {
             game_score[i] / row.tally.games as f64
         };
-        // An entrant without games here (a shard's report) has no rating, not the prior's.
+        // An entrant without games here (a parameter set it did not play, a run cut short) has
+        // no rating, not the prior's.
         if duel && row.tally.games > 0 {
             row.rating = Some(round(ratings[i].elo));
             row.rating_low = Some(round(ratings[i].low));
             row.rating_high = Some(round(ratings[i].high));
         }
     }
+    let mut rows: Vec<Row> = rows
+        .into_iter()
+        .zip(listed)
+        .filter_map(|(row, &listed)| listed.then_some(row))
+        .collect();
     rows.sort_by(|a, b| {
         b.tally
             .points

@@ -1,13 +1,16 @@
 //! `report.html`: the tournament report for people. One self-contained page (minijinja template
 //! `report.html`, plotters charts): standings with a legend, charts, the per-instance table,
-//! the cross-table coloured by score, every fault's message with links to its games, and every
-//! game linked to its replay viewer.
+//! the cross-table coloured by score, each entrant's faults by cause (an example message, links
+//! to its games), and every game linked to its replay viewer, its result naming entrants.
 
+use super::entrant_build::entrant_build;
+use super::fault_groups::fault_groups;
 use super::game_pages::{self, Written};
 use super::grade::{CrossTable, FirstSeat, Report, Row};
 use crate::charts::{grouped_bars, intervals};
 use crate::tournament::entry::Entry;
 use crate::tournament::plan::{Excluded, Plan};
+use crate::view::named_result;
 use agon_games::registry::Registry;
 use minijinja::{context, Value};
 use serde::Serialize;
@@ -33,6 +36,10 @@ struct StandingsRow {
     rating: String,
     ms_per_move: String,
     faults: Vec<(String, u32)>,
+    /// What the row's grade is of; empty for a name the plan does not have.
+    file: String,
+    version: String,
+    sha256: String,
 }
 
 #[derive(Serialize)]
@@ -55,7 +62,9 @@ struct FaultLine {
     anchor: Option<String>,
     entrant: String,
     cause: String,
-    detail: String,
+    /// The first fault's message: the others of its kind differ in details only.
+    example: String,
+    /// Faults of this kind.
     count: usize,
     /// (game id, link to its page if it has one)
     games: Vec<(String, Option<String>)>,
@@ -113,7 +122,8 @@ fn ms_per_move(report: &Report) -> BTreeMap<String, f64> {
 
 fn standings_rows(plan: &Plan, rows: &[Row], ms: &BTreeMap<String, f64>) -> Vec<StandingsRow> {
     rows.iter()
-        .map(|r| StandingsRow {
+        .map(|r| (r, entrant_build(plan, &r.name).unwrap_or_default()))
+        .map(|(r, build)| StandingsRow {
             index: plan
                 .entrants
                 .iter()
@@ -133,6 +143,9 @@ fn standings_rows(plan: &Plan, rows: &[Row], ms: &BTreeMap<String, f64>) -> Vec<
             rating: r.rating_text(),
             ms_per_move: ms.get(&r.name).map_or("-".into(), |m| format!("{m:.2}")),
             faults: r.faults.iter().map(|(c, n)| (c.clone(), *n)).collect(),
+            file: build.file,
+            version: build.version,
+            sha256: build.sha256,
         })
         .collect()
 }
@@ -161,27 +174,14 @@ fn instance_kind(plan: &Plan) -> (&'static str, &'static str) {
 }
 
 fn fault_lines(plan: &Plan, entries: &[&Entry], pages: &Written) -> Vec<FaultLine> {
-    // (entrant, cause, message) -> games, in the order first seen.
-    let mut groups: BTreeMap<(usize, String, String), Vec<String>> = BTreeMap::new();
-    for e in entries {
-        for f in &e.result.faults {
-            let Some(&entrant) = e.seats.get(f.seat) else {
-                continue;
-            };
-            let games = groups
-                .entry((entrant, f.cause.to_string(), f.detail.clone()))
-                .or_default();
-            if games.last() != Some(&e.id) {
-                games.push(e.id.clone());
-            }
-        }
-    }
     let mut lines = Vec::new();
     let mut last_entrant = None;
-    for ((entrant, cause, detail), games) in groups {
+    for group in fault_groups(entries) {
+        let entrant = group.entrant;
         let anchor = (last_entrant != Some(entrant)).then(|| format!("faults-{entrant}"));
         last_entrant = Some(entrant);
-        let linked = games
+        let linked = group
+            .games
             .iter()
             .take(LINKED_GAMES)
             .map(|id| (id.clone(), pages.has(id).then(|| game_pages::link(id))))
@@ -192,10 +192,10 @@ fn fault_lines(plan: &Plan, entries: &[&Entry], pages: &Written) -> Vec<FaultLin
                 .entrants
                 .get(entrant)
                 .map_or("?".into(), |e| e.name.clone()),
-            cause,
-            detail,
-            count: games.len(),
-            more: games.len().saturating_sub(LINKED_GAMES),
+            cause: group.cause,
+            example: group.example,
+            count: group.count,
+            more: group.games.len().saturating_sub(LINKED_GAMES),
             games: linked,
         });
     }
@@ -218,13 +218,16 @@ fn game_lines(plan: &Plan, entries: &[&Entry], pages: &Written) -> Vec<GameLine>
                 .get(e.param_set)
                 .map_or("?".into(), |p| short_label(&p.label)),
             players: e.names.join(" vs "),
-            result: e.result.reason.clone(),
+            result: named_result(&e.result.reason, e.result.winner, &e.result.ranks, &e.names),
             moves: e.result.moves,
             faults: e
                 .result
                 .faults
                 .iter()
-                .map(|f| format!("seat {}: {}", f.seat, f.cause))
+                .map(|f| {
+                    let who = e.names.get(f.seat).map_or("?", String::as_str);
+                    format!("{who}: {}", f.cause)
+                })
                 .collect::<Vec<_>>()
                 .join(", "),
         })

@@ -1,6 +1,8 @@
 //! Grading: standings (ratings from `crate::standings::bradley_terry`) and the report files of a
 //! tournament.
 
+pub mod entrant_build;
+pub mod fault_groups;
 pub mod game_pages;
 pub mod grade;
 pub mod html;

@@ -1,6 +1,8 @@
 //! Writes the grading report of a tournament folder: `standings.json`, CSV tables,
 //! `report.md` and a self-contained `report.html` (see `html.rs`).
 
+use super::entrant_build::entrant_build;
+use super::fault_groups::fault_groups;
 use super::game_pages::Written;
 use super::grade::{CrossTable, Report, Row};
 use crate::tournament::entry::Entry;
@@ -24,7 +26,7 @@ pub fn write_all(
         ("standings.csv", standings_csv(&report.standings, None)),
         ("per_param.csv", per_param_csv(report)),
         ("timing.csv", timing_csv(report)),
-        ("report.md", markdown(plan, report)),
+        ("report.md", markdown(plan, report, games)),
         ("report.html", super::html::page(plan, report, games, pages)),
     ];
     if let Some(c) = &report.crosstable {
@@ -150,11 +152,22 @@ fn crosstable_csv(c: &CrossTable) -> String {
     out
 }
 
-fn markdown(plan: &Plan, report: &Report) -> String {
+/// The tournament's `name`, else its game and configuration hash.
+fn markdown_title(plan: &Plan, report: &Report) -> String {
     let t = &report.tournament;
-    let mut out = format!(
-        "# {} tournament {}\n\n{} of {} planned games played",
-        t.game, t.config_hash, t.games_played, t.games_planned
+    match &plan.settings.name {
+        Some(name) => format!("# {name}\n\n{} tournament {}.\n\n", t.game, t.config_hash),
+        None => format!("# {} tournament {}\n\n", t.game, t.config_hash),
+    }
+}
+
+fn markdown(plan: &Plan, report: &Report, games: &[&Entry]) -> String {
+    let t = &report.tournament;
+    let mut out = markdown_title(plan, report);
+    let _ = write!(
+        out,
+        "{} of {} planned games played",
+        t.games_played, t.games_planned
     );
     if t.games_missing > 0 {
         let _ = write!(out, " (**{} missing**)", t.games_missing);
@@ -169,14 +182,14 @@ fn markdown(plan: &Plan, report: &Report) -> String {
         t.clock
     );
     out.push_str("## Standings\n\n");
-    out.push_str(&markdown_table(&report.standings));
+    out.push_str(&markdown_table(&report.standings, Some(plan)));
     for table in report
         .per_param
         .iter()
         .filter(|_| report.per_param.len() > 1)
     {
         let _ = writeln!(out, "\n## {}\n", table.label);
-        out.push_str(&markdown_table(&table.standings));
+        out.push_str(&markdown_table(&table.standings, None));
     }
     if let Some(c) = &report.crosstable {
         out.push_str(&markdown_crosstable(c));
@@ -203,6 +216,7 @@ fn markdown(plan: &Plan, report: &Report) -> String {
             f.wins, f.draws, f.losses, f.games, f.score_pct
         );
     }
+    out.push_str(&markdown_faults(plan, games));
     if !t.excluded.is_empty() {
         out.push_str("\n## Excluded entrants\n\n");
         for e in &t.excluded {
@@ -235,30 +249,67 @@ fn markdown_crosstable(c: &CrossTable) -> String {
     out
 }
 
-fn markdown_table(rows: &[Row]) -> String {
+/// A standings table; with `builds`, each row ends with what its grade is of (the overall
+/// table: the per-set tables repeat the same entrants).
+fn markdown_table(rows: &[Row], builds: Option<&Plan>) -> String {
     // Many-seat games add the mean rank after the points.
     let ranked = rows.iter().any(|r| r.mean_rank.is_some());
-    let mut out = String::from(if ranked {
-        "| # | entrant | games | W | D | L | points | mean rank | score % | mean game score | rating (95% CI) | faults |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|\n"
-    } else {
-        "| # | entrant | games | W | D | L | points | score % | mean game score | rating (95% CI) | faults |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|\n"
-    });
+    let mut out = String::from("| # | entrant | games | W | D | L | points |");
+    if ranked {
+        out.push_str(" mean rank |");
+    }
+    out.push_str(" score % | mean game score | rating (95% CI) | faults |");
+    if builds.is_some() {
+        out.push_str(" plugin file | version | sha256 |");
+    }
+    let columns = out.matches('|').count() - 1;
+    let _ = writeln!(out, "\n|{}", "---|".repeat(columns));
     for r in rows {
         let rank = match (ranked, r.mean_rank) {
             (false, _) => String::new(),
             (true, Some(m)) => format!(" {m:.2} |"),
             (true, None) => " - |".into(),
         };
+        let build = match builds.map(|plan| entrant_build(plan, &r.name)) {
+            None => String::new(),
+            Some(None) => " | | |".into(),
+            Some(Some(b)) => format!(" {} | {} | {} |", b.file, b.version, b.sha256),
+        };
         let _ = writeln!(
             out,
-            "| {} |{rank} {:.1} | {:.2} | {} | {} |",
+            "| {} |{rank} {:.1} | {:.2} | {} | {} |{build}",
             leading_cells(r, r.name.clone()).join(" | "),
             r.score_pct,
             r.mean_game_score,
             r.rating_text(),
             faults_text(r)
+        );
+    }
+    out
+}
+
+/// Each entrant's faults by cause: how many, in how many games, and the first one's message.
+fn markdown_faults(plan: &Plan, games: &[&Entry]) -> String {
+    let groups = fault_groups(games);
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\n## Faults\n\n| entrant | cause | times | games | example |\n|---|---|---|---|---|\n",
+    );
+    for g in groups {
+        let name = plan
+            .entrants
+            .get(g.entrant)
+            .map_or("?", |e| e.name.as_str());
+        let example = g.example.replace('|', "\\|").replace('\n', " ");
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {} | {example} (game {}) |",
+            g.cause,
+            g.count,
+            g.games.len(),
+            g.example_game
         );
     }
     out

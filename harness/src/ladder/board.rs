@@ -23,6 +23,9 @@ const REFRESH_SECONDS: u32 = 5;
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct BuildStats {
+    /// The team its plugin names (a row's `team`, so not written twice).
+    #[serde(skip)]
+    pub team: String,
     pub sha256: String,
     pub plugin_version: String,
     pub bot: String,
@@ -43,6 +46,9 @@ pub struct RefusedBuild {
 #[derive(Debug, Clone, Serialize)]
 struct BuildRow<'a> {
     slot: String,
+    /// Empty for builds of journal lines written before team names were kept.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    team: &'a str,
     version: u32,
     current: bool,
     #[serde(flatten)]
@@ -90,6 +96,7 @@ impl Board {
                 .builds
                 .entry((build.slot.clone(), build.version))
                 .or_default();
+            stats.team.clone_from(&build.team);
             stats.sha256.clone_from(&build.sha256);
             stats.plugin_version.clone_from(&build.plugin_version);
             stats.bot.clone_from(&build.bot);
@@ -111,13 +118,14 @@ impl Board {
 
     /// Builds that have played, best conservative rating first; current builds that have not
     /// played yet follow at their prior.
-    fn rows<'a>(&'a self, slots: &Slots, ratings: &Ratings) -> Vec<BuildRow<'a>> {
+    fn rows<'a>(&'a self, slots: &'a Slots, ratings: &Ratings) -> Vec<BuildRow<'a>> {
         static NO_GAMES: std::sync::OnceLock<BuildStats> = std::sync::OnceLock::new();
         let mut rows: Vec<BuildRow> = self
             .builds
             .iter()
             .map(|((slot, version), stats)| BuildRow {
                 slot: slot.clone(),
+                team: &stats.team,
                 version: *version,
                 current: slots.current(slot).is_some_and(|b| b.version == *version),
                 rating: ratings.of(slot, *version),
@@ -131,6 +139,7 @@ impl Board {
             {
                 rows.push(BuildRow {
                     slot: build.slot.clone(),
+                    team: &build.team,
                     version: build.version,
                     current: true,
                     rating: ratings.of(&build.slot, build.version),
@@ -177,7 +186,7 @@ impl Board {
     pub fn write(&self, dir: &Path, slots: &Slots, ratings: &Ratings) -> Result<(), String> {
         let json = serde_json::to_string_pretty(&self.to_json(slots, ratings))
             .expect("standings serialize");
-        let html = self.html(slots, ratings);
+        let html = self.html(dir, slots, ratings);
         for (name, bytes) in [(JSON, json.as_bytes()), (HTML, html.as_bytes())] {
             let path = dir.join(name);
             output_file::replace(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -185,7 +194,30 @@ impl Board {
         Ok(())
     }
 
-    fn html(&self, slots: &Slots, ratings: &Ratings) -> String {
+    /// The latest games, newest first.
+    pub fn latest(&self) -> impl Iterator<Item = &LadderGame> {
+        self.latest.iter()
+    }
+
+    /// The team of `slot`'s current build, else of its latest build that played, else (no team
+    /// known) the slot's file name.
+    fn team_of<'a>(&'a self, slots: &'a Slots, slot: &'a str) -> &'a str {
+        let builds = (slot.to_string(), 0)..=(slot.to_string(), u32::MAX);
+        slots
+            .current(slot)
+            .map(|b| b.team.as_str())
+            .or_else(|| {
+                self.builds
+                    .range(builds)
+                    .next_back()
+                    .map(|(_, s)| s.team.as_str())
+            })
+            .filter(|team| !team.is_empty())
+            .unwrap_or(slot)
+    }
+
+    /// The page; a game links to its viewer when its data file is in `dir`.
+    fn html(&self, dir: &Path, slots: &Slots, ratings: &Ratings) -> String {
         let params: Vec<String> = self
             .params
             .iter()
@@ -200,10 +232,10 @@ impl Board {
                     (Status::Retired, _) => "retired (its file was removed)".into(),
                     _ => "waiting for a build that passes validation".into(),
                 };
-                context! { name, state }
+                context! { name, team => self.team_of(slots, name), state }
             })
             .collect();
-        let latest: Vec<Value> = self.latest.iter().map(game_view).collect();
+        let latest: Vec<Value> = self.latest.iter().map(|g| game_view(dir, g)).collect();
         let refused: Vec<Value> = self
             .refused
             .iter()
@@ -220,7 +252,7 @@ impl Board {
         crate::pages::render(
             "ladder.html",
             context! {
-                title => format!("Agon ladder: {}", self.game),
+                title => title(&self.game),
                 engine => env!("CARGO_PKG_VERSION"),
                 refresh_seconds => REFRESH_SECONDS,
                 games => self.games,
@@ -236,6 +268,11 @@ impl Board {
     }
 }
 
+/// The title of the page of a ladder of `game` (and of its games' viewers).
+pub fn title(game: &str) -> String {
+    format!("Agon ladder: {game}")
+}
+
 /// One build's row of the ratings table, its figures as the page prints them.
 fn row_view(row: &BuildRow<'_>) -> Value {
     let stats = row.stats;
@@ -247,6 +284,7 @@ fn row_view(row: &BuildRow<'_>) -> Value {
     };
     context! {
         slot => row.slot,
+        team => if row.team.is_empty() { &row.slot } else { row.team },
         version => row.version,
         current => row.current,
         bot => stats.bot,
@@ -264,13 +302,16 @@ fn row_view(row: &BuildRow<'_>) -> Value {
     }
 }
 
-/// One of the latest games, as the page lists it.
-fn game_view(game: &LadderGame) -> Value {
-    let seats: Vec<String> = game
+/// One of the latest games, as the page lists it: its viewer's address when `dir` holds the
+/// game's data file.
+fn game_view(dir: &Path, game: &LadderGame) -> Value {
+    let seats: Vec<Value> = game
         .seats
         .iter()
-        .map(|s| format!("{} v{}", s.slot, s.version))
+        .map(|s| context! { team => s.team_or_slot(), slot => s.slot, version => s.version })
         .collect();
+    let viewer =
+        super::game_pages::has_data(dir, &game.id).then(|| super::game_pages::link(&game.id));
     let points: Vec<String> = game.result.scores.iter().map(|s| s.to_string()).collect();
     let faults: Vec<String> = game
         .result
@@ -278,5 +319,5 @@ fn game_view(game: &LadderGame) -> Value {
         .iter()
         .map(|f| format!("seat {}: {}", f.seat, f.cause))
         .collect();
-    context! { id => game.id, seats, points, reason => game.result.reason, moves => game.result.moves, faults }
+    context! { id => game.id, viewer, seats, points, reason => game.result.reason, moves => game.result.moves, faults }
 }

@@ -14,6 +14,9 @@ pub struct SeatBuild {
     pub slot: String,
     /// The slot's build number (1 for its first build).
     pub version: u32,
+    /// The team its plugin names (empty in journals written before it was kept).
+    #[serde(default)]
+    pub team: String,
     pub bot: String,
     /// The version the plugin's manifest states.
     pub plugin_version: String,
@@ -26,9 +29,20 @@ impl SeatBuild {
         SeatBuild {
             slot: build.slot.clone(),
             version: build.version,
+            team: build.team.clone(),
             bot: build.bot_text(),
             plugin_version: build.plugin_version.clone(),
             sha256: build.sha256.clone(),
+        }
+    }
+
+    /// Who played the seat, as pages name it: the team, or the slot (its file name) when the
+    /// journal line predates team names.
+    pub fn team_or_slot(&self) -> &str {
+        if self.team.is_empty() {
+            &self.slot
+        } else {
+            &self.team
         }
     }
 }

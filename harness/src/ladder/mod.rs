@@ -7,15 +7,19 @@
 //! | file | role |
 //! |---|---|
 //! | `builds.rs` | slots and their builds (`crate::swap::build`), numbered by content |
+//! | `configured.rs` | the `--bot` slots, checked at start-up against the files already there |
 //! | `entry.rs` | one journal line: a finished game and every seat's build |
 //! | `events.rs` | `events.jsonl`: builds accepted, refused and retired; starts and stops |
 //! | `pairing.rs` | which slots play next, in which seats, to keep game counts balanced |
 //! | `board.rs` | the board: `standings.json` and `ladder.html` (tallies and ratings from `crate::standings`), rewritten after every game |
+//! | `game_pages.rs` | what the page's game links open: the viewer page and each game's data file |
 //! | `run.rs` | the loop that ties them together |
 
 pub mod board;
 pub mod builds;
+pub mod configured;
 pub mod entry;
 pub mod events;
+pub mod game_pages;
 pub mod pairing;
 pub mod run;

@@ -7,10 +7,11 @@
 //! end, however many builds arrive meanwhile; every build is loaded from its content-addressed
 //! copy, never from the watched folder.
 
-use super::board::{Board, RefusedBuild};
+use super::board::{self, Board, RefusedBuild};
 use super::builds::Slots;
 use super::entry::{LadderGame, SeatBuild};
 use super::events::{unix_ms, Event, EventLog, Logged};
+use super::game_pages;
 use super::pairing::Pairing;
 use crate::console::name;
 use crate::journal::Journal;
@@ -233,6 +234,8 @@ impl<'a> Ladder<'a> {
         };
         state.replay_events(earlier_events);
         let next_number = state.replay_games(&earlier);
+        game_pages::write_viewer(out, rules.name())?;
+        game_pages::write_missing(out, &board::title(rules.name()), state.standings.latest());
         events.append(Event::Started {
             seed: options.seed,
             game: rules.name().to_string(),
@@ -670,6 +673,11 @@ fn play(job: Job, options: &LadderOptions) -> Done {
         .join(format!("{}.json", game.id));
     if let Err(e) = record.write(&path) {
         return failed(format!("{}: {e}", path.display()));
+    }
+    // The game counts without its viewer: the ladder page then lists it without a link.
+    let ladder = board::title(rules.name());
+    if let Err(e) = game_pages::write_data(&options.out, &ladder, &game, &record) {
+        log::warn!("no viewer for {}: {e}", game.id);
     }
     Done::Game(Box::new(game))
 }

@@ -232,7 +232,7 @@ fn take(path: &Path, identity: Identity) -> Taken {
     }
     match elf_extent::check_complete(&bytes) {
         Ok(()) => Taken::Whole(bytes),
-        Err(why) => Taken::CutShort(why),
+        Err(why) => Taken::CutShort(why.to_string()),
     }
 }
 

@@ -163,13 +163,23 @@ pub struct Config {
     pub entrants: Vec<Declared>,
 }
 
-/// A configuration problem: the key, and what is wrong with it.
+/// A configuration problem: the file's own (it cannot be read, or is not a configuration's
+/// TOML), or one key's.
 #[derive(Debug, thiserror::Error)]
-#[error("{file}: {key}: {problem}")]
-pub struct ConfigError {
-    pub file: String,
-    pub key: String,
-    pub problem: String,
+pub enum ConfigError {
+    /// The file cannot be read; the message names it.
+    #[error("{0}")]
+    Unreadable(String),
+    /// toml's message whole: the line and column, its diagram of the line over several lines,
+    /// and what is wrong (a syntax error, an unknown key, a value of the wrong type).
+    #[error("{file}: {diagram}")]
+    Syntax { file: String, diagram: String },
+    #[error("{file}: {key}: {problem}")]
+    Key {
+        file: String,
+        key: String,
+        problem: String,
+    },
 }
 
 /// A problem of one key: the key, and what is wrong with it (a [`ConfigError`] without its file).
@@ -183,12 +193,12 @@ impl Config {
     /// Reads and checks `path`. Relative plugin paths are relative to the file's folder.
     pub fn load(path: &Path, registry: &Registry) -> Result<Config, ConfigError> {
         let file = path.display().to_string();
-        let fail = |(key, problem): KeyProblem| ConfigError {
+        let fail = |(key, problem): KeyProblem| ConfigError::Key {
             file: file.clone(),
             key,
             problem,
         };
-        let raw = read(path).map_err(fail)?;
+        let raw = read(path)?;
         let base = path.parent().unwrap_or(Path::new("."));
         let game = registry
             .get(&raw.game)
@@ -222,13 +232,13 @@ impl Config {
 }
 
 /// The file, parsed; unknown keys are refused.
-fn read(path: &Path) -> Result<ConfigFile, KeyProblem> {
+fn read(path: &Path) -> Result<ConfigFile, ConfigError> {
     let text = Input::new("tournament configuration", limits::INSTANCE)
         .read_text(path)
-        .map_err(|e| problem("(file)", e.to_string()))?;
-    toml::from_str(&text).map_err(|e| {
-        // toml names the key and the line; keep its message whole.
-        problem("(syntax)", e.to_string().trim().replace('\n', " "))
+        .map_err(|e| ConfigError::Unreadable(e.to_string()))?;
+    toml::from_str(&text).map_err(|e| ConfigError::Syntax {
+        file: path.display().to_string(),
+        diagram: e.to_string().trim_end().to_string(),
     })
 }
 
@@ -641,5 +651,30 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("`b` is used twice"), "{e}");
+    }
+
+    /// toml's own message, whose diagram points at the line, stays whole after the file name.
+    #[test]
+    fn a_toml_error_keeps_its_diagram_of_the_line() {
+        let e = load("game = \"breakthrough\"\nseed = [1,\n").unwrap_err();
+        assert!(matches!(e, ConfigError::Syntax { .. }), "{e:?}");
+        let e = e.to_string();
+        let file = format!("t{}.toml", "game = \"breakthrough\"\nseed = [1,\n".len());
+        assert!(
+            e.contains(&format!("{file}: TOML parse error at line 2, column")),
+            "{e}"
+        );
+        assert!(e.contains("\n2 | seed = [1,\n"), "{e}");
+        assert!(!e.contains("(syntax)"), "{e}");
+    }
+
+    #[test]
+    fn an_unreadable_file_is_named_once() {
+        let missing = std::env::temp_dir().join("agon-config-test-no-such.toml");
+        let e = Config::load(&missing, &Registry::builtin())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e.matches("agon-config-test-no-such.toml").count(), 1, "{e}");
+        assert!(!e.contains("(file)"), "{e}");
     }
 }

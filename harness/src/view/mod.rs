@@ -8,11 +8,15 @@
 //! |---------------|----------------------------------------------------------------------|
 //! | `frames.rs`   | the record replayed with the rules: positions, moves, faults as data  |
 //! | `patch.rs`    | each position as a patch against the one before                      |
+//! | `named_result.rs` | a result in words that name the players, not their seats or colours |
 //! | `pages/viewer.html` | the page (a template of `crate::pages`), `viewer.css` its style |
 //! | `viewer.js`   | controls, side panel, patches; each game's `view.js` draws its board  |
 
 mod frames;
+mod named_result;
 mod patch;
+
+pub use named_result::named_result;
 
 use agon_engine::record::MatchRecord;
 use agon_games::registry::Registry;
@@ -34,16 +38,32 @@ pub struct Shown {
     pub data: String,
 }
 
-/// What the viewer shows of `record`, titled `title` (default: the players and the game).
+/// What the viewer shows of `record`, titled `title` (default: the players and the game), its
+/// result naming each seat's team.
 pub fn shown(
     record: &MatchRecord,
     registry: &Registry,
     title: Option<&str>,
 ) -> anyhow::Result<Shown> {
+    shown_named(record, registry, title, &team_names(record))
+}
+
+/// [`shown`], its result naming the seats' players `names` (a tournament's entrants).
+pub fn shown_named(
+    record: &MatchRecord,
+    registry: &Registry,
+    title: Option<&str>,
+    names: &[String],
+) -> anyhow::Result<Shown> {
     registry.get(&record.game)?;
     let replayed = frames::page_data(record, registry)?;
     let (chart_svg, chart_area) = crate::charts::scores_over_time(&replayed.scores, "game score");
     let mut data = replayed.data;
+    // The record words its result by seat, and the replay checked it as worded; people read
+    // it by player.
+    let outcome = &record.outcome;
+    let named = named_result(&outcome.reason, outcome.winner, &outcome.ranks, names);
+    data["outcome"] = named.clone().into();
     data["chart_area"] = chart_area;
     data["colours"] = crate::charts::COLOURS
         .iter()
@@ -60,7 +80,7 @@ pub fn shown(
     );
     Ok(Shown {
         title,
-        subtitle: subtitle(record),
+        subtitle: subtitle(record, &named),
         game: record.game.clone(),
         facts: facts(record),
         chart: chart_svg,
@@ -68,7 +88,21 @@ pub fn shown(
     })
 }
 
-fn subtitle(record: &MatchRecord) -> String {
+/// Each seat's team, or team and bot where two seats have one team.
+fn team_names(record: &MatchRecord) -> Vec<String> {
+    let teams: Vec<String> = record.seats.iter().map(|s| s.team.clone()).collect();
+    let shared = (1..teams.len()).any(|i| teams[..i].contains(&teams[i]));
+    if !shared {
+        return teams;
+    }
+    record
+        .seats
+        .iter()
+        .map(|s| format!("{}:{}", s.team, s.bot))
+        .collect()
+}
+
+fn subtitle(record: &MatchRecord, result: &str) -> String {
     let params: Vec<String> = record
         .params
         .iter()
@@ -82,7 +116,7 @@ fn subtitle(record: &MatchRecord) -> String {
         "{} plies · seed {} · {} · {}",
         record.moves.len(),
         record.seed,
-        record.outcome.reason,
+        result,
         if params.is_empty() {
             "default parameters".to_string()
         } else {

@@ -1,6 +1,9 @@
-// The replay viewer's controls and side panel. It knows no game: each position arrives computed
-// by Agon's rules (as patches against the previous one), and the game's drawing module
-// (`view.js` in the game's folder) draws it. Nothing here applies a rule.
+// The replay viewer's controls, legend and side panel. It knows no game: each position arrives
+// computed by Agon's rules (as patches against the previous one), and the game's drawing module
+// (`view.js` in the game's folder, `Agon.games.<game>`) draws it with `draw(view, overlay)`;
+// the module may also say how a seat looks on its board, `seatLook(seat, firstView, colours)`
+// -> `{ colour, name }` (Breakthrough: White's workers), for the legend; without it a seat is
+// its colour in `colours`. Nothing here applies a rule.
 "use strict";
 
 const Agon = (window.Agon = window.Agon || { games: {} });
@@ -117,7 +120,10 @@ function plyLink(ply) {
 // Fills the header, the facts and the chart of a shared viewer page from the game's data file.
 async function fillPage(shown) {
   document.title = shown.title;
-  document.querySelector("header h1").textContent = shown.title;
+  const heading = document.querySelector("header h1");
+  heading.textContent = shown.title;
+  // The heading is cut to one line when long (team names): its tooltip shows it whole.
+  heading.title = shown.title;
   document.querySelector("header .sub").textContent = shown.subtitle;
   const facts = document.querySelector("table.facts");
   for (const [name, value] of shown.facts) {
@@ -147,16 +153,17 @@ async function main() {
   const game = Agon.games[data.game] || Agon.games._text;
   const $ = (id) => document.getElementById(id);
   const seatName = (s) => (data.seats[s] ? `${s}: ${data.seats[s].bot}` : `seat ${s}`);
+  fillLegend(data.seats, game, frames[0].draw);
 
   // Players.
   const players = $("players");
   data.seats.forEach((s, i) => {
     const row = Agon.el("tr");
     const swatch = Agon.el("td");
-    swatch.appendChild(Agon.el("span", { class: "swatch", style: `background:${Agon.colours[i % 8]}` }));
+    swatch.appendChild(Agon.el("span", { class: "swatch", title: "its line in the score chart", style: `background:${Agon.colours[i % 8]}` }));
     row.appendChild(swatch);
     row.appendChild(Agon.el("td", {}, i));
-    row.appendChild(Agon.el("td", {}, `${s.team}:${s.bot}`));
+    row.appendChild(Agon.el("td", { class: "who", title: `${s.team}:${s.bot}` }, `${s.team}:${s.bot}`));
     row.appendChild(Agon.el("td", {}, `${s.plugin} ${s.version}`));
     row.appendChild(Agon.el("td", { class: "hash", title: s.sha256 }, s.sha256.slice(0, 12)));
     row.appendChild(Agon.el("td", { class: "score", id: `score-${i}` }));
@@ -257,6 +264,24 @@ async function main() {
   show(wanted ? Number(wanted[1]) : 0);
   // How long the page took to be ready, from the start of its navigation (for measurements).
   document.body.dataset.readyMs = Math.round(performance.now());
+}
+
+// The legend under the title: per seat, its colour on the board (named when the game's module
+// names it), the seat and who plays it.
+function fillLegend(seats, game, firstView) {
+  const legend = document.getElementById("legend");
+  seats.forEach((s, i) => {
+    const look = (game.seatLook && game.seatLook(i, firstView, Agon.colours)) || {};
+    const colour = look.colour || Agon.colours[i % Agon.colours.length];
+    const who = `${s.team}:${s.bot}`;
+    const item = Agon.el("li", { "data-seat": i, "data-colour": colour, "data-name": look.name || "" });
+    item.appendChild(Agon.el("span", { class: "swatch", style: `background:${colour}` }));
+    item.appendChild(Agon.el("span", { class: "seat" }, `seat ${i}`));
+    if (look.name) item.appendChild(Agon.el("b", { class: "side" }, look.name));
+    item.appendChild(Agon.el("span", { class: "who", title: who }, s.team));
+    item.appendChild(Agon.el("span", { class: "bot", title: who }, s.bot));
+    legend.appendChild(item);
+  });
 }
 
 // Games without a drawing module: the position as text, large.

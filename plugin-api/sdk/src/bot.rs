@@ -2,6 +2,7 @@
 
 use crate::game::{Game, MoveOf, StateOf};
 use crate::guard::{guarded, protocol_failure, refused};
+use crate::params::refuse_undeclared;
 use crate::protocol::{self, Reply, Start};
 use crate::turn::Turn;
 use abi_stable::std_types::{RResult, RSlice, RVec};
@@ -20,8 +21,15 @@ pub trait Bot: Default + Send + 'static {
     /// [`crate::breakthrough::Breakthrough`]).
     type Game: Game;
 
-    /// Called once before the first move with the match's setup. Return an error to decline
-    /// (a bad bot parameter, say); the engine records it as a fault of this bot.
+    /// The bot parameters this bot takes (`FILE:BOT?key=value&...`, read with
+    /// [`Turn::param`] or from `Start::bot_params`). The SDK refuses a match whose spec gives
+    /// any other before [`Bot::start`] is called, naming these: a misspelt or unknown parameter
+    /// is an error, not silently ignored. By default a bot takes none.
+    const PARAMS: &'static [&'static str] = &[];
+
+    /// Called once before the first move with the match's setup (its parameters are among
+    /// [`Bot::PARAMS`]). Return an error to decline (a bad parameter value, say); the engine
+    /// records it as a fault of this bot.
     fn start(
         &mut self,
         start: &Start<<Self::Game as crate::protocol::GameProtocol>::Setup>,
@@ -61,6 +69,7 @@ impl<B: Bot> BotObject for Played<B> {
     fn start(&mut self, start: RSlice<'_, u8>) -> RResult<(), BotFailure> {
         guarded(|| {
             let start: Start<_> = protocol::decode(&start).map_err(protocol_failure)?;
+            refuse_undeclared(&start.bot_params, B::PARAMS).map_err(refused)?;
             self.bot.start(&start).map_err(refused)?;
             let rng = ChaCha8Rng::seed_from_u64(start.seed);
             self.started = Some((start, rng));
@@ -124,6 +133,7 @@ mod tests {
 
     impl Bot for Probe {
         type Game = Breakthrough;
+        const PARAMS: &'static [&'static str] = &["depth"];
 
         fn play(&mut self, position: &Position, turn: &mut Turn<'_, Breakthrough>) -> Move {
             self.draws.push(turn.rng().random());
@@ -139,13 +149,20 @@ mod tests {
     }
 
     fn start_message(seed: u64, move_budget_ms: u64) -> Vec<u8> {
+        start_with(seed, move_budget_ms, &[("depth", "3")])
+    }
+
+    fn start_with(seed: u64, move_budget_ms: u64, params: &[(&str, &str)]) -> Vec<u8> {
         protocol::encode(&Start {
             seat: 0,
             seats: 2,
             seed,
             start_budget_ms: 0,
             move_budget_ms,
-            bot_params: BTreeMap::from([("depth".to_string(), "3".to_string())]),
+            bot_params: params
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<BTreeMap<_, _>>(),
             game: convert::setup(&Config::STANDARD, Side::White),
         })
     }
@@ -201,5 +218,38 @@ mod tests {
         let panic = bot.act(observation(&later).as_slice().into()).unwrap_err();
         assert_eq!(panic.kind, FailureKind::Panic);
         assert!(panic.message.contains("asked twice"), "{}", panic.message);
+    }
+
+    /// A parameter the bot does not declare is refused before its `start`, naming the ones it
+    /// takes; a bot that declares none takes none (the SDK's sparring bot here).
+    #[test]
+    fn an_undeclared_parameter_is_refused_naming_the_declared_ones() {
+        let mut bot = Played::<Probe>::new();
+        let refused = bot
+            .start(
+                start_with(1, 0, &[("depth", "2"), ("dept", "3")])
+                    .as_slice()
+                    .into(),
+            )
+            .unwrap_err();
+        assert_eq!(refused.kind, FailureKind::Refused);
+        assert_eq!(
+            refused.message.as_str(),
+            "unknown parameter `dept` (known: depth)"
+        );
+
+        let mut sparring = Played::<crate::breakthrough::RandomBot>::new();
+        let refused = sparring
+            .start(start_with(1, 0, &[("depth", "3")]).as_slice().into())
+            .unwrap_err();
+        assert_eq!(refused.kind, FailureKind::Refused);
+        assert!(
+            refused.message.contains("takes no parameters"),
+            "{}",
+            refused.message
+        );
+        assert!(sparring
+            .start(start_with(1, 0, &[]).as_slice().into())
+            .is_ok());
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::bot::{Bot, Played};
 use crate::guard::{guarded, panic_message, protocol_failure, refused};
+use crate::params::refuse_undeclared;
 use crate::protocol::{self, GameProtocol, Reply, Start};
 use abi_stable::prefix_type::PrefixTypeTrait;
 use abi_stable::sabi_trait::TD_Opaque;
@@ -29,8 +30,13 @@ pub trait WireBot: Send + 'static {
     /// The game's protocol marker.
     type Game: GameProtocol;
 
-    /// Called once before the first move. Return an error to decline, e.g. for a bad parameter;
-    /// the engine records it as a fault of this bot.
+    /// The bot parameters this bot takes (`Start::bot_params`); the SDK refuses any other
+    /// before [`WireBot::start`], as for [`crate::Bot::PARAMS`]. By default a bot takes none.
+    const PARAMS: &'static [&'static str] = &[];
+
+    /// Called once before the first move (its parameters are among [`WireBot::PARAMS`]).
+    /// Return an error to decline, e.g. for a bad parameter value; the engine records it as a
+    /// fault of this bot.
     fn start(&mut self, start: &Start<SetupOf<Self>>) -> Result<(), String> {
         let _ = start;
         Ok(())
@@ -40,7 +46,8 @@ pub trait WireBot: Send + 'static {
     fn act(&mut self, observation: &ObservationOf<Self>) -> Reply<ActionOf<Self>>;
 }
 
-/// A bot that handles the wire bytes itself (test bots that must answer garbage do).
+/// A bot that handles the wire bytes itself (test bots that must answer garbage do), its
+/// parameters included: the SDK decodes nothing for it, so it checks none.
 pub trait RawBot: Send + 'static {
     /// The game's protocol marker.
     type Game: GameProtocol;
@@ -119,6 +126,7 @@ impl<B: WireBot> BotObject for Wire<B> {
     fn start(&mut self, start: RSlice<'_, u8>) -> RResult<(), BotFailure> {
         guarded(|| {
             let start: Start<SetupOf<B>> = protocol::decode(&start).map_err(protocol_failure)?;
+            refuse_undeclared(&start.bot_params, B::PARAMS).map_err(refused)?;
             self.0.start(&start).map_err(refused)
         })
     }
@@ -348,5 +356,49 @@ mod tests {
             assert_eq!(entry.game, game);
         }
         assert!(super::sparring_entry("chess", "random", "sparring").is_none());
+    }
+
+    /// A wire bot, like a [`crate::Bot`], is started only with the parameters it declares.
+    #[test]
+    fn a_wire_bot_is_refused_a_parameter_it_does_not_declare() {
+        use super::{BotObject, Wire, WireBot};
+        use crate::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
+        use crate::protocol::{self, Reply, Start};
+        use agon_abi::FailureKind;
+
+        #[derive(Default)]
+        struct Cutoff;
+        impl WireBot for Cutoff {
+            type Game = Breakthrough;
+            const PARAMS: &'static [&'static str] = &["cutoff"];
+            fn act(&mut self, _: &Observation) -> Reply<Move> {
+                unreachable!("only started")
+            }
+        }
+        let start = |key: &str| {
+            protocol::encode(&Start::<Setup> {
+                seat: 0,
+                seats: 2,
+                seed: 1,
+                start_budget_ms: 0,
+                move_budget_ms: 0,
+                bot_params: [(key.to_string(), "5".to_string())].into(),
+                game: agon_games::breakthrough::convert::setup(
+                    &agon_games::breakthrough::Config::STANDARD,
+                    agon_games::breakthrough::Side::White,
+                ),
+            })
+        };
+        assert!(Wire(Cutoff)
+            .start(start("cutoff").as_slice().into())
+            .is_ok());
+        let refused = Wire(Cutoff)
+            .start(start("cut").as_slice().into())
+            .unwrap_err();
+        assert_eq!(refused.kind, FailureKind::Refused);
+        assert_eq!(
+            refused.message.as_str(),
+            "unknown parameter `cut` (known: cutoff)"
+        );
     }
 }

@@ -67,6 +67,7 @@ mod bot;
 pub mod export;
 mod game;
 mod guard;
+mod params;
 pub mod protocol;
 mod turn;
 

@@ -33,7 +33,8 @@ impl<'a, G: Game> Turn<'a, G> {
         (self.start.seat, self.start.seats)
     }
 
-    /// The bot parameter `key` from the bot spec (`FILE:BOT?depth=3`), if given.
+    /// The bot parameter `key` from the bot spec (`FILE:BOT?depth=3`), if given. Only the
+    /// parameters the bot declares in [`crate::Bot::PARAMS`] can be: the SDK refuses others.
     pub fn param(&self, key: &str) -> Option<&str> {
         self.start.bot_params.get(key).map(String::as_str)
     }

@@ -87,6 +87,7 @@ struct Playing {
 
 impl WireBot for AlphaBetaBot {
     type Game = Breakthrough;
+    const PARAMS: &'static [&'static str] = &["depth", "search", "heuristic"];
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         let settings = Settings::from_params(&start.bot_params)?;

@@ -37,6 +37,7 @@ pub struct WallRunner {
 
 impl WireBot for WallRunner {
     type Game = Flip;
+    const PARAMS: &'static [&'static str] = &["runners"];
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         let mut reader = ParamReader::new(&start.bot_params);

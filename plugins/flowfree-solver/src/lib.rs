@@ -69,6 +69,7 @@ impl<const S: u8> Default for CspBot<S> {
 
 impl<const S: u8> WireBot for CspBot<S> {
     type Game = FlowFree;
+    const PARAMS: &'static [&'static str] = if S == 0 { &["cutoff"] } else { &[] };
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         let mut reader = ParamReader::new(&start.bot_params);

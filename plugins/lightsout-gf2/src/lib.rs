@@ -35,6 +35,7 @@ impl Default for Gf2 {
 
 impl WireBot for Gf2 {
     type Game = LightsOut;
+    const PARAMS: &'static [&'static str] = &["max_nullity"];
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         let mut reader = ParamReader::new(&start.bot_params);

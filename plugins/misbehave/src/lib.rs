@@ -244,6 +244,7 @@ pub struct ReadFile {
 
 impl WireBot for ReadFile {
     type Game = Breakthrough;
+    const PARAMS: &'static [&'static str] = &["path"];
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.other = start.bot_params.get("path").cloned();
         Ok(())
@@ -267,6 +268,7 @@ pub struct Connect {
 
 impl WireBot for Connect {
     type Game = Breakthrough;
+    const PARAMS: &'static [&'static str] = &["port"];
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.port = match start.bot_params.get("port") {
             Some(p) => p.parse().map_err(|_| format!("port `{p}` is not a port"))?,
@@ -384,6 +386,7 @@ pub struct SelfSignal {
 
 impl WireBot for SelfSignal {
     type Game = Breakthrough;
+    const PARAMS: &'static [&'static str] = &["call", "signal"];
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.use_kill = match start.bot_params.get("call").map(String::as_str) {
             None | Some("raise") => false,
@@ -507,6 +510,7 @@ pub struct Spend {
 
 impl WireBot for Spend {
     type Game = agon_sdk::protocol::reversixt::ReversiXt;
+    const PARAMS: &'static [&'static str] = &["ms"];
     fn start(&mut self, start: &Start<agon_sdk::protocol::reversixt::Setup>) -> Result<(), String> {
         self.sleeps = number_list_param(start, "ms", "0")?;
         Ok(())

@@ -58,6 +58,7 @@ pub struct ByCall<A> {
 
 impl<A: CallAttack> WireBot for ByCall<A> {
     type Game = Breakthrough;
+    const PARAMS: &'static [&'static str] = &["call"];
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.call = param(start, "call", A::DEFAULT_CALL);
         A::check(&self.call)
@@ -262,6 +263,7 @@ extern "C" fn wait_forever(_: *mut libc::c_void) -> libc::c_int {
 
 impl WireBot for ThreadFlood {
     type Game = Breakthrough;
+    const PARAMS: &'static [&'static str] = &["allowed"];
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.allowed = param(start, "allowed", "0")
             .parse()

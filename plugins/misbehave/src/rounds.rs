@@ -22,7 +22,9 @@ fn stay(setup: &Setup, observation: &Observation) -> Action {
 
 /// A Rectangles bot that answers from the game's setup, which [`Seated`] keeps for it.
 pub trait RoundsBot: Default + Send + 'static {
-    /// Reads the bot's parameters (default: it takes none).
+    /// The parameters it takes (`WireBot::PARAMS`; default: none).
+    const PARAMS: &'static [&'static str] = &[];
+    /// Reads the bot's parameters.
     fn start(&mut self, _start: &Start<Setup>) -> Result<(), String> {
         Ok(())
     }
@@ -39,6 +41,7 @@ pub struct Seated<B> {
 
 impl<B: RoundsBot> WireBot for Seated<B> {
     type Game = Rectangles;
+    const PARAMS: &'static [&'static str] = B::PARAMS;
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.setup = Some(start.game.clone());
         self.bot.start(start)
@@ -91,6 +94,7 @@ pub struct SleepRounds {
 }
 
 impl RoundsBot for SleepRounds {
+    const PARAMS: &'static [&'static str] = &["ms", "rounds", "cpu"];
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.sleep_ms = match start.bot_params.get("ms") {
             Some(ms) => ms

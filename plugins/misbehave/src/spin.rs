@@ -23,6 +23,7 @@ pub struct SpinThreads {
 
 impl WireBot for SpinThreads {
     type Game = Breakthrough;
+    const PARAMS: &'static [&'static str] = &["threads"];
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.threads = number_param(start, "threads", 1)?;
         Ok(())

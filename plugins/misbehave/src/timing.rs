@@ -87,6 +87,7 @@ pub struct Ponder {
 
 impl WireBot for Ponder {
     type Game = Breakthrough;
+    const PARAMS: &'static [&'static str] = &["mode"];
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.mode = param(start, "mode", "ponder");
         self.setup = Some(start.game.clone());
@@ -156,6 +157,7 @@ pub struct Slow {
 
 impl WireBot for Slow {
     type Game = Breakthrough;
+    const PARAMS: &'static [&'static str] = &["ms"];
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         self.ms = number_param(start, "ms", 100)?;
         self.setup = Some(start.game.clone());

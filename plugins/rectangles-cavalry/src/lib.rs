@@ -33,6 +33,7 @@ impl<const ROYAL: bool> Default for CavalryBot<ROYAL> {
 
 impl<const ROYAL: bool> WireBot for CavalryBot<ROYAL> {
     type Game = Rectangles;
+    const PARAMS: &'static [&'static str] = &["ring"];
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         let style = if ROYAL {

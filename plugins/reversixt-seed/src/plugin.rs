@@ -64,6 +64,7 @@ impl Seed {
 
 impl WireBot for Seed {
     type Game = ReversiXt;
+    const PARAMS: &'static [&'static str] = &["mode", "ms", "depth"];
 
     fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
         let mut params = ParamReader::new(&start.bot_params);

@@ -48,7 +48,6 @@ impl ProcessHost {
             self.pause();
         }
         let wall = watch.elapsed();
-        watch.note_stall("a call to a process host");
         let cpu = match (cpu0, self.cpu_time()) {
             (Some(a), Some(b)) => Some(b.saturating_sub(a)),
             _ => None,

@@ -21,6 +21,11 @@ impl ProcessHost {
         game: &str,
         inspect: bool,
     ) -> Result<ProcessHost, ProcessHostError> {
+        // Here, not only in the host: a copy cut short would fault there, and that death would
+        // read as the bot's crash.
+        plugin
+            .check_copy()
+            .map_err(|e| ProcessHostError::Refused(e.to_string()))?;
         let spawn_error = |source| ProcessHostError::Spawn {
             executable: config.executable.clone(),
             source,
@@ -94,14 +99,14 @@ impl ProcessHost {
             Err(e) if sandbox.strict && sandbox.threads > 0 => {
                 self.kill();
                 Err(ProcessHostError::Refused(format!(
-                    "sandbox strict: refusing to run: a bot allowed threads needs a cgroup of \
-                     its own (cpu.max, pids.max): {e}"
+                    "sandbox strict: refusing to run a bot allowed threads: {}",
+                    cgroup::unavailable_message(&e)
                 )))
             }
             Err(e) => {
                 let lower_to = in_cgroup.then_some(sandbox.memory_bytes);
                 self.unplaced(lower_to, inspect, &e)?;
-                Ok(Some(format!("cgroup: {e}")))
+                Ok(Some(cgroup::missing_note(&e)))
             }
         }
     }

@@ -71,12 +71,9 @@ fn find_delegation() -> Result<PathBuf, String> {
             }
         ));
     }
-    check_delegation(&dir).map(|()| dir).map_err(|e| {
-        format!(
-            "{e}; set AGON_CGROUP to a cgroup that delegates them (for example under `systemd-run \
-             --user --scope -p Delegate=yes`)"
-        )
-    })
+    // How to delegate one instead is said with every mention of the missing cgroup
+    // ([`unavailable_message`]).
+    check_delegation(&dir).map(|()| dir)
 }
 
 /// `CGROUP2_SUPER_MAGIC` (linux/magic.h).
@@ -221,20 +218,39 @@ impl Drop for HostCgroup {
     }
 }
 
-/// Says once per engine process that hosts get no cgroup, why (`reason`), and which limits
-/// then do not hold; every record still lists it (`SandboxReport::note_missing_cgroup`).
+/// Says once per engine process that hosts get no cgroup, why (`reason`), what that costs and
+/// how to give them one; every record still lists it (`SandboxReport::note_missing_cgroup`).
 pub fn warn_unavailable(reason: &str) {
     static WARNED: std::sync::Once = std::sync::Once::new();
-    WARNED.call_once(|| log::warn!("{}", unavailable_message(reason)));
+    WARNED.call_once(|| log::warn!("sandbox: {}", unavailable_message(reason)));
 }
 
-fn unavailable_message(reason: &str) -> String {
+/// How a host's record lists the cgroup it did not get (`sandbox.missing` or
+/// `sandbox.substituted`): `cgroup: REASON`.
+pub fn missing_note(reason: &str) -> String {
+    format!("{MISSING_NOTE}{reason}")
+}
+
+/// Whether a record's item is the note of a missing cgroup ([`missing_note`]).
+pub fn is_missing_note(item: &str) -> bool {
+    item.starts_with(MISSING_NOTE)
+}
+
+const MISSING_NOTE: &str = "cgroup: ";
+
+/// That hosts get no cgroup (`reason`), what it costs and how to give them one: the one wording
+/// of the run's warning and of `--sandbox strict`'s refusal.
+pub fn unavailable_message(reason: &str) -> String {
     format!(
-        "sandbox: the bots' hosts get no cgroup v2 of their own ({reason}). Without it: memory \
-         is limited only as address space (RLIMIT_AS), so memory the kernel holds for a bot \
-         (page tables, pipe and socket buffers) is not counted (memory.max); threads are capped \
-         (pids.max) only by RLIMIT_NPROC in the host's user namespace (not at all where that namespace is missing); \
-         the CPU time of a bot's threads is not capped (cpu.max), so they may take CPUs from the \
-         other hosts; and a deadline kills the host's process group, not a cgroup (cgroup.kill)"
+        "the bots' hosts get no cgroup v2 of their own ({reason}). Without it: memory is limited \
+         only as address space (RLIMIT_AS), so memory the kernel holds for a bot (page tables, \
+         pipe and socket buffers) is not counted (memory.max); threads are capped (pids.max) \
+         only by RLIMIT_NPROC in the host's user namespace (not at all where that namespace is \
+         missing); the CPU time of a bot's threads is not capped (cpu.max), so they may take \
+         CPUs from the other hosts; and a deadline kills the host's process group, not a cgroup \
+         (cgroup.kill). To give them one, run agon in a leaf of a cgroup v2 that delegates the \
+         pids, memory and cpu controllers (for example in a `systemd-run --user --scope -p \
+         Delegate=yes` shell) and name that cgroup in $AGON_CGROUP (README.md, \"The process \
+         host and its sandbox\")"
     )
 }

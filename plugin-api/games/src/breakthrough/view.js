@@ -1,7 +1,16 @@
 // Breakthrough in the replay viewer: the board with its coordinates, the workers, the last
-// move as an arrow, and a refused answer as a dashed red arrow. Data: breakthrough/view.rs.
+// move as an arrow, and a refused answer as a dashed red arrow; for the legend, the side each
+// seat plays (`sides`, by the letter of its workers). Data: breakthrough/view.rs.
 "use strict";
 Agon.games.breakthrough = {
+  workers: {
+    W: { name: "White", fill: "#fbfbf8", stroke: "#55555c" },
+    B: { name: "Black", fill: "#26262b", stroke: "#000" },
+  },
+  seatLook(seat, view) {
+    const worker = Agon.games.breakthrough.workers[view.sides && view.sides[seat]];
+    return worker && { colour: worker.fill, name: worker.name };
+  },
   draw(view, overlay) {
     const { rows, cols, board } = view;
     const el = Agon.el;
@@ -30,13 +39,14 @@ Agon.games.breakthrough = {
     board.forEach((line, r) => {
       [...line].forEach((piece, c) => {
         if (piece === ".") return;
-        const white = piece === "W";
+        const worker = Agon.games.breakthrough.workers[piece];
+        if (!worker) return;
         const g = el("g", { class: "piece" });
         g.appendChild(el("circle", {
           cx: c + 0.5, cy: r + 0.5, r: 0.36,
-          fill: white ? "#fbfbf8" : "#26262b", stroke: white ? "#55555c" : "#000", "stroke-width": 0.04,
+          fill: worker.fill, stroke: worker.stroke, "stroke-width": 0.04,
         }));
-        g.appendChild(el("title", {}, `${white ? "white" : "black"} worker`));
+        g.appendChild(el("title", {}, `${worker.name.toLowerCase()} worker`));
         svg.appendChild(g);
       });
     });

@@ -22,6 +22,8 @@ pub(super) fn position(position: &Position) -> ViewData {
         "rows": config.rows,
         "cols": config.cols,
         "board": rows,
+        // Per seat, the letter its workers are drawn with (for the viewer's legend).
+        "sides": Side::BOTH.map(|side| side.letter().to_string()),
         "to_move": position.outcome().is_none().then(|| position.to_move().seat()),
         "white_workers": position.workers(Side::White),
         "black_workers": position.workers(Side::Black),

@@ -3,6 +3,10 @@
 // rules skipped is dashed). Data: flip/view.rs. Player 1 (seat 0) attacks toward -x.
 "use strict";
 Agon.games.flip = {
+  // The board and its texts number the players from 1: seat 0 is player 1.
+  seatLook(seat, view, colours) {
+    return { colour: colours[seat % colours.length], name: `player ${seat + 1}` };
+  },
   draw(view, overlay) {
     const el = Agon.el;
     const [colourOne, colourTwo] = overlay.colours;

@@ -15,6 +15,7 @@ pub mod protocol;
 pub mod session;
 
 mod board;
+mod claimed_by;
 mod claims;
 mod direction;
 mod game;

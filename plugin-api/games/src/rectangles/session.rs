@@ -3,6 +3,7 @@
 //! robots stay for the round (rules file, "A round", 1, ours).
 
 use super::board::Cell;
+use super::claimed_by::ClaimedBy;
 use super::game::{Config, End, Game};
 use super::protocol::{self as wire, Action};
 use super::Direction;
@@ -123,10 +124,12 @@ impl GameRules for RectanglesRules {
     }
 }
 
-/// A match: the game and the actions given for the round in progress.
+/// A match: the game, the actions given for the round in progress, and who filled each cell
+/// (for the viewer).
 pub struct RectanglesSession {
     game: Game,
     pending: Vec<Option<Action>>,
+    claimed_by: ClaimedBy,
 }
 
 impl RectanglesSession {
@@ -136,6 +139,7 @@ impl RectanglesSession {
         RectanglesSession {
             game: Game::new(config),
             pending: vec![None; config.players],
+            claimed_by: ClaimedBy::new(config.n),
         }
     }
 
@@ -207,7 +211,8 @@ impl RectanglesSession {
                 .collect();
             self.game.place(placements)
         };
-        result.expect("every action was checked when it was given");
+        let report = result.expect("every action was checked when it was given");
+        self.claimed_by.note(&report.claims);
     }
 
     /// The observation of `seat` (also what bots rebuild their view from).
@@ -339,7 +344,7 @@ impl Session for RectanglesSession {
     }
 
     fn view(&self) -> ViewData {
-        super::view::position(&self.game)
+        super::view::position(&self.game, &self.claimed_by)
     }
 
     fn view_action(&self, seat: usize, action: &str) -> Option<ViewData> {

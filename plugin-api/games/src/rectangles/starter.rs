@@ -4,41 +4,55 @@
 use agon_sdk::rectangles::{Action, Cell, Direction, RandomBot, Rectangles, RectanglesGame};
 use agon_sdk::{Bot, Turn};
 
-/// Each robot walks the outline of a square, over and over, to claim its inside.
+/// The robots circle the board's edge, spread out along it: once the whole edge is in your
+/// colour, the rectangle it outlines claims every unfilled cell inside.
 #[derive(Default)]
 pub struct MyBot;
-
-/// The side of each robot's square, in steps.
-const SIDE: u32 = 4;
 
 impl Bot for MyBot {
     type Game = Rectangles;
 
     fn play(&mut self, game: &RectanglesGame, turn: &mut Turn<'_, Rectangles>) -> Action {
         let setup = turn.setup();
-        let (n, robots) = (setup.n, setup.robots);
+        let (n, robots) = (usize::from(setup.n).max(2), usize::from(setup.robots).max(1));
         if game.round() == 0 {
-            // Spread along the main diagonal, leaving room for each square.
-            let spacing = (n.saturating_sub(SIDE as u16 + 1) / robots.max(1)).max(1);
-            let cells = (0..robots)
-                .map(|i| {
-                    let at = (i * spacing).min(n - 1);
-                    Cell { row: at, col: at }
-                })
-                .collect();
-            return Action::Place(cells);
+            let edge = 4 * (n - 1);
+            return Action::Place((0..robots).map(|i| edge_cell(i * edge / robots, n)).collect());
         }
-        // East, south, west, north: SIDE steps each.
-        let leg = [Direction::East, Direction::South, Direction::West, Direction::North];
-        let step = (game.round() - 1) / SIDE % 4;
-        Action::Move(vec![leg[step as usize]; robots as usize])
+        let mine = &game.robots[usize::from(setup.you)];
+        Action::Move(mine.iter().map(|&cell| clockwise(cell, n)).collect())
+    }
+}
+
+/// The cell `step` steps clockwise along the edge from the North-West corner.
+fn edge_cell(step: usize, n: usize) -> Cell {
+    let (side, along) = (step / (n - 1), step % (n - 1));
+    match side {
+        0 => Cell::new(0, along),
+        1 => Cell::new(along, n - 1),
+        2 => Cell::new(n - 1, n - 1 - along),
+        _ => Cell::new(n - 1 - along, 0),
+    }
+}
+
+/// The next step clockwise along the edge (a robot inside the board heads North to it).
+fn clockwise(cell: Cell, n: usize) -> Direction {
+    let (row, col, last) = (usize::from(cell.row), usize::from(cell.col), n - 1);
+    if row == 0 && col < last {
+        Direction::East
+    } else if col == last && row < last {
+        Direction::South
+    } else if row == last && col > 0 {
+        Direction::West
+    } else {
+        Direction::North
     }
 }
 
 agon_sdk::export_plugin! {
     team: {{team_literal}},
     bots: {
-        "{{bot}}" => MyBot: "every robot walks a square's outline",
+        "{{bot}}" => MyBot: "every robot circles the board's edge",
         "random" => RandomBot: "the SDK's sparring partner" [hidden],
     },
 }

@@ -1,6 +1,7 @@
 // Rectangles in the replay viewer: the n x n board of paint (a player's paint in a light tint
-// of its colour, filled cells dark, cells filled by the last round's claims outlined), every
-// robot, and the robots' steps or placement of the action shown. Data: rectangles/view.rs.
+// of its colour, a filled cell solid in the colour of the player whose claim filled it, cells
+// filled by the last round's claims outlined), every robot, and the robots' steps or placement
+// of the action shown. Data: rectangles/view.rs.
 "use strict";
 Agon.games.rectangles = {
   draw(view, overlay) {
@@ -14,10 +15,13 @@ Agon.games.rectangles = {
       [...row].forEach((paint, c) => {
         if (paint === ".") return;
         const filled = paint === "#";
-        const p = paint.charCodeAt(0) - 97;
+        // A filled cell's claimer: its letter in `claimed` (dark grey if the data has none).
+        const owner = filled ? (view.claimed && view.claimed[r] ? view.claimed[r][c] : ".") : paint;
+        const p = owner.charCodeAt(0) - 97;
+        const colour = p >= 0 && p < 26 ? overlay.colours[p % 8] : "#3b3f47";
         svg.appendChild(el("rect", {
-          x: c, y: r, width: 1, height: 1,
-          fill: filled ? "#3b3f47" : overlay.colours[p % 8], opacity: filled ? 0.85 : 0.35,
+          x: c, y: r, width: 1, height: 1, fill: colour, opacity: filled ? 0.9 : 0.35,
+          class: filled ? "claimed" : "paint", "data-player": p >= 0 && p < 26 ? p : null,
         }));
         if (filled && previous && previous[r] && previous[r][c] !== "#") {
           svg.appendChild(el("rect", { x: c + 0.08, y: r + 0.08, width: 0.84, height: 0.84, fill: "none", stroke: "#f3d34a", "stroke-width": 0.12 }));

@@ -1,6 +1,7 @@
 //! What the replay viewer draws of a Rectangles position; `view.js` draws it.
 
 use super::board::paint_char;
+use super::claimed_by::ClaimedBy;
 use super::protocol::Action;
 use super::{Cell, Game};
 use crate::contract::ViewData;
@@ -10,9 +11,10 @@ fn cell(c: Cell) -> ViewData {
     json!([c.row, c.col])
 }
 
-/// The board as `render` writes it (`.` unpainted, `#` filled, `a`.. a player's paint), every
-/// robot, the scores and who is out.
-pub(super) fn position(game: &Game) -> ViewData {
+/// The board as `render` writes it (`.` unpainted, `#` filled, `a`.. a player's paint), who
+/// filled each filled cell (`claimed`: `a`.. the claimer's letter, `.` elsewhere), every robot,
+/// the scores and who is out.
+pub(super) fn position(game: &Game, claimed_by: &ClaimedBy) -> ViewData {
     let n = game.config.n;
     let rows: Vec<String> = game
         .board
@@ -28,6 +30,7 @@ pub(super) fn position(game: &Game) -> ViewData {
     json!({
         "n": n,
         "board": rows,
+        "claimed": claimed_by.rows(),
         "robots": robots,
         "scores": game.scores,
         "out": game.out,

@@ -4,6 +4,10 @@
 // and a bomb's target marked. Data: reversixt/view.rs.
 "use strict";
 Agon.games.reversixt = {
+  // The board and its texts number the players from 1: seat 0 is player 1.
+  seatLook(seat, view, colours) {
+    return { colour: colours[seat % colours.length], name: `player ${seat + 1}` };
+  },
   draw(view, overlay) {
     const el = Agon.el;
     const { width, height, board } = view;

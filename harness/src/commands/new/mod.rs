@@ -1,18 +1,17 @@
 //! `agon new`: a team's first bot, as a standalone Cargo project that builds and plays.
 
+mod vendor;
+
 use crate::cli::NewArgs;
 use crate::console::outln;
 use agon_games::registry::Registry;
 use anyhow::{bail, Context};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Where an Agon checkout keeps the SDK a starter project builds against.
-const SDK_FOLDER: &str = "plugin-api/sdk";
-
-const CARGO_TOML: &str = include_str!("../../templates/Cargo.toml");
-const README: &str = include_str!("../../templates/README.md");
-const GITIGNORE: &str = include_str!("../../templates/gitignore");
-const TEST: &str = include_str!("../../templates/plays.rs");
+const CARGO_TOML: &str = include_str!("../../../templates/Cargo.toml");
+const README: &str = include_str!("../../../templates/README.md");
+const GITIGNORE: &str = include_str!("../../../templates/gitignore");
+const TEST: &str = include_str!("../../../templates/plays.rs");
 
 pub fn run(args: NewArgs) -> anyhow::Result<()> {
     let registry = Registry::builtin();
@@ -21,6 +20,11 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
     // Games of several players have the SDK's sparring bot, which the template exports as
     // `random` so that the project's test has an opponent.
     let sparring = game.seats.fewest() > 1;
+    if let Some(Some(name)) = &args.registry {
+        if !is_identifier(name) {
+            bail!("--registry={name}: a registry's name is letters, digits, `_` and `-`");
+        }
+    }
     if !is_identifier(&args.bot) {
         bail!(
             "--bot `{}`: a bot name is letters, digits, `_` and `-`",
@@ -34,15 +38,11 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         .unwrap_or_default();
     let crate_name = crate_name(&folder_name);
     let team = args.name.clone().unwrap_or_else(|| folder_name.clone());
-    let agon_dir = checkout(args.agon_dir.clone().unwrap_or_else(built_from))?;
     check_empty(&args.path)?;
-    let (api_dependency, engine_dependency) = dependencies(&agon_dir, args.registry);
+    let sdk_dependency = sdk_dependency(args.registry.as_ref());
     let crate_snake = crate_name.replace('-', "_");
-    let seats = if sparring {
-        format!("{:?}, \"random\"", args.bot)
-    } else {
-        format!("{:?}", args.bot)
-    };
+    // The test's opponents: the template's sparring bot in every other seat.
+    let opponents = "format!(\"{library}:random\"), ".repeat(game.seats.fewest().saturating_sub(1));
     let library = format!("target/release/lib{crate_snake}.so");
     let opponent = if sparring {
         format!(" --bot {library}:random")
@@ -53,11 +53,11 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         "agon match --game {}{} --bot {library}:{}{opponent}",
         game.name, starter.match_params, args.bot
     );
-    // The project's test plays the game's example match; Rust source of its (key, value) pairs.
+    // The project's test plays the game's example match; Rust source of its `KEY=VALUE`s.
     let example_params: Vec<String> = game
         .example_params
         .iter()
-        .map(|p| format!("{p:?}"))
+        .map(|(key, value)| format!("{:?}", format!("{key}={value}")))
         .collect();
     let example_params = example_params.join(", ");
     let fill = |template: &str| {
@@ -69,9 +69,8 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
             .replace("{{bot}}", &args.bot)
             .replace("{{game_title}}", game.title)
             .replace("{{game}}", game.name)
-            .replace("{{api_dependency}}", &api_dependency)
-            .replace("{{engine_dependency}}", &engine_dependency)
-            .replace("{{seats}}", &seats)
+            .replace("{{sdk_dependency}}", &sdk_dependency)
+            .replace("{{opponents}}", &opponents)
             .replace("{{params}}", &example_params)
             .replace("{{match_command}}", &match_command)
     };
@@ -83,12 +82,13 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         ("tests/plays.rs", fill(TEST)),
     ];
     write_project(&args.path, &files)?;
-    // The engine's lock file pins the versions the engine is tested with (cargo drops the
-    // entries the new project does not use).
-    let lock = agon_dir.join("Cargo.lock");
-    if !args.registry && lock.is_file() {
-        std::fs::copy(&lock, args.path.join("Cargo.lock"))
-            .with_context(|| format!("cannot copy {}", lock.display()))?;
+    if args.registry.is_none() {
+        vendor::write_sdk(&args.path)?;
+        // The versions the engine is tested with; cargo drops the entries the project does
+        // not use. (A registry's SDK may be of another release: cargo resolves it afresh.)
+        let lock = args.path.join("Cargo.lock");
+        std::fs::write(&lock, vendor::lock_file())
+            .with_context(|| format!("cannot write {}", lock.display()))?;
     }
     outln!(
         "created {} ({} bot `{}` of team {team:?})",
@@ -103,38 +103,28 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The Agon checkout at `dir`, made absolute (the project names it by path).
-fn checkout(dir: PathBuf) -> anyhow::Result<PathBuf> {
-    std::fs::canonicalize(&dir)
-        .ok()
-        .filter(|d| d.join(SDK_FOLDER).join("Cargo.toml").is_file())
-        .with_context(|| {
-            format!(
-                "{} is not an Agon checkout (no {SDK_FOLDER}/Cargo.toml); give --agon-dir DIR",
-                dir.display()
-            )
-        })
-}
-
-/// The project's SDK dependency (by path into the checkout, or from a registry, with the other
-/// as a comment) and its test's engine dependency.
-fn dependencies(agon_dir: &Path, registry: bool) -> (String, String) {
-    let sdk_version = agon_engine::loader::sdk_version();
-    let registry_line = format!("agon-sdk = \"{sdk_version}\"");
-    let path_line = format!(
-        "agon-sdk = {{ path = {:?} }}",
-        agon_dir.join(SDK_FOLDER).display().to_string()
+/// The project's SDK dependency: the vendored source by default, or the published release of
+/// this engine's version from crates.io (`--registry`) or a course's registry
+/// (`--registry=NAME`); the other way is in the file as a comment.
+fn sdk_dependency(registry: Option<&Option<String>>) -> String {
+    let version = agon_engine::loader::sdk_version();
+    let vendored = format!(
+        "{} = {{ path = \"{}/{}\" }}",
+        vendor::SDK_PACKAGE,
+        vendor::VENDOR,
+        vendor::SDK_PACKAGE
     );
-    let sdk = if registry {
-        format!("# {path_line}\n{registry_line}")
-    } else {
-        format!("{path_line}\n# {registry_line}")
+    let published = |registry: Option<&str>| match registry {
+        None => format!("{} = \"{version}\"", vendor::SDK_PACKAGE),
+        Some(name) => format!(
+            "{} = {{ version = \"{version}\", registry = {name:?} }}",
+            vendor::SDK_PACKAGE
+        ),
     };
-    let engine = format!(
-        "agon-engine = {{ path = {:?} }}",
-        agon_dir.join("engine").display().to_string()
-    );
-    (sdk, engine)
+    match registry {
+        None => format!("{vendored}\n# {}", published(None)),
+        Some(name) => format!("{}\n# {vendored}", published(name.as_deref())),
+    }
 }
 
 /// Writes the project's files below `path`, laid out as `cargo fmt` would.
@@ -167,14 +157,6 @@ fn format_sources(project: &Path) {
             project.display()
         );
     }
-}
-
-/// The checkout this binary was built from (the harness's parent folder).
-fn built_from() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
 }
 
 /// A valid Cargo package name from a folder's name: lowercase letters, digits and `-`,

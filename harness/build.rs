@@ -1,0 +1,66 @@
+//! Carries the sources of the SDK and the crates under it inside the `agon` binary, so that
+//! `agon new` can write them into a team's project: the project then builds wherever it is
+//! copied, with no Agon checkout beside it (see `src/commands/new/vendor.rs`).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The crates a bot's project needs, as folders of this workspace.
+const CRATES: [&str; 3] = ["plugin-api/abi", "plugin-api/games", "plugin-api/sdk"];
+
+/// The workspace files their manifests inherit from (`version.workspace = true` and the
+/// like), and the lock file that pins what the engine was tested with.
+const WORKSPACE_FILES: [&str; 2] = ["Cargo.toml", "Cargo.lock"];
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the harness is a folder of the workspace")
+        .to_path_buf();
+    let mut files = Vec::new();
+    for name in WORKSPACE_FILES {
+        files.push(root.join(name));
+        println!("cargo:rerun-if-changed={}", root.join(name).display());
+    }
+    for folder in CRATES {
+        let dir = root.join(folder);
+        for name in ["Cargo.toml", "README.md", "build.rs"] {
+            if dir.join(name).is_file() {
+                files.push(dir.join(name));
+            }
+        }
+        collect(&dir.join("src"), &mut files);
+        // A folder named here makes cargo look at every file below it.
+        println!("cargo:rerun-if-changed={}", dir.display());
+    }
+    let mut table = String::from("pub static SDK_SOURCES: &[(&str, &str)] = &[\n");
+    for file in &files {
+        let relative = file.strip_prefix(&root).expect("below the workspace");
+        writeln!(
+            table,
+            "    ({:?}, include_str!({:?})),",
+            relative.to_string_lossy(),
+            file.display().to_string()
+        )
+        .unwrap();
+    }
+    table.push_str("];\n");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    std::fs::write(out.join("sdk_sources.rs"), table).expect("OUT_DIR is writable");
+}
+
+/// Every file below `dir`, in name order (so the binary is the same from build to build).
+fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a readable folder").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(&path, files);
+        } else {
+            files.push(path);
+        }
+    }
+}

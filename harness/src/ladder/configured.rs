@@ -1,0 +1,151 @@
+//! The `--bot FILE:BOT` slots, checked at start-up against the files already in the folder. A
+//! bot the file does not offer for the game (a typo: `--bot a.so:bott`), or parameters the bot
+//! refuses, is the operator's mistake: refused before the ladder starts, naming the bots the
+//! file offers. (It used to be a warning, the build refused, and the slot missing from the
+//! standings without a word.) A file that arrives later, or one that does not load, is judged
+//! by validation like every build.
+
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::host::ProcessHost;
+use agon_engine::loader::{Manifest, StagedPlugin};
+use agon_engine::seating::{self, Hosting, Trial};
+use agon_games::contract::{GameRules, RawParams};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A game's budgets for the trial start of a configured bot with parameters.
+pub struct TrialBudgets {
+    pub start_ms: u64,
+    pub move_ms: u64,
+}
+
+/// Refuses the first configured slot whose file in `dir` does not offer its bot for `game`, or
+/// whose bot refuses its parameters; builds are opened in `validation`'s process hosts.
+pub fn check_configured(
+    dir: &Path,
+    configured: &BTreeMap<String, BotSpec>,
+    game: &dyn GameRules,
+    params: &RawParams,
+    validation: &Hosting,
+    budgets: &TrialBudgets,
+) -> Result<(), String> {
+    let Some(process) = validation.process.as_ref() else {
+        return Ok(());
+    };
+    for (slot, spec) in configured {
+        let file = dir.join(slot);
+        if !file.is_file() {
+            continue;
+        }
+        let Ok(staged) = StagedPlugin::stage(&file, &validation.cache) else {
+            continue;
+        };
+        let Ok(manifest) = ProcessHost::inspect(process, &staged) else {
+            continue;
+        };
+        offered(&manifest, &spec.bot, game.name()).map_err(|offers| {
+            format!(
+                "--bot {spec}: {slot} offers no bot `{}` for {} ({offers})",
+                spec.bot,
+                game.name()
+            )
+        })?;
+        if spec.params.is_empty() {
+            continue;
+        }
+        let in_folder = BotSpec {
+            file,
+            ..spec.clone()
+        };
+        let trial = seating::trial_start(
+            &in_folder,
+            game,
+            validation,
+            params,
+            budgets.start_ms,
+            budgets.move_ms,
+        );
+        if let Trial::Refused(message) = trial {
+            return Err(format!(
+                "--bot {spec}: the bot refused its parameters: {}",
+                crate::console::name(&message)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `manifest` offers `bot` for `game`; if not, what it offers.
+fn offered(manifest: &Manifest, bot: &str, game: &str) -> Result<(), String> {
+    if manifest
+        .bots
+        .iter()
+        .any(|b| b.name == bot && b.game == game)
+    {
+        return Ok(());
+    }
+    let for_game: Vec<&str> = manifest
+        .bots
+        .iter()
+        .filter(|b| b.game == game)
+        .map(|b| b.name.as_str())
+        .collect();
+    if !for_game.is_empty() {
+        return Err(format!("its bots for {game}: {}", for_game.join(", ")));
+    }
+    let all: Vec<String> = manifest
+        .bots
+        .iter()
+        .map(|b| format!("{} for {}", b.name, b.game))
+        .collect();
+    Err(match all.is_empty() {
+        true => "it offers no bots".into(),
+        false => format!("its bots: {}", all.join(", ")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agon_engine::loader::BotDescriptor;
+
+    fn manifest(bots: &[(&str, &str)]) -> Manifest {
+        Manifest {
+            plugin: "p".into(),
+            team: "t".into(),
+            version: "1".into(),
+            bots: bots
+                .iter()
+                .map(|(name, game)| BotDescriptor {
+                    name: name.to_string(),
+                    description: String::new(),
+                    game: game.to_string(),
+                    protocol_version: 1,
+                    tournament: true,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_bot_not_offered_for_the_game_names_what_is() {
+        assert_eq!(
+            offered(&manifest(&[]), "bot", "breakthrough"),
+            Err("it offers no bots".into())
+        );
+        let m = manifest(&[
+            ("bot", "breakthrough"),
+            ("random", "breakthrough"),
+            ("greedy", "flip"),
+        ]);
+        assert_eq!(offered(&m, "bot", "breakthrough"), Ok(()));
+        assert_eq!(
+            offered(&m, "bott", "breakthrough"),
+            Err("its bots for breakthrough: bot, random".into())
+        );
+        assert_eq!(
+            offered(&m, "bot", "reversixt"),
+            Err("its bots: bot for breakthrough, random for breakthrough, greedy for flip".into())
+        );
+    }
+}

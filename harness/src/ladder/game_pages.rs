@@ -1,0 +1,65 @@
+//! What the ladder page's game links open: the same viewer layout as a tournament's
+//! (`crate::grading::game_pages`), one viewer page `OUT/games/viewer.html` and a data file per
+//! game, `OUT/games/game-N.js`, written by the worker that played the game.
+
+use super::entry::LadderGame;
+use crate::grading::game_pages::{data_path, FOLDER, VIEWER};
+use agon_engine::output_file;
+use agon_engine::record::MatchRecord;
+use agon_games::registry::Registry;
+use std::path::Path;
+
+/// The viewer of game `id`, relative to the ladder's folder (as the ladder page links it).
+pub fn link(id: &str) -> String {
+    crate::grading::game_pages::link(id)
+}
+
+/// Whether game `id` has its data file in the ladder's folder `out`.
+pub fn has_data(out: &Path, id: &str) -> bool {
+    data_path(out, id).is_file()
+}
+
+/// Writes the viewer page of a ladder of `game` into `out`.
+pub fn write_viewer(out: &Path, game: &str) -> Result<(), String> {
+    let folder = out.join(FOLDER);
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let page =
+        crate::view::shared_page(&Registry::builtin(), game).map_err(|e| format!("{e:#}"))?;
+    let path = folder.join(VIEWER);
+    output_file::replace(&path, page.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Writes the data file of `game`, played as `record`, into `out`; `ladder` titles the page.
+pub fn write_data(
+    out: &Path,
+    ladder: &str,
+    game: &LadderGame,
+    record: &MatchRecord,
+) -> Result<(), String> {
+    let seats: Vec<String> = game
+        .seats
+        .iter()
+        .map(|s| format!("{} v{}", s.team_or_slot(), s.version))
+        .collect();
+    let title = format!("{ladder}: {} ({})", game.id, seats.join(" vs "));
+    let shown = crate::view::shown(record, &Registry::builtin(), Some(&title))
+        .map_err(|e| format!("{e:#}"))?;
+    let path = data_path(out, &game.id);
+    output_file::replace(&path, crate::view::data_file(&shown).as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Writes the data files the ladder page would link but that are missing (the latest games of
+/// a ladder written before its games had viewers), from their records in `out/records`. A game
+/// whose record is gone or does not replay keeps no link; the ladder goes on.
+pub fn write_missing<'a>(out: &Path, ladder: &str, games: impl Iterator<Item = &'a LadderGame>) {
+    for game in games.filter(|g| !has_data(out, &g.id)) {
+        let path = out.join("records").join(format!("{}.json", game.id));
+        let written = MatchRecord::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|record| write_data(out, ladder, game, &record));
+        if let Err(e) = written {
+            log::warn!("no viewer for {}: {e}", game.id);
+        }
+    }
+}
