@@ -49,7 +49,12 @@ fn main() {
     std::fs::write(out.join("sdk_sources.rs"), table).expect("OUT_DIR is writable");
 }
 
-/// Every file below `dir`, in name order (so the binary is the same from build to build).
+/// What a crate's `src/` holds that its build reads: Rust, and the text files its code
+/// includes. Anything else there (an editor's swap file) stays out of teams' projects.
+const SOURCE_EXTENSIONS: [&str; 3] = ["rs", "js", "txt"];
+
+/// Every source file below `dir`, in name order (so the binary is the same from build to
+/// build).
 fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -59,7 +64,10 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
     for path in entries {
         if path.is_dir() {
             collect(&path, files);
-        } else {
+        } else if path
+            .extension()
+            .is_some_and(|e| SOURCE_EXTENSIONS.iter().any(|s| e == *s))
+        {
             files.push(path);
         }
     }

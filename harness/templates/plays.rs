@@ -32,13 +32,13 @@ fn agon(args: &[String]) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("agon {} printed no JSON ({e})\n{stderr}", args.join(" ")))
 }
 
-/// The library's bots that tournaments enter (not those marked `[hidden]`).
+/// The library's bots of {{game}} that tournaments enter (not those marked `[hidden]`).
 fn tournament_bots(library: &str) -> Vec<String> {
     let listed = agon(&["plugins".into(), "--json".into(), library.into()]);
     let bots = listed["plugins"][0]["manifest"]["bots"].as_array();
     bots.expect("agon plugins lists the library's bots")
         .iter()
-        .filter(|bot| bot["tournament"] == true)
+        .filter(|bot| bot["tournament"] == true && bot["game"] == "{{game}}")
         .map(|bot| bot["name"].as_str().expect("a bot has a name").to_string())
         .collect()
 }

@@ -108,14 +108,33 @@ pub fn cache_dir() -> PathBuf {
     artifacts().join("agon-test-cache")
 }
 
-/// A fresh, empty folder for one test.
+/// A fresh, empty folder for one test. A test's folder stays after it, for a look at what a
+/// failing test left; the first call of a run removes those of test processes that are gone
+/// (they once filled the disk).
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = artifacts()
-        .join("agon-test-scratch")
-        .join(format!("{name}-{}", std::process::id()));
+    static SWEPT: OnceLock<()> = OnceLock::new();
+    let root = artifacts().join("agon-test-scratch");
+    SWEPT.get_or_init(|| remove_scratch_of_finished_runs(&root));
+    let dir = root.join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch folder");
     dir
+}
+
+/// Removes the folders below `root` named `NAME-PID` whose process no longer runs.
+fn remove_scratch_of_finished_runs(root: &Path) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .rsplit_once('-')
+            .and_then(|(_, pid)| pid.parse::<u32>().ok());
+        if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// The `agon` binary, with the test cache, and [`TEST_SECRET`] for the tournaments it plans, so
@@ -384,4 +403,25 @@ pub fn kit_cargo(project: &Path, args: &[&str]) -> Ran {
         .args(args)
         .env("CARGO_TARGET_DIR", kit_target()))
     .expect_success()
+}
+
+#[cfg(test)]
+mod scratch_tests {
+    use super::*;
+
+    #[test]
+    fn only_the_scratch_of_finished_runs_is_removed() {
+        let root = std::env::temp_dir().join(format!("agon-scratch-sweep-{}", std::process::id()));
+        // No process has this number: it is above the kernel's largest (2^22).
+        let gone = root.join("viewer-999999999");
+        let ours = root.join(format!("viewer-{}", std::process::id()));
+        let unnamed = root.join("notes");
+        for dir in [&gone, &ours, &unnamed] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        remove_scratch_of_finished_runs(&root);
+        assert!(!gone.exists());
+        assert!(ours.exists() && unnamed.exists());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }

@@ -381,3 +381,29 @@ fn agon_new_refuses_what_it_cannot_do_and_says_why() {
     assert_has(&e, "--registry=a/b");
     assert!(!fresh.exists(), "nothing is written when refused");
 }
+
+/// `--registry` depends on the published SDK of this engine's version, from crates.io or from
+/// the named registry, and writes no vendored copy.
+#[test]
+fn agon_new_with_a_registry_depends_on_the_published_sdk() {
+    let dir = scratch("starter-kit-registry");
+    let version = agon_engine::loader::sdk_version();
+    for (flag, registry) in [("--registry", None), ("--registry=course", Some("course"))] {
+        let project = dir.join(flag.replace('=', "-").trim_start_matches('-'));
+        agon_ok(&["new", "--game", "flip", project.to_str().unwrap(), flag]);
+        let manifest: toml::Table = std::fs::read_to_string(project.join("Cargo.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        let sdk = &manifest["dependencies"]["agon-sdk"];
+        match registry {
+            None => assert_eq!(sdk.as_str(), Some(version)),
+            Some(name) => {
+                assert_eq!(sdk["version"].as_str(), Some(version));
+                assert_eq!(sdk["registry"].as_str(), Some(name));
+            }
+        }
+        assert!(!project.join("vendor").exists(), "{flag}");
+        assert!(!project.join("Cargo.lock").exists(), "{flag}");
+    }
+}

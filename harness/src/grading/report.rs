@@ -273,12 +273,17 @@ fn markdown_table(rows: &[Row], builds: Option<&Plan>) -> String {
         let build = match builds.map(|plan| entrant_build(plan, &r.name)) {
             None => String::new(),
             Some(None) => " | | |".into(),
-            Some(Some(b)) => format!(" {} | {} | {} |", b.file, b.version, b.sha256),
+            Some(Some(b)) => format!(
+                " {} | {} | {} |",
+                table_cell(&b.file),
+                table_cell(&b.version),
+                b.sha256
+            ),
         };
         let _ = writeln!(
             out,
             "| {} |{rank} {:.1} | {:.2} | {} | {} |{build}",
-            leading_cells(r, r.name.clone()).join(" | "),
+            leading_cells(r, table_cell(&r.name)).join(" | "),
             r.score_pct,
             r.mean_game_score,
             r.rating_text(),
@@ -298,11 +303,12 @@ fn markdown_faults(plan: &Plan, games: &[&Entry]) -> String {
         "\n## Faults\n\n| entrant | cause | times | games | example |\n|---|---|---|---|---|\n",
     );
     for g in groups {
-        let name = plan
-            .entrants
-            .get(g.entrant)
-            .map_or("?", |e| e.name.as_str());
-        let example = g.example.replace('|', "\\|").replace('\n', " ");
+        let name = table_cell(
+            plan.entrants
+                .get(g.entrant)
+                .map_or("?", |e| e.name.as_str()),
+        );
+        let example = table_cell(&g.example);
         let _ = writeln!(
             out,
             "| {name} | {} | {} | {} | {example} (game {}) |",
@@ -313,4 +319,21 @@ fn markdown_faults(plan: &Plan, games: &[&Entry]) -> String {
         );
     }
     out
+}
+
+/// `text` as one cell of a Markdown table: a `|` of its own (a team may be called anything)
+/// would start another column, a line break end the row.
+fn table_cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::table_cell;
+
+    #[test]
+    fn a_cell_keeps_its_pipes_and_lines_inside() {
+        assert_eq!(table_cell("a|b\nc"), "a\\|b c");
+        assert_eq!(table_cell("Team Rocket"), "Team Rocket");
+    }
 }

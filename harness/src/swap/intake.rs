@@ -230,9 +230,15 @@ fn take(path: &Path, identity: Identity) -> Taken {
         // Not a library at all: validation says so with the loader's words.
         return Taken::Whole(bytes);
     }
+    use elf_extent::ExtentError;
     match elf_extent::check_complete(&bytes) {
         Ok(()) => Taken::Whole(bytes),
-        Err(why) => Taken::CutShort(why.to_string()),
+        // A writer may still be at work: wait for it.
+        Err(why @ (ExtentError::CutShort { .. } | ExtentError::HeadersCutShort { .. })) => {
+            Taken::CutShort(why.to_string())
+        }
+        // No writer makes a damaged header whole: refused at once.
+        Err(why) => Taken::Unusable(format!("not a usable library: {why}")),
     }
 }
 
@@ -312,5 +318,26 @@ mod tests {
         }
         assert!(!ignored("libteam.so"));
         assert!(!ignored("team-7"));
+    }
+
+    #[test]
+    fn a_damaged_header_is_refused_at_once_and_a_cut_file_waits() {
+        let dir = agon_engine::output_file::fresh_scratch("intake-take").unwrap();
+        let taken = |name: &str, bytes: &[u8]| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            take(&path, file_version(&std::fs::metadata(&path).unwrap()))
+        };
+        // ELF magic, then a class no ELF file has.
+        assert!(matches!(
+            taken("damaged.so", b"\x7fELF\x09\x01"),
+            Taken::Unusable(why) if why.contains("unknown ELF class 9")
+        ));
+        let whole = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+        assert!(matches!(
+            taken("cut.so", &whole[..whole.len() / 2]),
+            Taken::CutShort(_)
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -40,6 +40,13 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
     let team = args.name.clone().unwrap_or_else(|| folder_name.clone());
     check_empty(&args.path)?;
     let sdk_dependency = sdk_dependency(args.registry.as_ref());
+    let sdk_note = match args.registry {
+        None => {
+            "`vendor/` holds the source of Agon's SDK, written by `agon new`: the project \
+             builds wherever it is copied, with no Agon repository beside it."
+        }
+        Some(_) => "The SDK comes from a registry (`Cargo.toml` names it).",
+    };
     let crate_snake = crate_name.replace('-', "_");
     // The test's opponents: the template's sparring bot in every other seat.
     let opponents = "format!(\"{library}:random\"), ".repeat(game.seats.fewest().saturating_sub(1));
@@ -70,6 +77,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
             .replace("{{game_title}}", game.title)
             .replace("{{game}}", game.name)
             .replace("{{sdk_dependency}}", &sdk_dependency)
+            .replace("{{sdk_note}}", sdk_note)
             .replace("{{opponents}}", &opponents)
             .replace("{{params}}", &example_params)
             .replace("{{match_command}}", &match_command)
@@ -103,27 +111,31 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The project's SDK dependency: the vendored source by default, or the published release of
-/// this engine's version from crates.io (`--registry`) or a course's registry
-/// (`--registry=NAME`); the other way is in the file as a comment.
+/// The project's SDK dependency with what it says: the vendored source by default, or the
+/// published release of this engine's version from crates.io (`--registry`) or a course's
+/// registry (`--registry=NAME`).
 fn sdk_dependency(registry: Option<&Option<String>>) -> String {
     let version = agon_engine::loader::sdk_version();
-    let vendored = format!(
-        "{} = {{ path = \"{}/{}\" }}",
-        vendor::SDK_PACKAGE,
-        vendor::VENDOR,
-        vendor::SDK_PACKAGE
-    );
-    let published = |registry: Option<&str>| match registry {
-        None => format!("{} = \"{version}\"", vendor::SDK_PACKAGE),
-        Some(name) => format!(
-            "{} = {{ version = \"{version}\", registry = {name:?} }}",
-            vendor::SDK_PACKAGE
-        ),
-    };
+    let package = vendor::SDK_PACKAGE;
+    let lasting =
+        "# A library built with one SDK release keeps loading in later engines as long as\n\
+                   # the plugin ABI under it stays compatible; the engine says which ABI versions\n\
+                   # it saw when it does not.";
     match registry {
-        None => format!("{vendored}\n# {}", published(None)),
-        Some(name) => format!("{}\n# {vendored}", published(name.as_deref())),
+        None => format!(
+            "# Agon's SDK: `vendor/` holds its source, written by `agon new` from the agon you\n\
+             # have, so the project builds wherever it is copied. From a registry instead:\n\
+             # {package} = \"{version}\"\n{lasting}\n\
+             {package} = {{ path = \"{}/{package}\" }}",
+            vendor::VENDOR
+        ),
+        Some(None) => {
+            format!("# Agon's SDK, from crates.io.\n{lasting}\n{package} = \"{version}\"")
+        }
+        Some(Some(name)) => format!(
+            "# Agon's SDK, from the registry `{name}` of your cargo configuration.\n{lasting}\n\
+             {package} = {{ version = \"{version}\", registry = \"{name}\" }}"
+        ),
     }
 }
 
@@ -179,6 +191,10 @@ fn crate_name(folder: &str) -> String {
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         name = format!("bot-{name}").trim_end_matches('-').to_string();
     }
+    // The vendored crates are packages of the project's workspace: no two may share a name.
+    if vendor::PACKAGES.contains(&name.as_str()) {
+        name.push_str("-bot");
+    }
     name
 }
 
@@ -217,5 +233,6 @@ mod tests {
         assert_eq!(crate_name("42"), "bot-42");
         assert_eq!(crate_name("__"), "bot");
         assert_eq!(crate_name("a  b"), "a-b");
+        assert_eq!(crate_name("agon-sdk"), "agon-sdk-bot");
     }
 }

@@ -16,6 +16,9 @@ pub const VENDOR: &str = "vendor";
 /// The SDK package a bot depends on.
 pub const SDK_PACKAGE: &str = "agon-sdk";
 
+/// Every vendored package, the SDK and the crates under it.
+pub const PACKAGES: [&str; 3] = ["agon-plugin-api", "agon-games", SDK_PACKAGE];
+
 /// What Agon's workspace gives its members.
 struct Workspace {
     package: Table,
@@ -202,10 +205,7 @@ mod tests {
     fn vendored_manifests_inherit_nothing_and_point_into_vendor() {
         let workspace = workspace().unwrap();
         let folders = crate_folders().unwrap();
-        assert_eq!(
-            folders.values().collect::<Vec<_>>(),
-            ["agon-plugin-api", "agon-games", SDK_PACKAGE]
-        );
+        assert_eq!(folders.values().collect::<Vec<_>>(), PACKAGES);
         for (folder, package) in &folders {
             let text = standalone_manifest(
                 carried(&format!("{folder}/Cargo.toml")),
