@@ -508,21 +508,7 @@ fn the_report_links_open_working_viewers() {
         .collect();
     assert_eq!(links.len(), 2, "{links:?}");
     for link in links {
-        let id = link.rsplit("#game=").next().unwrap();
-        // From another page, as a click in the report opens it (a jump from one game to another
-        // within the viewer page reloads it, which an evaluation could be caught in).
-        browser.goto("about:blank").unwrap();
-        browser.goto(&link).unwrap();
-        // Wait for this game, shown whole.
-        browser
-            .wait_for(
-                &format!(
-                    "document.body !== null && document.body.dataset.gameId === '{id}' && \
-                     document.body.dataset.last !== undefined"
-                ),
-                Duration::from_secs(10),
-            )
-            .unwrap();
+        let id = open_game_link(&mut browser, &link);
         browser.press("End", 35).unwrap();
         let record: Value = serde_json::from_str(
             &std::fs::read_to_string(out.join("records").join(format!("{id}.json"))).unwrap(),
@@ -741,18 +727,7 @@ fn the_ladder_page_links_each_game_to_a_working_viewer() {
     assert_eq!(links.len(), 2, "{links:?}");
     for link in links {
         assert!(link.contains("/games/viewer.html#game="), "{link}");
-        let id = link.rsplit("#game=").next().unwrap();
-        browser.goto("about:blank").unwrap();
-        browser.goto(&link).unwrap();
-        browser
-            .wait_for(
-                &format!(
-                    "document.body !== null && document.body.dataset.gameId === '{id}' && \
-                     document.body.dataset.last !== undefined"
-                ),
-                Duration::from_secs(10),
-            )
-            .unwrap();
+        let id = open_game_link(&mut browser, &link);
         let record: Value = serde_json::from_str(
             &std::fs::read_to_string(out.join("records").join(format!("{id}.json"))).unwrap(),
         )
@@ -764,4 +739,23 @@ fn the_ladder_page_links_each_game_to_a_working_viewer() {
             .unwrap();
         assert_eq!(shown, record["final_board"], "{link}");
     }
+}
+
+/// Opens a viewer link (`…/viewer.html#game=ID`) and waits until its game is shown whole; the
+/// game's id. From another page, as a click in a report opens it (a jump from one game to
+/// another within the viewer page reloads it, which an evaluation could be caught in).
+fn open_game_link<'a>(browser: &mut Browser, link: &'a str) -> &'a str {
+    let id = link.rsplit("#game=").next().unwrap();
+    browser.goto("about:blank").unwrap();
+    browser.goto(link).unwrap();
+    browser
+        .wait_for(
+            &format!(
+                "document.body !== null && document.body.dataset.gameId === '{id}' && \
+                 document.body.dataset.last !== undefined"
+            ),
+            Duration::from_secs(10),
+        )
+        .unwrap();
+    id
 }
