@@ -423,8 +423,9 @@ fn killing_the_engine_blames_no_entrant() {
     args.push("--quiet");
     for _ in 0..3 {
         let mut engine = agon().args(&args).spawn().expect("agon runs");
-        // Games are in flight a few hundred milliseconds in (each takes about a second).
-        std::thread::sleep(std::time::Duration::from_millis(700));
+        // Killed once a game is in flight (each takes about a second): a fixed wait could end
+        // before a loaded machine has started one.
+        wait_for_a_game_in_flight(&out);
         signal(engine.id(), "KILL");
         let _ = engine.wait();
         args = vec!["tournament", "resume", out.to_str().unwrap()];
@@ -646,4 +647,23 @@ fn many_games_at_once_fit_under_a_small_soft_limit_on_open_files() {
         .env("AGON_SEED_SECRET", agon_tests::TEST_SECRET.to_string());
     let stderr = run(&mut command).expect_success().stderr;
     assert_eq!(journal_lines(&out), 24, "{stderr}");
+}
+
+/// Waits (up to a minute) until the tournament in `out` marks a game in flight: a file in its
+/// `in-flight` folder besides the crash evidence.
+fn wait_for_a_game_in_flight(out: &Path) {
+    let folder = out.join("in-flight");
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(60) {
+        let marked = std::fs::read_dir(&folder)
+            .is_ok_and(|entries| entries.flatten().any(|e| e.file_name() != "evidence.jsonl"));
+        if marked {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!(
+        "no game was marked in flight in {} within a minute",
+        folder.display()
+    );
 }

@@ -186,6 +186,20 @@ fn this_thread() -> libc::pid_t {
     })
 }
 
+/// The label of the call registered for this thread, if one is (for tests of the hosts).
+#[cfg(test)]
+pub(super) fn label_of_this_thread() -> Option<Vec<u8>> {
+    let tid = this_thread();
+    let slot = CALLS.iter().find(|s| s.tid.load(Ordering::SeqCst) == tid)?;
+    let (label, len) = (
+        slot.label.load(Ordering::SeqCst),
+        slot.len.load(Ordering::SeqCst),
+    );
+    // SAFETY: a slot of this thread is held by the registration of the call running on it,
+    // which keeps its label alive.
+    (!label.is_null()).then(|| unsafe { std::slice::from_raw_parts(label, len) }.to_vec())
+}
+
 /// `si_code` of a signal the kernel raised for a fault (positive) or a thread sent with
 /// `tgkill` (`SI_TKILL`, as `abort` does).
 const SI_TKILL: i32 = -6;

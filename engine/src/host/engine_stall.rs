@@ -129,9 +129,15 @@ fn nanos(d: Duration) -> u64 {
 /// All the engine's stall time so far, including a stall the heartbeat has not woken up from
 /// yet (the caller may run before the heartbeat after a SIGCONT).
 pub fn stalled_total() -> Duration {
+    stalled_until(Instant::now())
+}
+
+/// [`stalled_total`] as of `now`. A [`Stopwatch`] passes the instant it has just read: every
+/// bot call is timed, so each end of a call costs one read of the monotonic clock, not three.
+fn stalled_until(now: Instant) -> Duration {
     let beat = heartbeat();
     let accounted = beat.tally.nanos.load(Ordering::SeqCst);
-    let now = nanos(beat.origin.elapsed());
+    let now = nanos(now.saturating_duration_since(beat.origin));
     let since_tick =
         Duration::from_nanos(now.saturating_sub(beat.last_tick.load(Ordering::SeqCst)));
     let pending = since_tick.saturating_sub(TICK);
@@ -152,9 +158,10 @@ pub struct Stopwatch {
 
 impl Stopwatch {
     pub fn start() -> Stopwatch {
+        let start = Instant::now();
         Stopwatch {
-            stalled_at_start: stalled_total(),
-            start: Instant::now(),
+            start,
+            stalled_at_start: stalled_until(start),
         }
     }
 
@@ -165,21 +172,31 @@ impl Stopwatch {
 
     /// How long the engine was stalled since the start.
     pub fn stalled(&self) -> Duration {
-        stalled_total()
-            .saturating_sub(self.stalled_at_start)
-            .min(self.start.elapsed())
+        self.stalled_at(Instant::now())
     }
 
     /// Wall time since the start, less the engine's stalls.
     pub fn elapsed(&self) -> Duration {
-        let elapsed = self.start.elapsed();
-        elapsed.saturating_sub(self.stalled())
+        self.elapsed_at(Instant::now())
     }
 
     /// The instant at which `limit` of running time will have passed, as far as is known now:
     /// a stall moves it later.
     pub fn deadline(&self, limit: Duration) -> Instant {
         self.start + limit + self.stalled()
+    }
+
+    /// The stall and the running time are taken at one instant, so that they add up to the
+    /// clock exactly.
+    fn stalled_at(&self, now: Instant) -> Duration {
+        stalled_until(now)
+            .saturating_sub(self.stalled_at_start)
+            .min(now.saturating_duration_since(self.start))
+    }
+
+    fn elapsed_at(&self, now: Instant) -> Duration {
+        now.saturating_duration_since(self.start)
+            .saturating_sub(self.stalled_at(now))
     }
 }
 
@@ -195,6 +212,22 @@ mod tests {
         let elapsed = watch.elapsed() + watch.stalled();
         assert!(elapsed >= Duration::from_millis(30), "{elapsed:?}");
         assert!(watch.deadline(Duration::from_millis(10)) >= watch.started());
+    }
+
+    #[test]
+    fn one_reading_of_the_clock_splits_into_running_and_stalled_time() {
+        let watch = Stopwatch::start();
+        std::thread::sleep(Duration::from_millis(5));
+        let now = Instant::now();
+        assert_eq!(
+            watch.elapsed_at(now) + watch.stalled_at(now),
+            now - watch.started()
+        );
+        // An instant before the start (a caller's own earlier reading) is no time at all.
+        if let Some(before) = watch.started().checked_sub(Duration::from_millis(1)) {
+            assert_eq!(watch.elapsed_at(before), Duration::ZERO);
+            assert_eq!(watch.stalled_at(before), Duration::ZERO);
+        }
     }
 
     #[test]

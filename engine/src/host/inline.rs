@@ -22,6 +22,8 @@ impl InlineHost {
     }
 }
 
+/// Times one call: the CPU clock outermost, the monotonic clock inside it, so that the wall
+/// time excludes the CPU clock's system calls (see `cpu_clock.rs` for why both are read).
 fn timed<T>(f: impl FnOnce() -> RResult<T, agon_abi::BotFailure>) -> Call<T> {
     let cpu0 = thread_cpu_time();
     let watch = Stopwatch::start();
@@ -74,5 +76,38 @@ impl Drop for InlineHost {
         // SAFETY: the bot is taken once, here, and never used again.
         let bot = unsafe { ManuallyDrop::take(&mut self.bot) };
         in_call(self.label.as_ref(), move || drop(bot));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::test_bots::burner;
+    use crate::host::Clock;
+    use std::time::Duration;
+
+    fn cpu_budget(ms: u64) -> Deadline {
+        Deadline {
+            budget: Some(Duration::from_millis(ms)),
+            clock: Clock::Cpu,
+            sharing: 1,
+        }
+    }
+
+    /// A move is charged, recorded and judged by the CPU time its bot spent on the match
+    /// thread: a bot over its CPU budget overruns it, one under it does not.
+    #[test]
+    fn a_move_is_charged_the_cpu_time_its_bot_spent() {
+        let mut host = InlineHost::new(burner(Duration::from_millis(40)));
+        let call = host.act(b"move".to_vec(), cpu_budget(30));
+        assert!(
+            matches!(&call.result, CallResult::Answer(bytes) if bytes == b"move"),
+            "{:?}",
+            call.result
+        );
+        let cpu = call.cpu.expect("the inline host measures CPU time");
+        assert!((40..45).contains(&cpu.as_millis()), "{cpu:?}");
+        assert!(cpu_budget(30).overrun(call.wall, call.cpu));
+        assert!(!cpu_budget(50).overrun(call.wall, call.cpu));
     }
 }

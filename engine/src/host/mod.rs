@@ -28,6 +28,8 @@ mod inline;
 pub mod process;
 mod remote;
 pub mod sandbox;
+#[cfg(test)]
+mod test_bots;
 mod thread;
 mod unavailable;
 

@@ -17,8 +17,12 @@ const SPIN_BEFORE_PARKING: Duration = Duration::from_micros(20);
 const DROP_GRACE: Duration = Duration::from_secs(1);
 
 enum Request {
-    Start(Vec<u8>, Option<CrashLabel>),
-    Act(Vec<u8>, Option<CrashLabel>),
+    Start(Vec<u8>),
+    Act(Vec<u8>),
+    /// Names the calls that follow, for crash evidence. Sent once, when the label is given,
+    /// rather than with every call: a label shared by both threads per call would bounce its
+    /// reference count between their cores on every move.
+    Label(CrashLabel),
 }
 
 struct Response {
@@ -39,7 +43,6 @@ pub struct ThreadHost {
     worker: Option<std::thread::JoinHandle<()>>,
     /// Closed by the worker once it has dropped the bot.
     finished: Receiver<()>,
-    label: Option<CrashLabel>,
 }
 
 impl ThreadHost {
@@ -61,7 +64,6 @@ impl ThreadHost {
             abandoned: None,
             worker: Some(worker),
             finished: finished_rx,
-            label: None,
         })
     }
 
@@ -164,29 +166,38 @@ impl ThreadHost {
 
 fn serve(mut bot: BotBox, requests: Receiver<Request>, responses: Sender<Response>) {
     // The bot's own clean-up (its `Drop`) runs here too: a crash in it is the last caller's.
-    let mut last_label = None;
+    let mut label = None;
     for request in requests {
-        let cpu0 = thread_cpu_time();
-        let answer = match request {
-            Request::Start(message, label) => {
-                last_label = label;
-                in_call(last_label.as_ref(), || {
-                    bot.start(message.as_slice().into()).map(|()| Vec::new())
-                })
+        let response = match request {
+            Request::Label(named) => {
+                label = Some(named);
+                continue;
             }
-            Request::Act(message, label) => {
-                last_label = label;
-                in_call(last_label.as_ref(), || {
-                    bot.act(message.as_slice().into()).map(|b| b.into_vec())
-                })
-            }
+            Request::Start(message) => measured(label.as_ref(), || {
+                bot.start(message.as_slice().into()).map(|()| Vec::new())
+            }),
+            Request::Act(message) => measured(label.as_ref(), || {
+                bot.act(message.as_slice().into()).map(|b| b.into_vec())
+            }),
         };
-        let cpu = thread_cpu_time().saturating_sub(cpu0);
-        if responses.send(Response { answer, cpu }).is_err() {
+        if responses.send(response).is_err() {
             break; // the match abandoned this seat
         }
     }
-    in_call(last_label.as_ref(), move || drop(bot));
+    in_call(label.as_ref(), move || drop(bot));
+}
+
+/// Runs one call of the bot as `label`'s, with this thread's CPU time during it.
+fn measured(
+    label: Option<&CrashLabel>,
+    call: impl FnOnce() -> RResult<Vec<u8>, BotFailure>,
+) -> Response {
+    let cpu0 = thread_cpu_time();
+    let answer = in_call(label, call);
+    Response {
+        answer,
+        cpu: thread_cpu_time().saturating_sub(cpu0),
+    }
 }
 
 impl SeatHost for ThreadHost {
@@ -195,7 +206,7 @@ impl SeatHost for ThreadHost {
     }
 
     fn start(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<()> {
-        let call = self.call(Request::Start(message, self.label.clone()), deadline);
+        let call = self.call(Request::Start(message), deadline);
         Call {
             result: call.result.map(|_| ()),
             wall: call.wall,
@@ -204,11 +215,16 @@ impl SeatHost for ThreadHost {
     }
 
     fn act(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<Vec<u8>> {
-        self.call(Request::Act(message, self.label.clone()), deadline)
+        self.call(Request::Act(message), deadline)
     }
 
+    /// The worker is idle between calls (a call returns only once it has answered, or once the
+    /// seat is abandoned and `requests` gone), so the label reaches it before the next call.
     fn label_calls(&mut self, label: CrashLabel) {
-        self.label = Some(label);
+        if let Some(requests) = &self.requests {
+            // A worker that has ended has no calls left to name.
+            let _ = requests.send(Request::Label(label));
+        }
     }
 }
 
@@ -224,5 +240,66 @@ impl Drop for ThreadHost {
                 log::warn!("a bot's clean-up took over {DROP_GRACE:?}; its thread is detached");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::crash_evidence;
+    use crate::host::test_bots::{burner, label_reader};
+    use crate::host::Clock;
+
+    /// A move is charged, recorded and judged by the CPU time its bot spent on its own thread:
+    /// a bot over its CPU budget that answers within the wall-clock watchdog overruns it.
+    #[test]
+    fn a_move_is_charged_the_cpu_time_its_bot_spent() {
+        let mut host = ThreadHost::spawn(burner(Duration::from_millis(60)), "burner".into())
+            .expect("a thread");
+        let deadline = |ms| Deadline {
+            budget: Some(Duration::from_millis(ms)),
+            clock: Clock::Cpu,
+            // A generous watchdog: a loaded machine must not turn the answer into a timeout.
+            sharing: 20,
+        };
+        let call = host.act(b"move".to_vec(), deadline(50));
+        assert!(
+            matches!(&call.result, CallResult::Answer(bytes) if bytes == b"move"),
+            "{:?}",
+            call.result
+        );
+        let cpu = call.cpu.expect("the thread host measures CPU time");
+        assert!((60..65).contains(&cpu.as_millis()), "{cpu:?}");
+        assert!(deadline(50).overrun(call.wall, call.cpu));
+        assert!(!deadline(70).overrun(call.wall, call.cpu));
+    }
+
+    /// The label the worker's call ran under, as the label reader answers it.
+    fn label_of_a_call(host: &mut ThreadHost) -> String {
+        match host.act(Vec::new(), Deadline::wall(None)).result {
+            CallResult::Answer(bytes) => String::from_utf8(bytes).expect("a label is text"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The label is sent to the worker once, when given, not with every call: each call after
+    /// it runs under the label given last.
+    #[test]
+    fn calls_run_under_the_label_given_last() {
+        let evidence =
+            std::env::temp_dir().join(format!("agon-thread-label-{}", std::process::id()));
+        crash_evidence::install(&evidence).expect("an evidence file");
+        let mut host = ThreadHost::spawn(label_reader(), "labels".into()).expect("a thread");
+        assert_eq!(label_of_a_call(&mut host), "", "no label given yet");
+        host.label_calls(CrashLabel::new("g1", 0, "first"));
+        let first = label_of_a_call(&mut host);
+        assert!(first.contains(r#""entrant":"first""#), "{first}");
+        host.label_calls(CrashLabel::new("g1", 1, "second"));
+        for _ in 0..2 {
+            let second = label_of_a_call(&mut host);
+            assert!(second.contains(r#""entrant":"second""#), "{second}");
+        }
+        drop(host);
+        let _ = std::fs::remove_file(&evidence);
     }
 }

@@ -1,10 +1,14 @@
 //! The plugin boundary and the hosts, each measured in the same run as the bare mechanism it
-//! adds to: a plain call, a crossbeam round trip, a pipe round trip to a child process.
+//! adds to: a plain call, a crossbeam round trip, a pipe round trip to a child process. The
+//! clocks a call is timed with are measured too: the in-process hosts read the bot thread's CPU
+//! clock at both ends of every call, and that is a system call (the vDSO serves only the
+//! monotonic and real-time clocks).
 
 use super::figure::{per_call, summarize, Figure};
 use agon_engine::host::sandbox::SandboxConfig;
 use agon_engine::host::{
-    crash_evidence, Deadline, InlineHost, ProcessHost, ProcessHostConfig, SeatHost, ThreadHost,
+    crash_evidence, thread_cpu_time, Clock, Deadline, InlineHost, ProcessHost, ProcessHostConfig,
+    SeatHost, ThreadHost,
 };
 use agon_engine::loader::{cache_dir, Plugin, StagedPlugin};
 use agon_games::breakthrough::{Config, Position};
@@ -27,6 +31,11 @@ pub fn figures(
     let registry = Registry::builtin();
     let game = registry.get("breakthrough")?;
     let budget = Deadline::wall(Some(Duration::from_secs(10)));
+    // As in a tournament: the bot's CPU time is what the budget counts.
+    let cpu_budget = Deadline {
+        clock: Clock::Cpu,
+        ..budget
+    };
     let observation = protocol::encode(&convert::observation(
         &Position::start(Config::STANDARD),
         None,
@@ -45,16 +54,38 @@ pub fn figures(
         },
     ));
     figures.push(bare_round_trip(per_sample, &observation, &reply));
+    figures.push(per_call(
+        "monotonic clock, one read (vDSO)",
+        per_sample,
+        || {
+            black_box(Instant::now());
+        },
+    ));
+    figures.push(per_call(
+        "CPU clock of this thread, one read",
+        per_sample,
+        || {
+            black_box(thread_cpu_time());
+        },
+    ));
 
     // The hosts with the noop plugin.
     let mut inline = InlineHost::new(plugin.new_bot("noop", game)?);
-    figures.push(per_call("inline host, noop bot", per_sample, || {
-        black_box(inline.act(observation.clone(), budget));
-    }));
+    figures.push(per_call(
+        "inline host, noop bot, CPU-clock budget",
+        per_sample,
+        || {
+            black_box(inline.act(observation.clone(), cpu_budget));
+        },
+    ));
     let mut thread = ThreadHost::spawn(plugin.new_bot("noop", game)?, "bench-noop".into())?;
-    figures.push(per_call("thread host, noop bot", per_sample, || {
-        black_box(thread.act(observation.clone(), budget));
-    }));
+    figures.push(per_call(
+        "thread host, noop bot, CPU-clock budget",
+        per_sample,
+        || {
+            black_box(thread.act(observation.clone(), cpu_budget));
+        },
+    ));
     // As in a tournament's in-process games: every call registered for crash evidence.
     let evidence = std::env::temp_dir().join(format!("agon-bench-evidence-{}", std::process::id()));
     crash_evidence::install(&evidence)?;
@@ -63,7 +94,7 @@ pub fn figures(
         "thread host, noop bot, calls watched for crash evidence",
         per_sample,
         || {
-            black_box(thread.act(observation.clone(), budget));
+            black_box(thread.act(observation.clone(), cpu_budget));
         },
     ));
     let _ = std::fs::remove_file(&evidence);

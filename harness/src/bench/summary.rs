@@ -16,12 +16,7 @@ pub fn print(figures: &[Figure], ladder_games: u64) {
             f.unit
         );
     }
-    let get = |name: &str| {
-        figures
-            .iter()
-            .find(|f| f.name.starts_with(name))
-            .map(|f| f.median)
-    };
+    let get = |name: &str| median(figures, name);
     if let (Some(pipe), Some(process), Some(startup)) = (
         get("bare pipe"),
         get("process host,"),
@@ -48,23 +43,15 @@ pub fn print(figures: &[Figure], ladder_games: u64) {
             p99 / 1000.0
         );
     }
-    if let (Some(plain), Some(inline), Some(bare), Some(thread), Some(games)) = (
-        get("plain"),
-        get("inline"),
-        get("bare crossbeam"),
-        get("thread"),
-        get("Breakthrough"),
-    ) {
+    let hosts = in_process_hosts(figures);
+    if !hosts.is_empty() {
         outln!();
-        outln!(
-            "inline overhead over a plain call: {:.0} ns per move (target <= 1000 ns)",
-            inline - plain
-        );
-        outln!(
-            "thread host / bare round trip: {:.2}x (target <= 3x)",
-            thread / bare
-        );
-        outln!("random playouts: {games:.0} games/s on one core (target >= 100000)");
+    }
+    for line in hosts {
+        outln!("{line}");
+    }
+    if let Some(games) = get("Breakthrough") {
+        outln!("random playouts: {games:.0} games/s on one core (target >= 600000)");
     }
     if let (Some(one), Some(two), Some(append)) = (
         get("tournament, concurrency 1"),
@@ -100,5 +87,77 @@ pub fn print(figures: &[Figure], ladder_games: u64) {
          {fds_early:.0} -> {fds_late:.0}",
             ladder_games
         );
+    }
+}
+
+/// The median of the first figure whose name starts with `name`.
+fn median(figures: &[Figure], name: &str) -> Option<f64> {
+    figures
+        .iter()
+        .find(|f| f.name.starts_with(name))
+        .map(|f| f.median)
+}
+
+/// The in-process hosts, each against its anchor of the same run, with the cost of the clock
+/// reads that time their calls.
+fn in_process_hosts(figures: &[Figure]) -> Vec<String> {
+    let get = |name: &str| median(figures, name);
+    let mut lines = Vec::new();
+    if let (Some(plain), Some(inline)) = (get("plain function call"), get("inline host")) {
+        lines.push(format!(
+            "inline host with a CPU-clock budget: {inline:.0} ns per call against a plain call \
+             of {plain:.1} ns: {:.1}x (target <= 100 ns and <= 15x)",
+            inline / plain
+        ));
+    }
+    if let (Some(bare), Some(thread)) = (get("bare crossbeam"), get("thread host")) {
+        lines.push(format!(
+            "thread host round trip: {thread:.0} ns against a bare crossbeam round trip of \
+             {bare:.0} ns: {:.2}x (target <= 1.5x)",
+            thread / bare
+        ));
+    }
+    if let (Some(monotonic), Some(cpu)) = (get("monotonic clock"), get("CPU clock")) {
+        lines.push(format!(
+            "one clock read: monotonic {monotonic:.0} ns (vDSO), a thread's CPU clock {cpu:.0} ns \
+             (a system call; the inline and thread hosts read it at both ends of every call)"
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::figure::single;
+    use super::*;
+
+    #[test]
+    fn each_in_process_host_is_printed_against_its_anchor_of_the_same_run() {
+        let figures = [
+            single("plain function call (baseline)", 10.0, "ns"),
+            single("bare crossbeam round trip (baseline)", 600.0, "ns"),
+            single("monotonic clock, one read (vDSO)", 25.0, "ns"),
+            single("CPU clock of this thread, one read", 640.0, "ns"),
+            single("inline host, noop bot, CPU-clock budget", 1300.0, "ns"),
+            single("thread host, noop bot, CPU-clock budget", 1800.0, "ns"),
+            single(
+                "thread host, noop bot, calls watched for crash evidence",
+                9e9,
+                "ns",
+            ),
+        ];
+        assert_eq!(
+            in_process_hosts(&figures),
+            [
+                "inline host with a CPU-clock budget: 1300 ns per call against a plain call of \
+                 10.0 ns: 130.0x (target <= 100 ns and <= 15x)",
+                "thread host round trip: 1800 ns against a bare crossbeam round trip of 600 ns: \
+                 3.00x (target <= 1.5x)",
+                "one clock read: monotonic 25 ns (vDSO), a thread's CPU clock 640 ns (a system \
+                 call; the inline and thread hosts read it at both ends of every call)",
+            ]
+        );
+        // A suite without the hosts prints none of it.
+        assert!(in_process_hosts(&figures[..1]).is_empty());
     }
 }

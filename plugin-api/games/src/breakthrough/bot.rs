@@ -9,7 +9,9 @@ pub use super::convert;
 #[doc(inline)]
 pub use super::protocol::{Breakthrough, Cell, Observation, Setup};
 #[doc(inline)]
-pub use super::{perft, Config, EndReason, IllegalMove, Move, Outcome, Position, Side, Square};
+pub use super::{
+    perft, Config, EndReason, IllegalMove, LegalMoves, Move, Outcome, Position, Side, Square,
+};
 
 impl BotGame for Breakthrough {
     type State = Position;

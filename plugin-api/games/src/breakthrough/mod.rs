@@ -16,7 +16,10 @@ mod playthrough;
 pub mod protocol;
 pub mod session;
 
+mod bit_select;
 mod config;
+mod geometry;
+mod legal_moves;
 mod moves;
 mod outcome;
 mod perft;
@@ -26,6 +29,7 @@ mod square;
 mod view;
 
 pub use config::Config;
+pub use legal_moves::LegalMoves;
 pub use moves::{IllegalMove, Move};
 pub use outcome::{EndReason, Outcome};
 pub use perft::perft;

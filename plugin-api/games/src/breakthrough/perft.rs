@@ -13,8 +13,7 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
         return position.move_count() as u64;
     }
     position
-        .legal_moves()
-        .into_iter()
+        .moves()
         .map(|mv| {
             let mut next = *position;
             next.apply_unchecked(mv);

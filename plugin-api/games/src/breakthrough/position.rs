@@ -1,4 +1,6 @@
-use super::{Config, EndReason, IllegalMove, Move, Outcome, Side, Square};
+use super::bit_select::nth_set_bit;
+use super::geometry::{Geometry, Steps};
+use super::{Config, EndReason, IllegalMove, LegalMoves, Move, Outcome, Side, Square};
 use std::fmt::Write as _;
 
 /// A Breakthrough position: two bitboards (bit `row * cols + col`), the side to move and the
@@ -6,58 +8,13 @@ use std::fmt::Write as _;
 /// halfway: `play` either applies a legal move completely or changes nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
-    white: u64,
-    black: u64,
+    /// Each side's workers, indexed by [`Side::seat`]: rules index them by the side to move
+    /// rather than branch on it.
+    workers: [u64; 2],
     to_move: Side,
     ply: u32,
     config: Config,
     geometry: Geometry,
-}
-
-/// Masks derived from the board size once, so move generation is a handful of shifts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Geometry {
-    board: u64,
-    not_first_col: u64,
-    not_last_col: u64,
-    /// Row `rows - 1`: Black's home row, where White's workers score.
-    white_goal: u64,
-    /// Row 0: White's home row, where Black's workers score.
-    black_goal: u64,
-}
-
-impl Geometry {
-    fn new(config: &Config) -> Geometry {
-        let cols = config.cols as u32;
-        let squares = config.squares();
-        let board = if squares == 64 {
-            u64::MAX
-        } else {
-            (1u64 << squares) - 1
-        };
-        let mut first_col = 0u64;
-        for row in 0..config.rows as u32 {
-            first_col |= 1u64 << (row * cols);
-        }
-        let last_col = first_col << (cols - 1);
-        let first_row = (1u64 << cols) - 1;
-        Geometry {
-            board,
-            not_first_col: board & !first_col,
-            not_last_col: board & !last_col,
-            white_goal: first_row << ((config.rows as u32 - 1) * cols),
-            black_goal: first_row,
-        }
-    }
-}
-
-/// The three step directions as bit sets of destination squares.
-struct Steps {
-    straight: u64,
-    /// Toward column `a`.
-    left: u64,
-    /// Away from column `a`.
-    right: u64,
 }
 
 impl Position {
@@ -75,8 +32,7 @@ impl Position {
         let two_rows = (1u64 << (2 * cols)) - 1;
         let black = two_rows << ((config.rows as u32 - 2) * cols);
         Position {
-            white: two_rows,
-            black,
+            workers: [two_rows, black],
             to_move: config.first,
             ply: 0,
             config,
@@ -94,8 +50,7 @@ impl Position {
     ) -> Result<Position, String> {
         let config = config.validated().map_err(|e| e.to_string())?;
         let mut position = Position {
-            white: 0,
-            black: 0,
+            workers: [0, 0],
             to_move,
             ply,
             config,
@@ -105,13 +60,10 @@ impl Position {
             let bit = position
                 .bit(square)
                 .ok_or_else(|| format!("{square} is off the board"))?;
-            if (position.white | position.black) & bit != 0 {
+            if position.occupied() & bit != 0 {
                 return Err(format!("{square} is listed twice"));
             }
-            match side {
-                Side::White => position.white |= bit,
-                Side::Black => position.black |= bit,
-            }
+            position.workers[side.seat()] |= bit;
         }
         Ok(position)
     }
@@ -122,68 +74,66 @@ impl Position {
     }
 
     /// The side whose move it is (the side that would move next, once the game is over).
+    #[inline]
     pub fn to_move(&self) -> Side {
         self.to_move
     }
 
     /// Plies played so far.
+    #[inline]
     pub fn ply(&self) -> u32 {
         self.ply
     }
 
     /// Whose worker stands on `square`; `None` for an empty square or one off the board.
+    #[inline]
     pub fn piece_at(&self, square: Square) -> Option<Side> {
         let bit = self.bit(square)?;
-        if self.white & bit != 0 {
-            Some(Side::White)
-        } else if self.black & bit != 0 {
-            Some(Side::Black)
-        } else {
-            None
-        }
+        Side::BOTH
+            .into_iter()
+            .find(|&side| self.own(side) & bit != 0)
     }
 
     /// Workers `side` has left on the board.
+    #[inline]
     pub fn workers(&self, side: Side) -> u32 {
         self.own(side).count_ones()
     }
 
     /// Workers of `side` standing on the opponent's home row.
+    #[inline]
     pub fn workers_at_base(&self, side: Side) -> u32 {
         (self.own(side) & self.goal(side)).count_ones()
     }
 
     /// Every occupied square with its owner, row by row from row 0.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Side)> + '_ {
-        let cols = self.config.cols;
         (0..self.config.squares()).filter_map(move |i| {
             let bit = 1u64 << i;
-            let square = Square::new((i / cols as u32) as u8, (i % cols as u32) as u8);
-            if self.white & bit != 0 {
-                Some((square, Side::White))
-            } else if self.black & bit != 0 {
-                Some((square, Side::Black))
-            } else {
-                None
-            }
+            let square = self.geometry.square(i);
+            Side::BOTH
+                .into_iter()
+                .find(|&side| self.own(side) & bit != 0)
+                .map(|side| (square, side))
         })
     }
 
     /// How the game ended, or `None` while it goes on (rules file, "Winning" and "Moves").
     /// A base reached or an army too small decides first; then the move limit; then a player
     /// to move without a legal move loses.
+    #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
         let needed = self.config.workers_to_base as u32;
         // The side that just moved is checked first: only its move can have changed anything.
         let mover = self.to_move.opponent();
         for side in [mover, self.to_move] {
-            if self.workers_at_base(side) >= needed {
+            if at_least(self.own(side) & self.goal(side), needed) {
                 return Some(Outcome {
                     winner: Some(side),
                     reason: EndReason::ReachedBase,
                 });
             }
-            if self.workers(side.opponent()) < needed {
+            if !at_least(self.own(side.opponent()), needed) {
                 return Some(Outcome {
                     winner: Some(side),
                     reason: EndReason::TooFewWorkers,
@@ -200,7 +150,7 @@ impl Position {
                 reason: EndReason::MoveLimit,
             });
         }
-        if self.move_count() == 0 {
+        if !self.steps().any() {
             return Some(Outcome {
                 winner: Some(mover),
                 reason: EndReason::NoLegalMove,
@@ -210,53 +160,50 @@ impl Position {
     }
 
     /// The number of legal moves of the side to move (not checking whether the game is over).
+    #[inline]
     pub fn move_count(&self) -> u32 {
-        let s = self.steps();
-        s.straight.count_ones() + s.left.count_ones() + s.right.count_ones()
+        self.steps().count()
     }
 
     /// The legal moves of the side to move, straight steps first, then toward column `a`, then
     /// away from it, each in square order (not checking whether the game is over).
+    #[inline]
     pub fn legal_moves(&self) -> Vec<Move> {
-        let mut moves = Vec::with_capacity(self.move_count() as usize);
-        let s = self.steps();
-        for (targets, shift) in [
-            (s.straight, self.forward_shift(0)),
-            (s.left, self.forward_shift(-1)),
-            (s.right, self.forward_shift(1)),
-        ] {
-            let mut t = targets;
-            while t != 0 {
-                let to = t.trailing_zeros() as i32;
-                moves.push(Move::new(self.square(to - shift), self.square(to)));
-                t &= t - 1;
-            }
-        }
-        moves
+        self.moves().collect()
+    }
+
+    /// The moves of [`Position::legal_moves`], in the same order, without building a list: a
+    /// search that walks them once allocates nothing.
+    #[inline]
+    pub fn moves(&self) -> LegalMoves {
+        LegalMoves::new(self.steps(), self.geometry)
     }
 
     /// The `n`th move of [`Position::legal_moves`] without building the list (for playouts).
     /// Returns `None` when `n >= move_count()`.
+    #[inline]
     pub fn nth_move(&self, n: u32) -> Option<Move> {
-        let s = self.steps();
-        let mut n = n;
-        for (targets, shift) in [
-            (s.straight, self.forward_shift(0)),
-            (s.left, self.forward_shift(-1)),
-            (s.right, self.forward_shift(1)),
-        ] {
-            let count = targets.count_ones();
-            if n < count {
-                let mut t = targets;
-                for _ in 0..n {
-                    t &= t - 1;
-                }
-                let to = t.trailing_zeros() as i32;
-                return Some(Move::new(self.square(to - shift), self.square(to)));
-            }
-            n -= count;
+        let steps = self.steps();
+        // The same running counts as `move_count`'s (computed once when both are inlined into
+        // a playout); the direction by comparisons that compile to conditional moves and the
+        // bit by a broadword select, not a loop: the pick is random, so a branch on it is
+        // mispredicted.
+        let [straight, left, right] = steps.running_counts();
+        let [t0, t1, t2] = steps.targets;
+        let [r0, r1, r2] = steps.rotations;
+        let (c0, c1) = (straight.total(), left.total());
+        if n >= c0 + c1 + right.total() {
+            return None;
         }
-        None
+        let (targets, counts, rotation, skipped) = if n < c0 {
+            (t0, straight, r0, 0)
+        } else if n < c0 + c1 {
+            (t1, left, r1, c0)
+        } else {
+            (t2, right, r2, c0 + c1)
+        };
+        let to = nth_set_bit(targets, counts, n - skipped);
+        Some(self.geometry.step(to, rotation))
     }
 
     /// Why `mv` is illegal here, or `Ok(capture)` when it is legal (rules file, "Moves").
@@ -313,26 +260,21 @@ impl Position {
 
     /// Plays a move known to be legal (from [`Position::legal_moves`] or
     /// [`Position::nth_move`]); an illegal move leaves a position the rules cannot reach.
+    #[inline]
     pub fn apply_unchecked(&mut self, mv: Move) {
         let (Some(from), Some(to)) = (self.bit(mv.from), self.bit(mv.to)) else {
             return;
         };
-        match self.to_move {
-            Side::White => {
-                self.white = (self.white & !from) | to;
-                self.black &= !to;
-            }
-            Side::Black => {
-                self.black = (self.black & !from) | to;
-                self.white &= !to;
-            }
-        }
+        let mover = self.to_move.seat();
+        self.workers[mover] = (self.workers[mover] & !from) | to;
+        self.workers[mover ^ 1] &= !to;
         self.to_move = self.to_move.opponent();
         self.ply += 1;
     }
 
     /// The side to move passes. The rules have no pass; the engine's `skip` fault policy uses
     /// this when a bot fails to answer, so the other side moves again.
+    #[inline]
     pub fn pass(&mut self) {
         self.to_move = self.to_move.opponent();
         self.ply += 1;
@@ -367,64 +309,45 @@ impl Position {
         out
     }
 
+    #[inline]
     fn own(&self, side: Side) -> u64 {
-        match side {
-            Side::White => self.white,
-            Side::Black => self.black,
-        }
+        self.workers[side.seat()]
     }
 
+    #[inline]
+    fn occupied(&self) -> u64 {
+        self.workers[0] | self.workers[1]
+    }
+
+    #[inline]
     fn goal(&self, side: Side) -> u64 {
-        match side {
-            Side::White => self.geometry.white_goal,
-            Side::Black => self.geometry.black_goal,
-        }
+        self.geometry.goal(side)
     }
 
+    #[inline]
     fn bit(&self, square: Square) -> Option<u64> {
         (square.row < self.config.rows && square.col < self.config.cols)
             .then(|| 1u64 << (square.row as u32 * self.config.cols as u32 + square.col as u32))
     }
 
-    fn square(&self, index: i32) -> Square {
-        let cols = self.config.cols as i32;
-        Square::new((index / cols) as u8, (index % cols) as u8)
-    }
-
-    /// The index difference of a forward step toward column `a` (-1), straight (0) or away (1).
-    fn forward_shift(&self, col_delta: i32) -> i32 {
-        let cols = self.config.cols as i32;
-        match self.to_move {
-            Side::White => cols + col_delta,
-            Side::Black => -cols + col_delta,
-        }
-    }
-
-    /// Destination sets of the side to move (rules file, "Moves"): straight only onto empty
-    /// squares, diagonally onto empty or enemy squares; workers at the base stay put.
+    #[inline]
     fn steps(&self) -> Steps {
-        let g = &self.geometry;
-        let empty = g.board & !(self.white | self.black);
-        let cols = self.config.cols as u32;
-        match self.to_move {
-            Side::White => {
-                let movers = self.white & !g.white_goal;
-                let open = g.board & !self.white;
-                Steps {
-                    straight: (movers << cols) & empty,
-                    left: ((movers & g.not_first_col) << (cols - 1)) & open,
-                    right: ((movers & g.not_last_col) << (cols + 1)) & open,
-                }
-            }
-            Side::Black => {
-                let movers = self.black & !g.black_goal;
-                let open = g.board & !self.black;
-                Steps {
-                    straight: (movers >> cols) & empty,
-                    left: ((movers & g.not_first_col) >> (cols + 1)) & open,
-                    right: ((movers & g.not_last_col) >> (cols - 1)) & open,
-                }
-            }
-        }
+        let mover = self.to_move;
+        self.geometry
+            .steps(mover, self.own(mover), self.own(mover.opponent()))
     }
+}
+
+/// Whether `bits` has at least `needed` bits set, without counting them: the check runs twice
+/// per side every ply of a playout, and the standard rule's `needed` of 1 then costs one test.
+#[inline]
+fn at_least(bits: u64, needed: u32) -> bool {
+    if needed == 0 {
+        return true;
+    }
+    let mut rest = bits;
+    for _ in 1..needed {
+        rest &= rest.wrapping_sub(1);
+    }
+    rest != 0
 }

@@ -17,6 +17,7 @@ impl Side {
     pub const BOTH: [Side; 2] = [Side::White, Side::Black];
 
     /// The other side.
+    #[inline]
     pub fn opponent(self) -> Side {
         match self {
             Side::White => Side::Black,
@@ -25,6 +26,7 @@ impl Side {
     }
 
     /// Seat 0 always plays White and seat 1 Black; who moves first is the `first` parameter.
+    #[inline]
     pub fn seat(self) -> usize {
         match self {
             Side::White => 0,

@@ -238,14 +238,83 @@ fn generator_agrees_with_the_legality_check() {
                 sorted.sort();
                 checked.sort();
                 assert_eq!(sorted, checked, "\n{}", p.render());
+                let mut walk = p.moves();
                 for (i, m) in generated.iter().enumerate() {
                     assert_eq!(p.nth_move(i as u32), Some(*m));
+                    assert_eq!(walk.len(), generated.len() - i);
+                    assert_eq!(walk.next(), Some(*m));
                 }
+                assert_eq!(walk.next(), None);
                 assert_eq!(p.nth_move(generated.len() as u32), None);
+                assert_eq!(p.move_count() as usize, generated.len());
                 let pick = generated[rng.random_range(0..generated.len())];
                 p.play(pick).unwrap();
             }
         }
+    }
+}
+
+/// The rules file's wording of the end of a game, counting workers; `outcome` decides without
+/// counting.
+fn outcome_by_counting(p: &Position) -> Option<Outcome> {
+    let needed = p.config().workers_to_base as u32;
+    let mover = p.to_move().opponent();
+    for side in [mover, p.to_move()] {
+        if p.workers_at_base(side) >= needed {
+            return ended(Some(side), EndReason::ReachedBase);
+        }
+        if p.workers(side.opponent()) < needed {
+            return ended(Some(side), EndReason::TooFewWorkers);
+        }
+    }
+    if p.config().move_limit.is_some_and(|limit| p.ply() >= limit) {
+        return ended(None, EndReason::MoveLimit);
+    }
+    if p.move_count() == 0 {
+        return ended(Some(mover), EndReason::NoLegalMove);
+    }
+    None
+}
+
+#[test]
+fn outcome_agrees_with_counting_the_workers_every_ply() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut reasons = Vec::new();
+    for (rows, cols, workers_to_base, move_limit) in [
+        (8, 8, 1, None),
+        (8, 8, 2, None),
+        (8, 8, 3, Some(60)),
+        (8, 8, 8, None),
+        (5, 10, 3, None),
+        (10, 5, 2, Some(40)),
+    ] {
+        let config = Config {
+            rows,
+            cols,
+            workers_to_base,
+            move_limit,
+            ..Config::STANDARD
+        };
+        for _game in 0..40 {
+            let mut p = Position::start(config);
+            loop {
+                let outcome = p.outcome();
+                assert_eq!(outcome, outcome_by_counting(&p), "\n{}", p.render());
+                if let Some(o) = outcome {
+                    reasons.push(o.reason);
+                    break;
+                }
+                let mv = p.nth_move(rng.random_range(0..p.move_count())).unwrap();
+                p.apply_unchecked(mv);
+            }
+        }
+    }
+    for reason in [
+        EndReason::ReachedBase,
+        EndReason::TooFewWorkers,
+        EndReason::MoveLimit,
+    ] {
+        assert!(reasons.contains(&reason), "no game ended by {reason:?}");
     }
 }
 

@@ -1,6 +1,7 @@
 //! The state of a Flip game and its rules (rules file, "Moves", "Turns", "Score and end").
 
-use super::geometry::{on_table, overlap, Point, DIAMETER, EPS, X_LIMIT, Y_LIMIT};
+use super::geometry::{on_table, Point, DIAMETER, EPS, X_LIMIT};
+use super::grid::Grid;
 use super::{place, Config};
 use serde::{Deserialize, Serialize};
 
@@ -108,49 +109,6 @@ pub struct Outcome {
     pub scores: [u32; 2],
 }
 
-/// Coins by grid cell of one diameter, so an overlap test looks at nine cells, not every coin.
-#[derive(Debug, Clone)]
-struct Grid {
-    cells: Vec<Vec<(Player, u32)>>,
-}
-
-const GRID_COLS: usize = (2.0 * X_LIMIT / DIAMETER) as usize;
-const GRID_ROWS: usize = (2.0 * Y_LIMIT / DIAMETER) as usize;
-
-impl Grid {
-    fn cell(p: Point) -> (usize, usize) {
-        let cx = ((p.x + X_LIMIT) / DIAMETER)
-            .floor()
-            .clamp(0.0, (GRID_COLS - 1) as f64);
-        let cy = ((p.y + Y_LIMIT) / DIAMETER)
-            .floor()
-            .clamp(0.0, (GRID_ROWS - 1) as f64);
-        (cx as usize, cy as usize)
-    }
-
-    fn insert(&mut self, p: Point, coin: (Player, u32)) {
-        let (cx, cy) = Grid::cell(p);
-        self.cells[cy * GRID_COLS + cx].push(coin);
-    }
-
-    fn remove(&mut self, p: Point, coin: (Player, u32)) {
-        let (cx, cy) = Grid::cell(p);
-        let cell = &mut self.cells[cy * GRID_COLS + cx];
-        if let Some(i) = cell.iter().position(|&c| c == coin) {
-            cell.swap_remove(i);
-        }
-    }
-
-    /// The coins in the 3 x 3 cells around `p`.
-    fn near(&self, p: Point) -> impl Iterator<Item = (Player, u32)> + '_ {
-        let (cx, cy) = Grid::cell(p);
-        (cy.saturating_sub(1)..=(cy + 1).min(GRID_ROWS - 1)).flat_map(move |y| {
-            (cx.saturating_sub(1)..=(cx + 1).min(GRID_COLS - 1))
-                .flat_map(move |x| self.cells[y * GRID_COLS + x].iter().copied())
-        })
-    }
-}
-
 /// A Flip game: both players' coins, the turn, the player to move, the recorded scores and,
 /// once over, the outcome. Player 1 moves first; [`Flip::play`] applies a whole half-turn in
 /// turn order, [`Flip::move_coin`] one move outside it. A table rebuilt from an observation
@@ -160,6 +118,9 @@ pub struct Flip {
     config: Config,
     coins: [Vec<Point>; 2],
     grid: Grid,
+    /// [`Flip::count`] per player, kept up to date by [`Flip::move_coin`]: a half-turn moves at
+    /// most two coins, so the score needs no scan of all `n`.
+    counts: [u32; 2],
     turn: u32,
     to_move: Player,
     /// Recorded (sticky) scores: the running maximum after each own half-turn.
@@ -180,18 +141,23 @@ impl Flip {
     /// 1's, `coins[1]` player 2's, by id; turn 0, player 1 to move, scores 0.
     /// Not checked: coins may overlap or lie off the table, and their count need not be `n`.
     pub fn from_positions(config: Config, coins: [Vec<Point>; 2]) -> Flip {
-        let mut grid = Grid {
-            cells: vec![Vec::new(); GRID_COLS * GRID_ROWS],
-        };
+        let mut grid = Grid::new();
         for player in [Player::One, Player::Two] {
             for (id, &p) in coins[player.index()].iter().enumerate() {
                 grid.insert(p, (player, id as u32));
             }
         }
+        let counts = [Player::One, Player::Two].map(|player| {
+            coins[player.index()]
+                .iter()
+                .filter(|&&p| Flip::in_target(player, p))
+                .count() as u32
+        });
         Flip {
             config,
             coins,
             grid,
+            counts,
             turn: 0,
             to_move: Player::One,
             scores: [0, 0],
@@ -266,10 +232,7 @@ impl Flip {
 
     /// `player`'s coins in its target third now.
     pub fn count(&self, player: Player) -> u32 {
-        self.coins[player.index()]
-            .iter()
-            .filter(|&&p| Flip::in_target(player, p))
-            .count() as u32
+        self.counts[player.index()]
     }
 
     /// Why `player` may not move coin `id` to `to` now, if it may not ("Moves").
@@ -288,12 +251,7 @@ impl Flip {
         if (distance - DIAMETER).abs() >= EPS {
             return Err(Invalid::NotOneDiameter { distance });
         }
-        if let Some((owner, other)) = self
-            .grid
-            .near(to)
-            .filter(|&c| c != (player, id))
-            .find(|&(owner, other)| overlap(to, self.coins[owner.index()][other as usize]))
-        {
+        if let Some((owner, other)) = self.grid.first_overlap(to, (player, id), &self.coins) {
             return Err(Invalid::Overlap { owner, id: other });
         }
         if !on_table(to) {
@@ -310,6 +268,8 @@ impl Flip {
         self.grid.remove(from, (player, id));
         self.grid.insert(to, (player, id));
         self.coins[player.index()][id as usize] = to;
+        let count = &mut self.counts[player.index()];
+        *count = *count - Flip::in_target(player, from) as u32 + Flip::in_target(player, to) as u32;
         Ok(())
     }
 

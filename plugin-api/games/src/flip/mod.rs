@@ -16,6 +16,7 @@ pub mod session;
 mod config;
 mod game;
 mod geometry;
+mod grid;
 mod java_random;
 mod placement;
 mod view;

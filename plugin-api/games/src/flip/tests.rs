@@ -216,3 +216,105 @@ fn n_is_bounded_by_the_largest_board_the_course_played() {
     let refused = Config::from_params(&params(271)).unwrap_err().to_string();
     assert!(refused.contains("1 to 270"), "{refused}");
 }
+
+/// Random flips of both players, many of them invalid (any coin, any angle, some toward the
+/// table's edges), with the table after each half-turn.
+fn random_game(n: u32, turns: u32, seed: u64, mut after_half_turn: impl FnMut(&Flip, &HalfTurn)) {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut g = Flip::new(config(n, turns)).unwrap();
+    while g.outcome().is_none() {
+        let player = g.to_move();
+        let requested: Vec<(u32, Point)> = (0..g.moves_allowed())
+            .map(|_| {
+                let id = rng.random_range(0..n);
+                let angle: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+                let from = g.coins(player)[id as usize];
+                (
+                    id,
+                    Point::new(from.x + 2.0 * angle.cos(), from.y + 2.0 * angle.sin()),
+                )
+            })
+            .collect();
+        let half = g.play(&requested);
+        after_half_turn(&g, &half);
+    }
+}
+
+/// The score is kept move by move; counting every coin must give the same number throughout.
+#[test]
+fn the_count_in_the_target_third_is_kept_by_every_move() {
+    for seed in 0..4 {
+        let mut moved = 0;
+        random_game(30, 300, seed, |g, half| {
+            moved += half.moves.iter().filter(|m| m.result.is_ok()).count();
+            for player in [Player::One, Player::Two] {
+                let counted = g
+                    .coins(player)
+                    .iter()
+                    .filter(|&&p| Flip::in_target(player, p))
+                    .count() as u32;
+                assert_eq!(g.count(player), counted, "turn {}", g.turn());
+            }
+        });
+        assert!(moved > 100, "the game moved coins ({moved})");
+    }
+}
+
+/// The grid looks at nine cells only: every refused overlap names a coin that does overlap,
+/// and every accepted move overlaps no coin at all (checked against every coin).
+#[test]
+fn overlaps_found_through_the_grid_match_a_scan_of_every_coin() {
+    let mut overlaps = 0;
+    random_game(60, 200, 7, |g, half| {
+        for m in &half.moves {
+            let player = half.player;
+            let others = [Player::One, Player::Two].into_iter().flat_map(|owner| {
+                g.coins(owner)
+                    .iter()
+                    .enumerate()
+                    .map(move |(id, &p)| (owner, id as u32, p))
+            });
+            let mut overlapping = others.filter(|&(owner, id, p)| {
+                (owner, id) != (player, m.id) && p.distance(m.to) + EPS < 2.0
+            });
+            match &m.result {
+                Ok(()) => assert!(overlapping.next().is_none(), "{m:?}"),
+                Err(Invalid::Overlap { owner, id }) => {
+                    overlaps += 1;
+                    // The table is the one after the half-turn: skip a coin moved since.
+                    let moved_since = *owner == player
+                        && half
+                            .moves
+                            .iter()
+                            .any(|later| later.id == *id && later.result.is_ok());
+                    let named = g.coins(*owner)[*id as usize];
+                    assert!(moved_since || named.distance(m.to) + EPS < 2.0, "{m:?}");
+                }
+                Err(_) => {}
+            }
+        }
+    });
+    assert!(overlaps > 20, "the game had refused overlaps ({overlaps})");
+}
+
+/// Of two coins in the way, the one in the lower grid row is named: the grid is searched row by
+/// row, each cell in the order coins entered it.
+#[test]
+fn the_first_coin_in_the_way_is_named() {
+    // Player 1 flips its coin 0 from (30, 0) to (28, 0); player 2's coins 1 (just above) and 2
+    // (just below) both overlap the destination.
+    let g = game(
+        &[(30.0, 0.0)],
+        &[(-30.0, 0.0), (28.0, 1.5), (28.0, -1.5)],
+        1,
+        10,
+    );
+    assert_eq!(
+        g.validate(Player::One, 0, Point::new(28.0, 0.0)),
+        Err(Invalid::Overlap {
+            owner: Player::Two,
+            id: 2
+        })
+    );
+}

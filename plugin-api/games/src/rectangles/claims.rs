@@ -96,6 +96,8 @@ pub fn rectangles_through(board: &Board, player: usize, cell: Cell, out: &mut Ve
     if board.get(cell) != paint {
         return;
     }
+    // Scratch for the right-hand edges, shared by both searches (no allocation per search).
+    let mut rights = Vec::new();
     // The cell on the top or bottom edge: the edge runs along its row.
     edges_along(
         board.n(),
@@ -103,6 +105,7 @@ pub fn rectangles_through(board: &Board, player: usize, cell: Cell, out: &mut Ve
         r,
         c,
         &mut |t, l, b, rt| out.push(Rect::new(t, l, b, rt)),
+        &mut rights,
     );
     // On the left or right edge: the same search with rows and columns swapped.
     edges_along(
@@ -111,6 +114,7 @@ pub fn rectangles_through(board: &Board, player: usize, cell: Cell, out: &mut Ve
         c,
         r,
         &mut |t, l, b, rt| out.push(Rect::new(l, t, rt, b)),
+        &mut rights,
     );
 }
 
@@ -123,6 +127,7 @@ fn edges_along(
     line: usize,
     at: usize,
     found: &mut impl FnMut(usize, usize, usize, usize),
+    rights: &mut Vec<(usize, usize)>,
 ) {
     let mut lo = at;
     while lo > 0 && painted(line, lo - 1) {
@@ -166,18 +171,18 @@ fn edges_along(
             let l1 = if down { line + 1 } else { line - 1 };
             l2 < n && painted(l1, p) && painted(l2, p)
         };
-        let lefts: Vec<(usize, usize)> = (lo..=at.min(hi - 2))
-            .filter(|&p| near(p))
-            .map(|p| (p, run(p, down)))
-            .collect();
-        if lefts.is_empty() {
+        let mut lefts = (lo..=at.min(hi - 2)).filter(|&p| near(p)).peekable();
+        if lefts.peek().is_none() {
             continue;
         }
-        let rights: Vec<(usize, usize)> = (at.max(lo + 2)..=hi)
-            .filter(|&p| near(p))
-            .map(|p| (p, run(p, down)))
-            .collect();
-        for &(left, left_run) in &lefts {
+        rights.clear();
+        rights.extend(
+            (at.max(lo + 2)..=hi)
+                .filter(|&p| near(p))
+                .map(|p| (p, run(p, down))),
+        );
+        for left in lefts {
+            let left_run = run(left, down);
             for &(right, right_run) in rights.iter().filter(|(p, _)| *p >= left + 2) {
                 for depth in 2..=left_run.min(right_run) {
                     let other = if down { line + depth } else { line - depth };
