@@ -112,13 +112,6 @@ pub fn seed_nodes(
     if samples.is_empty() {
         return Err(anyhow!("the seed player searched no move"));
     }
-    if std::env::var_os("RX_DEBUG").is_some() {
-        let mut s = samples.clone();
-        s.sort_by(|a, b| a.total_cmp(b));
-        eprintln!("seed samples ({}): {:?}", s.len(), s.iter().map(|v| (*v / 1000.0) as u64).collect::<Vec<_>>());
-        let phases: Vec<_> = record.moves.iter().filter(|m| m.seat % 4 == 0 && m.wall_us >= 1000).map(|m| m.nodes.map(|n| (n as f64 / (m.wall_us as f64 / 1e6) / 1000.0) as u64)).collect();
-        eprintln!("in order: {:?}", phases);
-    }
     Ok(summarize(
         "ReversiXT seed search, 8-player map, nodes per second of a move",
         samples,
