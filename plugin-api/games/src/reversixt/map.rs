@@ -1,5 +1,7 @@
+use super::topology::{unpack, Topology};
 use super::{Direction, Square};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The largest side a map may have (rules file, "Map file": at most 1000 x 1000).
 pub const MAX_SIDE: usize = 1000;
@@ -47,8 +49,9 @@ pub struct Map {
     /// The transitions still standing, in the map's order. Walks follow the map's own links,
     /// built when it was parsed: editing this list does not change where a step leads.
     pub transitions: Vec<Transition>,
-    /// Where a step off an end leads: (square, direction) -> (square, direction to continue in).
-    links: HashMap<(usize, Direction), (usize, Direction)>,
+    /// Where each step leads, transitions included; shared by the copies a search makes, until
+    /// a bomb removes a transition.
+    topology: Arc<Topology>,
     /// Transition ends that face the board, so are never used (accepted when lenient).
     pub inert_ends: Vec<MapError>,
 }
@@ -215,9 +218,11 @@ impl Map {
             height,
             squares,
             transitions: Vec::new(),
-            links: HashMap::new(),
+            topology: Arc::default(),
             inert_ends: Vec::new(),
         };
+        // Where a step off an end leads: (square, direction) -> (square, direction to go on in).
+        let mut links = HashMap::new();
         let rest = &tokens[next..];
         for group in rest.chunks(7) {
             let first = &group[0];
@@ -240,20 +245,46 @@ impl Map {
             }
             let from = map.transition_end(&group[0..3], lenient)?;
             let to = map.transition_end(&group[4..7], lenient)?;
-            map.add_transition(Transition {
-                from: from.0,
-                from_dir: from.1,
-                to: to.0,
-                to_dir: to.1,
-                line: first.line,
-            })?;
+            map.add_transition(
+                Transition {
+                    from: from.0,
+                    from_dir: from.1,
+                    to: to.0,
+                    to_dir: to.1,
+                    line: first.line,
+                },
+                &mut links,
+            )?;
         }
+        map.topology = Arc::new(Topology::new(width, height, &links));
         Ok(map)
     }
 
     /// The index of (x, y) in [`Map::squares`], `y * width + x` (not checked against the board).
     pub fn index(&self, x: usize, y: usize) -> usize {
         y * self.width + x
+    }
+
+    /// Each square index of `indices` (increasing) with its (x, y), without a division per
+    /// square: the rows are counted off as the indices pass them.
+    pub(crate) fn coordinates(
+        &self,
+        indices: impl Iterator<Item = usize>,
+    ) -> impl Iterator<Item = (usize, (usize, usize))> {
+        // A width of 0 (only by writing the field) leaves every square in row 0.
+        let width = if self.width == 0 {
+            usize::MAX
+        } else {
+            self.width
+        };
+        let (mut row, mut y) = (0, 0);
+        indices.map(move |i| {
+            while i - row >= width {
+                row += width;
+                y += 1;
+            }
+            (i, (i - row, y))
+        })
     }
 
     /// What (x, y) holds. Not checked: off the board it reads another square or panics.
@@ -280,14 +311,34 @@ impl Map {
         if let Some(next) = self.plain_step(x, y, dir) {
             return Some((next, dir));
         }
-        let &(to, on) = self.links.get(&(self.index(x, y), dir))?;
-        Some(((to % self.width, to / self.width), on))
+        let (to, on) = unpack(self.topology.link(self.index(x, y), dir.index())?);
+        Some((
+            (to % self.width, to / self.width),
+            Direction::ALL[on as usize],
+        ))
     }
 
     /// `step` on square indices.
     pub fn step_index(&self, index: usize, dir: Direction) -> Option<(usize, Direction)> {
+        if index < self.squares.len() && self.topology_fits() {
+            let (to, on) = self.topology.step(&self.squares, index, dir.index())?;
+            return Some((to, Direction::ALL[on as usize]));
+        }
         let ((x, y), on) = self.step(index % self.width, index / self.width, dir)?;
         Some((self.index(x, y), on))
+    }
+
+    /// Whether the step table still matches the board: `width`, `height` and `squares` are
+    /// public and could have been changed since the map was read.
+    pub(crate) fn topology_fits(&self) -> bool {
+        self.topology
+            .fits(self.width, self.height, self.squares.len())
+    }
+
+    /// The step table (see [`Topology`]); only for a map whose table fits
+    /// ([`Map::topology_fits`]).
+    pub(crate) fn topology(&self) -> &Topology {
+        &self.topology
     }
 
     /// A bomb's work on one square: it becomes a hole and its transitions vanish with it
@@ -303,12 +354,10 @@ impl Map {
         for &index in indices {
             self.squares[index] = Square::Hole;
             holed[index] = true;
-            for dir in Direction::ALL {
-                // Each transition is linked from both ends (see `add_transition`).
-                if let Some((other, on)) = self.links.remove(&(index, dir)) {
-                    self.links.remove(&(other, on.reverse()));
-                }
-            }
+        }
+        // Most blasts touch no transition: the table shared with other copies stays as it is.
+        if indices.iter().any(|&i| self.topology.has_link_at(i)) {
+            Arc::make_mut(&mut self.topology).remove_links_of(&holed);
         }
         let width = self.width;
         self.transitions
@@ -406,11 +455,15 @@ impl Map {
         Ok(((x, y), dir))
     }
 
-    fn add_transition(&mut self, t: Transition) -> Result<(), MapError> {
+    fn add_transition(
+        &mut self,
+        t: Transition,
+        links: &mut HashMap<(usize, Direction), (usize, Direction)>,
+    ) -> Result<(), MapError> {
         let a = (self.index(t.from.0, t.from.1), t.from_dir);
         let b = (self.index(t.to.0, t.to.1), t.to_dir);
         for end in [a, b] {
-            if self.links.contains_key(&end) {
+            if links.contains_key(&end) {
                 let earlier = self
                     .transitions
                     .iter()
@@ -433,8 +486,8 @@ impl Map {
                 );
             }
         }
-        self.links.insert(a, (b.0, b.1.reverse()));
-        self.links.insert(b, (a.0, a.1.reverse()));
+        links.insert(a, (b.0, b.1.reverse()));
+        links.insert(b, (a.0, a.1.reverse()));
         self.transitions.push(t);
         Ok(())
     }

@@ -11,14 +11,22 @@ mod playthrough;
 pub mod protocol;
 pub mod session;
 
+mod board_targets;
 mod direction;
 mod map;
+#[cfg(test)]
+mod perft;
 mod position;
 #[cfg(test)]
 mod properties;
 mod square;
+mod square_set;
+mod targets;
+#[cfg(test)]
+mod targets_agree;
 #[cfg(test)]
 mod tests;
+mod topology;
 mod view;
 
 pub use direction::Direction;

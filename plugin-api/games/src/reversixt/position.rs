@@ -1,3 +1,6 @@
+use super::board_targets::BoardTargets;
+use super::square_set::SquareSet;
+use super::targets::TargetSearch;
 use super::{Direction, Map, Square};
 
 /// The phase of a game (rules file, "Phase 1", "Phase 2").
@@ -220,39 +223,74 @@ impl Position {
 
     /// The squares `player` may build on now (phase 1).
     pub fn building_targets(&self, player: u8) -> Vec<usize> {
-        (0..self.map.squares.len())
-            .filter(|&t| self.can_build(player, t))
-            .collect()
+        self.building_target_set(player, false).iter().collect()
     }
 
-    fn has_building_move(&self, player: u8) -> bool {
-        (0..self.map.squares.len()).any(|t| self.can_build(player, t))
+    pub(crate) fn has_building_move(&self, player: u8) -> bool {
+        self.building_target_set(player, true)
+            .iter()
+            .next()
+            .is_some()
+    }
+
+    /// The squares `player` may build on (with `first_only`, at most the first one found):
+    /// found from the player's own stones where every step of the board can be walked back
+    /// (all of them at once on a board of up to a few thousand squares, else stone by stone),
+    /// else by trying every square.
+    fn building_target_set(&self, player: u8, first_only: bool) -> SquareSet {
+        let squares = &self.map.squares;
+        let mut targets = SquareSet::new(squares.len());
+        let topology = self.map.topology();
+        if self.map.topology_fits() && topology.reversible(squares) {
+            let may_override = (player as usize)
+                .checked_sub(1)
+                .and_then(|p| self.overrides.get(p))
+                .is_some_and(|&left| left > 0);
+            let board = BoardTargets::new(squares, topology, player, may_override);
+            match board {
+                Some(board) if !first_only => board.run(&mut targets),
+                _ => {
+                    TargetSearch::new(squares, topology, player, may_override)
+                        .run(&mut targets, first_only);
+                }
+            }
+        } else {
+            for t in (0..squares.len()).filter(|&t| self.can_build(player, t)) {
+                targets.insert(t);
+                if first_only {
+                    break;
+                }
+            }
+        }
+        targets
     }
 
     /// Every legal move of the player to move, with each allowed special value.
     pub fn legal_moves(&self) -> Vec<Move> {
-        let p = self.to_move;
-        let at = |t: usize, special| Move {
-            x: t % self.map.width,
-            y: t / self.map.width,
-            special,
-        };
+        let squares = &self.map.squares;
+        let mut moves = Vec::new();
         match self.phase {
-            Phase::Over => Vec::new(),
-            Phase::Bombing => (0..self.map.squares.len())
-                .filter(|&t| self.map.squares[t] != Square::Hole)
-                .map(|t| at(t, 0))
-                .collect(),
-            Phase::Building => self
-                .building_targets(p)
-                .into_iter()
-                .flat_map(|t| match self.map.squares[t] {
-                    Square::Choice => (1..=self.players()).map(|q| at(t, q)).collect(),
-                    Square::Bonus => vec![at(t, BONUS_BOMB), at(t, BONUS_OVERRIDE)],
-                    _ => vec![at(t, 0)],
-                })
-                .collect(),
+            Phase::Over => {}
+            Phase::Bombing => {
+                let targets = (0..squares.len()).filter(|&t| squares[t] != Square::Hole);
+                for (_, (x, y)) in self.map.coordinates(targets) {
+                    moves.push(Move { x, y, special: 0 });
+                }
+            }
+            Phase::Building => {
+                let targets = self.building_target_set(self.to_move, false);
+                moves.reserve(64);
+                for (t, (x, y)) in self.map.coordinates(targets.iter()) {
+                    let at = |special| Move { x, y, special };
+                    match squares[t] {
+                        Square::Choice => moves.extend((1..=self.players()).map(at)),
+                        Square::Bonus => moves.extend([at(BONUS_BOMB), at(BONUS_OVERRIDE)]),
+                        _ => moves.push(at(0)),
+                    }
+                }
+            }
         }
+        moves
     }
 
     /// Plays `m` for the player to move, or says why it is illegal (the position is unchanged

@@ -7,7 +7,8 @@ use super::*;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
-fn shared_maps() -> &'static [(String, Map)] {
+/// Every shared map, read once, with its path.
+pub(super) fn shared_maps() -> &'static [(String, Map)] {
     static MAPS: OnceLock<Vec<(String, Map)>> = OnceLock::new();
     MAPS.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

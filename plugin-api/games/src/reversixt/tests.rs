@@ -137,7 +137,7 @@ fn an_end_facing_the_board_is_refused_and_inert_when_lenient() {
 }
 
 /// A course map from `../shared/data/reversixt/maps` (beside the project, as in CI).
-fn course_map(name: &str) -> Map {
+pub(super) fn course_map(name: &str) -> Map {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/reversixt/maps")
         .join(name);
