@@ -54,11 +54,7 @@ pub fn write(
     again: bool,
     quiet: bool,
 ) -> Written {
-    let folder = dir.join(FOLDER);
-    let viewer = std::fs::create_dir_all(&folder)
-        .map_err(|e| format!("{}: {e}", folder.display()))
-        .and_then(|()| write_viewer(&folder, game));
-    if let Err(e) = viewer {
+    if let Err(e) = write_viewer(dir, game) {
         return Written {
             pages: 0,
             failed: games.iter().map(|g| (g.id.clone(), e.clone())).collect(),
@@ -89,7 +85,10 @@ pub fn write(
     written
 }
 
-fn write_viewer(folder: &Path, game: &str) -> Result<(), String> {
+/// Writes the one viewer page of a `game` into `dir` (a tournament's or a ladder's folder).
+pub fn write_viewer(dir: &Path, game: &str) -> Result<(), String> {
+    let folder = dir.join(FOLDER);
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
     let page = crate::view::shared_page(&agon_games::registry::Registry::builtin(), game)
         .map_err(|e| format!("{e:#}"))?;
     let path = folder.join(VIEWER);

@@ -3,30 +3,16 @@
 //! game, `OUT/games/game-N.js`, written by the worker that played the game.
 
 use super::entry::LadderGame;
-use crate::grading::game_pages::{data_path, FOLDER, VIEWER};
+use crate::grading::game_pages::data_path;
+pub use crate::grading::game_pages::{link, write_viewer};
 use agon_engine::output_file;
 use agon_engine::record::MatchRecord;
 use agon_games::registry::Registry;
 use std::path::Path;
 
-/// The viewer of game `id`, relative to the ladder's folder (as the ladder page links it).
-pub fn link(id: &str) -> String {
-    crate::grading::game_pages::link(id)
-}
-
 /// Whether game `id` has its data file in the ladder's folder `out`.
 pub fn has_data(out: &Path, id: &str) -> bool {
     data_path(out, id).is_file()
-}
-
-/// Writes the viewer page of a ladder of `game` into `out`.
-pub fn write_viewer(out: &Path, game: &str) -> Result<(), String> {
-    let folder = out.join(FOLDER);
-    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    let page =
-        crate::view::shared_page(&Registry::builtin(), game).map_err(|e| format!("{e:#}"))?;
-    let path = folder.join(VIEWER);
-    output_file::replace(&path, page.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Writes the data file of `game`, played as `record`, into `out`; `ladder` titles the page.
