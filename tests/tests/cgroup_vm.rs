@@ -23,11 +23,12 @@ const IN_VM: &str = "AGON_IN_VM";
 /// Where the inner checks write their results (the shared folder).
 const VM_OUT: &str = "AGON_VM_OUT";
 const INNER: &str = "checks_inside_a_cgroup_v2_vm";
-const CHECKS: [&str; 7] = [
+const CHECKS: [&str; 8] = [
     "pids",
     "memory",
     "cpu",
     "kill",
+    "exiting",
     "cleanup",
     "unprivileged",
     "strict",
@@ -137,6 +138,7 @@ fn checks_inside_a_cgroup_v2_vm() {
     vm.pids_max_stops_a_thread_flood();
     vm.memory_max_binds_before_the_address_space();
     vm.cpu_max_caps_and_cgroup_kill_ends_a_threaded_bot();
+    vm.a_cgroup_is_removed_once_its_last_process_has_exited();
     vm.unprivileged_delegation_works();
     vm.every_host_cgroup_is_removed();
 }
@@ -202,6 +204,8 @@ impl Inner {
         delegate(Path::new(ROOT));
         let delegation = Path::new(ROOT).join("agon");
         delegate(&delegation);
+        // For the host cgroups this process makes itself (set before the spy's thread starts).
+        std::env::set_var("AGON_CGROUP", &delegation);
         let user = Path::new(ROOT).join("agon-user");
         Inner {
             target,
@@ -402,6 +406,47 @@ impl Inner {
                 "timed out at the deadline; the match took {:.1} s; no task left under {}",
                 played.wall.as_secs_f64(),
                 self.delegation.display()
+            ),
+        );
+    }
+
+    /// (g) A host's cgroup can hold a process that is not the engine's child and outlives the
+    /// host by a moment: the bot's own process, pid 1 of its PID namespace, may still be
+    /// exiting when the engine has reaped its supervisor (more so on a loaded machine). Here a
+    /// shell placed in a host cgroup leaves a `sleep` behind and exits; the cgroup, dropped
+    /// while the `sleep` is still there, is removed once it has ended, not left behind.
+    fn a_cgroup_is_removed_once_its_last_process_has_exited(&self) {
+        use agon_engine::host::sandbox::{cgroup::HostCgroup, SandboxConfig};
+        use std::io::Write;
+        let mut shell = Command::new("/bin/sh")
+            .args(["-c", "read go; sleep 0.5 & exit 0"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let config = SandboxConfig {
+            threads: 1,
+            ..SandboxConfig::default()
+        };
+        let cgroup = HostCgroup::place(shell.id(), &config).unwrap();
+        let dir = cgroup.path().to_path_buf();
+        shell.stdin.take().unwrap().write_all(b"go\n").unwrap();
+        assert!(shell.wait().unwrap().success());
+        let left = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap();
+        assert!(
+            !left.trim().is_empty(),
+            "the sleep is not in {}",
+            dir.display()
+        );
+        let dropped = Instant::now();
+        drop(cgroup);
+        assert!(!dir.exists(), "{} is left", dir.display());
+        self.ok(
+            "exiting",
+            format!(
+                "a host cgroup dropped while its last process (pid {}) was still running was \
+                 removed {} ms later, when it had ended",
+                left.trim(),
+                dropped.elapsed().as_millis()
             ),
         );
     }

@@ -84,11 +84,14 @@ impl ProcessHost {
                 REAP_LIMIT.as_millis()
             ));
         }
+        // Its cgroup can be removed only once it is gone: the reaper drops it then.
+        let cgroup = self.cgroup.take();
         let reaper = std::thread::Builder::new().name(format!("reap-{pid}"));
         let _ = reaper.spawn(move || {
             let mut status = 0;
             // SAFETY: waitpid on our own child, writing only to the local.
             unsafe { libc::waitpid(pid, &mut status, 0) };
+            drop(cgroup);
         });
     }
 

@@ -26,6 +26,7 @@
 use super::SandboxConfig;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// The controllers a host's cgroup needs.
 const CONTROLLERS: [&str; 3] = ["pids", "memory", "cpu"];
@@ -207,13 +208,38 @@ impl HostCgroup {
 
 impl Drop for HostCgroup {
     fn drop(&mut self) {
-        // Empty once the host is reaped (a zombie leaves its cgroup when it exits); a cgroup
-        // directory is removed with rmdir alone. One left behind is a host still running.
-        if let Err(e) = std::fs::remove_dir(&self.dir) {
+        if let Err(e) = remove_once_empty(&self.dir, EMPTYING_LIMIT, |dir| std::fs::remove_dir(dir))
+        {
             log::warn!(
                 "cannot remove the host's cgroup {}: {e}",
                 self.dir.display()
             );
+        }
+    }
+}
+
+/// How long removing a host's cgroup waits for its last process to finish exiting.
+const EMPTYING_LIMIT: Duration = Duration::from_secs(2);
+
+/// Removes a cgroup directory (`rmdir` alone does it) once no process is left in it, waiting at
+/// most `limit`. The engine reaps the host, its bot's supervisor; but the bot's own process,
+/// pid 1 of its PID namespace, is not the engine's child: killed with its supervisor, it may
+/// still be exiting (freeing its memory, ending its namespace) when the supervisor is reaped,
+/// longer on a loaded machine, and until it has left the kernel refuses the rmdir with `EBUSY`
+/// (cgroup-v2.rst: a cgroup "which doesn't have any children and is associated only with
+/// zombie processes is considered empty and can be removed").
+fn remove_once_empty(
+    dir: &Path,
+    limit: Duration,
+    mut rmdir: impl FnMut(&Path) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let until = Instant::now() + limit;
+    loop {
+        match rmdir(dir) {
+            Err(e) if e.raw_os_error() == Some(libc::EBUSY) && Instant::now() < until => {
+                std::thread::sleep(Duration::from_millis(1))
+            }
+            done => return done,
         }
     }
 }
@@ -253,4 +279,45 @@ pub fn unavailable_message(reason: &str) -> String {
          Delegate=yes` shell) and name that cgroup in $AGON_CGROUP (README.md, \"The process \
          host and its sandbox\")"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Error, ErrorKind};
+
+    #[test]
+    fn a_cgroup_whose_last_process_is_still_exiting_is_removed_once_it_has() {
+        let mut calls = 0;
+        let removed = remove_once_empty(Path::new("/x"), Duration::from_secs(5), |_| {
+            calls += 1;
+            match calls {
+                1..=3 => Err(Error::from_raw_os_error(libc::EBUSY)),
+                _ => Ok(()),
+            }
+        });
+        assert!(removed.is_ok());
+        assert_eq!(calls, 4);
+    }
+
+    #[test]
+    fn a_cgroup_that_stays_busy_is_given_up_after_the_limit() {
+        let started = Instant::now();
+        let removed = remove_once_empty(Path::new("/x"), Duration::from_millis(20), |_| {
+            Err(Error::from_raw_os_error(libc::EBUSY))
+        });
+        assert_eq!(removed.unwrap_err().raw_os_error(), Some(libc::EBUSY));
+        assert!(started.elapsed() >= Duration::from_millis(20));
+    }
+
+    #[test]
+    fn any_other_error_is_not_waited_for() {
+        let mut calls = 0;
+        let removed = remove_once_empty(Path::new("/x"), Duration::from_secs(5), |_| {
+            calls += 1;
+            Err(Error::from(ErrorKind::NotFound))
+        });
+        assert_eq!(removed.unwrap_err().kind(), ErrorKind::NotFound);
+        assert_eq!(calls, 1);
+    }
 }
