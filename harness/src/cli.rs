@@ -91,6 +91,26 @@ pub enum Command {
     )]
     Ladder(LadderArgs),
 
+    /// The course portal: the ladder and a web server in one process; teams upload builds with
+    /// their token and see validation, ratings and games
+    #[command(
+        long_about = "The course portal: runs `agon ladder` over DIR/builds and a web server \
+                      beside it. A team uploads a build (.so) on its page or through the API \
+                      with its token; the build is renamed into its slot DIR/builds/TEAM.so, \
+                      validated by the ladder in its sandbox, and its page shows \"accepted as \
+                      v3\" or the exact refusal, its rating per build and its games with the \
+                      viewer.\n\n\
+                      Teams, token hashes, builds and upload events are kept in \
+                      DIR/portal.sqlite; the ladder's journal (DIR/ladder) stays the source of \
+                      game results. Stop it with Ctrl-C (the games in flight finish); start it \
+                      again on the same DIR and everything is there.\n\n\
+                      Staff manage teams on the command line only: `agon portal team add NAME \
+                      --dir DIR` prints the team's token once.",
+        after_help = "Example:\n  agon portal team add rocket --dir course/\n  agon portal \
+                      --dir course/ --game breakthrough --listen 127.0.0.1:8080"
+    )]
+    Portal(PortalArgs),
+
     /// Hand one puzzle to a solver bot and verify its answer
     Solve(SolveArgs),
     /// Lights Out mathematics: solvable fractions, the 1 x n conjecture
@@ -126,6 +146,7 @@ impl Command {
             Command::Match(_)
                 | Command::Solve(_)
                 | Command::Ladder(_)
+                | Command::Portal(PortalArgs { command: None, .. })
                 | Command::Tournament(TournamentCommand::Run(_) | TournamentCommand::Resume(_))
         )
     }
@@ -620,16 +641,92 @@ pub struct LadderArgs {
     /// builds while the ladder runs
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
-    /// The game to play (see `agon games`)
-    #[arg(long, value_name = "GAME")]
-    pub game: String,
-    /// A game parameter, KEY=VALUE; repeat for more (see `agon games`)
-    #[arg(long = "param", value_name = "KEY=VALUE")]
-    pub params: Vec<String>,
     /// The folder for the journal, events, records, standings.json and ladder.html (created;
     /// an existing one is continued)
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub play: LadderPlayArgs,
+}
+
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct PortalArgs {
+    #[command(subcommand)]
+    pub command: Option<PortalCommand>,
+    #[command(flatten)]
+    pub serve: PortalServeArgs,
+}
+
+#[derive(Args)]
+pub struct PortalServeArgs {
+    /// The portal's folder: builds/, ladder/, portal.sqlite (created; an existing one is
+    /// continued)
+    #[arg(long, value_name = "DIR", required = true)]
+    pub dir: Option<PathBuf>,
+    /// Where the web server listens (put a TLS reverse proxy in front to serve it beyond this
+    /// machine: README.md, "The course portal")
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
+    pub listen: String,
+    /// The largest build a team may upload, in MiB
+    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    pub max_upload_mb: u64,
+    /// Uploads a team may make per hour
+    #[arg(long, default_value_t = 30, value_name = "N")]
+    pub uploads_per_hour: u64,
+    /// Uploads received at once, all teams together (each team one at a time)
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    pub uploads_at_once: usize,
+    /// An upload that sends nothing for this long is dropped
+    #[arg(long, default_value_t = 20, value_name = "SECONDS")]
+    pub upload_idle_seconds: u64,
+    #[command(flatten)]
+    pub play: LadderPlayArgs,
+}
+
+#[derive(Subcommand)]
+pub enum PortalCommand {
+    /// The portal's teams (staff only: there is no admin over HTTP)
+    #[command(subcommand)]
+    Team(TeamCommand),
+}
+
+#[derive(Subcommand)]
+pub enum TeamCommand {
+    /// Add a team and print its token (shown this once; the portal keeps only its hash)
+    Add(TeamNameArgs),
+    /// List the teams, their builds and whether their token is revoked
+    List(PortalDirArgs),
+    /// Revoke a team's token (its builds and games stay; `team add` gives it a new token)
+    Revoke(TeamNameArgs),
+}
+
+#[derive(Args)]
+pub struct PortalDirArgs {
+    /// The portal's folder
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+#[derive(Args)]
+pub struct TeamNameArgs {
+    /// The team's name: letters, digits, `-` and `_` (it names its slot, TEAM.so)
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    #[command(flatten)]
+    pub portal: PortalDirArgs,
+}
+
+/// How a ladder plays (`agon ladder` and `agon portal`).
+#[derive(Args)]
+pub struct LadderPlayArgs {
+    /// The game to play (see `agon games`). Required: an `Option` only so that `agon portal
+    /// team ...`, which plays nothing, parses without it
+    #[arg(long, value_name = "GAME", required = true)]
+    pub game: Option<String>,
+    /// A game parameter, KEY=VALUE; repeat for more (see `agon games`)
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
     /// Games played at once
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub concurrency: usize,
@@ -709,7 +806,9 @@ pub struct BenchArgs {
     /// these); `ladder` (hot-swap latency and memory over 200 swaps, then memory and
     /// open files over `--ladder-games` games: minutes) and `scale` (`--scale-games` games
     /// in `--scale-shards` shard folders, synthesised, then merged and reported on: disk per
-    /// game, wall time and peak memory) run only when named
+    /// game, wall time and peak memory) and `portal` (`agon portal` as a program: upload to first
+    /// game over `--portal-uploads` uploads, memory after `--portal-games` games) run only when
+    /// named
     #[arg(long, default_value = "all", value_name = "SUITE")]
     pub suite: String,
     /// Games the `ladder` suite plays in all
@@ -721,6 +820,12 @@ pub struct BenchArgs {
     /// Shard folders the `scale` suite spreads them over
     #[arg(long, default_value_t = 20, value_name = "K")]
     pub scale_shards: u32,
+    /// Builds the `portal` suite uploads, timing each to its first game
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub portal_uploads: usize,
+    /// Games the `portal` suite's ladder plays before its memory is read
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub portal_games: u64,
     /// The course's Flow Free puzzles (for `--suite puzzles`)
     #[arg(long, default_value = "../shared/data/flowfree", value_name = "DIR")]
     pub flowfree: PathBuf,

@@ -14,6 +14,7 @@ mod json_lines;
 mod ladder;
 mod match_flags;
 mod pages;
+mod portal;
 mod standings;
 mod swap;
 mod tournament;
@@ -45,6 +46,7 @@ fn main() {
         cli::Command::Bench(args) => bench::run(args),
         cli::Command::Tournament(command) => commands::tournament::run(command),
         cli::Command::Ladder(args) => commands::ladder::run(args),
+        cli::Command::Portal(args) => commands::portal::run(args),
         cli::Command::Solve(args) => commands::solve::run(args),
         cli::Command::Lightsout(command) => commands::lightsout::run(command),
         cli::Command::Flip(cli::FlipCommand::Board(args)) => commands::flip::board(args),

@@ -5,6 +5,7 @@ mod figure;
 mod flip;
 mod hosts;
 mod ladder;
+mod portal;
 mod puzzles;
 mod rectangles;
 mod reversixt;
@@ -35,7 +36,7 @@ type Suite = fn(&Bench) -> anyhow::Result<Vec<Figure>>;
 
 /// The suites in the order `all` runs them, and whether `all` runs them: `ladder` takes
 /// minutes of games and `scale` gigabytes of disk, so they run only when asked for by name.
-const SUITES: [(&str, Suite, bool); 10] = [
+const SUITES: [(&str, Suite, bool); 11] = [
     ("hosts", hosts_suite, true),
     ("rules", rules_suite, true),
     ("flip", flip_suite, true),
@@ -46,6 +47,7 @@ const SUITES: [(&str, Suite, bool); 10] = [
     ("tournament", tournament_suite, true),
     ("ladder", ladder_suite, false),
     ("scale", scale_suite, false),
+    ("portal", portal_suite, false),
 ];
 
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
@@ -69,7 +71,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     if suite != "all" && !SUITES.iter().any(|&(name, _, _)| name == suite) {
         anyhow::bail!(
             "--suite `{suite}`: expected all, hosts, rules, tournament, puzzles, flip, reversixt, \
-             rectangles, viewer, ladder or scale"
+             rectangles, viewer, ladder, scale or portal"
         );
     }
     let mut figures = Vec::new();
@@ -163,6 +165,18 @@ fn scale_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
         &sibling(&b.noop, "libbreakthrough_random.so")?,
         b.args.scale_games,
         b.args.scale_shards,
+    )
+}
+
+fn portal_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
+    let agon = std::env::current_exe().context("cannot locate the agon executable")?;
+    let random = sibling(&b.noop, "libbreakthrough_random.so")?;
+    let alphabeta = sibling(&b.noop, "libbreakthrough_alphabeta.so")?;
+    portal::portal(
+        &agon,
+        [&random, &alphabeta],
+        b.args.portal_uploads,
+        b.args.portal_games,
     )
 }
 

@@ -1,6 +1,6 @@
 //! `agon ladder DIR --game G --out OUT`
 
-use crate::cli::LadderArgs;
+use crate::cli::{LadderArgs, LadderPlayArgs};
 use crate::commands::tournament::MAX_CONCURRENCY;
 use crate::ladder::configured::{check_configured, TrialBudgets};
 use crate::ladder::run::{run as run_ladder, LadderOptions, Summary as LadderSummary};
@@ -12,12 +12,27 @@ use agon_games::contract::RawParams;
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail};
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub fn run(args: LadderArgs) -> anyhow::Result<()> {
-    if !args.dir.is_dir() {
-        bail!("{}: not a folder of plugin files", args.dir.display());
+    let options = options(args.dir, args.out, args.play)?;
+    agon_engine::interrupt::finish_games_in_flight();
+    let summary = run_ladder(&options).map_err(|e| anyhow!(e))?;
+    report(&options, &summary);
+    Ok(())
+}
+
+/// The ladder over the folder `dir`, writing to `out`, as `args` say; refuses what cannot run
+/// (a configured bot the file does not offer, a host a ladder cannot use).
+pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Result<LadderOptions> {
+    if !dir.is_dir() {
+        bail!("{}: not a folder of plugin files", dir.display());
     }
+    let game = args
+        .game
+        .clone()
+        .ok_or_else(|| anyhow!("--game: name the game to play (see agon games)"))?;
     if !(1..=MAX_CONCURRENCY).contains(&args.concurrency) {
         bail!(
             "--concurrency {}: expected 1 to {MAX_CONCURRENCY} games at once",
@@ -31,17 +46,16 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
         bail!("--host remote: a ladder plays plugin files (process, thread or inline)");
     }
     let validation = validation_hosting(&args, &hosting)?;
-    let configured = configured_slots(&args)?;
-    check_configured_bots(&args, &configured, &params, &validation)?;
+    let configured = configured_slots(&dir, &args)?;
+    check_configured_bots(&dir, &args, &configured, &params, &validation)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     if args.seed.is_none() && !args.quiet {
         eprintln!("agon: ladder seed {seed}");
     }
-    agon_engine::interrupt::finish_games_in_flight();
-    let options = LadderOptions {
-        dir: args.dir,
-        out: args.out,
-        game: args.game,
+    Ok(LadderOptions {
+        dir,
+        out,
+        game,
         params,
         concurrency: args.concurrency,
         games: args.games,
@@ -56,15 +70,12 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
         configured,
         quiet: args.quiet,
         stop: Default::default(),
-    };
-    let summary = run_ladder(&options).map_err(|e| anyhow!(e))?;
-    report(&options, &summary);
-    Ok(())
+    })
 }
 
 /// Where a new build is tried before it plays: a sandboxed process host, whatever host the
 /// games use (`agon ladder --help`).
-fn validation_hosting(args: &LadderArgs, hosting: &Hosting) -> anyhow::Result<Hosting> {
+fn validation_hosting(args: &LadderPlayArgs, hosting: &Hosting) -> anyhow::Result<Hosting> {
     if hosting.kind == HostKind::Process {
         return Ok(hosting.clone());
     }
@@ -74,7 +85,10 @@ fn validation_hosting(args: &LadderArgs, hosting: &Hosting) -> anyhow::Result<Ho
 }
 
 /// The `--bot` options, by the slot (file name in the folder) they configure.
-fn configured_slots(args: &LadderArgs) -> anyhow::Result<BTreeMap<String, BotSpec>> {
+fn configured_slots(
+    dir: &Path,
+    args: &LadderPlayArgs,
+) -> anyhow::Result<BTreeMap<String, BotSpec>> {
     let mut configured = BTreeMap::new();
     for text in &args.bots {
         let spec: BotSpec = text.parse()?;
@@ -85,7 +99,7 @@ fn configured_slots(args: &LadderArgs) -> anyhow::Result<BTreeMap<String, BotSpe
             .ok_or_else(|| {
                 anyhow!(
                     "--bot {text}: name the slot by its file name in {} (no folder)",
-                    args.dir.display()
+                    dir.display()
                 )
             })?
             .to_string();
@@ -99,22 +113,22 @@ fn configured_slots(args: &LadderArgs) -> anyhow::Result<BTreeMap<String, BotSpe
 /// The `--bot` slots whose files are in the folder already must offer their bots for the game
 /// and take their parameters (`crate::ladder::configured`).
 fn check_configured_bots(
-    args: &LadderArgs,
+    dir: &Path,
+    args: &LadderPlayArgs,
     configured: &BTreeMap<String, BotSpec>,
     params: &RawParams,
     validation: &Hosting,
 ) -> anyhow::Result<()> {
     let registry = Registry::builtin();
-    let game = registry.get(&args.game)?;
+    let game = registry.get(args.game.as_deref().unwrap_or_default())?;
     let trial = TrialBudgets {
         start_ms: args.budgets.start_ms,
         move_ms: args.budgets.move_ms,
     };
-    check_configured(&args.dir, configured, game, params, validation, &trial)
-        .map_err(|e| anyhow!(e))
+    check_configured(dir, configured, game, params, validation, &trial).map_err(|e| anyhow!(e))
 }
 
-fn report(options: &LadderOptions, summary: &LadderSummary) {
+pub fn report(options: &LadderOptions, summary: &LadderSummary) {
     let how = match summary.stopped_by {
         Some(signal) => format!(
             "stopped by {} after finishing the games in flight",

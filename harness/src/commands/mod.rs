@@ -7,6 +7,7 @@ pub mod lightsout;
 pub mod new;
 pub mod play;
 pub mod plugins;
+pub mod portal;
 pub mod replay;
 pub mod reversixt;
 pub mod solve;

@@ -12,5 +12,5 @@ mod file;
 pub mod folder_lock;
 mod result;
 
-pub use file::{any_entry, read, repair, stream, Journal, JournalEntry, REJECTED};
+pub use file::{any_entry, read, repair, stream, Journal, JournalEntry, FILE, REJECTED};
 pub use result::{GameResult, JournalFault, Outcome};

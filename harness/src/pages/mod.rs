@@ -8,15 +8,22 @@
 //! | `report.html` | `report.html` of a tournament (`grading::html`)                        |
 //! | `ladder.html` | `ladder.html` of a ladder, which reloads itself (`ladder::standings`)  |
 //! | `viewer.html` | one match's viewer page, with its own style and scripts (`view`)       |
+//! | `portal_*.html` | the course portal's standings, team and message pages (`portal::web`) |
 
 use minijinja::{Environment, Value};
 use std::sync::OnceLock;
 
-const TEMPLATES: [(&str, &str); 4] = [
+const TEMPLATES: [(&str, &str); 7] = [
     ("layout.html", include_str!("layout.html")),
     ("report.html", include_str!("report.html")),
     ("ladder.html", include_str!("ladder.html")),
     ("viewer.html", include_str!("viewer.html")),
+    (
+        "portal_standings.html",
+        include_str!("portal_standings.html"),
+    ),
+    ("portal_team.html", include_str!("portal_team.html")),
+    ("portal_message.html", include_str!("portal_message.html")),
 ];
 
 fn environment() -> &'static Environment<'static> {

@@ -1,0 +1,229 @@
+//! `agon bench --suite portal`: the course portal as a course runs it, `agon portal` started as
+//! a program on a folder of its own (process host, concurrency 2, two teams of fast bots).
+//! Upload latency: from the answer to an upload through the HTTP API to the start of the first
+//! game that plays the new build, validation included, over `--portal-uploads` uploads. Memory:
+//! the portal's resident set once the ladder has played `--portal-games` games.
+
+use super::figure::{single, summarize, Figure};
+use anyhow::{anyhow, bail, Context};
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A build that has not reached a game by then has failed.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// The portal under test; killed when dropped.
+struct Running {
+    child: Child,
+    address: String,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn portal(
+    agon: &Path,
+    builds: [&Path; 2],
+    uploads: usize,
+    games: u64,
+) -> anyhow::Result<Vec<Figure>> {
+    let root = std::env::temp_dir().join(format!("agon-bench-portal-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root)?;
+    let dir = root
+        .to_str()
+        .context("a temporary folder that is not UTF-8")?;
+    let token = |team: &str| -> anyhow::Result<String> {
+        let out = Command::new(agon)
+            .args(["portal", "team", "add", team, "--dir", dir])
+            .output()?;
+        anyhow::ensure!(
+            out.status.success(),
+            "team add: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Ok(String::from_utf8(out.stdout)?.trim().to_string())
+    };
+    let (a, b) = (token("a")?, token("b")?);
+    let mut child = Command::new(agon)
+        .args([
+            "portal",
+            "--dir",
+            dir,
+            "--game",
+            "breakthrough",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .args([
+            "--concurrency",
+            "2",
+            "--seed",
+            "1",
+            "--quiet",
+            "--uploads-per-hour",
+            "100000",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().context("no stdout")?).read_line(&mut first)?;
+    let address = first
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .ok_or_else(|| anyhow!("the portal did not say where it listens: {first:?}"))?
+        .trim_end_matches('/')
+        .to_string();
+    let running = Running { child, address };
+    let bytes = [std::fs::read(builds[0])?, std::fs::read(builds[1])?];
+    upload(&running.address, "a", &a, &bytes[0])?;
+    upload(&running.address, "b", &b, &bytes[0])?;
+    let ladder = root.join("ladder");
+    wait_for_games(&running.address, 2)?;
+    let mut latencies = Vec::new();
+    for n in 0..uploads {
+        // A new content each time: the two builds in turn, made distinct by trailing bytes
+        // (which an ELF loader ignores).
+        let mut build = bytes[(n + 1) % 2].clone();
+        build.extend_from_slice(&(n as u64).to_le_bytes());
+        let sha = agon_engine::loader::sha256_hex(&build);
+        upload(&running.address, "b", &b, &build)?;
+        let answered = unix_ms();
+        latencies.push(first_game_with(&ladder, &sha)? - answered);
+    }
+    wait_for_games(&running.address, games)?;
+    let rss = resident_mib(running.child.id())?;
+    drop(running);
+    let _ = std::fs::remove_dir_all(&root);
+    Ok(vec![
+        summarize("portal upload -> first game (ms)", latencies.clone(), "ms"),
+        single(
+            "portal upload -> first game, worst (ms)",
+            latencies.iter().copied().fold(0.0, f64::max),
+            "ms",
+        ),
+        single("portal RSS after the games (MiB)", rss, "Mi"),
+        single("portal games played", games as f64, ""),
+    ])
+}
+
+/// `POST /api/teams/TEAM/builds` with `bytes` as the file, by hand (HTTP/1.1, one request per
+/// connection); fails unless the answer is 201.
+fn upload(address: &str, team: &str, token: &str, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut body =
+        b"--agonbench\r\nContent-Disposition: form-data; name=\"file\"; filename=\"bot.so\"\r\n\
+Content-Type: application/octet-stream\r\n\r\n"
+            .to_vec();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(b"\r\n--agonbench--\r\n");
+    let head = format!(
+        "POST /api/teams/{team}/builds HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: multipart/form-data; boundary=agonbench\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n",
+        body.len()
+    );
+    let (status, answer) = exchange(address, head.as_bytes(), &body)?;
+    if status != 201 {
+        bail!("upload to {team}: {status} {answer}");
+    }
+    Ok(())
+}
+
+/// `GET path`: its status and body.
+fn get(address: &str, path: &str) -> anyhow::Result<(u16, String)> {
+    let head = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    exchange(address, head.as_bytes(), b"")
+}
+
+fn exchange(address: &str, head: &[u8], body: &[u8]) -> anyhow::Result<(u16, String)> {
+    let mut stream = TcpStream::connect(address)?;
+    stream.set_read_timeout(Some(PATIENCE))?;
+    stream.write_all(head)?;
+    stream.write_all(body)?;
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer)?;
+    let text = String::from_utf8_lossy(&answer);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| anyhow!("no HTTP answer: {text:?}"))?;
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    Ok((status, body))
+}
+
+fn wait_for_games(address: &str, games: u64) -> anyhow::Result<()> {
+    let mut last = (0, Instant::now());
+    loop {
+        let (_, body) = get(address, "/api/standings")?;
+        let now = serde_json::from_str::<Value>(&body)
+            .ok()
+            .and_then(|s| s["games"].as_u64())
+            .unwrap_or(0);
+        if now >= games {
+            return Ok(());
+        }
+        if now != last.0 {
+            last = (now, Instant::now());
+        } else if last.1.elapsed() > PATIENCE {
+            bail!("the portal's ladder stopped playing at {now} games");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The start (ms since the epoch) of the first game in the journal with a seat of `sha`.
+fn first_game_with(ladder: &Path, sha: &str) -> anyhow::Result<f64> {
+    let t0 = Instant::now();
+    let journal = ladder.join(crate::journal::FILE);
+    let mut seen = 0;
+    loop {
+        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        for line in text[seen.min(text.len())..].lines() {
+            let Ok(game) = serde_json::from_str::<Value>(line) else {
+                break; // a line being written
+            };
+            let plays = game["seats"]
+                .as_array()
+                .is_some_and(|seats| seats.iter().any(|s| s["sha256"] == sha));
+            if plays {
+                return game["started_unix_ms"]
+                    .as_f64()
+                    .ok_or_else(|| anyhow!("a journal line without its start"));
+            }
+        }
+        seen = text.rfind('\n').map_or(0, |i| i + 1);
+        if t0.elapsed() > PATIENCE {
+            bail!("no game with build {sha} after {PATIENCE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn unix_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+fn resident_mib(pid: u32) -> anyhow::Result<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        .map(|kib| kib / 1024.0)
+        .ok_or_else(|| anyhow!("no VmRSS for the portal"))
+}

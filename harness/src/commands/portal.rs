@@ -1,0 +1,98 @@
+//! `agon portal` (the ladder with its web server) and `agon portal team ...` (staff's team
+//! commands, on this machine only).
+
+use crate::cli::{PortalArgs, PortalCommand, PortalServeArgs, TeamCommand};
+use crate::portal::{self, LimitSettings, PortalFolder, PortalSettings, Store, TeamName, TokenKey};
+use anyhow::{anyhow, bail};
+use std::time::Duration;
+
+pub fn run(args: PortalArgs) -> anyhow::Result<()> {
+    match args.command {
+        Some(PortalCommand::Team(command)) => team(command),
+        None => serve(args.serve),
+    }
+}
+
+fn serve(args: PortalServeArgs) -> anyhow::Result<()> {
+    let dir = args
+        .dir
+        .ok_or_else(|| anyhow!("--dir: name the portal's folder"))?;
+    if !(1..=4096).contains(&args.max_upload_mb) {
+        bail!(
+            "--max-upload-mb {}: expected 1 to 4096 MiB",
+            args.max_upload_mb
+        );
+    }
+    if args.uploads_at_once == 0 || args.upload_idle_seconds == 0 {
+        bail!("--uploads-at-once and --upload-idle-seconds: expected at least 1");
+    }
+    let folder = PortalFolder::open(&dir).map_err(|e| anyhow!(e))?;
+    let options = crate::commands::ladder::options(folder.builds(), folder.ladder(), args.play)?;
+    let settings = PortalSettings {
+        listen: args.listen,
+        limits: LimitSettings {
+            max_bytes: args.max_upload_mb << 20,
+            per_hour: args.uploads_per_hour,
+            at_once: args.uploads_at_once,
+            idle: Duration::from_secs(args.upload_idle_seconds),
+            ..LimitSettings::default()
+        },
+    };
+    agon_engine::interrupt::finish_games_in_flight();
+    let summary = portal::run(folder, &options, settings).map_err(|e| anyhow!(e))?;
+    crate::commands::ladder::report(&options, &summary);
+    Ok(())
+}
+
+fn team(command: TeamCommand) -> anyhow::Result<()> {
+    let now = crate::ladder::events::unix_ms();
+    match command {
+        TeamCommand::Add(args) => {
+            let name = TeamName::parse(&args.name).map_err(|e| anyhow!(e))?;
+            let folder = PortalFolder::open(&args.portal.dir).map_err(|e| anyhow!(e))?;
+            let store = Store::open(&folder.database()).map_err(|e| anyhow!(e))?;
+            let key = TokenKey::load_or_create(&folder.key()).map_err(|e| anyhow!(e))?;
+            let token = portal::new_token().map_err(|e| anyhow!(e))?;
+            store
+                .add_team(name.as_str(), &key.hash(&token), now)
+                .map_err(|e| anyhow!(e))?;
+            eprintln!(
+                "agon: team `{name}` added; its token, shown this once (the portal keeps only \
+                 its hash; `agon portal team revoke {name}` then `team add` makes a new one):"
+            );
+            crate::console::outln!("{token}");
+        }
+        TeamCommand::List(args) => {
+            let folder = PortalFolder::open(&args.dir).map_err(|e| anyhow!(e))?;
+            let store = Store::open(&folder.database()).map_err(|e| anyhow!(e))?;
+            let teams = store.teams().map_err(|e| anyhow!(e))?;
+            if teams.is_empty() {
+                eprintln!(
+                    "agon: no team yet: `agon portal team add NAME --dir {}`",
+                    args.dir.display()
+                );
+            }
+            for team in teams {
+                let state = if team.revoked_ms.is_some() {
+                    "token revoked"
+                } else {
+                    "active"
+                };
+                crate::console::outln!("{}\t{} builds\t{state}", team.name, team.builds);
+            }
+        }
+        TeamCommand::Revoke(args) => {
+            let name = TeamName::parse(&args.name).map_err(|e| anyhow!(e))?;
+            let folder = PortalFolder::open(&args.portal.dir).map_err(|e| anyhow!(e))?;
+            let store = Store::open(&folder.database()).map_err(|e| anyhow!(e))?;
+            if !store
+                .revoke_team(name.as_str(), now)
+                .map_err(|e| anyhow!(e))?
+            {
+                bail!("no team `{name}` with an active token");
+            }
+            eprintln!("agon: the token of team `{name}` is revoked");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,209 @@
+//! What the portal learns from the ladder, by reading the files the ladder appends to (the
+//! ladder knows nothing of the portal): `events.jsonl` says which build was accepted or refused,
+//! which the portal writes into its database; `journal.jsonl` lists the games, of which the
+//! portal keeps each team's latest in memory. Both are read from where the last look stopped,
+//! whole lines only (a line being written is read once it is complete).
+
+use super::store::{BuildStatus, Store, Verdict};
+use super::team_name::TeamName;
+use crate::ladder::entry::LadderGame;
+use crate::ladder::events::{Event, Logged};
+use std::collections::{HashMap, VecDeque};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// Games kept per team for its page.
+pub const LATEST_PER_TEAM: usize = 20;
+
+/// What the ladder has said so far.
+#[derive(Default)]
+pub struct LadderNews {
+    /// Per slot, the content and version its games start with now.
+    current: HashMap<String, (String, u32)>,
+    latest: HashMap<String, VecDeque<LadderGame>>,
+}
+
+impl LadderNews {
+    /// The version of the slot's current build, if its content is `sha256`.
+    pub fn current_version(&self, slot: &str, sha256: &str) -> Option<u32> {
+        self.current
+            .get(slot)
+            .filter(|(sha, _)| sha == sha256)
+            .map(|(_, version)| *version)
+    }
+
+    /// The team's latest games, newest first.
+    pub fn latest_games(&self, team: &TeamName) -> Vec<LadderGame> {
+        self.latest
+            .get(team.as_str())
+            .map(|games| games.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn add_game(&mut self, game: LadderGame) {
+        let mut teams: Vec<&str> = game.seats.iter().map(|s| s.slot.as_str()).collect();
+        teams.dedup();
+        for slot in teams {
+            let Some(team) = TeamName::of_slot(slot) else {
+                continue;
+            };
+            let games = self.latest.entry(team.as_str().to_string()).or_default();
+            if games.len() == LATEST_PER_TEAM {
+                games.pop_back();
+            }
+            games.push_front(game.clone());
+        }
+    }
+}
+
+/// Reads a file of JSON lines from an offset, a whole line at a time.
+pub struct LineReader {
+    path: PathBuf,
+    offset: u64,
+}
+
+impl LineReader {
+    pub fn new(path: PathBuf, offset: u64) -> LineReader {
+        LineReader { path, offset }
+    }
+
+    /// The complete lines added since the last call, each with the offset after it. A file
+    /// now shorter than what was read (rewritten by a repair) is read again from its start.
+    pub fn new_lines(&mut self) -> Vec<(String, u64)> {
+        let Ok(mut file) = std::fs::File::open(&self.path) else {
+            return Vec::new();
+        };
+        let length = file.metadata().map_or(0, |m| m.len());
+        if length < self.offset {
+            self.offset = 0;
+        }
+        let mut bytes = Vec::new();
+        if file.seek(SeekFrom::Start(self.offset)).is_err() || file.read_to_end(&mut bytes).is_err()
+        {
+            return Vec::new();
+        }
+        let mut lines = Vec::new();
+        let mut start = 0;
+        while let Some(end) = bytes[start..].iter().position(|&b| b == b'\n') {
+            let line = String::from_utf8_lossy(&bytes[start..start + end]).into_owned();
+            start += end + 1;
+            lines.push((line, self.offset + start as u64));
+        }
+        self.offset += start as u64;
+        lines
+    }
+}
+
+/// Follows the ladder in `ladder_dir` for the portal: events into `store` and `news`.
+pub struct Follower {
+    events: LineReader,
+    journal: LineReader,
+    /// Events before this offset are already in the database.
+    applied: u64,
+}
+
+const EVENTS_KEY: &str = "events.jsonl";
+
+impl Follower {
+    /// Starts reading both files from their beginning (the news are rebuilt in memory; the
+    /// database takes only the events it has not taken before).
+    pub fn new(ladder_dir: &Path, store: &Store) -> Result<Follower, String> {
+        Ok(Follower {
+            events: LineReader::new(ladder_dir.join(crate::ladder::events::FILE), 0),
+            journal: LineReader::new(ladder_dir.join(crate::journal::FILE), 0),
+            applied: store.read_offset(EVENTS_KEY)?,
+        })
+    }
+
+    /// Reads what is new; returns how many lines it took.
+    pub fn poll(&mut self, store: &Store, news: &std::sync::Mutex<LadderNews>) -> usize {
+        let events = self.events.new_lines();
+        let games = self.journal.new_lines();
+        let taken = events.len() + games.len();
+        let mut news = news.lock().unwrap_or_else(|p| p.into_inner());
+        for (line, after) in events {
+            let Ok(logged) = serde_json::from_str::<Logged>(&line) else {
+                continue; // a damaged line; the ladder has warned of it
+            };
+            note_current(&mut news, &logged.event);
+            if after > self.applied {
+                if let Err(e) = apply(store, &logged) {
+                    log::warn!("portal: {e}");
+                    continue;
+                }
+                self.applied = after;
+                if let Err(e) = store.set_read_offset(EVENTS_KEY, after) {
+                    log::warn!("portal: {e}");
+                }
+            }
+        }
+        for (line, _) in games {
+            if let Ok(game) = serde_json::from_str::<LadderGame>(&line) {
+                news.add_game(game);
+            }
+        }
+        taken
+    }
+}
+
+/// Keeps each slot's current build: a refused build leaves the last good one in place.
+fn note_current(news: &mut LadderNews, event: &Event) {
+    match event {
+        Event::Started { .. } => news.current.clear(),
+        Event::Accepted { build, .. } => {
+            news.current
+                .insert(build.slot.clone(), (build.sha256.clone(), build.version));
+        }
+        Event::Retired { slot } => {
+            news.current.remove(slot);
+        }
+        Event::Refused { .. } | Event::Stopped { .. } => {}
+    }
+}
+
+/// Writes the ladder's verdict on a team's build into the database.
+fn apply(store: &Store, logged: &Logged) -> Result<(), String> {
+    let (slot, verdict) = match &logged.event {
+        Event::Accepted { build, .. } => (
+            &build.slot,
+            Verdict {
+                sha256: &build.sha256,
+                status: BuildStatus::Accepted,
+                version: Some(build.version),
+                message: &build.bot,
+                at_ms: logged.unix_ms,
+            },
+        ),
+        Event::Refused {
+            slot,
+            sha256: Some(sha256),
+            reason,
+        } => (
+            slot,
+            Verdict {
+                sha256,
+                status: BuildStatus::Refused,
+                version: None,
+                message: reason,
+                at_ms: logged.unix_ms,
+            },
+        ),
+        // Refused before its content was read (a file that stayed cut short): the team's
+        // newest build still validating is the one in the slot.
+        Event::Refused {
+            slot,
+            sha256: None,
+            reason,
+        } => {
+            return match TeamName::of_slot(slot) {
+                Some(team) => store.refuse_newest(team.as_str(), reason, logged.unix_ms),
+                None => Ok(()),
+            }
+        }
+        _ => return Ok(()),
+    };
+    match TeamName::of_slot(slot) {
+        Some(team) => store.judge(team.as_str(), &verdict).map(drop),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,584 @@
+//! The portal's database (SQLite, `portal.sqlite`): teams with their token hashes, every build
+//! a team uploaded with what became of it, every upload attempt, and how far the portal has
+//! read the ladder's events. Game results are not here: the ladder's journal is their source.
+//!
+//! Written in WAL mode with `synchronous = FULL`: a change the portal has answered for is on
+//! disk, whatever happens to the process next.
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS teams (
+    name TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_ms INTEGER NOT NULL,
+    revoked_ms INTEGER
+);
+CREATE TABLE IF NOT EXISTS builds (
+    team TEXT NOT NULL REFERENCES teams(name),
+    number INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    file_name TEXT NOT NULL,
+    uploaded_ms INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    version INTEGER,
+    message TEXT,
+    judged_ms INTEGER,
+    PRIMARY KEY (team, number)
+);
+CREATE TABLE IF NOT EXISTS upload_events (
+    id INTEGER PRIMARY KEY,
+    team TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    outcome TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS read_offsets (
+    file TEXT PRIMARY KEY,
+    offset INTEGER NOT NULL
+);
+";
+
+/// What became of an uploaded build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BuildStatus {
+    /// Handed to the ladder, which has not judged it yet.
+    Validating,
+    Accepted,
+    Refused,
+    /// A newer upload replaced it in the slot before the ladder took it.
+    Superseded,
+    /// The portal stopped between keeping the upload and handing it to the ladder.
+    Lost,
+}
+
+impl BuildStatus {
+    fn as_str(self) -> &'static str {
+        match self {
+            BuildStatus::Validating => "validating",
+            BuildStatus::Accepted => "accepted",
+            BuildStatus::Refused => "refused",
+            BuildStatus::Superseded => "superseded",
+            BuildStatus::Lost => "lost",
+        }
+    }
+
+    fn parse(text: &str) -> BuildStatus {
+        match text {
+            "accepted" => BuildStatus::Accepted,
+            "refused" => BuildStatus::Refused,
+            "superseded" => BuildStatus::Superseded,
+            "lost" => BuildStatus::Lost,
+            _ => BuildStatus::Validating,
+        }
+    }
+}
+
+/// One uploaded build, as its team's page shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct BuildRow {
+    pub number: u32,
+    pub sha256: String,
+    pub bytes: u64,
+    pub file_name: String,
+    pub uploaded_ms: u64,
+    pub status: BuildStatus,
+    /// The ladder's version number, once accepted.
+    pub version: Option<u32>,
+    /// The refusal, or a note on the acceptance.
+    pub message: Option<String>,
+    pub judged_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamRow {
+    pub name: String,
+    pub created_ms: u64,
+    pub revoked_ms: Option<u64>,
+    pub builds: u64,
+}
+
+/// A ladder's verdict on a team's content.
+pub struct Verdict<'a> {
+    pub sha256: &'a str,
+    pub status: BuildStatus,
+    pub version: Option<u32>,
+    pub message: &'a str,
+    pub at_ms: u64,
+}
+
+pub struct Store {
+    connection: Mutex<Connection>,
+}
+
+type Sql<T> = Result<T, String>;
+
+fn sql(e: rusqlite::Error) -> String {
+    format!("the portal's database: {e}")
+}
+
+impl Store {
+    pub fn open(path: &Path) -> Sql<Store> {
+        let connection = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        connection
+            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+            .and_then(|()| connection.busy_timeout(std::time::Duration::from_secs(5)))
+            .and_then(|()| connection.execute_batch(SCHEMA))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Store {
+            connection: Mutex::new(connection),
+        })
+    }
+
+    fn db(&self) -> MutexGuard<'_, Connection> {
+        self.connection.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Adds a team, or gives a revoked one a new token. A team that exists is refused.
+    pub fn add_team(&self, name: &str, token_hash: &str, now_ms: u64) -> Sql<()> {
+        let db = self.db();
+        let revoked: Option<Option<u64>> = db
+            .query_row(
+                "SELECT revoked_ms FROM teams WHERE name = ?1",
+                [name],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sql)?;
+        match revoked {
+            Some(None) => Err(format!(
+                "team `{name}` exists; `agon portal team revoke {name}` first to give it a new token"
+            )),
+            Some(Some(_)) => db
+                .execute(
+                    "UPDATE teams SET token_hash = ?2, revoked_ms = NULL WHERE name = ?1",
+                    params![name, token_hash],
+                )
+                .map(drop)
+                .map_err(sql),
+            None => db
+                .execute(
+                    "INSERT INTO teams (name, token_hash, created_ms) VALUES (?1, ?2, ?3)",
+                    params![name, token_hash, now_ms],
+                )
+                .map(drop)
+                .map_err(sql),
+        }
+    }
+
+    /// Revokes a team's token; false when there is no such active team.
+    pub fn revoke_team(&self, name: &str, now_ms: u64) -> Sql<bool> {
+        self.db()
+            .execute(
+                "UPDATE teams SET revoked_ms = ?2 WHERE name = ?1 AND revoked_ms IS NULL",
+                params![name, now_ms],
+            )
+            .map(|n| n == 1)
+            .map_err(sql)
+    }
+
+    pub fn teams(&self) -> Sql<Vec<TeamRow>> {
+        let db = self.db();
+        let mut query = db
+            .prepare(
+                "SELECT name, created_ms, revoked_ms, \
+                 (SELECT COUNT(*) FROM builds WHERE builds.team = teams.name) \
+                 FROM teams ORDER BY name",
+            )
+            .map_err(sql)?;
+        let rows = query
+            .query_map([], |r| {
+                Ok(TeamRow {
+                    name: r.get(0)?,
+                    created_ms: r.get(1)?,
+                    revoked_ms: r.get(2)?,
+                    builds: r.get(3)?,
+                })
+            })
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// Whether `name` is a team (revoked or not).
+    pub fn is_team(&self, name: &str) -> Sql<bool> {
+        self.db()
+            .query_row("SELECT 1 FROM teams WHERE name = ?1", [name], |_| Ok(()))
+            .optional()
+            .map(|found| found.is_some())
+            .map_err(sql)
+    }
+
+    /// The token hash of an active team.
+    pub fn token_hash(&self, name: &str) -> Sql<Option<String>> {
+        self.db()
+            .query_row(
+                "SELECT token_hash FROM teams WHERE name = ?1 AND revoked_ms IS NULL",
+                [name],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sql)
+    }
+
+    /// The active team whose token has the hash `token_hash`.
+    pub fn team_with_hash(&self, token_hash: &str) -> Sql<Option<String>> {
+        self.db()
+            .query_row(
+                "SELECT name FROM teams WHERE token_hash = ?1 AND revoked_ms IS NULL",
+                [token_hash],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sql)
+    }
+
+    /// The team's builds uploaded since `since_ms`.
+    pub fn uploads_since(&self, team: &str, since_ms: u64) -> Sql<u64> {
+        self.db()
+            .query_row(
+                "SELECT COUNT(*) FROM builds WHERE team = ?1 AND uploaded_ms >= ?2 \
+                 AND file_name != ?3",
+                params![team, since_ms, FOUND_IN_FOLDER],
+                |r| r.get(0),
+            )
+            .map_err(sql)
+    }
+
+    /// Keeps a new build of `team`, still to be judged; returns its number (1 for the first).
+    pub fn add_build(
+        &self,
+        team: &str,
+        sha256: &str,
+        bytes: u64,
+        file_name: &str,
+        now_ms: u64,
+    ) -> Sql<u32> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(sql)?;
+        let number: u32 = tx
+            .query_row(
+                "SELECT COALESCE(MAX(number), 0) + 1 FROM builds WHERE team = ?1",
+                [team],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        tx.execute(
+            "INSERT INTO builds (team, number, sha256, bytes, file_name, uploaded_ms, status) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'validating')",
+            params![team, number, sha256, bytes, file_name, now_ms],
+        )
+        .map_err(sql)?;
+        tx.commit().map_err(sql)?;
+        Ok(number)
+    }
+
+    /// Marks one build.
+    pub fn mark(&self, team: &str, number: u32, verdict: &Verdict) -> Sql<()> {
+        self.db()
+            .execute(
+                "UPDATE builds SET status = ?3, version = ?4, message = ?5, judged_ms = ?6 \
+                 WHERE team = ?1 AND number = ?2",
+                params![
+                    team,
+                    number,
+                    verdict.status.as_str(),
+                    verdict.version,
+                    verdict.message,
+                    verdict.at_ms
+                ],
+            )
+            .map(drop)
+            .map_err(sql)
+    }
+
+    /// Applies the ladder's verdict on `team`'s content: every build of that content still
+    /// validating takes it, and older builds of other content still validating were replaced
+    /// before the ladder saw them. A verdict on content no upload brought (a file put in the
+    /// folder by hand) becomes a build of its own. Returns the builds it marked.
+    pub fn judge(&self, team: &str, verdict: &Verdict) -> Sql<usize> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(sql)?;
+        let newest: Option<u32> = tx
+            .query_row(
+                "SELECT MAX(number) FROM builds WHERE team = ?1 AND sha256 = ?2 \
+                 AND status = 'validating'",
+                params![team, verdict.sha256],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        let marked = match newest {
+            Some(newest) => {
+                tx.execute(
+                    "UPDATE builds SET status = 'superseded', judged_ms = ?3, \
+                     message = 'a newer upload replaced it before the ladder took it' \
+                     WHERE team = ?1 AND number < ?2 AND status = 'validating' AND sha256 != ?4",
+                    params![team, newest, verdict.at_ms, verdict.sha256],
+                )
+                .map_err(sql)?;
+                tx.execute(
+                    "UPDATE builds SET status = ?3, version = ?4, message = ?5, judged_ms = ?6 \
+                     WHERE team = ?1 AND sha256 = ?2 AND status = 'validating'",
+                    params![
+                        team,
+                        verdict.sha256,
+                        verdict.status.as_str(),
+                        verdict.version,
+                        verdict.message,
+                        verdict.at_ms
+                    ],
+                )
+                .map_err(sql)?
+            }
+            None => found_in_folder(&tx, team, verdict)?,
+        };
+        tx.commit().map_err(sql)?;
+        Ok(marked)
+    }
+
+    /// Refuses the team's newest build still validating (the one in its slot now), for a
+    /// refusal that names no content.
+    pub fn refuse_newest(&self, team: &str, reason: &str, at_ms: u64) -> Sql<()> {
+        self.db()
+            .execute(
+                "UPDATE builds SET status = 'refused', message = ?2, judged_ms = ?3 \
+                 WHERE team = ?1 AND number = (SELECT MAX(number) FROM builds \
+                 WHERE team = ?1 AND status = 'validating')",
+                params![team, reason, at_ms],
+            )
+            .map(drop)
+            .map_err(sql)
+    }
+
+    /// The team's builds, newest first.
+    pub fn builds(&self, team: &str) -> Sql<Vec<BuildRow>> {
+        let db = self.db();
+        let mut query = db
+            .prepare(
+                "SELECT number, sha256, bytes, file_name, uploaded_ms, status, version, message, \
+                 judged_ms FROM builds WHERE team = ?1 ORDER BY number DESC",
+            )
+            .map_err(sql)?;
+        let rows = query
+            .query_map([team], |r| {
+                Ok(BuildRow {
+                    number: r.get(0)?,
+                    sha256: r.get(1)?,
+                    bytes: r.get(2)?,
+                    file_name: r.get(3)?,
+                    uploaded_ms: r.get(4)?,
+                    status: BuildStatus::parse(&r.get::<_, String>(5)?),
+                    version: r.get(6)?,
+                    message: r.get(7)?,
+                    judged_ms: r.get(8)?,
+                })
+            })
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// Builds of every team still validating: (team, number, sha256).
+    pub fn validating(&self) -> Sql<Vec<(String, u32, String)>> {
+        let db = self.db();
+        let mut query = db
+            .prepare("SELECT team, number, sha256 FROM builds WHERE status = 'validating'")
+            .map_err(sql)?;
+        let rows = query
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// Notes an upload attempt and its outcome (`received`, or why it was refused).
+    pub fn log_upload(&self, team: &str, outcome: &str, detail: &str, now_ms: u64) -> Sql<()> {
+        self.db()
+            .execute(
+                "INSERT INTO upload_events (team, at_ms, outcome, detail) VALUES (?1, ?2, ?3, ?4)",
+                params![team, now_ms, outcome, detail],
+            )
+            .map(drop)
+            .map_err(sql)
+    }
+
+    /// Upload attempts of `team`: (at_ms, outcome, detail), newest first.
+    pub fn upload_log(&self, team: &str, limit: u32) -> Sql<Vec<(u64, String, String)>> {
+        let db = self.db();
+        let mut query = db
+            .prepare(
+                "SELECT at_ms, outcome, detail FROM upload_events WHERE team = ?1 \
+                 ORDER BY id DESC LIMIT ?2",
+            )
+            .map_err(sql)?;
+        let rows = query
+            .query_map(params![team, limit], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// How far the portal has read `file` (bytes).
+    pub fn read_offset(&self, file: &str) -> Sql<u64> {
+        self.db()
+            .query_row(
+                "SELECT offset FROM read_offsets WHERE file = ?1",
+                [file],
+                |r| r.get(0),
+            )
+            .optional()
+            .map(|o| o.unwrap_or(0))
+            .map_err(sql)
+    }
+
+    pub fn set_read_offset(&self, file: &str, offset: u64) -> Sql<()> {
+        self.db()
+            .execute(
+                "INSERT INTO read_offsets (file, offset) VALUES (?1, ?2) \
+                 ON CONFLICT(file) DO UPDATE SET offset = excluded.offset",
+                params![file, offset],
+            )
+            .map(drop)
+            .map_err(sql)
+    }
+}
+
+/// The file name a build gets that no upload brought.
+pub const FOUND_IN_FOLDER: &str = "(found in the ladder's folder)";
+
+/// A verdict on content that no validating upload of the team holds: a build of its own,
+/// unless a build of that content already has this very verdict (read again after a restart).
+fn found_in_folder(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<usize> {
+    let known: bool = tx
+        .query_row(
+            "SELECT COUNT(*) > 0 FROM builds WHERE team = ?1 AND sha256 = ?2 AND status = ?3",
+            params![team, verdict.sha256, verdict.status.as_str()],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    let is_team: bool = tx
+        .query_row(
+            "SELECT COUNT(*) > 0 FROM teams WHERE name = ?1",
+            [team],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    if known || !is_team {
+        return Ok(0);
+    }
+    tx.execute(
+        "INSERT INTO builds (team, number, sha256, bytes, file_name, uploaded_ms, status, \
+         version, message, judged_ms) \
+         SELECT ?1, COALESCE(MAX(number), 0) + 1, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?4 \
+         FROM builds WHERE team = ?1",
+        params![
+            team,
+            verdict.sha256,
+            FOUND_IN_FOLDER,
+            verdict.at_ms,
+            verdict.status.as_str(),
+            verdict.version,
+            verdict.message
+        ],
+    )
+    .map_err(sql)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(name: &str) -> (Store, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("agon-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = Store::open(&dir.join("portal.sqlite")).unwrap();
+        store.add_team("red", "hash-red", 1).unwrap();
+        (store, dir)
+    }
+
+    fn verdict(sha256: &str, status: BuildStatus, version: Option<u32>) -> Verdict<'_> {
+        Verdict {
+            sha256,
+            status,
+            version,
+            message: "why",
+            at_ms: 9,
+        }
+    }
+
+    fn statuses(store: &Store) -> Vec<(u32, BuildStatus, Option<u32>)> {
+        let mut rows: Vec<_> = store
+            .builds("red")
+            .unwrap()
+            .iter()
+            .map(|b| (b.number, b.status, b.version))
+            .collect();
+        rows.reverse();
+        rows
+    }
+
+    #[test]
+    fn a_verdict_takes_its_content_and_replaced_uploads_are_superseded() {
+        let (store, dir) = store("judge");
+        for sha in ["a", "b", "b"] {
+            store.add_build("red", sha, 10, "x.so", 5).unwrap();
+        }
+        // The ladder saw only the last content: both uploads of it take the verdict.
+        assert_eq!(
+            store
+                .judge("red", &verdict("b", BuildStatus::Accepted, Some(1)))
+                .unwrap(),
+            2
+        );
+        use BuildStatus::*;
+        assert_eq!(
+            statuses(&store),
+            [
+                (1, Superseded, None),
+                (2, Accepted, Some(1)),
+                (3, Accepted, Some(1))
+            ]
+        );
+        // Read again after a restart: nothing changes.
+        assert_eq!(
+            store
+                .judge("red", &verdict("b", Accepted, Some(1)))
+                .unwrap(),
+            0
+        );
+        // Content no upload brought becomes a build of its own.
+        assert_eq!(store.judge("red", &verdict("c", Refused, None)).unwrap(), 1);
+        let found = &store.builds("red").unwrap()[0];
+        assert_eq!((found.number, found.status), (4, Refused));
+        assert_eq!(found.file_name, FOUND_IN_FOLDER);
+        // Not counted as an upload of the hour.
+        assert_eq!(store.uploads_since("red", 0).unwrap(), 3);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_team_is_added_once_revoked_and_given_a_new_token() {
+        let (store, dir) = store("teams");
+        let exists = store.add_team("red", "other", 2).unwrap_err();
+        assert!(exists.contains("exists"), "{exists}");
+        assert_eq!(
+            store.team_with_hash("hash-red").unwrap().as_deref(),
+            Some("red")
+        );
+        assert!(store.revoke_team("red", 3).unwrap());
+        assert!(!store.revoke_team("red", 4).unwrap());
+        assert_eq!(store.token_hash("red").unwrap(), None);
+        assert_eq!(store.team_with_hash("hash-red").unwrap(), None);
+        assert!(store.is_team("red").unwrap());
+        store.add_team("red", "new-hash", 5).unwrap();
+        assert_eq!(
+            store.token_hash("red").unwrap().as_deref(),
+            Some("new-hash")
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -1,0 +1,96 @@
+//! Team tokens. A token is 128 random bits, shown once when the team is added; the portal keeps
+//! only its keyed BLAKE3 hash, under a key of its own (`portal.key`, apart from the database:
+//! a copy of the database alone gives no way to test guesses). Hashes are compared in constant
+//! time (`blake3::Hash`'s equality).
+
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+/// What every token starts with, so that one pasted in the wrong place is recognisable.
+const PREFIX: &str = "agon_";
+
+pub struct TokenKey([u8; 32]);
+
+impl TokenKey {
+    /// The key in `path`, made (readable by its owner only) where there is none yet.
+    pub fn load_or_create(path: &Path) -> Result<TokenKey, String> {
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                let key: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
+                    format!(
+                        "{}: expected the portal's 32-byte key, found {} bytes",
+                        path.display(),
+                        bytes.len()
+                    )
+                })?;
+                Ok(TokenKey(key))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let mut key = [0u8; 32];
+                getrandom::fill(&mut key).map_err(|e| format!("no randomness: {e}"))?;
+                let mut file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .mode(0o600)
+                    .open(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                file.write_all(&key)
+                    .and_then(|()| file.sync_all())
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                Ok(TokenKey(key))
+            }
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// The hash kept for `token`, as hex.
+    pub fn hash(&self, token: &str) -> String {
+        blake3::keyed_hash(&self.0, token.as_bytes())
+            .to_hex()
+            .to_string()
+    }
+
+    /// Whether `token` is the one whose hash is `stored` (hex), in constant time.
+    pub fn matches(&self, token: &str, stored: &str) -> bool {
+        blake3::Hash::from_hex(stored)
+            .is_ok_and(|stored| blake3::keyed_hash(&self.0, token.as_bytes()) == stored)
+    }
+}
+
+/// A new token: 128 random bits, as hex after [`PREFIX`].
+pub fn new_token() -> Result<String, String> {
+    let mut bits = [0u8; 16];
+    getrandom::fill(&mut bits).map_err(|e| format!("no randomness: {e}"))?;
+    let hex: String = bits.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!("{PREFIX}{hex}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_matches_its_own_hash_only() {
+        let dir = std::env::temp_dir().join(format!("agon-token-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let key = TokenKey::load_or_create(&dir.join("key")).unwrap();
+        let (a, b) = (new_token().unwrap(), new_token().unwrap());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), PREFIX.len() + 32);
+        let stored = key.hash(&a);
+        assert!(key.matches(&a, &stored));
+        assert!(!key.matches(&b, &stored));
+        assert!(!key.matches(&a, "not hex"));
+        // The same key is read back; another key makes other hashes.
+        let again = TokenKey::load_or_create(&dir.join("key")).unwrap();
+        assert!(again.matches(&a, &stored));
+        let other = TokenKey::load_or_create(&dir.join("other")).unwrap();
+        assert!(!other.matches(&a, &stored));
+        std::fs::write(dir.join("short"), b"abc").unwrap();
+        let refused = TokenKey::load_or_create(&dir.join("short")).err().unwrap();
+        assert!(refused.contains("32-byte key, found 3 bytes"), "{refused}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,240 @@
+//! One upload, start to end: the token (a header, or the form's field before the file), the
+//! team's limits, the file received whole, kept in the database, then renamed into the team's
+//! slot, where the ladder validates it as any build. The receipt says the build's number; its
+//! verdict reaches the database when the ladder gives it (`follow`).
+
+use super::auth::authorize;
+use super::receive::{receive, too_large, Received};
+use super::refusal::Refusal;
+use super::state::Portal;
+use super::store::{BuildStatus, Verdict};
+use super::team_name::TeamName;
+use crate::ladder::events::unix_ms;
+use axum::extract::multipart::Field;
+use axum::extract::Multipart;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// What the portal answers for a build it took.
+#[derive(Debug, Serialize)]
+pub struct Receipt {
+    pub team: String,
+    pub build: u32,
+    pub sha256: String,
+    pub bytes: u64,
+    pub status: BuildStatus,
+    pub version: Option<u32>,
+    pub message: Option<String>,
+}
+
+/// Longest token field read.
+const TOKEN_FIELD_MAX: usize = 256;
+/// Longest file name kept (it is shown, never used as a path).
+const FILE_NAME_MAX: usize = 120;
+
+/// Takes an upload to `team`'s slot; `token` is the header's, if any. Every attempt by a
+/// request that names a team is noted in the database, with its outcome.
+pub async fn take_upload(
+    portal: Arc<Portal>,
+    team: TeamName,
+    token: Option<String>,
+    mut multipart: Multipart,
+) -> Result<Receipt, Refusal> {
+    let mut outcome = take(&portal, &team, token, &mut multipart).await;
+    if let Err(refusal) = outcome {
+        // Refused before the file was read: its sender is likely still sending. A file that
+        // stalled, broke off or ran past the limit is not read any further.
+        let before_the_file = [401, 403, 404, 429, 503].contains(&refusal.status.as_u16());
+        outcome = Err(match before_the_file {
+            true => drain(multipart, refusal, portal.limits.settings.max_bytes).await,
+            false => refusal,
+        });
+    }
+    let (result, detail) = match &outcome {
+        Ok(receipt) => (
+            "received",
+            format!(
+                "build {}, {} bytes, sha256 {}",
+                receipt.build, receipt.bytes, receipt.sha256
+            ),
+        ),
+        Err(refusal) => (
+            "refused",
+            format!("{}: {}", refusal.status, refusal.message),
+        ),
+    };
+    if let Err(e) = portal
+        .store
+        .log_upload(team.as_str(), result, &detail, unix_ms())
+    {
+        log::warn!("portal: {e}");
+    }
+    outcome
+}
+
+async fn take(
+    portal: &Arc<Portal>,
+    team: &TeamName,
+    token: Option<String>,
+    multipart: &mut Multipart,
+) -> Result<Receipt, Refusal> {
+    let mut authorized = false;
+    if token.is_some() {
+        authorize(portal, team, token.as_deref())?;
+        authorized = true;
+    }
+    loop {
+        let field = multipart
+            .next_field()
+            .await
+            .map_err(|e| Refusal::bad_request(format!("a malformed upload: {}", e.body_text())))?
+            .ok_or_else(|| {
+                Refusal::bad_request(
+                    "no `file` field: send the library as the multipart field `file`".into(),
+                )
+            })?;
+        match field.name() {
+            Some("token") if !authorized => {
+                let token = small_text(field).await?;
+                authorize(portal, team, Some(token.trim()))?;
+                authorized = true;
+            }
+            Some("file") if !authorized => authorize(portal, team, None)?,
+            Some("file") => {
+                let _admitted = portal.limits.admit(team, &portal.store, unix_ms())?;
+                let file_name = shown_file_name(field.file_name());
+                let incoming = portal.folder.incoming();
+                let received = receive(field, &incoming, &portal.limits.settings);
+                let received = tokio::time::timeout(portal.limits.settings.whole, received)
+                    .await
+                    .map_err(|_| {
+                        Refusal::timed_out(format!(
+                            "the upload took longer than {} s",
+                            portal.limits.settings.whole.as_secs()
+                        ))
+                    })??;
+                let portal = portal.clone();
+                let team = team.clone();
+                return tokio::task::spawn_blocking(move || {
+                    keep(&portal, &team, received, file_name)
+                })
+                .await
+                .map_err(|e| Refusal::internal(e.to_string()))?;
+            }
+            _ => {} // other fields are skipped
+        }
+    }
+}
+
+/// How long a refused request's body is read before the refusal is sent: a client that is still
+/// sending when the answer comes (most do not read before they have sent) then sees the answer
+/// rather than a connection cut. A slower body is cut.
+const DRAIN_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Reads what is left of a refused upload's body (at most `max_bytes`, the upload limit, within
+/// [`DRAIN_TIME`]), then hands back the refusal.
+pub async fn drain(mut multipart: Multipart, refusal: Refusal, max_bytes: u64) -> Refusal {
+    let reading = async {
+        let mut read: u64 = 0;
+        while let Ok(Some(mut field)) = multipart.next_field().await {
+            while let Ok(Some(chunk)) = field.chunk().await {
+                read += chunk.len() as u64;
+                if read > max_bytes {
+                    return;
+                }
+            }
+        }
+    };
+    let _ = tokio::time::timeout(DRAIN_TIME, reading).await;
+    refusal
+}
+
+/// A short text field (the token), read no further than [`TOKEN_FIELD_MAX`].
+async fn small_text(mut field: Field<'_>) -> Result<String, Refusal> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field
+        .chunk()
+        .await
+        .map_err(|e| Refusal::bad_request(format!("a malformed upload: {}", e.body_text())))?
+    {
+        bytes.extend_from_slice(&chunk);
+        if bytes.len() > TOKEN_FIELD_MAX {
+            return Err(Refusal::unauthorized("the token field is too long".into()));
+        }
+    }
+    String::from_utf8(bytes).map_err(|_| Refusal::unauthorized("the token is not text".into()))
+}
+
+/// The uploaded file's name, for showing only: its last component, printable, bounded.
+fn shown_file_name(name: Option<&str>) -> String {
+    let name = name.unwrap_or("").rsplit(['/', '\\']).next().unwrap_or("");
+    let name: String = name
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(FILE_NAME_MAX)
+        .collect();
+    if name.is_empty() {
+        "(unnamed)".into()
+    } else {
+        name
+    }
+}
+
+/// Keeps the build in the database, then hands it to the ladder: in that order, so that a
+/// build the ladder can see is always one the portal knows (a portal stopped between the two
+/// finds the build `lost` when it starts again: `reconcile`).
+fn keep(
+    portal: &Portal,
+    team: &TeamName,
+    received: Received,
+    file_name: String,
+) -> Result<Receipt, Refusal> {
+    let (sha256, bytes) = (received.sha256.clone(), received.bytes);
+    if bytes > portal.limits.settings.max_bytes {
+        return Err(too_large(&portal.limits.settings));
+    }
+    let now = unix_ms();
+    let store = &portal.store;
+    let number = store
+        .add_build(team.as_str(), &sha256, bytes, &file_name, now)
+        .map_err(Refusal::internal)?;
+    let slot = team.slot();
+    if let Err(e) = received.publish(&portal.folder.builds().join(&slot)) {
+        let lost = Verdict {
+            sha256: &sha256,
+            status: BuildStatus::Lost,
+            version: None,
+            message: "the portal could not hand it to the ladder",
+            at_ms: now,
+        };
+        let _ = store.mark(team.as_str(), number, &lost);
+        return Err(Refusal::internal(e));
+    }
+    let mut receipt = Receipt {
+        team: team.to_string(),
+        build: number,
+        sha256,
+        bytes,
+        status: BuildStatus::Validating,
+        version: None,
+        message: None,
+    };
+    // The ladder says nothing of content its slot already plays.
+    let current = portal.news().current_version(&slot, &receipt.sha256);
+    if let Some(version) = current {
+        let message = format!("the same content as the current build v{version}");
+        let same = Verdict {
+            sha256: &receipt.sha256,
+            status: BuildStatus::Accepted,
+            version: Some(version),
+            message: &message,
+            at_ms: now,
+        };
+        store
+            .mark(team.as_str(), number, &same)
+            .map_err(Refusal::internal)?;
+        (receipt.status, receipt.version, receipt.message) =
+            (BuildStatus::Accepted, Some(version), Some(message));
+    }
+    Ok(receipt)
+}

@@ -1,0 +1,708 @@
+//! The course portal (`agon portal`), used as a team and the staff would: the real binary on a
+//! folder the test owns, a real HTTP client on 127.0.0.1, headless Chromium for the form, and
+//! `kill -9` for the restarts.
+
+use agon_tests::{assert_has, plugin, scratch};
+use reqwest::blocking::multipart::{Form, Part};
+use reqwest::blocking::Client;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+/// Long enough for a loaded 2-core CI machine; conditions are polled.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+struct Portal {
+    child: Child,
+    url: String,
+    stderr: PathBuf,
+    client: Client,
+}
+
+impl Portal {
+    /// `agon portal` on `dir` (Breakthrough, a port of its own), with `extra` flags.
+    fn start(dir: &Path, extra: &[&str]) -> Portal {
+        let stderr = dir.join(format!("portal-{}.stderr", now_ms()));
+        let mut child = agon_tests::agon()
+            .args(["portal", "--dir", dir.to_str().unwrap()])
+            .args(["--game", "breakthrough", "--listen", "127.0.0.1:0"])
+            .args(["--settle-ms", "300", "--seed", "7"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .expect("agon portal starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let url = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| {
+                panic!(
+                    "no address in {first:?}: {}",
+                    std::fs::read_to_string(&stderr).unwrap_or_default()
+                )
+            })
+            .trim_end_matches('/')
+            .to_string();
+        Portal {
+            child,
+            url,
+            stderr,
+            client: Client::builder()
+                .timeout(Duration::from_secs(60))
+                .build()
+                .unwrap(),
+        }
+    }
+
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+
+    fn get(&self, path: &str) -> reqwest::blocking::Response {
+        self.client
+            .get(format!("{}{path}", self.url))
+            .send()
+            .unwrap()
+    }
+
+    fn json(&self, path: &str) -> Value {
+        self.get(path).json().unwrap()
+    }
+
+    /// Uploads `bytes` as `file_name` to `team`'s slot through the API: the status and answer.
+    fn upload(
+        &self,
+        team: &str,
+        token: Option<&str>,
+        bytes: Vec<u8>,
+        file_name: &str,
+    ) -> (u16, Value) {
+        let form = Form::new().part("file", Part::bytes(bytes).file_name(file_name.to_string()));
+        let mut request = self
+            .client
+            .post(format!("{}/api/teams/{team}/builds", self.url))
+            .multipart(form);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request
+            .send()
+            .unwrap_or_else(|e| panic!("upload to {team} with {token:?}: {e:?}"));
+        let status = response.status().as_u16();
+        (status, response.json().unwrap_or(Value::Null))
+    }
+
+    /// Polls `done` until it holds; fails with the portal's stderr if it never does.
+    fn wait_for(&mut self, what: &str, done: impl Fn(&Portal) -> bool) {
+        let start = Instant::now();
+        while !done(self) {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "the portal ended ({status}) before {what}:\n{}",
+                    self.stderr()
+                );
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "no {what} after {PATIENCE:?}:\n{}",
+                self.stderr()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The team's build `number` once the ladder has judged it.
+    fn judged(&mut self, team: &str, number: u64) -> Value {
+        let path = format!("/api/teams/{team}");
+        self.wait_for(&format!("a verdict on {team}'s build {number}"), |p| {
+            build(&p.json(&path), number)["status"] != "validating"
+        });
+        build(&self.json(&path), number)
+    }
+
+    fn kill_hard(&mut self) {
+        let _ = self.child.kill(); // SIGKILL
+        let _ = self.child.wait();
+    }
+
+    fn stop(mut self) -> String {
+        // SAFETY: a plain kill(2) of our own child.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+        let start = Instant::now();
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "the portal did not stop:\n{}",
+                self.stderr()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        self.stderr()
+    }
+}
+
+impl Drop for Portal {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn now_ms() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+}
+
+/// `agon portal team add NAME`: the token it prints.
+fn add_team(dir: &Path, name: &str) -> String {
+    let ran = agon_tests::run(agon_tests::agon().args([
+        "portal",
+        "team",
+        "add",
+        name,
+        "--dir",
+        dir.to_str().unwrap(),
+    ]))
+    .expect_success();
+    assert_has(&ran.stderr, "shown this once");
+    ran.stdout.trim().to_string()
+}
+
+fn build(team: &Value, number: u64) -> Value {
+    team["builds"]
+        .as_array()
+        .and_then(|b| b.iter().find(|b| b["number"] == number).cloned())
+        .unwrap_or_else(|| panic!("no build {number} in {team}"))
+}
+
+fn library(package: &str) -> Vec<u8> {
+    std::fs::read(plugin(package)).unwrap()
+}
+
+/// The response to a request written by hand on a raw connection, read until it closes (or
+/// `limit` passes): its status line and how long it took.
+fn raw_request(url: &str, head: &str, body: &[u8], limit: Duration) -> (String, Duration) {
+    let address = url.trim_start_matches("http://");
+    let started = Instant::now();
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(limit)).unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    let _ = stream.write_all(body);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer);
+    (
+        text.lines().next().unwrap_or("").to_string(),
+        started.elapsed(),
+    )
+}
+
+#[test]
+fn a_team_uploads_sees_its_verdict_its_rating_and_its_games() {
+    let dir = scratch("portal-api");
+    let (north, south) = (add_team(&dir, "north"), add_team(&dir, "south"));
+    let misfits = add_team(&dir, "misfits");
+    assert_ne!(north, south);
+    let mut portal = Portal::start(&dir, &["--concurrency", "2"]);
+
+    // Accepted: two builds that play.
+    let (status, receipt) = portal.upload(
+        "north",
+        Some(&north),
+        library("breakthrough-random"),
+        "random.so",
+    );
+    assert_eq!(status, 201, "{receipt}");
+    assert_eq!(receipt["build"], 1);
+    assert_eq!(receipt["status"], "validating");
+    let (status, _) = portal.upload(
+        "south",
+        Some(&south),
+        library("breakthrough-alphabeta"),
+        "ab.so",
+    );
+    assert_eq!(status, 201);
+    assert_eq!(portal.judged("north", 1)["status"], "accepted");
+    let accepted = portal.judged("south", 1);
+    assert_eq!(accepted["status"], "accepted", "{accepted}");
+    assert_eq!(accepted["version"], 1);
+    portal.wait_for("rated games", |p| {
+        let team = p.json("/api/teams/south");
+        team["rating"]["games"].as_u64().unwrap_or(0) >= 2
+            && !team["latest_games"].as_array().unwrap().is_empty()
+    });
+    let team = portal.json("/api/teams/south");
+    let game = &team["latest_games"][0];
+    let viewer = portal.get(game["viewer"].as_str().unwrap().split('#').next().unwrap());
+    assert_eq!(viewer.status(), 200);
+    let policy = viewer.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_has(&policy, "default-src 'none'; script-src 'self' 'sha256-");
+    let id = game["id"].as_str().unwrap();
+    assert_eq!(portal.get(&format!("/games/{id}.js")).status(), 200);
+    let record = portal.get(game["record"].as_str().unwrap());
+    assert_eq!(record.status(), 200);
+    assert_has(
+        record.headers()["content-disposition"].to_str().unwrap(),
+        "attachment",
+    );
+    let record: Value = record.json().unwrap();
+    assert_eq!(record["game"], "breakthrough");
+    let standings = portal.json("/api/standings");
+    assert!(standings["games"].as_u64().unwrap() >= 2, "{standings}");
+
+    // The same content again: accepted at once as the build that plays.
+    let (status, again) = portal.upload(
+        "south",
+        Some(&south),
+        library("breakthrough-alphabeta"),
+        "ab.so",
+    );
+    assert_eq!(
+        (status, &again["status"], &again["version"]),
+        (201, &"accepted".into(), &1.into()),
+        "{again}"
+    );
+
+    // Refused, each with its reason on the team's record.
+    let (status, _) = portal.upload(
+        "misfits",
+        Some(&misfits),
+        b"#!/bin/sh\necho hi\n".to_vec(),
+        "bot.so",
+    );
+    assert_eq!(status, 201);
+    let refused = portal.judged("misfits", 1);
+    assert_eq!(refused["status"], "refused");
+    assert_has(refused["message"].as_str().unwrap(), "not a shared library");
+    let (status, _) = portal.upload(
+        "misfits",
+        Some(&misfits),
+        library("misbehave"),
+        "misbehave.so",
+    );
+    assert_eq!(status, 201);
+    let crashed = portal.judged("misfits", 2);
+    assert_eq!(crashed["status"], "refused", "{crashed}");
+    assert_has(crashed["message"].as_str().unwrap(), "panic");
+    let whole = library("breakthrough-random");
+    let (status, _) = portal.upload(
+        "misfits",
+        Some(&misfits),
+        whole[..300_000].to_vec(),
+        "cut.so",
+    );
+    assert_eq!(status, 201);
+    let cut = portal.judged("misfits", 3);
+    assert_eq!(cut["status"], "refused", "{cut}");
+    assert_has(cut["message"].as_str().unwrap(), "cut short");
+
+    // Wrong, missing and another team's tokens; a team that does not exist.
+    let bytes = || library("breakthrough-random");
+    let (status, answer) = portal.upload(
+        "north",
+        Some("agon_0123456789abcdef0123456789abcdef"),
+        bytes(),
+        "x.so",
+    );
+    assert_eq!(status, 401, "{answer}");
+    assert_has(
+        answer["error"].as_str().unwrap(),
+        "wrong or has been revoked",
+    );
+    assert_eq!(portal.upload("north", None, bytes(), "x.so").0, 401);
+    let (status, answer) = portal.upload("north", Some(&south), bytes(), "x.so");
+    assert_eq!(status, 403, "{answer}");
+    assert_has(answer["error"].as_str().unwrap(), "team `south`'s");
+    assert_eq!(
+        portal.upload("nobody", Some(&north), bytes(), "x.so").0,
+        404
+    );
+    assert_eq!(
+        portal.upload("..%2Fetc", Some(&north), bytes(), "x.so").0,
+        404
+    );
+    // None of these reached the slot or the database.
+    assert_eq!(
+        portal.json("/api/teams/north")["builds"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    // The engine itself never panicked (the misbehaving bot's own panic is in its refusal).
+    let stderr = portal.stop();
+    for engine in ["panicked at harness/", "panicked at engine/"] {
+        assert!(!stderr.contains(engine), "{stderr}");
+    }
+}
+
+#[test]
+fn limits_hold_size_rate_and_slow_uploads_block_no_one() {
+    let dir = scratch("portal-limits");
+    let (east, west) = (add_team(&dir, "east"), add_team(&dir, "west"));
+    let portal = Portal::start(
+        &dir,
+        &[
+            "--max-upload-mb",
+            "2",
+            "--uploads-per-hour",
+            "3",
+            "--upload-idle-seconds",
+            "2",
+        ],
+    );
+    // Too large: refused while streaming (no Content-Length: the client may see the answer,
+    // or only the connection cut), and from the header alone.
+    let form = Form::new().part(
+        "file",
+        Part::reader(std::io::Cursor::new(vec![7u8; 3 << 20])).file_name("big.so"),
+    );
+    let streamed = portal
+        .client
+        .post(format!("{}/api/teams/east/builds", portal.url))
+        .bearer_auth(&east)
+        .multipart(form)
+        .send();
+    if let Ok(answer) = streamed {
+        assert_eq!(answer.status(), 413);
+    }
+    assert!(portal.json("/api/teams/east")["builds"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let head = format!(
+        "POST /api/teams/east/builds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {east}\r\n\
+         Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 104857600\r\n\r\n"
+    );
+    let (line, took) = raw_request(&portal.url, &head, b"", Duration::from_secs(10));
+    assert!(line.contains("413"), "{line}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+
+    // A slow upload: one part, then nothing. Others go on meanwhile; it is dropped.
+    let slow_head = format!(
+        "POST /api/teams/west/builds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {west}\r\n\
+         Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n\
+         --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.so\"\r\n\r\n"
+    );
+    let url = portal.url.clone();
+    let slow = std::thread::spawn(move || {
+        raw_request(&url, &slow_head, &[1u8; 1000], Duration::from_secs(30))
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    assert_eq!(portal.get("/api/standings").status(), 200);
+    let (status, answer) = portal.upload("east", Some(&east), b"not a library".to_vec(), "a.so");
+    assert_eq!(status, 201, "{answer}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    let (line, took) = slow.join().unwrap();
+    assert!(line.contains("408"), "{line}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let parts: Vec<_> = std::fs::read_dir(dir.join("incoming")).unwrap().collect();
+    assert!(parts.is_empty(), "{parts:?}");
+    assert!(portal.json("/api/teams/west")["builds"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+
+    // Uploads per hour: the fourth of the hour is refused.
+    for _ in 0..2 {
+        assert_eq!(
+            portal.upload("east", Some(&east), b"x".to_vec(), "a.so").0,
+            201
+        );
+    }
+    let (status, answer) = portal.upload("east", Some(&east), b"x".to_vec(), "a.so");
+    assert_eq!(status, 429, "{answer}");
+    assert_has(answer["error"].as_str().unwrap(), "3 builds per hour");
+    portal.stop();
+}
+
+#[test]
+fn twenty_teams_upload_at_once_and_every_build_is_judged() {
+    let dir = scratch("portal-concurrent");
+    let names: Vec<String> = (0..20).map(|i| format!("team{i:02}")).collect();
+    let tokens: Vec<String> = names.iter().map(|n| add_team(&dir, n)).collect();
+    let mut portal = Portal::start(&dir, &["--host", "thread", "--uploads-at-once", "20"]);
+    let random = library("breakthrough-random");
+    let started = Instant::now();
+    let answers: Vec<(u16, Value)> = std::thread::scope(|scope| {
+        let uploads: Vec<_> = names
+            .iter()
+            .zip(&tokens)
+            .map(|(name, token)| {
+                let (portal, bytes) = (&portal, random.clone());
+                scope.spawn(move || portal.upload(name, Some(token), bytes, "random.so"))
+            })
+            .collect();
+        uploads.into_iter().map(|u| u.join().unwrap()).collect()
+    });
+    eprintln!("20 uploads answered in {:?}", started.elapsed());
+    for (status, answer) in &answers {
+        assert_eq!(*status, 201, "{answer}");
+        assert_eq!(answer["build"], 1);
+    }
+    for name in &names {
+        let file = dir.join("builds").join(format!("{name}.so"));
+        assert_eq!(std::fs::read(&file).unwrap(), random, "{}", file.display());
+    }
+    for name in &names {
+        assert_eq!(portal.judged(name, 1)["status"], "accepted");
+    }
+    portal.stop();
+}
+
+#[test]
+fn pages_escape_what_teams_send_and_carry_a_strict_policy() {
+    let dir = scratch("portal-pages");
+    let token = add_team(&dir, "quoted");
+    let portal = Portal::start(&dir, &[]);
+    let name = "<img src=x onerror=alert(1)>.so";
+    assert_eq!(
+        portal
+            .upload("quoted", Some(&token), b"junk".to_vec(), name)
+            .0,
+        201
+    );
+    for path in ["/", "/teams/quoted", "/teams/nobody", "/no/such/page"] {
+        let response = portal.get(path);
+        let policy = response.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert_has(&policy, "default-src 'none'");
+        assert_has(&policy, "frame-ancestors 'none'");
+        assert_eq!(response.headers()["x-content-type-options"], "nosniff");
+        let page = response.text().unwrap();
+        assert!(!page.contains("<img src=x"), "{path}: {page}");
+    }
+    let page = portal.get("/teams/quoted").text().unwrap();
+    assert_has(&page, "&lt;img src=x onerror=alert(1)&gt;.so");
+    // Names that are not game ids never reach the file system.
+    for path in [
+        "/games/..%2F..%2Fportal.key",
+        "/records/..%2Fportal.sqlite",
+        "/games/game-1%2F..%2F..%2Fx.js",
+    ] {
+        assert_eq!(portal.get(path).status(), 404, "{path}");
+    }
+    // Staff commands are not served.
+    let answer = portal
+        .client
+        .post(format!("{}/api/teams", portal.url))
+        .body("{}")
+        .send()
+        .unwrap();
+    assert!(
+        matches!(answer.status().as_u16(), 404 | 405),
+        "{}",
+        answer.status()
+    );
+    portal.stop();
+}
+
+#[test]
+fn a_portal_killed_during_play_and_during_an_upload_loses_nothing() {
+    let dir = scratch("portal-restart");
+    let (red, blue) = (add_team(&dir, "red"), add_team(&dir, "blue"));
+    let mut portal = Portal::start(&dir, &[]);
+    assert_eq!(
+        portal
+            .upload("red", Some(&red), library("breakthrough-random"), "r.so")
+            .0,
+        201
+    );
+    assert_eq!(
+        portal
+            .upload("blue", Some(&blue), library("breakthrough-random"), "b.so")
+            .0,
+        201
+    );
+    portal.wait_for("games", |p| {
+        p.json("/api/standings")["games"].as_u64().unwrap_or(0) >= 3
+    });
+    // An upload cut off halfway by the kill.
+    let head = format!(
+        "POST /api/teams/red/builds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {red}\r\n\
+         Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 2000000\r\n\r\n\
+         --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"half.so\"\r\n\r\n"
+    );
+    let address = portal.url.trim_start_matches("http://").to_string();
+    let mut half = TcpStream::connect(&address).unwrap();
+    half.write_all(head.as_bytes()).unwrap();
+    half.write_all(&library("breakthrough-alphabeta")[..100_000])
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    portal.kill_hard();
+    drop(half);
+    let games_before = std::fs::read_to_string(dir.join("ladder/journal.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+
+    let mut portal = Portal::start(&dir, &[]);
+    // The teams, their tokens and their accepted builds are all there; the half upload is not.
+    let team = portal.json("/api/teams/red");
+    assert_eq!(team["builds"].as_array().unwrap().len(), 1, "{team}");
+    assert_eq!(team["builds"][0]["status"], "accepted");
+    let parts: Vec<_> = std::fs::read_dir(dir.join("incoming")).unwrap().collect();
+    assert!(parts.is_empty(), "{parts:?}");
+    assert_eq!(
+        std::fs::read(dir.join("builds/red.so")).unwrap(),
+        library("breakthrough-random")
+    );
+    // The ladder goes on from its journal; a new upload is taken as the next build.
+    portal.wait_for("more games", |p| {
+        p.json("/api/standings")["games"].as_u64().unwrap_or(0) as usize >= games_before + 2
+    });
+    let (status, receipt) = portal.upload(
+        "red",
+        Some(&red),
+        library("breakthrough-alphabeta"),
+        "ab.so",
+    );
+    assert_eq!((status, &receipt["build"]), (201, &2.into()), "{receipt}");
+    let second = portal.judged("red", 2);
+    assert_eq!(
+        (&second["status"], &second["version"]),
+        (&"accepted".into(), &2.into()),
+        "{second}"
+    );
+    portal.stop();
+}
+
+/// Polls `condition` on `page`, loading it afresh each time (the team's page reloads itself
+/// while a build validates, which an evaluation could be caught in).
+fn poll_page(browser: &mut agon_tests::browser::Browser, page: &str, condition: &str) {
+    let start = Instant::now();
+    loop {
+        browser.goto(page).unwrap();
+        if browser.eval(condition).unwrap() == Value::Bool(true) {
+            return;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "still not true on {page}: {condition}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+#[test]
+#[cfg_attr(
+    agon_no_browser,
+    ignore = "needs Chromium: none was found when the tests were built (AGON_CHROMIUM names one)"
+)]
+fn a_team_uploads_through_the_form_and_watches_its_game_in_the_viewer() {
+    let dir = scratch("portal-browser");
+    let token = add_team(&dir, "formteam");
+    let house = add_team(&dir, "house");
+    let portal = Portal::start(&dir, &[]);
+    assert_eq!(
+        portal
+            .upload(
+                "house",
+                Some(&house),
+                library("breakthrough-random"),
+                "r.so"
+            )
+            .0,
+        201
+    );
+    let profile = scratch("chromium-portal");
+    let mut browser =
+        agon_tests::browser::Browser::open(&format!("{}/", portal.url), &profile, 1200, 900)
+            .unwrap();
+    let teams = browser
+        .eval("[...document.querySelectorAll('#teams a')].map(a => a.textContent).sort()")
+        .unwrap();
+    assert_eq!(teams, serde_json::json!(["formteam", "house"]));
+
+    // The form: the token typed in, the library chosen, submitted.
+    let team_page = format!("{}/teams/formteam", portal.url);
+    browser.goto(&team_page).unwrap();
+    browser
+        .eval(&format!(
+            "document.querySelector('input[name=token]').value = {}",
+            serde_json::json!(token)
+        ))
+        .unwrap();
+    let document = browser
+        .command("DOM.getDocument", serde_json::json!({}))
+        .unwrap();
+    let input = browser
+        .command(
+            "DOM.querySelector",
+            serde_json::json!({ "nodeId": document["root"]["nodeId"], "selector": "input[type=file]" }),
+        )
+        .unwrap();
+    let file = plugin("breakthrough-alphabeta");
+    browser
+        .command(
+            "DOM.setFileInputFiles",
+            serde_json::json!({ "nodeId": input["nodeId"], "files": [file.to_str().unwrap()] }),
+        )
+        .unwrap();
+    browser
+        .eval("document.getElementById('upload').submit()")
+        .unwrap();
+    // The post and its redirect back to the team's page, at the new build (evaluations that
+    // meet the page between two documents are tried again).
+    let submitted = Instant::now();
+    while browser.eval("location.hash === '#build-1' && document.readyState === 'complete'")
+        != Ok(Value::Bool(true))
+    {
+        assert!(
+            submitted.elapsed() < PATIENCE,
+            "the form's post never came back"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    poll_page(
+        &mut browser,
+        &team_page,
+        "document.querySelector('#build-1 td.accepted') !== null",
+    );
+    let verdict = browser
+        .eval("document.querySelector('#build-1 td.accepted').textContent")
+        .unwrap();
+    assert_has(verdict.as_str().unwrap(), "accepted as v1");
+    let file_shown = browser
+        .eval("document.querySelector('#build-1').textContent")
+        .unwrap();
+    assert_has(file_shown.as_str().unwrap(), "libbreakthrough_alphabeta.so");
+
+    // Rated, with a game the viewer shows under the page's policy.
+    poll_page(&mut browser, &team_page, "document.querySelector('#games a[href*=\"#game=\"]') !== null && /rated/.test(document.body.textContent)");
+    browser.screenshot(&dir.join("team-page.png")).unwrap();
+    let link = browser
+        .eval("document.querySelector('#games a[href*=\"#game=\"]').href")
+        .unwrap();
+    let link = link.as_str().unwrap().to_string();
+    let id = link.rsplit("#game=").next().unwrap().to_string();
+    browser.goto("about:blank").unwrap();
+    browser.goto(&link).unwrap();
+    browser
+        .wait_for(
+            &format!("document.body !== null && document.body.dataset.gameId === '{id}' && document.body.dataset.last !== undefined"),
+            Duration::from_secs(20),
+        )
+        .unwrap();
+    browser.screenshot(&dir.join("viewer.png")).unwrap();
+    portal.stop();
+}
