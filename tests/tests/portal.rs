@@ -54,8 +54,11 @@ impl Portal {
             child,
             url,
             stderr,
+            // A connection per request: one the portal closed after refusing a body (as it
+            // must) is never reused.
             client: Client::builder()
                 .timeout(Duration::from_secs(60))
+                .pool_max_idle_per_host(0)
                 .build()
                 .unwrap(),
         }
@@ -352,6 +355,7 @@ fn a_team_uploads_sees_its_verdict_its_rating_and_its_games() {
 fn limits_hold_size_rate_and_slow_uploads_block_no_one() {
     let dir = scratch("portal-limits");
     let (east, west) = (add_team(&dir, "east"), add_team(&dir, "west"));
+    let north = add_team(&dir, "north");
     let portal = Portal::start(
         &dir,
         &[
@@ -361,8 +365,21 @@ fn limits_hold_size_rate_and_slow_uploads_block_no_one() {
             "3",
             "--upload-idle-seconds",
             "2",
+            "--uploads-at-once",
+            "2",
         ],
     );
+    // Headers sent too slowly: the connection is closed (hyper's header-read timeout).
+    let url = portal.url.clone();
+    let slow_headers = std::thread::spawn(move || {
+        raw_request(
+            &url,
+            "GET / HTTP/1.1\r\nHost:",
+            b"",
+            Duration::from_secs(40),
+        )
+    });
+
     // Too large: refused while streaming (no Content-Length: the client may see the answer,
     // or only the connection cut), and from the header alone.
     let form = Form::new().part(
@@ -391,15 +408,17 @@ fn limits_hold_size_rate_and_slow_uploads_block_no_one() {
     assert!(took < Duration::from_secs(5), "{took:?}");
 
     // A slow upload: one part, then nothing. Others go on meanwhile; it is dropped.
-    let slow_head = format!(
-        "POST /api/teams/west/builds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {west}\r\n\
-         Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n\
-         --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.so\"\r\n\r\n"
-    );
-    let url = portal.url.clone();
-    let slow = std::thread::spawn(move || {
-        raw_request(&url, &slow_head, &[1u8; 1000], Duration::from_secs(30))
-    });
+    let slow_upload = |team: &str, token: &str| {
+        let head = format!(
+            "POST /api/teams/{team}/builds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \
+             {token}\r\nContent-Type: multipart/form-data; boundary=b\r\n\
+             Content-Length: 1000000\r\n\r\n--b\r\nContent-Disposition: form-data; \
+             name=\"file\"; filename=\"slow.so\"\r\n\r\n"
+        );
+        let url = portal.url.clone();
+        std::thread::spawn(move || raw_request(&url, &head, &[1u8; 1000], Duration::from_secs(30)))
+    };
+    let slow = slow_upload("west", &west);
     std::thread::sleep(Duration::from_millis(300));
     let started = Instant::now();
     assert_eq!(portal.get("/api/standings").status(), 200);
@@ -410,15 +429,26 @@ fn limits_hold_size_rate_and_slow_uploads_block_no_one() {
         "{:?}",
         started.elapsed()
     );
-    let (line, took) = slow.join().unwrap();
-    assert!(line.contains("408"), "{line}");
-    assert!(took < Duration::from_secs(10), "{took:?}");
+    // Two stalled uploads fill the portal's two places: a third waits its turn (503).
+    let slower = slow_upload("north", &north);
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, answer) = portal.upload("east", Some(&east), b"x".to_vec(), "a.so");
+    assert_eq!(status, 503, "{answer}");
+    assert_has(
+        answer["error"].as_str().unwrap(),
+        "2 uploads are in progress",
+    );
+    for stalled in [slow, slower] {
+        let (line, took) = stalled.join().unwrap();
+        assert!(line.contains("408"), "{line}");
+        assert!(took < Duration::from_secs(10), "{took:?}");
+    }
     let parts: Vec<_> = std::fs::read_dir(dir.join("incoming")).unwrap().collect();
     assert!(parts.is_empty(), "{parts:?}");
-    assert!(portal.json("/api/teams/west")["builds"]
-        .as_array()
-        .unwrap()
-        .is_empty());
+    for team in ["west", "north"] {
+        let builds = portal.json(&format!("/api/teams/{team}"))["builds"].clone();
+        assert_eq!(builds, Value::Array(Vec::new()), "{team}");
+    }
 
     // Uploads per hour: the fourth of the hour is refused.
     for _ in 0..2 {
@@ -430,6 +460,9 @@ fn limits_hold_size_rate_and_slow_uploads_block_no_one() {
     let (status, answer) = portal.upload("east", Some(&east), b"x".to_vec(), "a.so");
     assert_eq!(status, 429, "{answer}");
     assert_has(answer["error"].as_str().unwrap(), "3 builds per hour");
+    let (line, took) = slow_headers.join().unwrap();
+    assert!(line.is_empty() || line.contains("408"), "{line}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
     portal.stop();
 }
 
@@ -501,6 +534,27 @@ fn pages_escape_what_teams_send_and_carry_a_strict_policy() {
     ] {
         assert_eq!(portal.get(path).status(), 404, "{path}");
     }
+    // Staff revoke a token on the command line; `team add` gives the team a new one.
+    let dir_text = dir.to_str().unwrap();
+    let listed = agon_tests::agon_ok(&["portal", "team", "list", "--dir", dir_text]);
+    assert_has(&listed, "quoted\t1 builds\tactive");
+    agon_tests::agon_ok(&["portal", "team", "revoke", "quoted", "--dir", dir_text]);
+    let (status, answer) = portal.upload("quoted", Some(&token), b"junk".to_vec(), "x.so");
+    assert_eq!(status, 401, "{answer}");
+    let listed = agon_tests::agon_ok(&["portal", "team", "list", "--dir", dir_text]);
+    assert_has(&listed, "quoted\t1 builds\ttoken revoked");
+    let again = add_team(&dir, "quoted");
+    assert_ne!(again, token);
+    assert_eq!(
+        portal
+            .upload("quoted", Some(&again), b"junk".to_vec(), "x.so")
+            .0,
+        201
+    );
+    let refused = agon_tests::agon_output(&["portal", "team", "add", "../x", "--dir", dir_text])
+        .expect_failure()
+        .stderr;
+    assert_has(&refused, "letters, digits");
     // Staff commands are not served.
     let answer = portal
         .client
