@@ -194,7 +194,12 @@ fn settled_resident_mib() -> f64 {
 }
 
 fn resident_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
+    resident_mib_of("self")
+}
+
+/// The resident set of process `pid` (`self` for this one), in MiB; NaN where unknown.
+pub fn resident_mib_of(pid: &str) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|status| {
             status

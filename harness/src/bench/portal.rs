@@ -2,7 +2,8 @@
 //! a program on a folder of its own (process host, concurrency 2, two teams of fast bots).
 //! Upload latency: from the answer to an upload through the HTTP API to the start of the first
 //! game that plays the new build, validation included, over `--portal-uploads` uploads. Memory:
-//! the portal's resident set once the ladder has played `--portal-games` games.
+//! the portal's resident set after the uploads and once the ladder has played `--portal-games`
+//! games in all.
 
 use super::figure::{single, summarize, Figure};
 use anyhow::{anyhow, bail, Context};
@@ -100,8 +101,10 @@ pub fn portal(
         let answered = unix_ms();
         latencies.push(first_game_with(&ladder, &sha)? - answered);
     }
+    let pid = running.child.id().to_string();
+    let rss_uploads = super::ladder::resident_mib_of(&pid);
     wait_for_games(&running.address, games)?;
-    let rss = resident_mib(running.child.id())?;
+    let rss = super::ladder::resident_mib_of(&pid);
     drop(running);
     let _ = std::fs::remove_dir_all(&root);
     Ok(vec![
@@ -111,6 +114,7 @@ pub fn portal(
             latencies.iter().copied().fold(0.0, f64::max),
             "ms",
         ),
+        single("portal RSS after the uploads (MiB)", rss_uploads, "Mi"),
         single("portal RSS after the games (MiB)", rss, "Mi"),
         single("portal games played", games as f64, ""),
     ])
@@ -216,14 +220,4 @@ fn unix_ms() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
-}
-
-fn resident_mib(pid: u32) -> anyhow::Result<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
-        .map(|kib| kib / 1024.0)
-        .ok_or_else(|| anyhow!("no VmRSS for the portal"))
 }
