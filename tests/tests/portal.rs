@@ -310,6 +310,14 @@ fn a_team_uploads_sees_its_verdict_its_rating_and_its_games() {
     let cut = portal.judged("misfits", 3);
     assert_eq!(cut["status"], "refused", "{cut}");
     assert_has(cut["message"].as_str().unwrap(), "cut short");
+    let (status, _) = portal.upload("misfits", Some(&misfits), library("flip-random"), "flip.so");
+    assert_eq!(status, 201);
+    let other_game = portal.judged("misfits", 4);
+    assert_eq!(other_game["status"], "refused", "{other_game}");
+    assert_has(
+        other_game["message"].as_str().unwrap(),
+        "offers no bot for breakthrough",
+    );
 
     // Wrong, missing and another team's tokens; a team that does not exist.
     let bytes = || library("breakthrough-random");
