@@ -458,6 +458,23 @@ fn limits_hold_size_rate_and_slow_uploads_block_no_one() {
         assert_eq!(builds, Value::Array(Vec::new()), "{team}");
     }
 
+    // The form's body before its token is bounded: a part header that never ends is cut at
+    // 64 KiB at once (not buffered until the body limit), and a body that stops before the
+    // file is dropped at the idle limit.
+    let endless = format!(
+        "POST /teams/east/builds HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; \
+         boundary=b\r\nContent-Length: 1500000\r\n\r\n--b\r\nX-Pad: {}",
+        "a".repeat(200_000)
+    );
+    let (line, took) = raw_request(&portal.url, &endless, b"", Duration::from_secs(30));
+    assert!(line.contains("400"), "{line}");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+    let silent = "POST /teams/east/builds HTTP/1.1\r\nHost: x\r\nContent-Type: \
+                  multipart/form-data; boundary=b\r\nContent-Length: 5000\r\n\r\n--b\r\n";
+    let (line, took) = raw_request(&portal.url, silent, b"", Duration::from_secs(30));
+    assert!(line.contains("408"), "{line}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+
     // Uploads per hour: the fourth of the hour is refused.
     for _ in 0..2 {
         assert_eq!(

@@ -6,14 +6,16 @@
 //! | `GET /api/teams/NAME` | the team's builds, their statuses and ratings, its latest games |
 //! | `GET /api/standings` | the ladder's `standings.json` |
 
-use super::auth::{bearer, team_of_path};
+use super::auth::{authorize, bearer, team_of_path};
+use super::body_gate::Gate;
 use super::csp::{secure, DATA_POLICY};
+use super::drain::drain_body;
 use super::refusal::Refusal;
 use super::state::Portal;
 use super::team_view::TeamView;
-use super::upload::{drain, take_upload};
-use axum::extract::{Multipart, Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use super::upload::take_upload;
+use axum::extract::{FromRequest, Multipart, Path, Request, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use std::sync::Arc;
@@ -32,30 +34,32 @@ impl IntoResponse for Refusal {
     }
 }
 
-pub async fn upload(
-    State(portal): Shared,
-    Path(name): Path<String>,
-    headers: HeaderMap,
-    multipart: Multipart,
-) -> Response {
-    let team = match team_of_path(&portal, &name) {
+/// The token is checked from the header before the body is parsed; a refused request's body
+/// is read unparsed (`drain`).
+pub async fn upload(State(portal): Shared, Path(name): Path<String>, request: Request) -> Response {
+    let token = bearer(request.headers()).map(str::to_string);
+    let checked = team_of_path(&portal, &name).and_then(|team| match token.as_deref() {
+        None => Err(Refusal::unauthorized(
+            "no token: send `Authorization: Bearer TOKEN` with the team's token".into(),
+        )),
+        Some(token) => authorize(&portal, &team, Some(token)).map(|()| team),
+    });
+    let team = match checked {
         Ok(team) => team,
         Err(refusal) => {
-            return drain(multipart, refusal, portal.limits.settings.max_bytes)
+            let max_bytes = portal.limits.settings.max_bytes;
+            return drain_body(request.into_body(), refusal, max_bytes)
                 .await
-                .into_response()
+                .into_response();
         }
     };
-    let token = bearer(&headers).map(str::to_string);
-    if token.is_none() {
-        let refusal = Refusal::unauthorized(
-            "no token: send `Authorization: Bearer TOKEN` with the team's token".into(),
-        );
-        return drain(multipart, refusal, portal.limits.settings.max_bytes)
-            .await
-            .into_response();
-    }
-    match take_upload(portal, team, token, multipart).await {
+    let gate = Gate::default();
+    gate.open();
+    let multipart = match Multipart::from_request(request, &()).await {
+        Ok(multipart) => multipart,
+        Err(e) => return Refusal::bad_request(e.body_text()).into_response(),
+    };
+    match take_upload(portal, team, token, multipart, gate).await {
         Ok(receipt) => json(StatusCode::CREATED, receipt),
         Err(refusal) => refusal.into_response(),
     }

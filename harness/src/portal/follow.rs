@@ -121,21 +121,23 @@ impl Follower {
         let games = self.journal.new_lines();
         let taken = events.len() + games.len();
         let mut news = news.lock().unwrap_or_else(|p| p.into_inner());
+        let mut before = self.events.offset;
         for (line, after) in events {
             let Ok(logged) = serde_json::from_str::<Logged>(&line) else {
+                before = after;
                 continue; // a damaged line; the ladder has warned of it
             };
-            note_current(&mut news, &logged.event);
             if after > self.applied {
-                if let Err(e) = apply(store, &logged) {
+                if let Err(e) = apply(store, &logged, (EVENTS_KEY, after)) {
+                    // Tried again at the next look, from this line on.
                     log::warn!("portal: {e}");
-                    continue;
+                    self.events.offset = before;
+                    break;
                 }
                 self.applied = after;
-                if let Err(e) = store.set_read_offset(EVENTS_KEY, after) {
-                    log::warn!("portal: {e}");
-                }
             }
+            note_current(&mut news, &logged.event);
+            before = after;
         }
         for (line, _) in games {
             if let Ok(game) = serde_json::from_str::<LadderGame>(&line) {
@@ -161,8 +163,9 @@ fn note_current(news: &mut LadderNews, event: &Event) {
     }
 }
 
-/// Writes the ladder's verdict on a team's build into the database.
-fn apply(store: &Store, logged: &Logged) -> Result<(), String> {
+/// Writes the ladder's verdict on a team's build into the database, with the events' read
+/// offset `read_to` after it, in one transaction.
+fn apply(store: &Store, logged: &Logged, read_to: (&str, u64)) -> Result<(), String> {
     let (slot, verdict) = match &logged.event {
         Event::Accepted { build, .. } => (
             &build.slot,
@@ -196,14 +199,14 @@ fn apply(store: &Store, logged: &Logged) -> Result<(), String> {
             reason,
         } => {
             return match TeamName::of_slot(slot) {
-                Some(team) => store.refuse_newest(team.as_str(), reason, logged.unix_ms),
-                None => Ok(()),
+                Some(team) => store.refuse_newest(team.as_str(), reason, logged.unix_ms, read_to),
+                None => store.set_read_offset(read_to.0, read_to.1),
             }
         }
-        _ => return Ok(()),
+        _ => return store.set_read_offset(read_to.0, read_to.1),
     };
     match TeamName::of_slot(slot) {
-        Some(team) => store.judge(team.as_str(), &verdict).map(drop),
-        None => Ok(()),
+        Some(team) => store.judge(team.as_str(), &verdict, read_to).map(drop),
+        None => store.set_read_offset(read_to.0, read_to.1),
     }
 }

@@ -11,6 +11,8 @@
 //! | `follow.rs` | what the ladder's events and journal say, into the database and memory |
 //! | `limits.rs` | upload size, uploads per hour, uploads at once |
 //! | `receive.rs` | an uploaded file streamed to disk, hashed, bounded |
+//! | `body_gate.rs` | a body that lets only a few bytes through before the token is checked |
+//! | `drain.rs` | the rest of a refused upload read before the answer, bounded |
 //! | `upload.rs` | one upload from token to slot |
 //! | `auth.rs` | which team a request may act for |
 //! | `refusal.rs` | why a request was refused: status and sentence |
@@ -23,7 +25,9 @@
 
 mod api;
 mod auth;
+mod body_gate;
 mod csp;
+mod drain;
 mod folder;
 mod follow;
 mod http_server;

@@ -113,7 +113,7 @@ pub fn too_large(limits: &LimitSettings) -> Refusal {
 }
 
 /// A body that broke off, was malformed, or passed the request's size limit.
-fn multipart_refusal(error: MultipartError, limits: &LimitSettings) -> Refusal {
+pub fn multipart_refusal(error: MultipartError, limits: &LimitSettings) -> Refusal {
     if error.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
         return too_large(limits);
     }

@@ -296,59 +296,52 @@ impl Store {
             .map_err(sql)
     }
 
-    /// Applies the ladder's verdict on `team`'s content: every build of that content still
-    /// validating takes it, and older builds of other content still validating were replaced
-    /// before the ladder saw them. A verdict on content no upload brought (a file put in the
-    /// folder by hand) becomes a build of its own. Returns the builds it marked.
-    pub fn judge(&self, team: &str, verdict: &Verdict) -> Sql<usize> {
+    /// Applies the ladder's verdict on `team`'s content and notes that the ladder's `file` is
+    /// read up to `offset`, in one transaction (a verdict is applied once, however the portal
+    /// stops). The verdict is on the oldest build of that content still validating, and on the
+    /// uploads of the same content right after it (the ladder saw them as one); builds of other
+    /// content still validating before it were replaced before the ladder saw them. A verdict
+    /// on content no upload brought (a file put in the folder by hand) becomes a build of its
+    /// own. Returns the builds it marked.
+    pub fn judge(&self, team: &str, verdict: &Verdict, (file, offset): (&str, u64)) -> Sql<usize> {
         let mut db = self.db();
         let tx = db.transaction().map_err(sql)?;
-        let newest: Option<u32> = tx
-            .query_row(
-                "SELECT MAX(number) FROM builds WHERE team = ?1 AND sha256 = ?2 \
-                 AND status = 'validating'",
-                params![team, verdict.sha256],
-                |r| r.get(0),
-            )
-            .map_err(sql)?;
-        let marked = match newest {
-            Some(newest) => {
-                tx.execute(
-                    "UPDATE builds SET status = 'superseded', judged_ms = ?3, \
-                     message = 'a newer upload replaced it before the ladder took it' \
-                     WHERE team = ?1 AND number < ?2 AND status = 'validating' AND sha256 != ?4",
-                    params![team, newest, verdict.at_ms, verdict.sha256],
-                )
-                .map_err(sql)?;
-                tx.execute(
-                    "UPDATE builds SET status = ?3, version = ?4, message = ?5, judged_ms = ?6 \
-                     WHERE team = ?1 AND sha256 = ?2 AND status = 'validating'",
-                    params![
-                        team,
-                        verdict.sha256,
-                        verdict.status.as_str(),
-                        verdict.version,
-                        verdict.message,
-                        verdict.at_ms
-                    ],
-                )
-                .map_err(sql)?
-            }
-            None => found_in_folder(&tx, team, verdict)?,
-        };
+        let marked = judge_in(&tx, team, verdict)?;
+        set_offset(&tx, file, offset)?;
         tx.commit().map_err(sql)?;
         Ok(marked)
     }
 
     /// Refuses the team's newest build still validating (the one in its slot now), for a
-    /// refusal that names no content.
-    pub fn refuse_newest(&self, team: &str, reason: &str, at_ms: u64) -> Sql<()> {
+    /// refusal that names no content; notes the read offset in the same transaction.
+    pub fn refuse_newest(
+        &self,
+        team: &str,
+        reason: &str,
+        at_ms: u64,
+        (file, offset): (&str, u64),
+    ) -> Sql<()> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(sql)?;
+        tx.execute(
+            "UPDATE builds SET status = 'refused', message = ?2, judged_ms = ?3 \
+             WHERE team = ?1 AND number = (SELECT MAX(number) FROM builds \
+             WHERE team = ?1 AND status = 'validating')",
+            params![team, reason, at_ms],
+        )
+        .map_err(sql)?;
+        set_offset(&tx, file, offset)?;
+        tx.commit().map_err(sql)
+    }
+
+    /// Builds of `team` still validating from before build `number`: replaced in the slot
+    /// before the ladder took them.
+    pub fn supersede_before(&self, team: &str, number: u32, at_ms: u64) -> Sql<()> {
         self.db()
             .execute(
-                "UPDATE builds SET status = 'refused', message = ?2, judged_ms = ?3 \
-                 WHERE team = ?1 AND number = (SELECT MAX(number) FROM builds \
-                 WHERE team = ?1 AND status = 'validating')",
-                params![team, reason, at_ms],
+                "UPDATE builds SET status = 'superseded', judged_ms = ?3, message = ?4 \
+                 WHERE team = ?1 AND number < ?2 AND status = 'validating'",
+                params![team, number, at_ms, REPLACED],
             )
             .map(drop)
             .map_err(sql)
@@ -435,15 +428,66 @@ impl Store {
     }
 
     pub fn set_read_offset(&self, file: &str, offset: u64) -> Sql<()> {
-        self.db()
-            .execute(
-                "INSERT INTO read_offsets (file, offset) VALUES (?1, ?2) \
-                 ON CONFLICT(file) DO UPDATE SET offset = excluded.offset",
-                params![file, offset],
-            )
-            .map(drop)
-            .map_err(sql)
+        set_offset(&self.db(), file, offset)
     }
+}
+
+/// Why a build never reached the ladder.
+const REPLACED: &str = "a newer upload replaced it before the ladder took it";
+
+fn set_offset(db: &Connection, file: &str, offset: u64) -> Sql<()> {
+    db.execute(
+        "INSERT INTO read_offsets (file, offset) VALUES (?1, ?2) \
+         ON CONFLICT(file) DO UPDATE SET offset = excluded.offset",
+        params![file, offset],
+    )
+    .map(drop)
+    .map_err(sql)
+}
+
+/// [`Store::judge`] within its transaction.
+fn judge_in(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<usize> {
+    let first: Option<u32> = tx
+        .query_row(
+            "SELECT MIN(number) FROM builds WHERE team = ?1 AND sha256 = ?2 \
+             AND status = 'validating'",
+            params![team, verdict.sha256],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    let Some(first) = first else {
+        return found_in_folder(tx, team, verdict);
+    };
+    let next_other: u32 = tx
+        .query_row(
+            "SELECT COALESCE(MIN(number), 4294967295) FROM builds WHERE team = ?1 \
+             AND status = 'validating' AND sha256 != ?2 AND number > ?3",
+            params![team, verdict.sha256, first],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    tx.execute(
+        "UPDATE builds SET status = 'superseded', judged_ms = ?3, message = ?5 \
+         WHERE team = ?1 AND number < ?2 AND status = 'validating' AND sha256 != ?4",
+        params![team, first, verdict.at_ms, verdict.sha256, REPLACED],
+    )
+    .map_err(sql)?;
+    tx.execute(
+        "UPDATE builds SET status = ?3, version = ?4, message = ?5, judged_ms = ?6 \
+         WHERE team = ?1 AND sha256 = ?2 AND status = 'validating' AND number >= ?7 \
+         AND number < ?8",
+        params![
+            team,
+            verdict.sha256,
+            verdict.status.as_str(),
+            verdict.version,
+            verdict.message,
+            verdict.at_ms,
+            first,
+            next_other
+        ],
+    )
+    .map_err(sql)
 }
 
 /// The file name a build gets that no upload brought.
@@ -500,6 +544,8 @@ mod tests {
         (store, dir)
     }
 
+    const AT: (&str, u64) = ("events.jsonl", 1);
+
     fn verdict(sha256: &str, status: BuildStatus, version: Option<u32>) -> Verdict<'_> {
         Verdict {
             sha256,
@@ -530,7 +576,7 @@ mod tests {
         // The ladder saw only the last content: both uploads of it take the verdict.
         assert_eq!(
             store
-                .judge("red", &verdict("b", BuildStatus::Accepted, Some(1)))
+                .judge("red", &verdict("b", BuildStatus::Accepted, Some(1)), AT)
                 .unwrap(),
             2
         );
@@ -546,17 +592,60 @@ mod tests {
         // Read again after a restart: nothing changes.
         assert_eq!(
             store
-                .judge("red", &verdict("b", Accepted, Some(1)))
+                .judge("red", &verdict("b", Accepted, Some(1)), AT)
                 .unwrap(),
             0
         );
         // Content no upload brought becomes a build of its own.
-        assert_eq!(store.judge("red", &verdict("c", Refused, None)).unwrap(), 1);
+        assert_eq!(
+            store
+                .judge("red", &verdict("c", Refused, None), AT)
+                .unwrap(),
+            1
+        );
         let found = &store.builds("red").unwrap()[0];
         assert_eq!((found.number, found.status), (4, Refused));
         assert_eq!(found.file_name, FOUND_IN_FOLDER);
         // Not counted as an upload of the hour.
         assert_eq!(store.uploads_since("red", 0).unwrap(), 3);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Content X, then Y, then X again, each judged in turn: each verdict is its own build's.
+    #[test]
+    fn a_verdict_is_the_oldest_uploads_of_its_content() {
+        let (store, dir) = store("order");
+        for sha in ["x", "y", "x"] {
+            store.add_build("red", sha, 10, "x.so", 5).unwrap();
+        }
+        use BuildStatus::*;
+        assert_eq!(
+            store
+                .judge("red", &verdict("x", Accepted, Some(1)), AT)
+                .unwrap(),
+            1
+        );
+        assert_eq!(
+            store
+                .judge("red", &verdict("y", Refused, None), AT)
+                .unwrap(),
+            1
+        );
+        assert_eq!(
+            store
+                .judge("red", &verdict("x", Accepted, Some(1)), AT)
+                .unwrap(),
+            1
+        );
+        assert_eq!(
+            statuses(&store),
+            [
+                (1, Accepted, Some(1)),
+                (2, Refused, None),
+                (3, Accepted, Some(1))
+            ]
+        );
+        assert_eq!(store.read_offset("events.jsonl").unwrap(), 1);
         let _ = std::fs::remove_dir_all(dir);
     }
 

@@ -29,15 +29,7 @@ impl TokenKey {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let mut key = [0u8; 32];
                 getrandom::fill(&mut key).map_err(|e| format!("no randomness: {e}"))?;
-                let mut file = std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .mode(0o600)
-                    .open(path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                file.write_all(&key)
-                    .and_then(|()| file.sync_all())
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                write_whole(path, &key).map_err(|e| format!("{}: {e}", path.display()))?;
                 Ok(TokenKey(key))
             }
             Err(e) => Err(format!("{}: {e}", path.display())),
@@ -56,6 +48,24 @@ impl TokenKey {
         blake3::Hash::from_hex(stored)
             .is_ok_and(|stored| blake3::keyed_hash(&self.0, token.as_bytes()) == stored)
     }
+}
+
+/// Writes the key under a temporary name, synced, then renames it into place and syncs the
+/// folder: a portal stopped at any point leaves the whole key or none (and the database's
+/// hashes are never left without the key they were made with).
+fn write_whole(path: &Path, key: &[u8]) -> std::io::Result<()> {
+    let temp = path.with_extension("new");
+    let _ = std::fs::remove_file(&temp);
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&temp)?;
+    file.write_all(key)?;
+    file.sync_all()?;
+    std::fs::rename(&temp, path)?;
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    std::fs::File::open(folder.unwrap_or(Path::new(".")))?.sync_all()
 }
 
 /// A new token: 128 random bits, as hex after [`PREFIX`].

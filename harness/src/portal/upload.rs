@@ -4,7 +4,10 @@
 //! verdict reaches the database when the ladder gives it (`follow`).
 
 use super::auth::authorize;
-use super::receive::{receive, too_large, Received};
+use super::body_gate::Gate;
+use super::drain::drain_parts;
+use super::limits::LimitSettings;
+use super::receive::{multipart_refusal, receive, too_large, Received};
 use super::refusal::Refusal;
 use super::state::Portal;
 use super::store::{BuildStatus, Verdict};
@@ -32,21 +35,35 @@ const TOKEN_FIELD_MAX: usize = 256;
 /// Longest file name kept (it is shown, never used as a path).
 const FILE_NAME_MAX: usize = 120;
 
-/// Takes an upload to `team`'s slot; `token` is the header's, if any. Every attempt by a
-/// request that names a team is noted in the database, with its outcome.
+/// Takes an upload to `team`'s slot; `token` is the header's, if any, already checked (then
+/// `gate` is open). Every attempt by a request that acts for the team (its token checked) is
+/// noted in the database, with its outcome.
 pub async fn take_upload(
     portal: Arc<Portal>,
     team: TeamName,
     token: Option<String>,
     mut multipart: Multipart,
+    gate: Gate,
 ) -> Result<Receipt, Refusal> {
-    let mut outcome = take(&portal, &team, token, &mut multipart).await;
+    let whole = portal.limits.settings.whole;
+    let taking = take(&portal, &team, token, &mut multipart, &gate);
+    let mut outcome = tokio::time::timeout(whole, taking)
+        .await
+        .unwrap_or_else(|_| {
+            Err(Refusal::timed_out(format!(
+                "the upload took longer than {} s",
+                whole.as_secs()
+            )))
+        });
+    if !gate.is_open() {
+        return outcome; // not the team's: neither read further nor noted
+    }
     if let Err(refusal) = outcome {
         // Refused before the file was read: its sender is likely still sending. A file that
         // stalled, broke off or ran past the limit is not read any further.
-        let before_the_file = [401, 403, 404, 429, 503].contains(&refusal.status.as_u16());
+        let before_the_file = [429, 503].contains(&refusal.status.as_u16());
         outcome = Err(match before_the_file {
-            true => drain(multipart, refusal, portal.limits.settings.max_bytes).await,
+            true => drain_parts(multipart, refusal, portal.limits.settings.max_bytes).await,
             false => refusal,
         });
     }
@@ -63,10 +80,16 @@ pub async fn take_upload(
             format!("{}: {}", refusal.status, refusal.message),
         ),
     };
-    if let Err(e) = portal
-        .store
-        .log_upload(team.as_str(), result, &detail, unix_ms())
-    {
+    let noted = {
+        let (portal, team) = (portal.clone(), team.clone());
+        tokio::task::spawn_blocking(move || {
+            portal
+                .store
+                .log_upload(team.as_str(), result, &detail, unix_ms())
+        })
+        .await
+    };
+    if let Ok(Err(e)) = noted {
         log::warn!("portal: {e}");
     }
     outcome
@@ -77,46 +100,40 @@ async fn take(
     team: &TeamName,
     token: Option<String>,
     multipart: &mut Multipart,
+    gate: &Gate,
 ) -> Result<Receipt, Refusal> {
-    let mut authorized = false;
     if token.is_some() {
         authorize(portal, team, token.as_deref())?;
-        authorized = true;
+        gate.open();
     }
+    let settings = &portal.limits.settings;
     loop {
-        let field = multipart
-            .next_field()
-            .await
-            .map_err(|e| Refusal::bad_request(format!("a malformed upload: {}", e.body_text())))?
+        let field = idle(settings, multipart.next_field())
+            .await?
+            .map_err(|e| multipart_refusal(e, settings))?
             .ok_or_else(|| {
                 Refusal::bad_request(
                     "no `file` field: send the library as the multipart field `file`".into(),
                 )
             })?;
         match field.name() {
-            Some("token") if !authorized => {
-                let token = small_text(field).await?;
+            Some("token") if !gate.is_open() => {
+                let token = small_text(field, settings).await?;
                 authorize(portal, team, Some(token.trim()))?;
-                authorized = true;
+                gate.open();
             }
-            Some("file") if !authorized => authorize(portal, team, None)?,
+            Some("file") if !gate.is_open() => authorize(portal, team, None)?,
             Some("file") => {
-                let _admitted = portal.limits.admit(team, &portal.store, unix_ms())?;
+                let admitted = portal.limits.admit(team, &portal.store, unix_ms())?;
                 let file_name = shown_file_name(field.file_name());
-                let incoming = portal.folder.incoming();
-                let received = receive(field, &incoming, &portal.limits.settings);
-                let received = tokio::time::timeout(portal.limits.settings.whole, received)
-                    .await
-                    .map_err(|_| {
-                        Refusal::timed_out(format!(
-                            "the upload took longer than {} s",
-                            portal.limits.settings.whole.as_secs()
-                        ))
-                    })??;
-                let portal = portal.clone();
-                let team = team.clone();
+                let received = receive(field, &portal.folder.incoming(), settings).await?;
+                let (portal, team) = (portal.clone(), team.clone());
+                // The team's place is held until its build is kept, even if the client is
+                // gone by then (the request's future is dropped, this is not).
                 return tokio::task::spawn_blocking(move || {
-                    keep(&portal, &team, received, file_name)
+                    let kept = keep(&portal, &team, received, file_name);
+                    drop(admitted);
+                    kept
                 })
                 .await
                 .map_err(|e| Refusal::internal(e.to_string()))?;
@@ -126,36 +143,27 @@ async fn take(
     }
 }
 
-/// How long a refused request's body is read before the refusal is sent: a client that is still
-/// sending when the answer comes (most do not read before they have sent) then sees the answer
-/// rather than a connection cut. A slower body is cut.
-const DRAIN_TIME: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Reads what is left of a refused upload's body (at most `max_bytes`, the upload limit, within
-/// [`DRAIN_TIME`]), then hands back the refusal.
-pub async fn drain(mut multipart: Multipart, refusal: Refusal, max_bytes: u64) -> Refusal {
-    let reading = async {
-        let mut read: u64 = 0;
-        while let Ok(Some(mut field)) = multipart.next_field().await {
-            while let Ok(Some(chunk)) = field.chunk().await {
-                read += chunk.len() as u64;
-                if read > max_bytes {
-                    return;
-                }
-            }
-        }
-    };
-    let _ = tokio::time::timeout(DRAIN_TIME, reading).await;
-    refusal
+/// `step`, unless nothing arrives for the idle limit.
+async fn idle<T>(
+    settings: &LimitSettings,
+    step: impl std::future::Future<Output = T>,
+) -> Result<T, Refusal> {
+    tokio::time::timeout(settings.idle, step)
+        .await
+        .map_err(|_| {
+            Refusal::timed_out(format!(
+                "the upload stalled: nothing arrived for {} s",
+                settings.idle.as_secs()
+            ))
+        })
 }
 
 /// A short text field (the token), read no further than [`TOKEN_FIELD_MAX`].
-async fn small_text(mut field: Field<'_>) -> Result<String, Refusal> {
+async fn small_text(mut field: Field<'_>, settings: &LimitSettings) -> Result<String, Refusal> {
     let mut bytes = Vec::new();
-    while let Some(chunk) = field
-        .chunk()
-        .await
-        .map_err(|e| Refusal::bad_request(format!("a malformed upload: {}", e.body_text())))?
+    while let Some(chunk) = idle(settings, field.chunk())
+        .await?
+        .map_err(|e| multipart_refusal(e, settings))?
     {
         bytes.extend_from_slice(&chunk);
         if bytes.len() > TOKEN_FIELD_MAX {
@@ -232,6 +240,7 @@ fn keep(
         };
         store
             .mark(team.as_str(), number, &same)
+            .and_then(|()| store.supersede_before(team.as_str(), number, now))
             .map_err(Refusal::internal)?;
         (receipt.status, receipt.version, receipt.message) =
             (BuildStatus::Accepted, Some(version), Some(message));

@@ -4,12 +4,13 @@
 //! path taken from the request.
 
 use super::auth::team_of_path;
+use super::body_gate::{gated, Gate};
 use super::csp::{page_policy, secure, DATA_POLICY};
 use super::refusal::Refusal;
 use super::state::Portal;
 use super::team_view::{game_view, rating, shown_team, TeamView};
-use super::upload::{drain, take_upload};
-use axum::extract::{Multipart, Path, State};
+use super::upload::take_upload;
+use axum::extract::{FromRequest, Multipart, Path, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use minijinja::context;
@@ -160,21 +161,25 @@ pub async fn team(State(portal): Shared, Path(name): Path<String>) -> Response {
     )
 }
 
-/// The upload form's target: back to the team's page, at the new build.
+/// The upload form's target: back to the team's page, at the new build. The form's token
+/// comes before its file, so the body is gated (`body_gate`) until the token is checked.
 pub async fn upload_form(
     State(portal): Shared,
     Path(name): Path<String>,
-    multipart: Multipart,
+    request: Request,
 ) -> Response {
     let team = match team_of_path(&portal, &name) {
         Ok(team) => team,
-        Err(refusal) => {
-            return drain(multipart, refusal, portal.limits.settings.max_bytes)
-                .await
-                .into_page(None)
-        }
+        Err(refusal) => return refusal.into_page(None),
     };
-    match take_upload(portal, team.clone(), None, multipart).await {
+    let gate = Gate::default();
+    let (parts, body) = request.into_parts();
+    let request = Request::from_parts(parts, gated(body, &gate));
+    let multipart = match Multipart::from_request(request, &()).await {
+        Ok(multipart) => multipart,
+        Err(e) => return Refusal::bad_request(e.body_text()).into_page(Some(team.as_str())),
+    };
+    match take_upload(portal, team.clone(), None, multipart, gate).await {
         Ok(receipt) => {
             Redirect::to(&format!("/teams/{team}#build-{}", receipt.build)).into_response()
         }

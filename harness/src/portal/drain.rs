@@ -1,0 +1,45 @@
+//! Reading the rest of a refused upload's body before the refusal is sent: a client that is
+//! still sending when the answer comes (most do not read before they have sent) then sees the
+//! answer rather than a cut connection. Bounded by the upload limit and [`DRAIN_TIME`]; a
+//! slower or larger body is cut.
+
+use super::refusal::Refusal;
+use axum::body::Body;
+use axum::extract::Multipart;
+use futures_util::StreamExt;
+use std::time::Duration;
+
+const DRAIN_TIME: Duration = Duration::from_secs(10);
+
+/// The rest of a body not parsed at all (a request refused from its headers).
+pub async fn drain_body(body: Body, refusal: Refusal, max_bytes: u64) -> Refusal {
+    let mut stream = body.into_data_stream();
+    let reading = async {
+        let mut read: u64 = 0;
+        while let Some(Ok(chunk)) = stream.next().await {
+            read += chunk.len() as u64;
+            if read > max_bytes {
+                return;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(DRAIN_TIME, reading).await;
+    refusal
+}
+
+/// The rest of a body being parsed as multipart (a request whose token was checked).
+pub async fn drain_parts(mut multipart: Multipart, refusal: Refusal, max_bytes: u64) -> Refusal {
+    let reading = async {
+        let mut read: u64 = 0;
+        while let Ok(Some(mut field)) = multipart.next_field().await {
+            while let Ok(Some(chunk)) = field.chunk().await {
+                read += chunk.len() as u64;
+                if read > max_bytes {
+                    return;
+                }
+            }
+        }
+    };
+    let _ = tokio::time::timeout(DRAIN_TIME, reading).await;
+    refusal
+}
