@@ -335,7 +335,7 @@ fn a_team_uploads_sees_its_verdict_its_rating_and_its_games() {
     assert_eq!(portal.upload("north", None, bytes(), "x.so").0, 401);
     let (status, answer) = portal.upload("north", Some(&south), bytes(), "x.so");
     assert_eq!(status, 403, "{answer}");
-    assert_has(answer["error"].as_str().unwrap(), "team `south`'s");
+    assert_has(answer["error"].as_str().unwrap(), "another team's");
     assert_eq!(
         portal.upload("nobody", Some(&north), bytes(), "x.so").0,
         404

@@ -47,10 +47,11 @@ pub fn authorize(portal: &Portal, team: &TeamName, token: Option<&str>) -> Resul
         .store
         .team_with_hash(&portal.key.hash(token))
         .map_err(Refusal::internal)?;
+    // Which team's it is stays unsaid: whoever holds a token they should not learns no more.
     match owner {
-        Some(other) => Err(Refusal::forbidden(format!(
-            "this token is team `{other}`'s: a team uploads to its own slot only"
-        ))),
+        Some(_) => Err(Refusal::forbidden(
+            "this token is another team's: a team uploads to its own slot only".into(),
+        )),
         None => Err(Refusal::unauthorized(
             "the token is wrong or has been revoked".into(),
         )),
