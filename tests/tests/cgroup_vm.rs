@@ -384,7 +384,13 @@ impl Inner {
         assert!(seen > Duration::from_secs(1), "watched for {seen:?} only");
         // The VM has 2 CPUs: uncapped, the two spinning tasks would take both.
         assert!(cpus > 0.6 && cpus < 1.3, "{cpus} CPUs");
-        assert!(throttled > 0, "never throttled");
+        // Throttled, unless the VM itself was starved below the cap (its host loaded: then
+        // the tasks never had a whole CPU's worth to be throttled at, and a run like that has
+        // been seen). A bot that reached the cap unthrottled fails either way.
+        assert!(
+            throttled > 0 || cpus < 0.95,
+            "never throttled, yet {cpus:.2} CPUs"
+        );
         self.ok(
             "cpu",
             format!(
