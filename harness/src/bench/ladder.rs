@@ -123,8 +123,9 @@ fn publish(bytes: &[u8], dir: &Path, slot: &str) -> std::io::Result<()> {
     std::fs::rename(temp, dir.join(slot))
 }
 
-/// The start time (ms since the epoch) of the first game in which b.so played `sha`.
-fn first_game_with(out: &Path, sha: &str) -> anyhow::Result<f64> {
+/// The start time (ms since the epoch) of the first game of the ladder in `out` in which a
+/// seat played `sha`.
+pub(super) fn first_game_with(out: &Path, sha: &str) -> anyhow::Result<f64> {
     let t0 = Instant::now();
     loop {
         let standings = read_json(&out.join("standings.json"));
@@ -155,7 +156,7 @@ fn first_game_with(out: &Path, sha: &str) -> anyhow::Result<f64> {
     }
 }
 
-fn wait_for_games(out: &Path, games: u64) -> anyhow::Result<()> {
+pub(super) fn wait_for_games(out: &Path, games: u64) -> anyhow::Result<()> {
     let mut last = (0, Instant::now());
     loop {
         let now = read_json(&out.join("standings.json"))["games"]
@@ -180,7 +181,7 @@ fn read_json(path: &PathBuf) -> Value {
         .unwrap_or(Value::Null)
 }
 
-fn unix_ms_f64() -> f64 {
+pub(super) fn unix_ms_f64() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0)

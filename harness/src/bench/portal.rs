@@ -6,13 +6,13 @@
 //! games in all.
 
 use super::figure::{single, summarize, Figure};
+use super::ladder::{first_game_with, unix_ms_f64, wait_for_games};
 use anyhow::{anyhow, bail, Context};
-use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A build that has not reached a game by then has failed.
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -89,7 +89,7 @@ pub fn portal(
     upload(&running.address, "a", &a, &bytes[0])?;
     upload(&running.address, "b", &b, &bytes[0])?;
     let ladder = root.join("ladder");
-    wait_for_games(&running.address, 2)?;
+    wait_for_games(&ladder, 2)?;
     let mut latencies = Vec::new();
     for n in 0..uploads {
         // A new content each time: the two builds in turn, made distinct by trailing bytes
@@ -98,12 +98,12 @@ pub fn portal(
         build.extend_from_slice(&(n as u64).to_le_bytes());
         let sha = agon_engine::loader::sha256_hex(&build);
         upload(&running.address, "b", &b, &build)?;
-        let answered = unix_ms();
+        let answered = unix_ms_f64();
         latencies.push(first_game_with(&ladder, &sha)? - answered);
     }
     let pid = running.child.id().to_string();
     let rss_uploads = super::ladder::resident_mib_of(&pid);
-    wait_for_games(&running.address, games)?;
+    wait_for_games(&ladder, games)?;
     let rss = super::ladder::resident_mib_of(&pid);
     drop(running);
     let _ = std::fs::remove_dir_all(&root);
@@ -142,12 +142,6 @@ Content-Type: application/octet-stream\r\n\r\n"
     Ok(())
 }
 
-/// `GET path`: its status and body.
-fn get(address: &str, path: &str) -> anyhow::Result<(u16, String)> {
-    let head = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
-    exchange(address, head.as_bytes(), b"")
-}
-
 fn exchange(address: &str, head: &[u8], body: &[u8]) -> anyhow::Result<(u16, String)> {
     let mut stream = TcpStream::connect(address)?;
     stream.set_read_timeout(Some(PATIENCE))?;
@@ -166,58 +160,4 @@ fn exchange(address: &str, head: &[u8], body: &[u8]) -> anyhow::Result<(u16, Str
         .map_or("", |(_, b)| b)
         .to_string();
     Ok((status, body))
-}
-
-fn wait_for_games(address: &str, games: u64) -> anyhow::Result<()> {
-    let mut last = (0, Instant::now());
-    loop {
-        let (_, body) = get(address, "/api/standings")?;
-        let now = serde_json::from_str::<Value>(&body)
-            .ok()
-            .and_then(|s| s["games"].as_u64())
-            .unwrap_or(0);
-        if now >= games {
-            return Ok(());
-        }
-        if now != last.0 {
-            last = (now, Instant::now());
-        } else if last.1.elapsed() > PATIENCE {
-            bail!("the portal's ladder stopped playing at {now} games");
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
-/// The start (ms since the epoch) of the first game in the journal with a seat of `sha`.
-fn first_game_with(ladder: &Path, sha: &str) -> anyhow::Result<f64> {
-    let t0 = Instant::now();
-    let journal = ladder.join(crate::journal::FILE);
-    let mut seen = 0;
-    loop {
-        let text = std::fs::read_to_string(&journal).unwrap_or_default();
-        for line in text[seen.min(text.len())..].lines() {
-            let Ok(game) = serde_json::from_str::<Value>(line) else {
-                break; // a line being written
-            };
-            let plays = game["seats"]
-                .as_array()
-                .is_some_and(|seats| seats.iter().any(|s| s["sha256"] == sha));
-            if plays {
-                return game["started_unix_ms"]
-                    .as_f64()
-                    .ok_or_else(|| anyhow!("a journal line without its start"));
-            }
-        }
-        seen = text.rfind('\n').map_or(0, |i| i + 1);
-        if t0.elapsed() > PATIENCE {
-            bail!("no game with build {sha} after {PATIENCE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-fn unix_ms() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
 }

@@ -14,7 +14,6 @@ use super::team_name::TeamName;
 use super::token::TokenKey;
 use crate::ladder::events::unix_ms;
 use crate::ladder::run::{run as run_ladder, LadderOptions, Summary};
-use sha2::{Digest, Sha256};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -93,7 +92,7 @@ fn settle_unfinished(portal: &Portal) -> Result<(), String> {
             continue;
         };
         let in_slot = std::fs::read(portal.folder.builds().join(name.slot()))
-            .map(|bytes| format!("{:x}", Sha256::digest(&bytes)));
+            .map(|bytes| agon_engine::loader::sha256_hex(&bytes));
         if in_slot.as_deref().is_ok_and(|sha| sha == sha256) {
             continue;
         }
