@@ -68,6 +68,8 @@ struct Referee<'a, 'o> {
     faulty_streak: usize,
     /// The round of simultaneous moves being played, for the record.
     round: Option<u32>,
+    /// This machine's cores, once a round of several seats needed them.
+    cores: Option<usize>,
 }
 
 /// One seat's request in a round: its budget, or the fault that already took its turn (its
@@ -79,8 +81,16 @@ struct Request {
 }
 
 /// How many of `calls` made at once share each of this machine's cores (1 when each has one).
-fn calls_per_core(calls: usize) -> u32 {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+/// The cores are looked up once a match needs them, into `cores`: std reads them from the
+/// cgroup files each time (three files opened), and doing so every move cost a game of turns
+/// two thirds of its time (`agon bench --suite reversixt`, greedy games: 379 against 1,138 a
+/// second).
+fn calls_per_core(calls: usize, cores: &mut Option<usize>) -> u32 {
+    if calls <= 1 {
+        return 1;
+    }
+    let cores =
+        *cores.get_or_insert_with(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     calls.div_ceil(cores).max(1) as u32
 }
 
@@ -210,6 +220,7 @@ pub fn run_observed_match(
         errors: vec![0; seats.len()],
         faulty_streak: 0,
         round: None,
+        cores: None,
         observer,
     };
     let outcome = match referee.play(session.as_mut(), &mut seats) {
@@ -308,7 +319,7 @@ impl Referee<'_, '_> {
                 .asking(self.moves.len() as u32, self.round, &batch, &*session);
             let mut requests = Vec::with_capacity(batch.len());
             let mut asked = Vec::with_capacity(batch.len());
-            let sharing = calls_per_core(batch.len());
+            let sharing = calls_per_core(batch.len(), &mut self.cores);
             for (k, &index) in batch.iter().enumerate() {
                 let mut request = self.prepare(index, k, session, seats);
                 request.deadline.sharing = sharing;
@@ -680,4 +691,30 @@ fn spent<T>(call: &Call<T>, deadline: &Deadline) -> Duration {
 
 fn micros(d: Duration) -> u64 {
     d.as_micros().min(u64::MAX as u128) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::calls_per_core;
+
+    /// A seat asked alone has its core to itself, and nobody reads the machine for it: a game
+    /// of turns asks one seat every move.
+    #[test]
+    fn one_call_never_looks_up_the_cores() {
+        let mut cores = None;
+        assert_eq!(calls_per_core(1, &mut cores), 1);
+        assert_eq!(cores, None);
+    }
+
+    /// Several calls share the cores found once, for the rest of the match.
+    #[test]
+    fn calls_share_the_cores_looked_up_once() {
+        let mut cores = Some(2);
+        assert_eq!(calls_per_core(8, &mut cores), 4);
+        assert_eq!(calls_per_core(3, &mut cores), 2);
+        assert_eq!(calls_per_core(2, &mut cores), 1);
+        let mut unknown = None;
+        calls_per_core(2, &mut unknown);
+        assert!(unknown.is_some_and(|n| n >= 1));
+    }
 }
