@@ -241,6 +241,9 @@ pub fn run_observed_match(
         );
     }
     for seat in seats.iter_mut() {
+        seat.host.release();
+    }
+    for seat in seats.iter_mut() {
         let report = seat.host.report();
         seat.record.sandbox = report.sandbox;
         seat.record.stderr = report.stderr;

@@ -194,6 +194,42 @@ pub fn seat_retrying(
     }
 }
 
+/// Runs `seat_one` for each of a game's `seats`, and returns the results in seat order. Behind
+/// the process host they run side by side: starting a host is mostly waiting for its child to
+/// confine itself and load the plugin, and a game's seats started one after another doubled
+/// that wait (`agon bench --suite tournament`). In-process hosts create their bots on this
+/// thread, where a crash in a constructor is written down as that seat's.
+pub fn for_each_seat<T: Send>(
+    hosting: &Hosting,
+    seats: usize,
+    seat_one: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    if hosting.kind != HostKind::Process || seats < 2 {
+        return (0..seats).map(&seat_one).collect();
+    }
+    let seat_one = &seat_one;
+    std::thread::scope(|scope| {
+        let started: Vec<_> = (0..seats)
+            .map(|seat| {
+                std::thread::Builder::new()
+                    .name(format!("seat-{seat}"))
+                    .spawn_scoped(scope, move || seat_one(seat))
+                    .map_err(|_| seat)
+            })
+            .collect();
+        started
+            .into_iter()
+            .map(|thread| match thread {
+                Ok(running) => running
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                // No thread to be had: this one does it.
+                Err(seat) => seat_one(seat),
+            })
+            .collect()
+    })
+}
+
 /// Seats a bot of an already loaded plugin behind an in-process host.
 pub fn seat_from_plugin(
     plugin: &Plugin,
@@ -278,5 +314,31 @@ pub fn trial_start(
         }
         // Anything else (even a panic at start) is the bot's to answer for in its games.
         _ => Trial::Fine,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Process seats start side by side, each on a thread of its own, and come back in seat
+    /// order; in-process seats are created on the calling thread.
+    #[test]
+    fn seats_come_back_in_order_from_where_they_were_started() {
+        let here = std::thread::current().id();
+        let process = Hosting {
+            kind: HostKind::Process,
+            process: None,
+            cache: PathBuf::new(),
+        };
+        let seated = for_each_seat(&process, 4, |seat| {
+            (seat, std::thread::current().id() != here)
+        });
+        assert_eq!(seated, [(0, true), (1, true), (2, true), (3, true)]);
+        let inline = Hosting::in_process(HostKind::Inline);
+        let seated = for_each_seat(&inline, 3, |seat| {
+            (seat, std::thread::current().id() == here)
+        });
+        assert_eq!(seated, [(0, true), (1, true), (2, true)]);
     }
 }

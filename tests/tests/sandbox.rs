@@ -304,6 +304,29 @@ fn no_host_process_outlives_its_match() {
 }
 
 /// Killing the engine with SIGKILL takes its hosts with it (PR_SET_PDEATHSIG).
+/// A host's parent-death signal fires when the thread that forked it ends, not only the
+/// engine: hosts started on threads that end before their game (a game's seats are started
+/// side by side) must still play it.
+#[test]
+fn hosts_outlive_the_thread_that_started_them() {
+    let config = host_config(SandboxConfig::default());
+    let seats: Vec<Seat> = (0..2)
+        .map(|seat| {
+            let config = config.clone();
+            std::thread::spawn(move || {
+                process_seat(&spec("breakthrough-random", "random"), seat, &config).0
+            })
+            .join()
+            .expect("a seat")
+        })
+        .collect();
+    // Time for a signal sent when those threads ended to take effect.
+    std::thread::sleep(Duration::from_millis(200));
+    let record = play(seats, 1000, Clock::Wall);
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    assert!(record.outcome.winner.is_some(), "{:?}", record.outcome);
+}
+
 #[test]
 fn hosts_die_with_the_engine() {
     let (random, looping) = (

@@ -181,6 +181,10 @@ pub trait SeatHost: Send {
     fn start(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<()>;
     /// Delivers an encoded observation and returns the encoded reply.
     fn act(&mut self, message: Vec<u8>, deadline: Deadline) -> Call<Vec<u8>>;
+    /// The match is over: the host may begin to end, without being waited for. The runner
+    /// releases every seat before it asks any for its [`SeatHost::report`] (which waits), so
+    /// that a match's hosts end side by side, not one after another.
+    fn release(&mut self) {}
     /// What the host learned, once the match is over.
     fn report(&mut self) -> HostReport {
         HostReport::default()

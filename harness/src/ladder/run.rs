@@ -623,9 +623,12 @@ fn play(job: Job, options: &LadderOptions) -> Done {
         Err(e) => return failed(e.to_string()),
     };
     let started_unix_ms = unix_ms();
+    let seated = seating::for_each_seat(&options.hosting, job.builds.len(), |seat| {
+        seating::seat_retrying(&job.builds[seat].spec(), seat, rules, &options.hosting)
+    });
     let mut seats = Vec::new();
-    for (seat, build) in job.builds.iter().enumerate() {
-        match seating::seat_retrying(&build.spec(), seat, rules, &options.hosting) {
+    for (placed, build) in seated.into_iter().zip(&job.builds) {
+        match placed {
             Ok(placed) if placed.record.sha256 == build.sha256 => seats.push(placed),
             Ok(placed) => {
                 return failed(format!(

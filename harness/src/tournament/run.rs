@@ -494,30 +494,35 @@ impl Games<'_> {
     /// the newest validated one.
     fn seat_all(&self, game: &GameSpec, rules: &dyn GameRules) -> Result<Vec<Seat>, String> {
         let plan = self.plan;
-        let mut seats = Vec::new();
-        for (seat, &entrant) in game.seats.iter().enumerate() {
-            if !self.watch {
+        if !self.watch {
+            for &entrant in &game.seats {
                 self.builds.warn_if_changed(plan, entrant);
             }
+        }
+        let seated = seating::for_each_seat(&self.hosting, game.seats.len(), |seat| {
+            let entrant = game.seats[seat];
             let current = self.builds.current(entrant);
-            let (spec, sha256) = (current.spec, current.sha256);
             // In-process hosts create the bot on this thread: a crash in its constructor is its.
             let label = CrashLabel::new(&game.id, seat, &plan.entrants[entrant].name);
-            let seated = crash_evidence::in_call(Some(&label), || {
-                seating::seat_retrying(&spec, seat, rules, &self.hosting)
+            let placed = crash_evidence::in_call(Some(&label), || {
+                seating::seat_retrying(&current.spec, seat, rules, &self.hosting)
             });
-            let mut placed = seated.map_err(|e| {
+            (placed, current, label)
+        });
+        let mut seats = Vec::new();
+        for ((placed, current, label), &entrant) in seated.into_iter().zip(&game.seats) {
+            let mut placed = placed.map_err(|e| {
                 format!(
                     "game {}: cannot seat entrant `{}`: {e}",
                     game.id, plan.entrants[entrant].name
                 )
             })?;
-            if placed.record.sha256 != sha256 {
+            if placed.record.sha256 != current.sha256 {
                 return Err(format!(
                     "the cached copy of entrant `{}`'s build ({}) changed while the tournament ran \
                      (it is not the build it was); results would mix two builds",
                     plan.entrants[entrant].name,
-                    spec.file.display()
+                    current.spec.file.display()
                 ));
             }
             placed.host.label_calls(label);

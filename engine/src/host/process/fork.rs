@@ -7,7 +7,8 @@ use rustix::process::Signal;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 
 /// The engine's ends of a host's channels.
 pub(super) struct EngineEnds {
@@ -84,6 +85,36 @@ pub(super) fn host_command(
         });
     }
     command
+}
+
+/// A command to spawn, and where its child goes.
+type SpawnRequest = (Command, crossbeam_channel::Sender<std::io::Result<Child>>);
+
+/// Spawns `command` from a thread that lasts as long as the engine. A host's parent-death
+/// signal (set between fork and exec) fires when the thread that forked it ends, not the
+/// engine: a host forked on a thread that starts one game's seats side by side and then ends
+/// would be killed with that thread.
+pub(super) fn spawn_lasting(command: Command) -> std::io::Result<Child> {
+    static SPAWNER: OnceLock<std::io::Result<crossbeam_channel::Sender<SpawnRequest>>> =
+        OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (requests, received) = crossbeam_channel::unbounded::<SpawnRequest>();
+        std::thread::Builder::new()
+            .name("host-spawner".into())
+            .spawn(move || {
+                for (mut command, reply) in received {
+                    let _ = reply.send(command.spawn());
+                }
+            })
+            .map(|_| requests)
+    });
+    let spawner = spawner
+        .as_ref()
+        .map_err(|e| std::io::Error::new(e.kind(), format!("no thread to start hosts: {e}")))?;
+    let (reply, child) = crossbeam_channel::bounded(1);
+    let gone = || std::io::Error::other("the thread that starts hosts has ended");
+    spawner.send((command, reply)).map_err(|_| gone())?;
+    child.recv().map_err(|_| gone())?
 }
 
 /// Closes every descriptor above the hand-over socket's (in the forked child).

@@ -1,7 +1,7 @@
 //! Starting a host: fork and exec `agon-host`, place it in its cgroup before it runs team code,
 //! take it through its handshake, then stop it until its first call.
 
-use super::fork::{host_command, open_channels, EngineEnds};
+use super::fork::{host_command, open_channels, spawn_lasting, EngineEnds};
 use super::messages::{Hello, Ready};
 use super::stderr::StderrCapture;
 use super::{ProcessHost, ProcessHostConfig, ProcessHostError};
@@ -34,10 +34,10 @@ impl ProcessHost {
         // Decided here, not in the forked child: finding the delegation reads files and
         // allocates.
         let in_cgroup = cgroup::delegation().is_ok();
-        let mut command = host_command(&config.executable, &config.sandbox, &host_ends, in_cgroup);
+        let command = host_command(&config.executable, &config.sandbox, &host_ends, in_cgroup);
         // The engine's own stalls are left out, as for every call.
         let spawned = Stopwatch::start();
-        let child = command.spawn().map_err(spawn_error)?;
+        let child = spawn_lasting(command).map_err(spawn_error)?;
         // Only the host may hold its ends: a copy in the engine would keep its answer pipe
         // open after it died.
         drop(host_ends);

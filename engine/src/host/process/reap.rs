@@ -19,9 +19,7 @@ impl ProcessHost {
     /// Ends the host: closes its input (a well-behaved host exits), then kills what is left.
     pub(super) fn shut_down(&mut self) {
         if self.gone.is_none() {
-            // Closing the request pipe ends a well-behaved host's read loop, once it runs.
-            self.requests = None;
-            self.resume();
+            self.begin_shut_down();
             let until = Instant::now() + Duration::from_millis(100);
             while self.status.is_none() && Instant::now() < until {
                 match self.child.try_wait() {
@@ -33,6 +31,15 @@ impl ProcessHost {
         }
         self.kill();
         self.stderr.finish(Duration::from_millis(100));
+    }
+
+    /// Asks a host still in play to exit, without waiting for it: closing the request pipe
+    /// ends a well-behaved host's read loop, once it runs.
+    pub(super) fn begin_shut_down(&mut self) {
+        if self.gone.is_none() {
+            self.requests = None;
+            self.resume();
+        }
     }
 
     /// Kills the whole process group and reaps the host, waiting at most [`REAP_LIMIT`]: a

@@ -39,6 +39,10 @@ impl SeatHost for ProcessHost {
         self.call(frame::ACT, &message, deadline)
     }
 
+    fn release(&mut self) {
+        self.begin_shut_down();
+    }
+
     fn report(&mut self) -> HostReport {
         self.shut_down();
         let stderr = match (self.earlier_stderr.is_empty(), self.stderr.text()) {
