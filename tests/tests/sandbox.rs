@@ -580,3 +580,28 @@ fn a_bot_killed_at_a_deadline_is_started_again_under_policies_that_play_on() {
         && m["ply"].as_u64().unwrap() >= last_restart
         && m["forced"].is_null()));
 }
+
+/// `agon-host` sets its own parent-death signal (its spawn runs nothing between fork and exec)
+/// and checks that the engine it was started by is still its parent: run by hand, or by a
+/// process that is not the engine it names, it exits before it reads anything.
+#[test]
+fn agon_host_runs_only_under_the_engine_that_started_it() {
+    let host = artifacts().join("agon-host");
+    let alone = std::process::Command::new(&host)
+        .output()
+        .expect("agon-host runs");
+    assert_eq!(alone.status.code(), Some(3));
+    assert_has(
+        &String::from_utf8_lossy(&alone.stderr),
+        "not for direct use",
+    );
+    let elsewhere = std::process::Command::new(&host)
+        .arg("1")
+        .output()
+        .expect("agon-host runs");
+    assert_eq!(elsewhere.status.code(), Some(3));
+    assert_has(
+        &String::from_utf8_lossy(&elsewhere.stderr),
+        "the engine exited",
+    );
+}

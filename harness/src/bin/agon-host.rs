@@ -7,6 +7,11 @@ use std::os::fd::FromRawFd;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    let engine = std::env::args().nth(1);
+    if let Err(why) = agon_engine::host::process::child::die_with_engine(engine.as_deref()) {
+        eprintln!("agon-host: {why}");
+        return ExitCode::from(3);
+    }
     // SAFETY: the engine starts agon-host with its request pipe on descriptor 3 and its
     // response pipe on 4, and nothing else in this process owns them.
     let (input, output) = unsafe { (File::from_raw_fd(3), File::from_raw_fd(4)) };

@@ -12,6 +12,23 @@ use std::fs::File;
 use std::io::Write;
 use std::process::ExitCode;
 
+/// First thing in `agon-host`: dies (SIGKILL) when the engine's thread that spawned it ends,
+/// and exits at once if the engine named by `engine` (its pid, the host's one argument) is no
+/// longer its parent, as the engine may have died before the signal was set. The host does this
+/// itself because its spawn runs no code of the engine's between fork and exec.
+pub fn die_with_engine(engine: Option<&str>) -> Result<(), String> {
+    let engine = engine
+        .and_then(|pid| pid.parse::<i32>().ok())
+        .and_then(rustix::process::Pid::from_raw)
+        .ok_or("started without the engine's process id: agon-host is not for direct use")?;
+    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
+        .map_err(|e| format!("cannot set the parent-death signal: {e}"))?;
+    if rustix::process::getppid() != Some(engine) {
+        return Err("the engine exited".into());
+    }
+    Ok(())
+}
+
 /// The whole life of an `agon-host` process, given the engine's request pipe (`input`, file
 /// descriptor 3) and response pipe (`output`, 4): serve one seat, then exit with its status.
 pub fn serve_seat(mut input: File, mut output: File) -> ExitCode {

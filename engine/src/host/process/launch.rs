@@ -1,15 +1,15 @@
-//! Starting a host: fork and exec `agon-host`, place it in its cgroup before it runs team code,
+//! Starting a host: spawn `agon-host`, set its limits and place it in its cgroup before it runs
+//! team code,
 //! take it through its handshake, then stop it until its first call.
 
-use super::fork::{host_command, open_channels, spawn_lasting, EngineEnds};
 use super::messages::{Hello, Ready};
+use super::spawn::{open_channels, spawn_lasting, EngineEnds, Spawned};
 use super::stderr::StderrCapture;
 use super::{ProcessHost, ProcessHostConfig, ProcessHostError};
 use crate::host::engine_stall::Stopwatch;
 use crate::host::sandbox::cgroup::{self, HostCgroup};
 use crate::host::sandbox::{limits, SandboxConfig, SandboxReport};
 use crate::loader::{Manifest, StagedPlugin};
-use std::process::Child;
 
 impl ProcessHost {
     /// Starts a host for `bot` of `plugin` in `game` (for an `inspect` host, only to report the
@@ -31,17 +31,20 @@ impl ProcessHost {
             source,
         };
         let (engine_ends, host_ends) = open_channels().map_err(&spawn_error)?;
-        // Decided here, not in the forked child: finding the delegation reads files and
-        // allocates.
+        // Decided before the spawn: finding the delegation reads files and allocates.
         let in_cgroup = cgroup::delegation().is_ok();
-        let command = host_command(&config.executable, &config.sandbox, &host_ends, in_cgroup);
         // The engine's own stalls are left out, as for every call.
         let spawned = Stopwatch::start();
-        let child = spawn_lasting(command).map_err(spawn_error)?;
-        // Only the host may hold its ends: a copy in the engine would keep its answer pipe
+        // The host's ends go with the spawn: a copy in the engine would keep its answer pipe
         // open after it died.
-        drop(host_ends);
+        let child = spawn_lasting(&config.executable, host_ends).map_err(spawn_error)?;
         let mut host = ProcessHost::started(child, engine_ends);
+        // Before the hello, while the host has the engine's credentials and runs no team code.
+        let address_space = limits::address_space(&config.sandbox, in_cgroup);
+        if let Err(e) = limits::apply(host.child.id(), &config.sandbox, address_space) {
+            host.kill();
+            return Err(spawn_error(e));
+        }
         let cgroup_missing = host.place_in_cgroup(&config.sandbox, in_cgroup, inspect)?;
         host.handshake(&Hello {
             plugin: plugin.clone(),
@@ -57,9 +60,10 @@ impl ProcessHost {
     }
 
     /// A host just spawned, which has reported nothing yet; its stderr is captured from now on.
-    fn started(mut child: Child, ends: EngineEnds) -> ProcessHost {
+    fn started(spawned: Spawned, ends: EngineEnds) -> ProcessHost {
+        let Spawned { child, stderr } = spawned;
         let bot_pid = child.id();
-        let stderr = StderrCapture::start(child.stderr.take());
+        let stderr = StderrCapture::start(Some(std::fs::File::from(stderr)));
         ProcessHost {
             child,
             status: None,

@@ -8,7 +8,7 @@
 //! neither a zombie nor an orphan outlives the engine. A crash, abort, segfault or OOM ends only
 //! that process; each match gets fresh hosts.
 //!
-//! A host's life, one file each: `fork` and `launch` start it, `handshake` takes it to ready
+//! A host's life, one file each: `spawn` and `launch` start it, `handshake` takes it to ready
 //! (`messages` are what the two sides say besides the game's protocol), `call` serves a request
 //! under the `watchdog`, `signals` stop it between calls, `reap` ends it and `death` says how it
 //! died; `seat_host` makes it a [`SeatHost`]. `child` is the other side, in `agon-host`.
@@ -20,7 +20,6 @@ pub mod child;
 mod config;
 mod death;
 mod error;
-mod fork;
 pub mod frame;
 mod handshake;
 mod launch;
@@ -29,28 +28,30 @@ mod outside_stop;
 mod reap;
 mod seat_host;
 mod signals;
+mod spawn;
 mod stderr;
 mod watchdog;
 
 pub use config::ProcessHostConfig;
 pub use death::classify_death;
 pub use error::ProcessHostError;
-pub use fork::allow_many_hosts;
 pub use messages::{failure_code, Confinement, Hello, LoadFailure, LoadFailureKind, Ready};
+pub use spawn::allow_many_hosts;
 pub use watchdog::process_cpu_time;
 
 use crate::host::sandbox::cgroup::HostCgroup;
 use crate::host::sandbox::SandboxReport;
 use crate::loader::{Manifest, StagedPlugin};
 use frame::ReadError;
+use spawn::HostChild;
 use std::os::fd::{AsFd, OwnedFd};
-use std::process::{Child, ExitStatus};
+use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 use stderr::StderrCapture;
 
 /// One seat's bot in a child process.
 pub struct ProcessHost {
-    child: Child,
+    child: HostChild,
     /// The host's exit status once reaped (its pid may be reused after that: never signal it).
     status: Option<ExitStatus>,
     /// `None` once closed, which tells a well-behaved host to exit.

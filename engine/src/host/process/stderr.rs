@@ -5,7 +5,6 @@
 
 use std::collections::VecDeque;
 use std::io::Read;
-use std::process::ChildStderr;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -40,7 +39,7 @@ pub struct StderrCapture {
 }
 
 impl StderrCapture {
-    pub fn start(stderr: Option<ChildStderr>) -> StderrCapture {
+    pub fn start(stderr: Option<impl Read + Send + 'static>) -> StderrCapture {
         let captured = Arc::new(Mutex::new(Captured::default()));
         let reader = stderr.and_then(|mut pipe| {
             let sink = Arc::clone(&captured);

@@ -1,18 +1,24 @@
-//! Resource limits for the host process, applied between `fork` and `exec` (so they hold before
-//! any plugin code runs). Only async-signal-safe calls: this runs in the forked child.
+//! Resource limits for the host process, set by the engine through `prlimit` once the host is
+//! spawned and before it reads its hello, so they hold before any plugin code runs.
 
 use super::SandboxConfig;
-use rustix::process::{setrlimit, Resource, Rlimit};
+use rustix::process::{prlimit, Pid, Resource, Rlimit};
 
-fn set(resource: Resource, value: u64) -> std::io::Result<()> {
-    setrlimit(
+fn set(pid: Pid, resource: Resource, current: u64, maximum: u64) -> std::io::Result<()> {
+    prlimit(
+        Some(pid),
         resource,
         Rlimit {
-            current: Some(value),
-            maximum: Some(value),
+            current: Some(current),
+            maximum: Some(maximum),
         },
     )
+    .map(drop)
     .map_err(std::io::Error::from)
+}
+
+fn pid_of(pid: u32) -> std::io::Result<Pid> {
+    Pid::from_raw(pid as i32).ok_or_else(|| std::io::Error::other("no such process"))
 }
 
 /// How much larger than `memory.max` the address-space limit of a host in a cgroup of its own
@@ -39,43 +45,31 @@ pub fn address_space(config: &SandboxConfig, in_cgroup: bool) -> u64 {
     }
 }
 
-/// Address space (`address_space` bytes, see [`address_space`]), CPU seconds, open files, file
-/// size 0 (no file can grow), no core dumps. `RLIMIT_NPROC` is set by the host itself once it is
-/// in a user namespace of its own ([`limit_tasks`]); process creation is refused by the seccomp
-/// filter.
-pub fn apply(config: &SandboxConfig, address_space: u64) -> std::io::Result<()> {
-    set(Resource::As, address_space)?;
+/// Sets on the running host `pid` (which has the engine's credentials until it reads its
+/// hello): address space (`address_space` bytes, see [`address_space`]), CPU seconds, open
+/// files, file size 0 (no file can grow), no core dumps. `RLIMIT_NPROC` is set by the host
+/// itself once it is in a user namespace of its own ([`limit_tasks`]); process creation is
+/// refused by the seccomp filter.
+pub fn apply(pid: u32, config: &SandboxConfig, address_space: u64) -> std::io::Result<()> {
+    let pid = pid_of(pid)?;
+    set(pid, Resource::As, address_space, address_space)?;
     // The soft limit sends SIGXCPU; the hard limit one second later, SIGKILL.
-    setrlimit(
+    set(
+        pid,
         Resource::Cpu,
-        Rlimit {
-            current: Some(config.cpu_seconds),
-            maximum: Some(config.cpu_seconds + 1),
-        },
-    )
-    .map_err(std::io::Error::from)?;
-    set(Resource::Nofile, config.open_files)?;
-    set(Resource::Fsize, 0)?;
-    set(Resource::Core, 0)?;
-    Ok(())
+        config.cpu_seconds,
+        config.cpu_seconds + 1,
+    )?;
+    set(pid, Resource::Nofile, config.open_files, config.open_files)?;
+    set(pid, Resource::Fsize, 0, 0)?;
+    set(pid, Resource::Core, 0, 0)
 }
 
 /// Lowers the address-space limit of the running host `pid` to `bytes`: for a host the engine
 /// meant to place in a cgroup but could not, whose backstop would otherwise be its only limit.
 /// Allowed while the host still has the engine's credentials (before it reads its hello).
 pub fn lower_address_space(pid: u32, bytes: u64) -> std::io::Result<()> {
-    let pid = rustix::process::Pid::from_raw(pid as i32)
-        .ok_or_else(|| std::io::Error::other("no such process"))?;
-    rustix::process::prlimit(
-        Some(pid),
-        Resource::As,
-        Rlimit {
-            current: Some(bytes),
-            maximum: Some(bytes),
-        },
-    )
-    .map(drop)
-    .map_err(std::io::Error::from)
+    set(pid_of(pid)?, Resource::As, bytes, bytes)
 }
 
 /// At most `threads` threads besides the host's own. Set inside the host's user namespace, where
@@ -83,8 +77,13 @@ pub fn lower_address_space(pid: u32, bytes: u64) -> std::io::Result<()> {
 /// `supervised`: the host has a supervisor in the same user namespace (see
 /// [`super::supervisor`]), one task more.
 pub fn limit_tasks(threads: u32, supervised: bool) -> std::io::Result<()> {
-    set(
+    let tasks = u64::from(threads) + 1 + u64::from(supervised);
+    rustix::process::setrlimit(
         Resource::Nproc,
-        u64::from(threads) + 1 + u64::from(supervised),
+        Rlimit {
+            current: Some(tasks),
+            maximum: Some(tasks),
+        },
     )
+    .map_err(std::io::Error::from)
 }
