@@ -587,21 +587,15 @@ fn a_bot_killed_at_a_deadline_is_started_again_under_policies_that_play_on() {
 #[test]
 fn agon_host_runs_only_under_the_engine_that_started_it() {
     let host = artifacts().join("agon-host");
-    let alone = std::process::Command::new(&host)
-        .output()
-        .expect("agon-host runs");
-    assert_eq!(alone.status.code(), Some(3));
-    assert_has(
-        &String::from_utf8_lossy(&alone.stderr),
-        "not for direct use",
-    );
-    let elsewhere = std::process::Command::new(&host)
-        .arg("1")
-        .output()
-        .expect("agon-host runs");
-    assert_eq!(elsewhere.status.code(), Some(3));
-    assert_has(
-        &String::from_utf8_lossy(&elsewhere.stderr),
-        "the engine exited",
-    );
+    for (args, says) in [
+        (&[][..], "not for direct use"),
+        (&["1"][..], "the engine exited"),
+    ] {
+        let out = std::process::Command::new(&host)
+            .args(args)
+            .output()
+            .expect("agon-host runs");
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        assert_has(&String::from_utf8_lossy(&out.stderr), says);
+    }
 }
