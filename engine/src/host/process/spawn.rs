@@ -59,6 +59,8 @@ pub(super) fn open_channels() -> std::io::Result<(EngineEnds, HostEnds)> {
 /// A running `agon-host`: the engine's child, until it is reaped.
 pub(super) struct HostChild {
     pid: u32,
+    /// Once reaped, its pid may name another process: it is never signalled again.
+    reaped: bool,
 }
 
 impl HostChild {
@@ -73,12 +75,18 @@ impl HostChild {
         match unsafe { libc::waitpid(self.pid as libc::pid_t, &mut status, libc::WNOHANG) } {
             0 => Ok(None),
             -1 => Err(std::io::Error::last_os_error()),
-            _ => Ok(Some(ExitStatus::from_raw(status))),
+            _ => {
+                self.reaped = true;
+                Ok(Some(ExitStatus::from_raw(status)))
+            }
         }
     }
 
-    /// SIGKILL to the host. Its caller must know it is not reaped yet (its pid is its own).
+    /// SIGKILL to the host, unless it has been reaped.
     pub fn kill(&mut self) -> std::io::Result<()> {
+        if self.reaped {
+            return Err(std::io::Error::other("the host has been reaped"));
+        }
         // SAFETY: kill with integer arguments, to our own unreaped child.
         if unsafe { libc::kill(self.pid as libc::pid_t, libc::SIGKILL) } == 0 {
             Ok(())
@@ -183,7 +191,10 @@ fn spawn(executable: &CStr, ends: &HostEnds) -> std::io::Result<Spawned> {
     };
     spawned?;
     Ok(Spawned {
-        child: HostChild { pid: pid as u32 },
+        child: HostChild {
+            pid: pid as u32,
+            reaped: false,
+        },
         stderr: stderr_read,
     })
 }
@@ -263,4 +274,26 @@ pub fn allow_many_hosts() -> std::io::Result<()> {
         },
     )
     .map_err(Into::into)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A spawned process is waited for without blocking, reaped once, and its pid, which may
+    /// name another process from then on, is never signalled again.
+    #[test]
+    fn a_reaped_host_is_never_signalled() {
+        let (_engine, host) = open_channels().expect("pipes");
+        let mut spawned = spawn(c"/bin/true", &host).expect("true runs");
+        let status = loop {
+            if let Some(status) = spawned.child.try_wait().expect("a wait") {
+                break status;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        assert!(status.success(), "{status:?}");
+        assert!(spawned.child.kill().is_err());
+    }
 }
