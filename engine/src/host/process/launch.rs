@@ -1,6 +1,5 @@
 //! Starting a host: spawn `agon-host`, set its limits and place it in its cgroup before it runs
-//! team code,
-//! take it through its handshake, then stop it until its first call.
+//! team code, take it through its handshake, then stop it until its first call.
 
 use super::messages::{Hello, Ready};
 use super::spawn::{open_channels, spawn_lasting, EngineEnds, Spawned};
