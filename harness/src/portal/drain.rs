@@ -15,10 +15,9 @@ const DRAIN_TIME: Duration = Duration::from_secs(10);
 pub async fn drain_body(body: Body, refusal: Refusal, max_bytes: u64) -> Refusal {
     let mut stream = body.into_data_stream();
     let reading = async {
-        let mut read: u64 = 0;
+        let mut left = Allowance(max_bytes);
         while let Some(Ok(chunk)) = stream.next().await {
-            read += chunk.len() as u64;
-            if read > max_bytes {
+            if !left.take(chunk.len()) {
                 return;
             }
         }
@@ -30,11 +29,10 @@ pub async fn drain_body(body: Body, refusal: Refusal, max_bytes: u64) -> Refusal
 /// The rest of a body being parsed as multipart (a request whose token was checked).
 pub async fn drain_parts(mut multipart: Multipart, refusal: Refusal, max_bytes: u64) -> Refusal {
     let reading = async {
-        let mut read: u64 = 0;
+        let mut left = Allowance(max_bytes);
         while let Ok(Some(mut field)) = multipart.next_field().await {
             while let Ok(Some(chunk)) = field.chunk().await {
-                read += chunk.len() as u64;
-                if read > max_bytes {
+                if !left.take(chunk.len()) {
                     return;
                 }
             }
@@ -42,4 +40,20 @@ pub async fn drain_parts(mut multipart: Multipart, refusal: Refusal, max_bytes: 
     };
     let _ = tokio::time::timeout(DRAIN_TIME, reading).await;
     refusal
+}
+
+/// The bytes a drain may still read.
+struct Allowance(u64);
+
+impl Allowance {
+    /// Counts `bytes` read; false once more than allowed were.
+    fn take(&mut self, bytes: usize) -> bool {
+        match self.0.checked_sub(bytes as u64) {
+            Some(left) => {
+                self.0 = left;
+                true
+            }
+            None => false,
+        }
+    }
 }

@@ -556,6 +556,13 @@ mod tests {
         }
     }
 
+    /// Red's builds that a verdict on content `sha256` changed.
+    fn judged(store: &Store, sha256: &str, status: BuildStatus, version: Option<u32>) -> usize {
+        store
+            .judge("red", &verdict(sha256, status, version), AT)
+            .unwrap()
+    }
+
     fn statuses(store: &Store) -> Vec<(u32, BuildStatus, Option<u32>)> {
         let mut rows: Vec<_> = store
             .builds("red")
@@ -574,12 +581,7 @@ mod tests {
             store.add_build("red", sha, 10, "x.so", 5).unwrap();
         }
         // The ladder saw only the last content: both uploads of it take the verdict.
-        assert_eq!(
-            store
-                .judge("red", &verdict("b", BuildStatus::Accepted, Some(1)), AT)
-                .unwrap(),
-            2
-        );
+        assert_eq!(judged(&store, "b", BuildStatus::Accepted, Some(1)), 2);
         use BuildStatus::*;
         assert_eq!(
             statuses(&store),
@@ -590,19 +592,9 @@ mod tests {
             ]
         );
         // Read again after a restart: nothing changes.
-        assert_eq!(
-            store
-                .judge("red", &verdict("b", Accepted, Some(1)), AT)
-                .unwrap(),
-            0
-        );
+        assert_eq!(judged(&store, "b", Accepted, Some(1)), 0);
         // Content no upload brought becomes a build of its own.
-        assert_eq!(
-            store
-                .judge("red", &verdict("c", Refused, None), AT)
-                .unwrap(),
-            1
-        );
+        assert_eq!(judged(&store, "c", Refused, None), 1);
         let found = &store.builds("red").unwrap()[0];
         assert_eq!((found.number, found.status), (4, Refused));
         assert_eq!(found.file_name, FOUND_IN_FOLDER);
@@ -619,24 +611,9 @@ mod tests {
             store.add_build("red", sha, 10, "x.so", 5).unwrap();
         }
         use BuildStatus::*;
-        assert_eq!(
-            store
-                .judge("red", &verdict("x", Accepted, Some(1)), AT)
-                .unwrap(),
-            1
-        );
-        assert_eq!(
-            store
-                .judge("red", &verdict("y", Refused, None), AT)
-                .unwrap(),
-            1
-        );
-        assert_eq!(
-            store
-                .judge("red", &verdict("x", Accepted, Some(1)), AT)
-                .unwrap(),
-            1
-        );
+        assert_eq!(judged(&store, "x", Accepted, Some(1)), 1);
+        assert_eq!(judged(&store, "y", Refused, None), 1);
+        assert_eq!(judged(&store, "x", Accepted, Some(1)), 1);
         assert_eq!(
             statuses(&store),
             [
