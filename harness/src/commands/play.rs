@@ -62,11 +62,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             );
         }
     }
-    let seats = seating::for_each_seat(&hosting, specs.len(), |i| {
-        seating::seat(&specs[i], i, game, &hosting)
-    })
-    .into_iter()
-    .collect::<Result<Vec<_>, _>>()?;
+    let seats = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| seating::seat(spec, i, game, &hosting))
+        .collect::<Result<Vec<_>, _>>()?;
     let (seed, seed_secret) = seeds(&args.seeds)?;
     let settings = MatchSettings {
         params,
