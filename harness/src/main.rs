@@ -16,6 +16,7 @@ mod match_flags;
 mod pages;
 mod portal;
 mod standings;
+mod stop;
 mod swap;
 mod tournament;
 mod view;

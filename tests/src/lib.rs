@@ -346,6 +346,22 @@ pub fn stat_fields(pid: u32) -> Option<Vec<String>> {
 }
 
 /// The processes whose parent is `parent` (from /proc).
+/// CPU seconds (user and system) that process `pid` used while idle for `window`, after
+/// `settle` to finish starting; the process must stay alive throughout.
+pub fn idle_cpu_seconds(pid: u32, settle: std::time::Duration, window: std::time::Duration) -> f64 {
+    let ticks = |pid: u32| -> u64 {
+        let fields = stat_fields(pid).expect("the process is alive");
+        // utime and stime: fields 14 and 15 of proc(5), which `stat_fields` starts at 3.
+        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    };
+    std::thread::sleep(settle);
+    let before = ticks(pid);
+    std::thread::sleep(window);
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    (ticks(pid) - before) as f64 / per_second
+}
+
 pub fn child_pids(parent: u32) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();

@@ -629,6 +629,78 @@ fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
     );
 }
 
+/// An idle ladder sleeps: before, the watcher woke on the ladder's own listing of the folder
+/// (an open of the watched folder is an event), which caused the next listing, and an empty
+/// folder cost 64% of a core. `agon bench --suite ladder` gives the figure.
+#[test]
+fn an_idle_ladder_uses_no_cpu_and_still_takes_a_new_build() {
+    let (_, dir, out) = folders("ladder-idle");
+    let mut ladder = Ladder::breakthrough(&dir, &out, &[]);
+    let settle = Duration::from_secs(2);
+    let cpu = agon_tests::idle_cpu_seconds(ladder.child.id(), settle, Duration::from_secs(5));
+    assert!(cpu < 0.25, "an idle ladder used {cpu:.2} s of CPU in 5 s");
+    publish(&plugin("breakthrough-random"), &dir, "one.so");
+    publish(&plugin("breakthrough-random"), &dir, "two.so");
+    ladder.wait_for("games", |l| l.games().len() >= 2);
+}
+
+/// A slot's build is a fact kept by content: after a `kill -9`, a slot whose latest file was
+/// refused plays on with its last accepted build (before, the ladder judged the refused file
+/// again, refused it again, and the slot played no more), and no content judged before the
+/// restart is validated again: its verdict is said again.
+#[test]
+fn after_a_restart_a_slot_whose_last_file_was_refused_plays_its_last_good_build() {
+    let (_, dir, out) = folders("ladder-refused-restart");
+    let random = plugin("breakthrough-random");
+    publish(&random, &dir, "one.so");
+    publish(&plugin("breakthrough-alphabeta"), &dir, "two.so");
+    let mut ladder = Ladder::breakthrough(&dir, &out, &["--quiet"]);
+    ladder.wait_for("two games", |l| l.games().len() >= 2);
+    std::fs::write(dir.join(".one.so.tmp"), b"#!/bin/sh\necho not a library\n").unwrap();
+    std::fs::rename(dir.join(".one.so.tmp"), dir.join("one.so")).unwrap();
+    ladder.wait_for("the refusal", |l| {
+        !events_of(&l.events(), "refused", "one.so").is_empty()
+    });
+    ladder.signal(libc::SIGKILL);
+    let _ = ladder.finish();
+    let before = jsonl(&out.join("journal.jsonl")).len();
+    let events_before = jsonl(&out.join("events.jsonl")).len();
+
+    let target = before + 3;
+    let again = Ladder::breakthrough(&dir, &out, &["--games", &target.to_string()]);
+    let stderr = again.finish().expect_success().stderr;
+    assert_has(&stderr, "one.so: plays on with v1");
+    let games = jsonl(&out.join("journal.jsonl"));
+    assert_eq!(games.len(), target, "{stderr}");
+    let random_sha = sha256_of(&random);
+    for game in &games[before..] {
+        assert_eq!(
+            sha_of_slot(game, "one.so"),
+            Some(random_sha.clone()),
+            "{game}"
+        );
+    }
+    // After the restart: each slot's verdict said again, nothing validated anew.
+    let events = jsonl(&out.join("events.jsonl"));
+    let after = &events[events_before..];
+    let refused = events_of(after, "refused", "one.so");
+    assert_eq!(refused.len(), 1, "{after:?}");
+    assert_has(
+        refused[0]["reason"].as_str().unwrap(),
+        "not a shared library",
+    );
+    let accepted = events_of(after, "accepted", "two.so");
+    assert_eq!(accepted.len(), 1, "{after:?}");
+    assert_has(
+        accepted[0]["smoke"][0].as_str().unwrap(),
+        "not validated again",
+    );
+    assert!(
+        events_of(after, "accepted", "one.so").is_empty(),
+        "{after:?}"
+    );
+}
+
 #[test]
 fn the_thread_host_bounds_the_builds_a_slot_may_load() {
     let (root, dir, out) = folders("ladder-thread");

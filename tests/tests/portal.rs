@@ -265,16 +265,18 @@ fn a_team_uploads_sees_its_verdict_its_rating_and_its_games() {
     let standings = portal.json("/api/standings");
     assert!(standings["games"].as_u64().unwrap() >= 2, "{standings}");
 
-    // The same content again: accepted at once as the build that plays.
+    // The same content again: the ladder judges this file too, as the build that plays.
     let (status, again) = portal.upload(
         "south",
         Some(&south),
         library("breakthrough-alphabeta"),
         "ab.so",
     );
+    assert_eq!((status, &again["build"]), (201, &2.into()), "{again}");
+    let again = portal.judged("south", 2);
     assert_eq!(
-        (status, &again["status"], &again["version"]),
-        (201, &"accepted".into(), &1.into()),
+        (&again["status"], &again["version"]),
+        (&"accepted".into(), &1.into()),
         "{again}"
     );
 
@@ -661,6 +663,123 @@ fn a_portal_killed_during_play_and_during_an_upload_loses_nothing() {
         (&second["status"], &second["version"]),
         (&"accepted".into(), &2.into()),
         "{second}"
+    );
+    portal.stop();
+}
+
+/// An idle portal sleeps: no look at the ladder's files on a timer, no listing of the builds
+/// folder caused by the last one. Before, it used most of a core.
+#[test]
+fn an_idle_portal_uses_no_cpu() {
+    let dir = scratch("portal-idle");
+    let red = add_team(&dir, "red");
+    let mut portal = Portal::start(&dir, &[]);
+    let (status, _) = portal.upload("red", Some(&red), library("breakthrough-random"), "r.so");
+    assert_eq!(status, 201);
+    assert_eq!(portal.judged("red", 1)["status"], "accepted");
+    let pid = portal.child.id();
+    let cpu = agon_tests::idle_cpu_seconds(pid, Duration::from_secs(1), Duration::from_secs(5));
+    assert!(cpu < 0.25, "an idle portal used {cpu:.2} s of CPU in 5 s");
+    portal.stop();
+}
+
+/// A team's build is a fact kept by content: its last refused upload stays in its slot, yet
+/// after a `kill -9` the team plays on with its last accepted build, shown as playing. Before,
+/// the restarted ladder judged the refused file again and the team played no more.
+#[test]
+fn after_a_restart_a_team_whose_last_upload_was_refused_plays_its_last_good_build() {
+    let dir = scratch("portal-refused-restart");
+    let (red, blue) = (add_team(&dir, "red"), add_team(&dir, "blue"));
+    let mut portal = Portal::start(&dir, &[]);
+    let random = library("breakthrough-random");
+    assert_eq!(
+        portal.upload("red", Some(&red), random.clone(), "r.so").0,
+        201
+    );
+    assert_eq!(
+        portal.upload("blue", Some(&blue), random.clone(), "b.so").0,
+        201
+    );
+    assert_eq!(portal.judged("red", 1)["status"], "accepted");
+    let (status, _) = portal.upload("red", Some(&red), b"#!/bin/sh\n".to_vec(), "bad.so");
+    assert_eq!(status, 201);
+    assert_eq!(portal.judged("red", 2)["status"], "refused");
+    portal.kill_hard();
+
+    let mut portal = Portal::start(&dir, &[]);
+    let games_before = portal.json("/api/standings")["games"].as_u64().unwrap_or(0);
+    portal.wait_for("games with red's first build", |p| {
+        p.json("/api/standings")["games"].as_u64().unwrap_or(0) >= games_before + 2
+    });
+    let team = portal.json("/api/teams/red");
+    assert_eq!(build(&team, 1)["status"], "accepted", "{team}");
+    assert_eq!(build(&team, 1)["current"], true, "{team}");
+    assert_eq!(build(&team, 2)["status"], "refused", "{team}");
+    assert_eq!(
+        team["builds"].as_array().unwrap().len(),
+        2,
+        "no build appeared: {team}"
+    );
+    let played = &team["latest_games"][0]["seats"];
+    assert!(played.to_string().contains("red v1"), "{team}");
+    portal.stop();
+}
+
+/// Every verdict lands on the upload whose file was judged. Before: a cut-short ELF file
+/// replaced within seconds stayed "validating" for ever, and X, Y, X showed Y as superseded
+/// although the ladder had played it, with a build that no upload brought.
+#[test]
+fn every_upload_gets_the_verdict_on_its_own_file() {
+    let dir = scratch("portal-verdicts");
+    let (red, blue) = (add_team(&dir, "red"), add_team(&dir, "blue"));
+    let mut portal = Portal::start(&dir, &[]);
+    assert_eq!(
+        portal
+            .upload("red", Some(&red), b"\x7fELF".to_vec(), "cut.so")
+            .0,
+        201
+    );
+    assert_eq!(
+        portal
+            .upload("red", Some(&red), b"plain text".to_vec(), "text.so")
+            .0,
+        201
+    );
+    assert_eq!(portal.judged("red", 2)["status"], "refused");
+    let first = portal.judged("red", 1);
+    assert_eq!(first["status"], "superseded", "{first}");
+
+    let (x, y) = (
+        library("breakthrough-random"),
+        library("breakthrough-alphabeta"),
+    );
+    assert_eq!(portal.upload("blue", Some(&blue), x.clone(), "x.so").0, 201);
+    portal.judged("blue", 1);
+    // Y, then X again at once: the ladder may take Y before X replaces it, or never see it.
+    assert_eq!(portal.upload("blue", Some(&blue), y.clone(), "y.so").0, 201);
+    assert_eq!(portal.upload("blue", Some(&blue), x.clone(), "x.so").0, 201);
+    let third = portal.judged("blue", 3);
+    assert_eq!(
+        (&third["status"], &third["version"]),
+        (&"accepted".into(), &1.into())
+    );
+    let second = portal.judged("blue", 2);
+    let y_sha = agon_engine::loader::sha256_hex(&y);
+    let events = std::fs::read_to_string(dir.join("ladder/events.jsonl")).unwrap();
+    let ladder_took_y = events.lines().any(|line| line.contains(&y_sha));
+    if ladder_took_y {
+        assert_eq!(
+            (&second["status"], &second["version"]),
+            (&"accepted".into(), &2.into())
+        );
+    } else {
+        assert_eq!(second["status"], "superseded", "{second}");
+    }
+    let team = portal.json("/api/teams/blue");
+    assert_eq!(
+        team["builds"].as_array().unwrap().len(),
+        3,
+        "no build appeared: {team}"
     );
     portal.stop();
 }

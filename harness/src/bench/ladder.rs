@@ -7,12 +7,12 @@
 
 use super::figure::{single, summarize, Figure};
 use crate::ladder::run::{run, LadderOptions};
+use crate::stop::Stop;
 use agon_engine::host::{Clock, HostKind};
 use agon_engine::record::Budgets;
 use anyhow::{anyhow, bail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -30,7 +30,7 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
     publish(&builds[0], &teams, "a.so")?;
     publish(&builds[0], &teams, "b.so")?;
     let hosting = crate::match_flags::hosting(HostKind::Process, "report", 1024, 0, None)?;
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(Stop::default());
     let options = LadderOptions {
         dir: teams.clone(),
         out: out.clone(),
@@ -53,11 +53,12 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
         configured: Default::default(),
         quiet: true,
         stop: stop.clone(),
+        written: None,
     };
     let measured = std::thread::scope(|scope| {
         let ladder = scope.spawn(|| run(&options));
         let measured = measure(&teams, &out, &builds, games);
-        stop.store(true, Ordering::SeqCst);
+        stop.request();
         let ran = ladder.join().map_err(|_| anyhow!("the ladder panicked"))?;
         ran.map_err(|e| anyhow!(e))?;
         measured

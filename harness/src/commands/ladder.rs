@@ -19,7 +19,7 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
     let options = options(args.dir, args.out, args.play)?;
     agon_engine::interrupt::finish_games_in_flight();
     let summary = run_ladder(&options).map_err(|e| anyhow!(e))?;
-    report(&options, &summary);
+    report(&options.out, &summary);
     Ok(())
 }
 
@@ -70,6 +70,7 @@ pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Resu
         configured,
         quiet: args.quiet,
         stop: Default::default(),
+        written: None,
     })
 }
 
@@ -128,7 +129,7 @@ fn check_configured_bots(
     check_configured(dir, configured, game, params, validation, &trial).map_err(|e| anyhow!(e))
 }
 
-pub fn report(options: &LadderOptions, summary: &LadderSummary) {
+pub fn report(out: &std::path::Path, summary: &LadderSummary) {
     let how = match summary.stopped_by {
         Some(signal) => format!(
             "stopped by {} after finishing the games in flight",
@@ -138,10 +139,10 @@ pub fn report(options: &LadderOptions, summary: &LadderSummary) {
     };
     crate::console::outln!(
         "ladder {}: {how}: {} games in the journal, {} played in {:.1} s; standings in {}",
-        options.out.display(),
+        out.display(),
         summary.games,
         summary.played,
         summary.seconds,
-        options.out.join(crate::ladder::board::JSON).display()
+        out.join(crate::ladder::board::JSON).display()
     );
 }

@@ -39,8 +39,9 @@ fn serve(args: PortalServeArgs) -> anyhow::Result<()> {
         },
     };
     agon_engine::interrupt::finish_games_in_flight();
-    let summary = portal::run(folder, &options, settings).map_err(|e| anyhow!(e))?;
-    crate::commands::ladder::report(&options, &summary);
+    let out = options.out.clone();
+    let summary = portal::run(folder, options, settings).map_err(|e| anyhow!(e))?;
+    crate::commands::ladder::report(&out, &summary);
     Ok(())
 }
 

@@ -29,12 +29,18 @@ pub enum Event {
         /// Its validation games: the host, its seat, whom it met and how the game ended.
         smoke: Vec<String>,
         validation_ms: f64,
+        /// The inode of the file judged: which of the slot's files the verdict is on (content
+        /// alone cannot tell two uploads of the same build apart).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        inode: Option<u64>,
     },
     /// A build was refused; its slot keeps its last good build.
     Refused {
         slot: String,
         sha256: Option<String>,
         reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        inode: Option<u64>,
     },
     /// The slot's file was removed: its build plays no new game.
     Retired {

@@ -11,6 +11,7 @@
 //! | `entry.rs` | one journal line: a finished game and every seat's build |
 //! | `events.rs` | `events.jsonl`: builds accepted, refused and retired; starts and stops |
 //! | `pairing.rs` | which slots play next, in which seats, to keep game counts balanced |
+//! | `restore.rs` | what a restarted ladder plays on with: each slot's last accepted build, by content |
 //! | `board.rs` | the board: `standings.json` and `ladder.html` (tallies and ratings from `crate::standings`), rewritten after every game |
 //! | `game_pages.rs` | what the page's game links open: the viewer page and each game's data file |
 //! | `run.rs` | the loop that ties them together |
@@ -22,4 +23,5 @@ pub mod entry;
 pub mod events;
 pub mod game_pages;
 pub mod pairing;
+pub mod restore;
 pub mod run;

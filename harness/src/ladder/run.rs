@@ -13,9 +13,11 @@ use super::entry::{LadderGame, SeatBuild};
 use super::events::{unix_ms, Event, EventLog, Logged};
 use super::game_pages;
 use super::pairing::Pairing;
+use super::restore::{LastVerdict, Restored};
 use crate::console::name;
 use crate::journal::Journal;
 use crate::standings::weng_lin::Ratings;
+use crate::stop::Stop;
 use crate::swap::build::Build;
 use crate::swap::intake::{Arrival, Intake};
 use crate::swap::sparring::Sparring;
@@ -33,7 +35,6 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -58,8 +59,11 @@ pub struct LadderOptions {
     pub validation: Hosting,
     pub configured: BTreeMap<String, BotSpec>,
     pub quiet: bool,
-    /// Set by the caller to stop the ladder as a stop signal would (benchmarks, embedding).
-    pub stop: Arc<AtomicBool>,
+    /// Asked by the caller to stop the ladder as a stop signal would (benchmarks, embedding).
+    pub stop: Arc<Stop>,
+    /// Told (without waiting) after every line the ladder appends to its journal or events,
+    /// for whoever follows them (the portal) without looking on a timer.
+    pub written: Option<Sender<()>>,
 }
 
 #[derive(Debug)]
@@ -94,16 +98,23 @@ enum Done {
     },
 }
 
-/// What the validator reports.
+/// What the validator reports, with the inode of the file judged.
 enum Verdict {
-    Accepted(Validated),
+    Accepted(Validated, u64),
     Refused {
         slot: String,
         sha256: Option<String>,
         reason: String,
+        inode: Option<u64>,
     },
     Removed {
         slot: String,
+    },
+    /// Found at the start with the content judged before the restart: the same verdict again.
+    Unchanged {
+        slot: String,
+        earlier: LastVerdict,
+        inode: u64,
     },
     /// The builds found at the start have all been judged: pairing may begin (so the first
     /// games are not all among the slots that happened to be validated first).
@@ -169,6 +180,7 @@ impl State {
                     slot,
                     sha256,
                     reason,
+                    ..
                 } => self.standings.refused(RefusedBuild {
                     unix_ms: logged.unix_ms,
                     slot,
@@ -211,6 +223,9 @@ struct Ladder<'a> {
     waiting_said: bool,
     stop_said: bool,
     first_listing_judged: bool,
+    /// The last verdict on each slot's content before this run: repeated, not judged anew,
+    /// for the same content found at the start.
+    judged_before: BTreeMap<String, LastVerdict>,
 }
 
 impl<'a> Ladder<'a> {
@@ -232,8 +247,27 @@ impl<'a> Ladder<'a> {
             pairing: Pairing::new(stream(options.seed, u64::MAX - earlier.len() as u64)),
             sparring: Arc::new(Sparring::default()),
         };
+        let mut restored = Restored::from_events(&earlier_events);
         state.replay_events(earlier_events);
         let next_number = state.replay_games(&earlier);
+        for (slot, why) in restored.keep_playable(&options.dir, &options.configured) {
+            log::warn!(
+                "{}: its last accepted build does not play on: {}",
+                name(&slot),
+                name(&why)
+            );
+        }
+        for build in std::mem::take(&mut restored.current).into_values() {
+            if !options.quiet {
+                eprintln!(
+                    "agon: {}: plays on with v{}",
+                    name(&build.slot),
+                    build.version
+                );
+            }
+            state.sparring.set(&build.slot, Some(build.spec()));
+            state.slots.make_current(build);
+        }
         game_pages::write_viewer(out, rules.name())?;
         game_pages::write_missing(out, &board::title(rules.name()), state.standings.latest());
         events.append(Event::Started {
@@ -264,14 +298,28 @@ impl<'a> Ladder<'a> {
             waiting_said: false,
             stop_said: false,
             first_listing_judged: false,
+            judged_before: restored.last,
         })
+    }
+
+    /// Tells whoever follows the ladder's files that a line was appended.
+    fn told(&self) {
+        if let Some(written) = &self.options.written {
+            let _ = written.try_send(());
+        }
+    }
+
+    fn append_event(&mut self, event: Event) -> Result<(), String> {
+        self.events.append(event)?;
+        self.told();
+        Ok(())
     }
 
     /// Runs the intake, the validator and the workers, and the main loop on this thread, until
     /// the ladder stops.
     fn run_until_stopped(&mut self, rules: &dyn GameRules) -> Result<(), String> {
         let options = self.options;
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Stop::default();
         let (arrivals_tx, arrivals_rx) = unbounded::<Arrival>();
         let (verdicts_tx, verdicts_rx) = unbounded::<Verdict>();
         let (jobs_tx, jobs_rx) = unbounded::<Job>();
@@ -290,15 +338,16 @@ impl<'a> Ladder<'a> {
         let work = |job: Job, done: &Sender<Done>| done.send(play(job, options)).is_ok();
         std::thread::scope(|scope| -> Result<(), String> {
             let intake = Intake::new(&options.dir, options.settle);
-            let intake_stop = stop.clone();
+            let intake_stop = &stop;
             let watching = std::thread::Builder::new()
                 .name("ladder-intake".into())
                 .spawn_scoped(scope, move || intake.run(arrivals_tx, intake_stop))
                 .map_err(|e| format!("cannot start the folder watcher: {e}"))?;
+            let judged_before = std::mem::take(&mut self.judged_before);
             std::thread::Builder::new()
                 .name("ladder-validator".into())
                 .spawn_scoped(scope, move || {
-                    validate_arrivals(&validator, arrivals_rx, verdicts_tx)
+                    validate_arrivals(&validator, judged_before, arrivals_rx, verdicts_tx)
                 })
                 .map_err(|e| format!("cannot start the validator: {e}"))?;
             let channels = (&jobs_rx, &done_tx);
@@ -306,7 +355,7 @@ impl<'a> Ladder<'a> {
                 .map_err(|e| format!("cannot start a worker: {e}"))?;
             drop(done_tx);
             let result = self.main_loop((&jobs_tx, &done_rx, &verdicts_rx));
-            stop.store(true, Ordering::SeqCst);
+            stop.request();
             drop(jobs_tx);
             // The watcher's own error explains a "stopped" one better.
             match watching.join() {
@@ -326,7 +375,7 @@ impl<'a> Ladder<'a> {
             (Some(signal), None) => format!("stopped by {}", agon_engine::interrupt::name(signal)),
             (None, None) => "the games asked for were played".into(),
         };
-        self.events.append(Event::Stopped {
+        self.append_event(Event::Stopped {
             games: self.state.standings.games(),
             why,
         })?;
@@ -342,10 +391,14 @@ impl<'a> Ladder<'a> {
         })
     }
 
+    /// Sleeps until a game ends, a verdict comes or a stop is asked: an idle ladder does
+    /// nothing on a timer.
     fn main_loop(
         &mut self,
         (jobs, done, verdicts): (&Sender<Job>, &Receiver<Done>, &Receiver<Verdict>),
     ) -> Result<(), String> {
+        let signals = agon_engine::interrupt::subscribe();
+        let never = crossbeam_channel::never();
         loop {
             let stopping = self.stopping();
             let wanted = self
@@ -371,15 +424,17 @@ impl<'a> Ladder<'a> {
                     self.take_verdict(verdict)?;
                     self.state.write(&self.options.out)?;
                 }
-                default(Duration::from_millis(200)) => {}
+                recv(signals) -> _ => {}
+                // Once stopping, the stop is known and would only wake the loop again and again.
+                recv(if stopping { &never } else { self.options.stop.receiver() }) -> _ => {}
             }
         }
     }
 
     /// Whether a stop was asked (a signal, or the caller's flag); says so once.
     fn stopping(&mut self) -> bool {
-        let stopping = agon_engine::interrupt::stop_asked().is_some()
-            || self.options.stop.load(Ordering::SeqCst);
+        let stopping =
+            agon_engine::interrupt::stop_asked().is_some() || self.options.stop.is_requested();
         if stopping && !self.stop_said {
             self.stop_said = true;
             eprintln!(
@@ -452,6 +507,7 @@ impl<'a> Ladder<'a> {
             Done::Game(game) => {
                 self.failures_in_a_row = 0;
                 self.journal.append(game.as_ref())?;
+                self.told();
                 self.state.record(&game);
                 self.played += 1;
                 self.state.write(&self.options.out)?;
@@ -491,15 +547,42 @@ impl<'a> Ladder<'a> {
                 slot,
                 sha256,
                 reason,
-            } => self.refuse(slot, sha256, reason),
-            Verdict::Accepted(validated) => self.accept(validated),
+                inode,
+            } => self.refuse(slot, sha256, reason, inode),
+            Verdict::Accepted(validated, inode) => self.accept(validated, inode),
+            Verdict::Unchanged {
+                slot,
+                earlier,
+                inode,
+            } => self.repeat(slot, earlier, inode),
         }
+    }
+
+    /// Says again what was said of the content found in `slot` before the restart (the slot
+    /// already plays on with its last accepted build).
+    fn repeat(&mut self, slot: String, earlier: LastVerdict, inode: u64) -> Result<(), String> {
+        let inode = Some(inode);
+        let event = match earlier {
+            LastVerdict::Accepted(build) => Event::Accepted {
+                build,
+                smoke: vec![AGAIN.into()],
+                validation_ms: 0.0,
+                inode,
+            },
+            LastVerdict::Refused { sha256, reason } => Event::Refused {
+                slot,
+                sha256,
+                reason,
+                inode,
+            },
+        };
+        self.append_event(event)
     }
 
     fn retire(&mut self, slot: String) -> Result<(), String> {
         if self.state.slots.retire(&slot) {
             self.state.sparring.set(&slot, None);
-            self.events.append(Event::Retired { slot: slot.clone() })?;
+            self.append_event(Event::Retired { slot: slot.clone() })?;
             if !self.options.quiet {
                 eprintln!("agon: {}: file removed, slot retired", name(&slot));
             }
@@ -509,7 +592,7 @@ impl<'a> Ladder<'a> {
 
     /// Makes a validated build its slot's current one, unless an in-process host has loaded
     /// as many of the slot's builds as it may.
-    fn accept(&mut self, validated: Validated) -> Result<(), String> {
+    fn accept(&mut self, validated: Validated, inode: u64) -> Result<(), String> {
         let Validated {
             mut build,
             smoke,
@@ -525,22 +608,25 @@ impl<'a> Ladder<'a> {
                  process host",
                 options.hosting.kind, options.max_builds_in_process
             );
-            return self.refuse(build.slot, Some(build.sha256), reason);
+            return self.refuse(build.slot, Some(build.sha256), reason, Some(inode));
         }
         build.version = self.state.slots.number(&build);
-        if self
+        let unchanged = self
             .state
             .slots
             .current(&build.slot)
-            .is_some_and(|c| c.sha256 == build.sha256)
-        {
-            return Ok(()); // the same content again (a touched file)
-        }
-        self.events.append(Event::Accepted {
+            .is_some_and(|c| c.sha256 == build.sha256);
+        // Said even for the content the slot plays already (a touched file, a team's upload of
+        // the same build): whoever put the file there learns what became of it.
+        self.append_event(Event::Accepted {
             build: build.clone(),
             smoke,
             validation_ms,
+            inode: Some(inode),
         })?;
+        if unchanged {
+            return Ok(());
+        }
         if !options.quiet {
             eprintln!(
                 "agon: {}: build v{} accepted (sha256 {}, {} {}, bot {}; validated in \
@@ -564,16 +650,18 @@ impl<'a> Ladder<'a> {
         slot: String,
         sha256: Option<String>,
         reason: String,
+        inode: Option<u64>,
     ) -> Result<(), String> {
         log::warn!(
             "{}: build refused, the slot keeps its last good build: {}",
             name(&slot),
             name(&reason)
         );
-        self.events.append(Event::Refused {
+        self.append_event(Event::Refused {
             slot: slot.clone(),
             sha256: sha256.clone(),
             reason: reason.clone(),
+            inode,
         })?;
         self.state.standings.refused(RefusedBuild {
             unix_ms: unix_ms(),
@@ -585,24 +673,57 @@ impl<'a> Ladder<'a> {
     }
 }
 
-fn validate_arrivals(validator: &Validator, arrivals: Receiver<Arrival>, to: Sender<Verdict>) {
+/// What a repeated verdict's validation says of itself.
+const AGAIN: &str = "not validated again: the same content was accepted before the restart";
+
+/// Judges each arrival in turn. Every verdict names the content it judged, when there was
+/// any to read, so that a verdict never lands on another file's upload.
+fn validate_arrivals(
+    validator: &Validator,
+    mut judged_before: BTreeMap<String, LastVerdict>,
+    arrivals: Receiver<Arrival>,
+    to: Sender<Verdict>,
+) {
     for arrival in arrivals {
         let verdict = match arrival {
-            Arrival::Candidate(candidate) => match validator.validate(&candidate) {
-                Ok(validated) => Verdict::Accepted(validated),
-                Err(refusal) => Verdict::Refused {
-                    slot: candidate.slot,
-                    sha256: refusal.sha256,
-                    reason: refusal.reason,
-                },
-            },
-            Arrival::Unusable { slot, reason } => Verdict::Refused {
+            Arrival::Candidate(candidate) => {
+                let sha256 = agon_engine::loader::sha256_hex(&candidate.bytes);
+                let earlier = judged_before
+                    .remove(&candidate.slot)
+                    .filter(|earlier| earlier.sha256() == Some(sha256.as_str()));
+                match earlier {
+                    Some(earlier) => Verdict::Unchanged {
+                        slot: candidate.slot,
+                        earlier,
+                        inode: candidate.inode,
+                    },
+                    None => match validator.validate(&candidate) {
+                        Ok(validated) => Verdict::Accepted(validated, candidate.inode),
+                        Err(refusal) => Verdict::Refused {
+                            slot: candidate.slot,
+                            sha256: refusal.sha256.or(Some(sha256)),
+                            reason: refusal.reason,
+                            inode: Some(candidate.inode),
+                        },
+                    },
+                }
+            }
+            Arrival::Unusable {
                 slot,
-                sha256: None,
+                sha256,
+                inode,
                 reason,
+            } => Verdict::Refused {
+                slot,
+                sha256,
+                reason,
+                inode: Some(inode),
             },
             Arrival::Removed { slot } => Verdict::Removed { slot },
-            Arrival::FirstListingDone => Verdict::FirstListingJudged,
+            Arrival::FirstListingDone => {
+                judged_before.clear(); // later files are new versions: judged anew
+                Verdict::FirstListingJudged
+            }
         };
         if to.send(verdict).is_err() {
             return;

@@ -15,23 +15,13 @@ use std::path::{Path, PathBuf};
 /// Games kept per team for its page.
 pub const LATEST_PER_TEAM: usize = 20;
 
-/// What the ladder has said so far.
+/// What the ladder has said so far of the games.
 #[derive(Default)]
 pub struct LadderNews {
-    /// Per slot, the content and version its games start with now.
-    current: HashMap<String, (String, u32)>,
     latest: HashMap<String, VecDeque<LadderGame>>,
 }
 
 impl LadderNews {
-    /// The version of the slot's current build, if its content is `sha256`.
-    pub fn current_version(&self, slot: &str, sha256: &str) -> Option<u32> {
-        self.current
-            .get(slot)
-            .filter(|(sha, _)| sha == sha256)
-            .map(|(_, version)| *version)
-    }
-
     /// The team's latest games, newest first.
     pub fn latest_games(&self, team: &TeamName) -> Vec<LadderGame> {
         self.latest
@@ -136,7 +126,6 @@ impl Follower {
                 }
                 self.applied = after;
             }
-            note_current(&mut news, &logged.event);
             before = after;
         }
         for (line, _) in games {
@@ -148,29 +137,15 @@ impl Follower {
     }
 }
 
-/// Keeps each slot's current build: a refused build leaves the last good one in place.
-fn note_current(news: &mut LadderNews, event: &Event) {
-    match event {
-        Event::Started { .. } => news.current.clear(),
-        Event::Accepted { build, .. } => {
-            news.current
-                .insert(build.slot.clone(), (build.sha256.clone(), build.version));
-        }
-        Event::Retired { slot } => {
-            news.current.remove(slot);
-        }
-        Event::Refused { .. } | Event::Stopped { .. } => {}
-    }
-}
-
 /// Writes the ladder's verdict on a team's build into the database, with the events' read
 /// offset `read_to` after it, in one transaction.
-fn apply(store: &Store, logged: &Logged, read_to: (&str, u64)) -> Result<(), String> {
+pub(super) fn apply(store: &Store, logged: &Logged, read_to: (&str, u64)) -> Result<(), String> {
     let (slot, verdict) = match &logged.event {
-        Event::Accepted { build, .. } => (
+        Event::Accepted { build, inode, .. } => (
             &build.slot,
             Verdict {
                 sha256: &build.sha256,
+                inode: *inode,
                 status: BuildStatus::Accepted,
                 version: Some(build.version),
                 message: &build.bot,
@@ -181,25 +156,31 @@ fn apply(store: &Store, logged: &Logged, read_to: (&str, u64)) -> Result<(), Str
             slot,
             sha256: Some(sha256),
             reason,
+            inode,
         } => (
             slot,
             Verdict {
                 sha256,
+                inode: *inode,
                 status: BuildStatus::Refused,
                 version: None,
                 message: reason,
                 at_ms: logged.unix_ms,
             },
         ),
-        // Refused before its content was read (a file that stayed cut short): the team's
-        // newest build still validating is the one in the slot.
+        // Refused before its content could be read (an unreadable file): the team's build in
+        // the slot then, found by its inode, else its newest build still validating.
         Event::Refused {
             slot,
             sha256: None,
             reason,
+            inode,
         } => {
             return match TeamName::of_slot(slot) {
-                Some(team) => store.refuse_newest(team.as_str(), reason, logged.unix_ms, read_to),
+                Some(team) => {
+                    let refusal = (*inode, reason.as_str(), logged.unix_ms);
+                    store.refuse_unread(team.as_str(), refusal, read_to)
+                }
                 None => store.set_read_offset(read_to.0, read_to.1),
             }
         }

@@ -31,6 +31,8 @@ mod drain;
 mod folder;
 mod follow;
 mod http_server;
+#[cfg(test)]
+mod lifecycle_tests;
 mod limits;
 mod receive;
 mod refusal;

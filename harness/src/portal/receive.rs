@@ -13,6 +13,8 @@ use tokio::io::AsyncWriteExt;
 pub struct Received {
     pub sha256: String,
     pub bytes: u64,
+    /// The file's inode, which it keeps when it is renamed into the slot.
+    pub inode: u64,
     temp: TempFile,
 }
 
@@ -84,9 +86,11 @@ pub async fn receive(
         return Err(Refusal::bad_request("the file is empty".into()));
     }
     file.sync_all().await.map_err(io)?;
+    let inode = std::os::unix::fs::MetadataExt::ino(&file.metadata().await.map_err(io)?);
     Ok(Received {
         sha256: format!("{:x}", hasher.finalize()),
         bytes,
+        inode,
         temp,
     })
 }

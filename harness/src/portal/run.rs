@@ -9,17 +9,12 @@ use super::limits::{LimitSettings, UploadLimits};
 use super::receive::clear_incoming;
 use super::routes::router;
 use super::state::Portal;
-use super::store::{BuildStatus, Store, Verdict};
+use super::store::Store;
 use super::team_name::TeamName;
 use super::token::TokenKey;
 use crate::ladder::events::unix_ms;
 use crate::ladder::run::{run as run_ladder, LadderOptions, Summary};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
-
-/// How often the follower looks at the ladder's files.
-const FOLLOW_EVERY: Duration = Duration::from_millis(100);
 
 pub struct PortalSettings {
     pub listen: String,
@@ -28,7 +23,7 @@ pub struct PortalSettings {
 
 pub fn run(
     folder: PortalFolder,
-    ladder: &LadderOptions,
+    mut ladder: LadderOptions,
     settings: PortalSettings,
 ) -> Result<Summary, String> {
     let store = Store::open(&folder.database())?;
@@ -44,7 +39,16 @@ pub fn run(
     });
     let mut follower = Follower::new(&portal.folder.ladder(), &portal.store)?;
     follower.poll(&portal.store, &portal.news);
-    settle_unfinished(&portal)?;
+    let in_slot = |team: &str| {
+        let path = portal
+            .folder
+            .builds()
+            .join(TeamName::parse(team).ok()?.slot());
+        let bytes = std::fs::read(&path).ok()?;
+        let inode = std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(&path).ok()?);
+        Some((agon_engine::loader::sha256_hex(&bytes), inode))
+    };
+    portal.store.settle_unfinished(&in_slot, unix_ms())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -63,64 +67,23 @@ pub fn run(
     );
     let (stop_server, stopped) = tokio::sync::watch::channel(false);
     let server = runtime.spawn(serve(listener, router(portal.clone()), stopped));
-    let following = Arc::new(AtomicBool::new(true));
+    // The follower reads the ladder's files when the ladder says it wrote to them, and at
+    // no other time: an idle portal does nothing.
+    let (written, news) = crossbeam_channel::bounded(1);
+    ladder.written = Some(written);
     let follower = {
-        let (portal, following) = (portal.clone(), following.clone());
+        let portal = portal.clone();
         std::thread::spawn(move || {
-            while following.load(Ordering::Relaxed) {
+            for () in news {
                 follower.poll(&portal.store, &portal.news);
-                std::thread::sleep(FOLLOW_EVERY);
             }
             follower.poll(&portal.store, &portal.news);
         })
     };
-    let summary = run_ladder(ladder);
+    let summary = run_ladder(&ladder);
+    drop(ladder); // the follower's channel closes: it reads what is left and ends
     let _ = stop_server.send(true);
     let _ = runtime.block_on(server);
-    following.store(false, Ordering::Relaxed);
     let _ = follower.join();
     summary
-}
-
-/// Builds still validating when the portal starts: those whose content is in the team's slot
-/// are validated by the ladder as it starts; the others never reached it (a newer upload
-/// replaced them, or the portal stopped between keeping one and handing it over).
-fn settle_unfinished(portal: &Portal) -> Result<(), String> {
-    let unfinished = portal.store.validating()?;
-    for (team, number, sha256) in &unfinished {
-        let Some(name) = TeamName::of_slot(&format!("{team}.so")) else {
-            continue;
-        };
-        let in_slot = std::fs::read(portal.folder.builds().join(name.slot()))
-            .map(|bytes| agon_engine::loader::sha256_hex(&bytes));
-        if in_slot.as_deref().is_ok_and(|sha| sha == sha256) {
-            continue;
-        }
-        let newer = unfinished.iter().any(|(t, n, _)| t == team && n > number)
-            || portal
-                .store
-                .builds(team)?
-                .first()
-                .is_some_and(|b| b.number > *number);
-        let (status, message) = if newer {
-            (
-                BuildStatus::Superseded,
-                "a newer upload replaced it before the ladder took it",
-            )
-        } else {
-            (
-                BuildStatus::Lost,
-                "the portal stopped before handing it to the ladder; upload it again",
-            )
-        };
-        let verdict = Verdict {
-            sha256,
-            status,
-            version: None,
-            message,
-            at_ms: unix_ms(),
-        };
-        portal.store.mark(team, *number, &verdict)?;
-    }
-    Ok(())
 }

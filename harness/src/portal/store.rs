@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS builds (
     version INTEGER,
     message TEXT,
     judged_ms INTEGER,
+    inode INTEGER,
     PRIMARY KEY (team, number)
 );
 CREATE TABLE IF NOT EXISTS upload_events (
@@ -106,10 +107,20 @@ pub struct TeamRow {
 /// A ladder's verdict on a team's content.
 pub struct Verdict<'a> {
     pub sha256: &'a str,
+    /// The inode of the file the ladder judged, when it says (which upload of that content).
+    pub inode: Option<u64>,
     pub status: BuildStatus,
     pub version: Option<u32>,
     pub message: &'a str,
     pub at_ms: u64,
+}
+
+/// A build still waiting for the ladder's verdict.
+pub struct Unfinished {
+    pub team: String,
+    pub number: u32,
+    pub sha256: String,
+    pub inode: Option<u64>,
 }
 
 pub struct Store {
@@ -129,6 +140,7 @@ impl Store {
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
             .and_then(|()| connection.busy_timeout(std::time::Duration::from_secs(5)))
             .and_then(|()| connection.execute_batch(SCHEMA))
+            .and_then(|()| add_inode_column(&connection))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Store {
             connection: Mutex::new(connection),
@@ -250,10 +262,11 @@ impl Store {
     }
 
     /// Keeps a new build of `team`, still to be judged; returns its number (1 for the first).
+    /// `inode` is its file's, which the ladder's verdict will name.
     pub fn add_build(
         &self,
         team: &str,
-        sha256: &str,
+        (sha256, inode): (&str, u64),
         bytes: u64,
         file_name: &str,
         now_ms: u64,
@@ -268,9 +281,9 @@ impl Store {
             )
             .map_err(sql)?;
         tx.execute(
-            "INSERT INTO builds (team, number, sha256, bytes, file_name, uploaded_ms, status) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'validating')",
-            params![team, number, sha256, bytes, file_name, now_ms],
+            "INSERT INTO builds (team, number, sha256, bytes, file_name, uploaded_ms, status, \
+             inode) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'validating', ?7)",
+            params![team, number, sha256, bytes, file_name, now_ms, inode],
         )
         .map_err(sql)?;
         tx.commit().map_err(sql)?;
@@ -312,39 +325,44 @@ impl Store {
         Ok(marked)
     }
 
-    /// Refuses the team's newest build still validating (the one in its slot now), for a
-    /// refusal that names no content; notes the read offset in the same transaction.
-    pub fn refuse_newest(
+    /// Refuses the build of `team` whose file could not be read: the one with that inode still
+    /// validating, else the newest still validating (the one in its slot now); older ones still
+    /// validating were replaced before the ladder saw them. Notes the read offset in the same
+    /// transaction.
+    pub fn refuse_unread(
         &self,
         team: &str,
-        reason: &str,
-        at_ms: u64,
+        (inode, reason, at_ms): (Option<u64>, &str, u64),
         (file, offset): (&str, u64),
     ) -> Sql<()> {
         let mut db = self.db();
         let tx = db.transaction().map_err(sql)?;
-        tx.execute(
-            "UPDATE builds SET status = 'refused', message = ?2, judged_ms = ?3 \
-             WHERE team = ?1 AND number = (SELECT MAX(number) FROM builds \
-             WHERE team = ?1 AND status = 'validating')",
-            params![team, reason, at_ms],
-        )
-        .map_err(sql)?;
+        let by_inode: Option<u32> = tx
+            .query_row(
+                "SELECT MIN(number) FROM builds WHERE team = ?1 AND status = 'validating' \
+                 AND inode = ?2",
+                params![team, inode],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        let newest: Option<u32> = tx
+            .query_row(
+                "SELECT MAX(number) FROM builds WHERE team = ?1 AND status = 'validating'",
+                [team],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        if let Some(number) = by_inode.or(newest) {
+            supersede_before(&tx, team, number, at_ms)?;
+            tx.execute(
+                "UPDATE builds SET status = 'refused', message = ?3, judged_ms = ?4 \
+                 WHERE team = ?1 AND number = ?2",
+                params![team, number, reason, at_ms],
+            )
+            .map_err(sql)?;
+        }
         set_offset(&tx, file, offset)?;
         tx.commit().map_err(sql)
-    }
-
-    /// Builds of `team` still validating from before build `number`: replaced in the slot
-    /// before the ladder took them.
-    pub fn supersede_before(&self, team: &str, number: u32, at_ms: u64) -> Sql<()> {
-        self.db()
-            .execute(
-                "UPDATE builds SET status = 'superseded', judged_ms = ?3, message = ?4 \
-                 WHERE team = ?1 AND number < ?2 AND status = 'validating'",
-                params![team, number, at_ms, REPLACED],
-            )
-            .map(drop)
-            .map_err(sql)
     }
 
     /// The team's builds, newest first.
@@ -374,16 +392,65 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(sql)
     }
 
-    /// Builds of every team still validating: (team, number, sha256).
-    pub fn validating(&self) -> Sql<Vec<(String, u32, String)>> {
+    /// Builds of every team still validating.
+    pub fn validating(&self) -> Sql<Vec<Unfinished>> {
         let db = self.db();
         let mut query = db
-            .prepare("SELECT team, number, sha256 FROM builds WHERE status = 'validating'")
+            .prepare("SELECT team, number, sha256, inode FROM builds WHERE status = 'validating'")
             .map_err(sql)?;
         let rows = query
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .query_map([], |r| {
+                Ok(Unfinished {
+                    team: r.get(0)?,
+                    number: r.get(1)?,
+                    sha256: r.get(2)?,
+                    inode: r.get(3)?,
+                })
+            })
             .map_err(sql)?;
         rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// Settles the builds still validating when the portal starts (after it has read what the
+    /// ladder said while it was down): the one whose file is in the team's slot now is judged
+    /// by the ladder as it starts; the others never reached it, replaced by a newer upload, or
+    /// cut off by a stop between keeping one and handing it over. `in_slot` gives the content
+    /// and inode of a team's slot.
+    pub fn settle_unfinished(
+        &self,
+        in_slot: &dyn Fn(&str) -> Option<(String, u64)>,
+        at_ms: u64,
+    ) -> Sql<()> {
+        for unfinished in self.validating()? {
+            let Unfinished {
+                team,
+                number,
+                sha256,
+                inode,
+            } = &unfinished;
+            let in_the_slot = in_slot(team).is_some_and(|(sha, slot_inode)| {
+                *sha256 == sha && inode.is_none_or(|inode| inode == slot_inode)
+            });
+            if in_the_slot {
+                continue;
+            }
+            let newest = self.builds(team)?.first().map_or(0, |b| b.number);
+            let (status, message) = if newest > *number {
+                (BuildStatus::Superseded, REPLACED)
+            } else {
+                (BuildStatus::Lost, NOT_HANDED_OVER)
+            };
+            let verdict = Verdict {
+                sha256,
+                inode: None,
+                status,
+                version: None,
+                message,
+                at_ms,
+            };
+            self.mark(team, *number, &verdict)?;
+        }
+        Ok(())
     }
 
     /// Notes an upload attempt and its outcome (`received`, or why it was refused).
@@ -434,6 +501,7 @@ impl Store {
 
 /// Why a build never reached the ladder.
 const REPLACED: &str = "a newer upload replaced it before the ladder took it";
+const NOT_HANDED_OVER: &str = "the portal stopped before handing it to the ladder; upload it again";
 
 fn set_offset(db: &Connection, file: &str, offset: u64) -> Sql<()> {
     db.execute(
@@ -445,8 +513,46 @@ fn set_offset(db: &Connection, file: &str, offset: u64) -> Sql<()> {
     .map_err(sql)
 }
 
-/// [`Store::judge`] within its transaction.
+/// Builds of `team` still validating from before build `number`: the ladder judged a later
+/// file of the slot, so these were replaced before it took them.
+fn supersede_before(tx: &rusqlite::Transaction, team: &str, number: u32, at_ms: u64) -> Sql<()> {
+    tx.execute(
+        "UPDATE builds SET status = 'superseded', judged_ms = ?3, message = ?4 \
+         WHERE team = ?1 AND number < ?2 AND status = 'validating'",
+        params![team, number, at_ms, REPLACED],
+    )
+    .map(drop)
+    .map_err(sql)
+}
+
+/// [`Store::judge`] within its transaction. The build judged is the upload whose file the
+/// ladder read (by inode and content); a verdict on an upload judged already is one said again
+/// after a restart. Where the verdict names no inode known here (a file put in the folder by
+/// hand, a database older than inodes) it could be any upload of that content, so the oldest
+/// still validating takes it, with the uploads of the same content right after it.
 fn judge_in(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<usize> {
+    let by_inode: Option<u32> = tx
+        .query_row(
+            "SELECT MIN(number) FROM builds WHERE team = ?1 AND sha256 = ?2 AND inode = ?3 \
+             AND status = 'validating'",
+            params![team, verdict.sha256, verdict.inode],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    if let Some(number) = by_inode {
+        supersede_before(tx, team, number, verdict.at_ms)?;
+        return mark_range(tx, team, verdict, (number, number + 1));
+    }
+    let judged_before: bool = tx
+        .query_row(
+            "SELECT COUNT(*) > 0 FROM builds WHERE team = ?1 AND inode = ?2",
+            params![team, verdict.inode],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    if judged_before {
+        return Ok(0); // said again (after a restart) of an upload it judged then
+    }
     let first: Option<u32> = tx
         .query_row(
             "SELECT MIN(number) FROM builds WHERE team = ?1 AND sha256 = ?2 \
@@ -466,12 +572,17 @@ fn judge_in(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<us
             |r| r.get(0),
         )
         .map_err(sql)?;
-    tx.execute(
-        "UPDATE builds SET status = 'superseded', judged_ms = ?3, message = ?5 \
-         WHERE team = ?1 AND number < ?2 AND status = 'validating' AND sha256 != ?4",
-        params![team, first, verdict.at_ms, verdict.sha256, REPLACED],
-    )
-    .map_err(sql)?;
+    supersede_before(tx, team, first, verdict.at_ms)?;
+    mark_range(tx, team, verdict, (first, next_other))
+}
+
+/// Gives `verdict` to the team's builds of its content still validating, numbered in `range`.
+fn mark_range(
+    tx: &rusqlite::Transaction,
+    team: &str,
+    verdict: &Verdict,
+    (from, to): (u32, u32),
+) -> Sql<usize> {
     tx.execute(
         "UPDATE builds SET status = ?3, version = ?4, message = ?5, judged_ms = ?6 \
          WHERE team = ?1 AND sha256 = ?2 AND status = 'validating' AND number >= ?7 \
@@ -483,23 +594,37 @@ fn judge_in(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<us
             verdict.version,
             verdict.message,
             verdict.at_ms,
-            first,
-            next_other
+            from,
+            to
         ],
     )
     .map_err(sql)
 }
 
+/// Databases made before builds kept their file's inode get the column.
+fn add_inode_column(db: &Connection) -> rusqlite::Result<()> {
+    let has: bool = db.query_row(
+        "SELECT COUNT(*) > 0 FROM pragma_table_info('builds') WHERE name = 'inode'",
+        [],
+        |r| r.get(0),
+    )?;
+    if !has {
+        db.execute_batch("ALTER TABLE builds ADD COLUMN inode INTEGER")?;
+    }
+    Ok(())
+}
+
 /// The file name a build gets that no upload brought.
 pub const FOUND_IN_FOLDER: &str = "(found in the ladder's folder)";
 
-/// A verdict on content that no validating upload of the team holds: a build of its own,
-/// unless a build of that content already has this very verdict (read again after a restart).
+/// A verdict on content that no validating upload of the team holds: a build of its own, unless
+/// an upload brought that content before (the verdict is said again after a restart, or the
+/// ladder judged a second file of it that the first verdict already covered).
 fn found_in_folder(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<usize> {
     let known: bool = tx
         .query_row(
-            "SELECT COUNT(*) > 0 FROM builds WHERE team = ?1 AND sha256 = ?2 AND status = ?3",
-            params![team, verdict.sha256, verdict.status.as_str()],
+            "SELECT COUNT(*) > 0 FROM builds WHERE team = ?1 AND sha256 = ?2",
+            params![team, verdict.sha256],
             |r| r.get(0),
         )
         .map_err(sql)?;
@@ -549,6 +674,7 @@ mod tests {
     fn verdict(sha256: &str, status: BuildStatus, version: Option<u32>) -> Verdict<'_> {
         Verdict {
             sha256,
+            inode: None,
             status,
             version,
             message: "why",
@@ -578,7 +704,7 @@ mod tests {
     fn a_verdict_takes_its_content_and_replaced_uploads_are_superseded() {
         let (store, dir) = store("judge");
         for sha in ["a", "b", "b"] {
-            store.add_build("red", sha, 10, "x.so", 5).unwrap();
+            store.add_build("red", (sha, 0), 10, "x.so", 5).unwrap();
         }
         // The ladder saw only the last content: both uploads of it take the verdict.
         assert_eq!(judged(&store, "b", BuildStatus::Accepted, Some(1)), 2);
@@ -608,7 +734,7 @@ mod tests {
     fn a_verdict_is_the_oldest_uploads_of_its_content() {
         let (store, dir) = store("order");
         for sha in ["x", "y", "x"] {
-            store.add_build("red", sha, 10, "x.so", 5).unwrap();
+            store.add_build("red", (sha, 0), 10, "x.so", 5).unwrap();
         }
         use BuildStatus::*;
         assert_eq!(judged(&store, "x", Accepted, Some(1)), 1);

@@ -190,7 +190,7 @@ fn shown_file_name(name: Option<&str>) -> String {
 
 /// Keeps the build in the database, then hands it to the ladder: in that order, so that a
 /// build the ladder can see is always one the portal knows (a portal stopped between the two
-/// finds the build `lost` when it starts again: `reconcile`).
+/// finds the build `lost` when it starts again: `Store::settle_unfinished`).
 fn keep(
     portal: &Portal,
     team: &TeamName,
@@ -204,12 +204,19 @@ fn keep(
     let now = unix_ms();
     let store = &portal.store;
     let number = store
-        .add_build(team.as_str(), &sha256, bytes, &file_name, now)
+        .add_build(
+            team.as_str(),
+            (&sha256, received.inode),
+            bytes,
+            &file_name,
+            now,
+        )
         .map_err(Refusal::internal)?;
     let slot = team.slot();
     if let Err(e) = received.publish(&portal.folder.builds().join(&slot)) {
         let lost = Verdict {
             sha256: &sha256,
+            inode: None,
             status: BuildStatus::Lost,
             version: None,
             message: "the portal could not hand it to the ladder",
@@ -218,7 +225,9 @@ fn keep(
         let _ = store.mark(team.as_str(), number, &lost);
         return Err(Refusal::internal(e));
     }
-    let mut receipt = Receipt {
+    // Its verdict comes from the ladder, which judges every file put in a slot, even one of
+    // the content it plays already (`follow`).
+    let receipt = Receipt {
         team: team.to_string(),
         build: number,
         sha256,
@@ -227,23 +236,5 @@ fn keep(
         version: None,
         message: None,
     };
-    // The ladder says nothing of content its slot already plays.
-    let current = portal.news().current_version(&slot, &receipt.sha256);
-    if let Some(version) = current {
-        let message = format!("the same content as the current build v{version}");
-        let same = Verdict {
-            sha256: &receipt.sha256,
-            status: BuildStatus::Accepted,
-            version: Some(version),
-            message: &message,
-            at_ms: now,
-        };
-        store
-            .mark(team.as_str(), number, &same)
-            .and_then(|()| store.supersede_before(team.as_str(), number, now))
-            .map_err(Refusal::internal)?;
-        (receipt.status, receipt.version, receipt.message) =
-            (BuildStatus::Accepted, Some(version), Some(message));
-    }
     Ok(receipt)
 }

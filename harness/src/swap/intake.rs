@@ -1,7 +1,11 @@
 //! Watching the folder of builds. `notify` watches the folder itself (not its files: a build
 //! replaced by a rename is a new inode that a watch on the old file would never see); every
-//! event, and a rescan every second in case the kernel's queue overflowed, leads to a listing
-//! of the folder, compared with the last one.
+//! event that changes the folder leads to a listing of it, compared with the last one. Reading
+//! the folder is itself an event to the kernel (an open), so events that only read are let
+//! pass: otherwise each listing would cause the next, and an idle ladder would burn a core.
+//! Where the kernel's events cannot be trusted, the folder is listed on a timer as well: after
+//! its event queue overflowed, and on network file systems, whose changes made by other
+//! machines raise no event here. An idle intake on a local folder wakes for nothing.
 //!
 //! A file is taken only when it is whole:
 //! - one renamed into the folder (the atomic way to publish a build) is taken at once;
@@ -13,18 +17,18 @@
 //!
 //! Hidden files (`.name`) and editors' and copiers' temporary names are ignored.
 
+use crate::stop::Stop;
 use crate::swap::validation::Candidate;
 use agon_engine::loader::{elf_extent, file_version, FileVersion, StagedPlugin};
+use crossbeam_channel::select;
 use crossbeam_channel::Sender;
-use notify::event::{ModifyKind, RenameMode};
+use notify::event::{AccessKind, AccessMode, ModifyKind, RenameMode};
 use notify::{EventKind, RecursiveMode, Watcher};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// A rescan this often, whatever the events say.
+/// How often a folder whose events cannot be trusted is listed anyway.
 const RESCAN: Duration = Duration::from_secs(1);
 
 /// A file still cut short after staying unchanged this long is refused.
@@ -34,8 +38,14 @@ pub const INCOMPLETE_LIMIT: Duration = Duration::from_secs(10);
 pub enum Arrival {
     /// A whole file, new or changed, to validate.
     Candidate(Candidate),
-    /// A file that cannot be a build (unreadable, cut short for good).
-    Unusable { slot: String, reason: String },
+    /// A file that cannot be a build (unreadable, cut short for good); the hash of what was
+    /// read of it, if anything was.
+    Unusable {
+        slot: String,
+        sha256: Option<String>,
+        inode: u64,
+        reason: String,
+    },
     /// The slot's file is gone.
     Removed { slot: String },
     /// Everything the folder held at the start has been handed over.
@@ -62,6 +72,9 @@ pub struct Intake {
     /// The first listing was made: files found then are taken without waiting out the settle
     /// time (the ELF check still stops one that is being written).
     listed_once: bool,
+    /// Counts the listings, for the test that an idle folder is not listed over and over.
+    #[cfg(test)]
+    listings: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 impl Intake {
@@ -71,12 +84,14 @@ impl Intake {
             settle,
             seen: BTreeMap::new(),
             listed_once: false,
+            #[cfg(test)]
+            listings: None,
         }
     }
 
-    /// Watches until `stop` is set, sending every arrival to `to`. The first listing hands
+    /// Watches until `stop` is asked, sending every arrival to `to`. The first listing hands
     /// over every file already in the folder.
-    pub fn run(mut self, to: Sender<Arrival>, stop: Arc<AtomicBool>) -> Result<(), String> {
+    pub fn run(mut self, to: Sender<Arrival>, stop: &Stop) -> Result<(), String> {
         return_large_buffers_to_the_system();
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
         let mut watcher = notify::recommended_watcher(move |event| {
@@ -86,6 +101,14 @@ impl Intake {
         watcher
             .watch(&self.dir, RecursiveMode::NonRecursive)
             .map_err(|e| format!("cannot watch {}: {e}", self.dir.display()))?;
+        let mut rescan = events_untrusted(&self.dir).then_some(RESCAN);
+        if let Some(every) = rescan {
+            log::info!(
+                "{} is on a network file system: listed every {} s as well as on events",
+                self.dir.display(),
+                every.as_secs()
+            );
+        }
         let mut renamed_in = BTreeSet::new();
         let mut first_listing = true;
         loop {
@@ -98,17 +121,27 @@ impl Intake {
             if std::mem::take(&mut first_listing) && to.send(Arrival::FirstListingDone).is_err() {
                 return Ok(());
             }
-            let wait = self.next_due().unwrap_or(RESCAN).min(RESCAN);
-            let deadline = Instant::now() + wait;
-            // Any event means a listing now (in-place writes then wait out their settle time);
-            // what arrived with it is gathered first.
-            if let Ok(event) = events_rx.recv_deadline(deadline) {
-                note_renames(event, &mut renamed_in);
-                while let Ok(more) = events_rx.try_recv() {
-                    note_renames(more, &mut renamed_in);
+            let wait = [self.next_due(), rescan].into_iter().flatten().min();
+            let timer = wait.map_or_else(crossbeam_channel::never, crossbeam_channel::after);
+            // Sleeps until the folder changes, a file settles, or the stop; what arrived with
+            // a change is gathered first.
+            loop {
+                select! {
+                    recv(events_rx) -> event => {
+                        let Ok(event) = event else { return Ok(()) };
+                        let mut changed = note(event, &mut renamed_in, &mut rescan);
+                        while let Ok(more) = events_rx.try_recv() {
+                            changed |= note(more, &mut renamed_in, &mut rescan);
+                        }
+                        if changed {
+                            break;
+                        }
+                    }
+                    recv(timer) -> _ => break,
+                    recv(stop.receiver()) -> _ => return Ok(()),
                 }
             }
-            if stop.load(Ordering::SeqCst) {
+            if stop.is_requested() {
                 return Ok(());
             }
         }
@@ -133,6 +166,10 @@ impl Intake {
     fn scan(&mut self, renamed_in: &mut BTreeSet<String>) -> Vec<Arrival> {
         let now = Instant::now();
         let first = !std::mem::replace(&mut self.listed_once, true);
+        #[cfg(test)]
+        if let Some(listings) = &self.listings {
+            listings.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
         let mut arrivals = Vec::new();
         let listed = match list(&self.dir) {
             Ok(listed) => listed,
@@ -176,10 +213,11 @@ impl Intake {
                         slot: name.clone(),
                         path: self.dir.join(&name),
                         bytes,
+                        inode: identity.1,
                     }));
                 }
                 Taken::Changed => {}
-                Taken::CutShort(why) => {
+                Taken::CutShort(why, sha256) => {
                     // Rename or not, a file cut short waits for its writer.
                     seen.renamed_in = false;
                     seen.retry_at = now + self.settle.max(Duration::from_millis(100));
@@ -187,6 +225,8 @@ impl Intake {
                         seen.done = true;
                         arrivals.push(Arrival::Unusable {
                             slot: name.clone(),
+                            sha256: Some(sha256),
+                            inode: identity.1,
                             reason: format!(
                                 "{why}, and unchanged for {} s",
                                 INCOMPLETE_LIMIT.as_secs()
@@ -196,10 +236,12 @@ impl Intake {
                         log::debug!("{name}: not whole yet: {why}");
                     }
                 }
-                Taken::Unusable(reason) => {
+                Taken::Unusable(reason, sha256) => {
                     seen.done = true;
                     arrivals.push(Arrival::Unusable {
                         slot: name.clone(),
+                        sha256,
+                        inode: identity.1,
                         reason,
                     });
                 }
@@ -213,14 +255,16 @@ enum Taken {
     Whole(Vec<u8>),
     /// Changed while being read: the next listing sees the new state.
     Changed,
-    CutShort(String),
-    Unusable(String),
+    /// Why, and the hash of what was read.
+    CutShort(String, String),
+    /// Why, and the hash of what was read, if it could be.
+    Unusable(String, Option<String>),
 }
 
 fn take(path: &Path, identity: Identity) -> Taken {
     let bytes = match StagedPlugin::read(path) {
         Ok(bytes) => bytes,
-        Err(e) => return Taken::Unusable(e.to_string()),
+        Err(e) => return Taken::Unusable(e.to_string(), None),
     };
     match std::fs::metadata(path).map(|m| file_version(&m)) {
         Ok(now) if now == identity => {}
@@ -231,21 +275,37 @@ fn take(path: &Path, identity: Identity) -> Taken {
         return Taken::Whole(bytes);
     }
     use elf_extent::ExtentError;
+    let sha256 = || agon_engine::loader::sha256_hex(&bytes);
     match elf_extent::check_complete(&bytes) {
         Ok(()) => Taken::Whole(bytes),
         // A writer may still be at work: wait for it.
         Err(why @ (ExtentError::CutShort { .. } | ExtentError::HeadersCutShort { .. })) => {
-            Taken::CutShort(why.to_string())
+            Taken::CutShort(why.to_string(), sha256())
         }
         // No writer makes a damaged header whole: refused at once.
-        Err(why) => Taken::Unusable(format!("not a usable library: {why}")),
+        Err(why) => Taken::Unusable(format!("not a usable library: {why}"), Some(sha256())),
     }
 }
 
-fn note_renames(event: notify::Result<notify::Event>, renamed_in: &mut BTreeSet<String>) {
-    let Ok(event) = event else {
-        return; // a lost event: the rescan finds the change
+/// Notes what `event` says; true when it may have changed the folder's listing. An event the
+/// kernel lost (its queue overflowed) turns on the timed listing from then on.
+fn note(
+    event: notify::Result<notify::Event>,
+    renamed_in: &mut BTreeSet<String>,
+    rescan: &mut Option<Duration>,
+) -> bool {
+    let event = match event {
+        Ok(event) => event,
+        Err(e) => {
+            log::warn!("the folder watch failed ({e}): the folder is listed every second");
+            *rescan = Some(RESCAN);
+            return true;
+        }
     };
+    if event.need_rescan() {
+        *rescan = Some(RESCAN);
+        return true;
+    }
     let target = match event.kind {
         EventKind::Modify(ModifyKind::Name(RenameMode::To)) => event.paths.first(),
         EventKind::Modify(ModifyKind::Name(RenameMode::Both)) => event.paths.get(1),
@@ -253,6 +313,41 @@ fn note_renames(event: notify::Result<notify::Event>, renamed_in: &mut BTreeSet<
     };
     if let Some(name) = target.and_then(|p| p.file_name()) {
         renamed_in.insert(name.to_string_lossy().into_owned());
+    }
+    changes_the_folder(&event.kind)
+}
+
+/// Whether an event of this kind can change what a listing finds: opening, reading and
+/// closing a file unwritten cannot (and the intake's own listings cause them).
+fn changes_the_folder(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => false,
+        _ => true,
+    }
+}
+
+/// Whether the kernel's events may miss changes to `dir`: on network and user-space file
+/// systems another machine (or the server behind them) changes files without telling this one.
+fn events_untrusted(dir: &Path) -> bool {
+    const NETWORK: [i64; 11] = [
+        0x6969,     // NFS
+        0x517B,     // SMB
+        0xFF534D42, // CIFS
+        0xFE534D42, // SMB2
+        0x65735546, // FUSE
+        0x01021997, // 9P
+        0x00C36400, // Ceph
+        0x5346414F, // AFS
+        0x0BD00BD0, // Lustre
+        0x47504653, // GPFS
+        0x013111A8, // IBRIX
+    ];
+    match rustix::fs::statfs(dir) {
+        // f_type is an i64 here, a u32 or an i32 on other architectures.
+        #[allow(clippy::unnecessary_cast)]
+        Ok(stat) => NETWORK.contains(&(stat.f_type as i64)),
+        Err(_) => true,
     }
 }
 
@@ -321,6 +416,58 @@ mod tests {
     }
 
     #[test]
+    fn reading_the_folder_is_not_a_change_to_it() {
+        use notify::event::{CreateKind, DataChange, RemoveKind};
+        let (read, write) = (AccessMode::Read, AccessMode::Write);
+        for quiet in [
+            EventKind::Access(AccessKind::Open(AccessMode::Any)),
+            EventKind::Access(AccessKind::Close(read)),
+            EventKind::Access(AccessKind::Read),
+        ] {
+            assert!(!changes_the_folder(&quiet), "{quiet:?}");
+        }
+        for change in [
+            EventKind::Access(AccessKind::Close(write)),
+            EventKind::Create(CreateKind::File),
+            EventKind::Modify(ModifyKind::Data(DataChange::Any)),
+            EventKind::Modify(ModifyKind::Name(RenameMode::To)),
+            EventKind::Remove(RemoveKind::File),
+        ] {
+            assert!(changes_the_folder(&change), "{change:?}");
+        }
+        let here = std::env::temp_dir();
+        assert!(!events_untrusted(&here), "{} is local", here.display());
+    }
+
+    /// The intake's own listing opens the folder; before it let such events pass, every
+    /// listing caused the next one.
+    #[test]
+    fn an_idle_intake_does_not_list_its_folder_again_and_again() {
+        let dir = agon_engine::output_file::fresh_scratch("intake-idle").unwrap();
+        let stop = Stop::default();
+        let (to, arrivals) = crossbeam_channel::unbounded();
+        let listings = std::thread::scope(|scope| {
+            let intake = Intake::new(&dir, Duration::from_millis(100));
+            let running = scope.spawn(|| {
+                let mut intake = intake;
+                let counted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+                intake.listings = Some(counted.clone());
+                intake.run(to, &stop).unwrap();
+                counted.load(std::sync::atomic::Ordering::SeqCst)
+            });
+            assert!(matches!(arrivals.recv(), Ok(Arrival::FirstListingDone)));
+            std::thread::sleep(Duration::from_millis(1500));
+            stop.request();
+            running.join().unwrap()
+        });
+        assert!(
+            listings <= 2,
+            "{listings} listings of an idle folder in 1.5 s"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_damaged_header_is_refused_at_once_and_a_cut_file_waits() {
         let dir = agon_engine::output_file::fresh_scratch("intake-take").unwrap();
         let taken = |name: &str, bytes: &[u8]| {
@@ -331,12 +478,12 @@ mod tests {
         // ELF magic, then a class no ELF file has.
         assert!(matches!(
             taken("damaged.so", b"\x7fELF\x09\x01"),
-            Taken::Unusable(why) if why.contains("unknown ELF class 9")
+            Taken::Unusable(why, Some(_)) if why.contains("unknown ELF class 9")
         ));
         let whole = std::fs::read(std::env::current_exe().unwrap()).unwrap();
         assert!(matches!(
             taken("cut.so", &whole[..whole.len() / 2]),
-            Taken::CutShort(_)
+            Taken::CutShort(..)
         ));
         std::fs::remove_dir_all(&dir).unwrap();
     }

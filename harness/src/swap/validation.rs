@@ -34,6 +34,8 @@ pub struct Candidate {
     pub slot: String,
     pub path: PathBuf,
     pub bytes: Vec<u8>,
+    /// The file's inode when it was read: which file of the slot a verdict is on.
+    pub inode: u64,
 }
 
 #[derive(Debug, Clone, PartialEq)]

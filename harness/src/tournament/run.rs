@@ -5,9 +5,9 @@ use super::builds::Builds;
 use super::entry::Entry;
 use super::in_flight;
 use super::plan::{GameSpec, Plan};
-use super::watch::StopOnDrop;
 use crate::console;
 use crate::journal::Journal;
+use crate::stop::{Stop, StopOnDrop};
 use crate::worker_pool;
 use agon_engine::host::crash_evidence::{self, CrashLabel};
 use agon_engine::host::HostKind;
@@ -21,8 +21,6 @@ use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 pub struct RunOptions {
@@ -320,12 +318,12 @@ struct Games<'a> {
 impl Games<'_> {
     /// Plays `todo` on `workers` threads while `recorder` records the results on this one.
     fn play_all(&self, todo: Vec<GameSpec>, workers: usize, recorder: &mut Recorder) {
-        let stop_watching = Arc::new(AtomicBool::new(false));
+        let stop_watching = Stop::default();
         let (jobs_tx, jobs_rx) = bounded::<GameSpec>(workers * 2);
         let (done_tx, done_rx) = unbounded::<Done>();
         let work = |game: GameSpec, done: &Sender<Done>| self.work(game, done);
         std::thread::scope(|scope| {
-            let _stop_watching = StopOnDrop(stop_watching.clone());
+            let _stop_watching = StopOnDrop(&stop_watching);
             if self.watch {
                 let stop = &stop_watching;
                 scope.spawn(move || self.watch_builds(stop));
@@ -339,11 +337,11 @@ impl Games<'_> {
             // On failure, dropping the receiver ends the feeder and the workers after their games.
             drop(done_rx);
             let _ = feeder.join();
-            stop_watching.store(true, Ordering::SeqCst);
+            stop_watching.request();
         });
     }
 
-    fn watch_builds(&self, stop: &Arc<AtomicBool>) {
+    fn watch_builds(&self, stop: &Stop) {
         if let Err(e) = super::watch::watch(self.plan, &self.builds, stop) {
             eprintln!(
                 "agon: warning: --watch: {}; builds are not swapped",

@@ -7,6 +7,7 @@
 
 use super::builds::Builds;
 use super::plan::{process_hosting, Plan};
+use crate::stop::Stop;
 use crate::swap::intake::{Arrival, Intake};
 use crate::swap::validation::{Candidate, Validator};
 use agon_engine::record::Budgets;
@@ -14,7 +15,6 @@ use agon_engine::seating::Hosting;
 use crossbeam_channel::Receiver;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,7 +41,7 @@ fn folders(plan: &Plan) -> BTreeMap<PathBuf, BTreeMap<String, Vec<usize>>> {
 
 /// Watches the entrants' folders until `stop` is set, swapping builds in `builds`. Runs on the
 /// calling thread (with one intake thread per folder).
-pub fn watch(plan: &Plan, builds: &Builds, stop: &Arc<AtomicBool>) -> Result<(), String> {
+pub fn watch(plan: &Plan, builds: &Builds, stop: &Stop) -> Result<(), String> {
     let validation = process_hosting(&plan.settings, &agon_engine::loader::cache_dir())?;
     let folders = folders(plan);
     let (tx, rx) = crossbeam_channel::unbounded::<(PathBuf, Arrival)>();
@@ -49,9 +49,8 @@ pub fn watch(plan: &Plan, builds: &Builds, stop: &Arc<AtomicBool>) -> Result<(),
         for dir in folders.keys() {
             let (arrivals_tx, arrivals_rx) = crossbeam_channel::unbounded();
             let intake = Intake::new(dir, SETTLE);
-            let intake_stop = stop.clone();
             scope.spawn(move || {
-                if let Err(e) = intake.run(arrivals_tx, intake_stop) {
+                if let Err(e) = intake.run(arrivals_tx, stop) {
                     log::error!("--watch: {e}");
                 }
             });
@@ -80,7 +79,7 @@ fn take_arrivals(
     for (dir, arrival) in arrivals {
         let candidate = match arrival {
             Arrival::Candidate(candidate) => candidate,
-            Arrival::Unusable { slot, reason } => {
+            Arrival::Unusable { slot, reason, .. } => {
                 if folders.get(&dir).is_some_and(|f| f.contains_key(&slot)) {
                     log::warn!(
                         "{}: not taken, the entrant keeps its build: {reason}",
@@ -153,14 +152,5 @@ fn take(plan: &Plan, builds: &Builds, entrant: usize, candidate: &Candidate, val
             &build.sha256[..12.min(build.sha256.len())]
         ),
         Err(why) => log::warn!("entrant `{name}`: new build refused: {why}"),
-    }
-}
-
-/// Stops the watchers when dropped.
-pub struct StopOnDrop(pub Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
     }
 }
