@@ -664,10 +664,24 @@ pub struct PortalServeArgs {
     /// continued)
     #[arg(long, value_name = "DIR", required = true)]
     pub dir: Option<PathBuf>,
-    /// Where the web server listens (put a TLS reverse proxy in front to serve it beyond this
-    /// machine: README.md, "The course portal")
+    /// Where the web server listens (`0.0.0.0:443` with --tls-cert to serve a course over the
+    /// internet)
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
     pub listen: String,
+    /// Serve HTTPS with this certificate (chain), a PEM file; read again on SIGHUP
+    #[arg(long, value_name = "PEM", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's private key, a PEM file; read again on SIGHUP
+    #[arg(long, value_name = "PEM", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Connections held at once, all clients together (when full, a new connection takes the
+    /// place of the oldest that has not signed in)
+    #[arg(long, default_value_t = 512, value_name = "N")]
+    pub max_connections: usize,
+    /// Connections one client address (an IPv6 /64) may hold at once; half of them before it
+    /// signs in
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    pub max_connections_per_client: usize,
     /// The largest build a team may upload, in MiB
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub max_upload_mb: u64,

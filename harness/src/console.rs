@@ -52,6 +52,17 @@ pub fn json_text(json: &str) -> String {
     text
 }
 
+/// `text` with every character that reorders or splits a line escaped (`\u{202e}`), the rest
+/// as it is: for a page, where a name must not turn the text around it while newlines may stay.
+pub fn visible_format_chars(text: &str) -> String {
+    escaped(text, splits_or_reorders_a_line).into_owned()
+}
+
+/// Whether [`visible_format_chars`] shows `c` escaped.
+pub fn is_invisible_format(c: char) -> bool {
+    splits_or_reorders_a_line(c)
+}
+
 /// Bidirectional embeddings, overrides, isolates and marks (Unicode format characters, not
 /// control characters), and the line and paragraph separators.
 fn splits_or_reorders_a_line(c: char) -> bool {

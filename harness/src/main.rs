@@ -30,7 +30,14 @@ fn main() {
     exit_guard::arm();
     let plays_games = cli.command.plays_games();
     if plays_games {
-        if let Err(e) = agon_engine::interrupt::install() {
+        // The portal reads its certificate again on SIGHUP (`portal::tls`) rather than stop.
+        let installed = match &cli.command {
+            cli::Command::Portal(_) => {
+                agon_engine::interrupt::install_signals(&[libc::SIGTERM, libc::SIGINT])
+            }
+            _ => agon_engine::interrupt::install(),
+        };
+        if let Err(e) = installed {
             log::warn!("cannot catch stop signals: {e}");
         }
         if let Err(e) = agon_engine::host::process::allow_many_hosts() {

@@ -18,8 +18,20 @@ const PATIENCE: Duration = Duration::from_secs(120);
 struct Portal {
     child: Child,
     url: String,
+    dir: PathBuf,
     stderr: PathBuf,
     client: Client,
+}
+
+/// The token `add_team` printed for each team of each portal folder (the latest one).
+static TOKENS: std::sync::Mutex<Vec<(PathBuf, String, String)>> = std::sync::Mutex::new(Vec::new());
+
+fn token_of(dir: &Path, team: &str) -> String {
+    let tokens = TOKENS.lock().unwrap();
+    let found = tokens.iter().rev().find(|(d, t, _)| d == dir && t == team);
+    found
+        .map(|(_, _, token)| token.clone())
+        .unwrap_or_else(|| panic!("no token of {team}"))
 }
 
 impl Portal {
@@ -53,6 +65,7 @@ impl Portal {
         Portal {
             child,
             url,
+            dir: dir.to_path_buf(),
             stderr,
             // A connection per request: one the portal closed after refusing a body (as it
             // must) is never reused.
@@ -77,6 +90,17 @@ impl Portal {
 
     fn json(&self, path: &str) -> Value {
         self.get(path).json().unwrap()
+    }
+
+    /// `GET /api/teams/TEAM` as the team itself sees it (with its token): every upload.
+    fn own(&self, team: &str) -> Value {
+        self.client
+            .get(format!("{}/api/teams/{team}", self.url))
+            .bearer_auth(token_of(&self.dir, team))
+            .send()
+            .unwrap()
+            .json()
+            .unwrap()
     }
 
     /// Uploads `bytes` as `file_name` to `team`'s slot through the API: the status and answer.
@@ -123,11 +147,10 @@ impl Portal {
 
     /// The team's build `number` once the ladder has judged it.
     fn judged(&mut self, team: &str, number: u64) -> Value {
-        let path = format!("/api/teams/{team}");
         self.wait_for(&format!("a verdict on {team}'s build {number}"), |p| {
-            build(&p.json(&path), number)["status"] != "validating"
+            build(&p.own(team), number)["status"] != "validating"
         });
-        build(&self.json(&path), number)
+        build(&self.own(team), number)
     }
 
     fn kill_hard(&mut self) {
@@ -177,7 +200,10 @@ fn add_team(dir: &Path, name: &str) -> String {
     ]))
     .expect_success();
     assert_has(&ran.stderr, "shown this once");
-    ran.stdout.trim().to_string()
+    let token = ran.stdout.trim().to_string();
+    let entry = (dir.to_path_buf(), name.to_string(), token.clone());
+    TOKENS.lock().unwrap().push(entry);
+    token
 }
 
 fn build(team: &Value, number: u64) -> Value {
@@ -347,13 +373,7 @@ fn a_team_uploads_sees_its_verdict_its_rating_and_its_games() {
         404
     );
     // None of these reached the slot or the database.
-    assert_eq!(
-        portal.json("/api/teams/north")["builds"]
-            .as_array()
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(portal.own("north")["builds"].as_array().unwrap().len(), 1);
     // The engine itself never panicked (the misbehaving bot's own panic is in its refusal).
     let stderr = portal.stop();
     for engine in ["panicked at harness/", "panicked at engine/"] {
@@ -405,10 +425,7 @@ fn limits_hold_size_rate_and_slow_uploads_block_no_one() {
     if let Ok(answer) = streamed {
         assert_eq!(answer.status(), 413);
     }
-    assert!(portal.json("/api/teams/east")["builds"]
-        .as_array()
-        .unwrap()
-        .is_empty());
+    assert!(portal.own("east")["builds"].as_array().unwrap().is_empty());
     let head = format!(
         "POST /api/teams/east/builds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {east}\r\n\
          Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 104857600\r\n\r\n"
@@ -456,24 +473,44 @@ fn limits_hold_size_rate_and_slow_uploads_block_no_one() {
     let parts: Vec<_> = std::fs::read_dir(dir.join("incoming")).unwrap().collect();
     assert!(parts.is_empty(), "{parts:?}");
     for team in ["west", "north"] {
-        let builds = portal.json(&format!("/api/teams/{team}"))["builds"].clone();
+        let builds = portal.own(team)["builds"].clone();
         assert_eq!(builds, Value::Array(Vec::new()), "{team}");
     }
 
-    // The form's body before its token is bounded: a part header that never ends is cut at
-    // 64 KiB at once (not buffered until the body limit), and a body that stops before the
-    // file is dropped at the idle limit.
-    let endless = format!(
-        "POST /teams/east/builds HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; \
-         boundary=b\r\nContent-Length: 1500000\r\n\r\n--b\r\nX-Pad: {}",
-        "a".repeat(200_000)
+    // No body is read before its sender is known: the form without a session is refused at
+    // once, however much of a part header follows.
+    let pad = "a".repeat(200_000);
+    let endless = |path: &str, auth: &str| {
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\n{auth}Content-Type: multipart/form-data; \
+             boundary=b\r\nContent-Length: 1500000\r\n\r\n--b\r\nX-Pad: {pad}"
+        )
+    };
+    let (line, took) = raw_request(
+        &portal.url,
+        &endless("/teams/east/builds", ""),
+        b"",
+        Duration::from_secs(30),
     );
-    let (line, took) = raw_request(&portal.url, &endless, b"", Duration::from_secs(30));
+    assert!(line.contains("401"), "{line}");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+    // A team's own upload: a part header that never ends is cut at 64 KiB at once (not
+    // buffered until the body limit), and a body that stops before the file is dropped at the
+    // idle limit.
+    let bearer = format!("Authorization: Bearer {east}\r\n");
+    let (line, took) = raw_request(
+        &portal.url,
+        &endless("/api/teams/east/builds", &bearer),
+        b"",
+        Duration::from_secs(30),
+    );
     assert!(line.contains("400"), "{line}");
     assert!(took < Duration::from_millis(1500), "{took:?}");
-    let silent = "POST /teams/east/builds HTTP/1.1\r\nHost: x\r\nContent-Type: \
-                  multipart/form-data; boundary=b\r\nContent-Length: 5000\r\n\r\n--b\r\n";
-    let (line, took) = raw_request(&portal.url, silent, b"", Duration::from_secs(30));
+    let silent = format!(
+        "POST /api/teams/east/builds HTTP/1.1\r\nHost: x\r\n{bearer}Content-Type: \
+         multipart/form-data; boundary=b\r\nContent-Length: 5000\r\n\r\n--b\r\n"
+    );
+    let (line, took) = raw_request(&portal.url, &silent, b"", Duration::from_secs(30));
     assert!(line.contains("408"), "{line}");
     assert!(took < Duration::from_secs(10), "{took:?}");
 
@@ -551,8 +588,17 @@ fn pages_escape_what_teams_send_and_carry_a_strict_policy() {
         let page = response.text().unwrap();
         assert!(!page.contains("<img src=x"), "{path}: {page}");
     }
-    let page = portal.get("/teams/quoted").text().unwrap();
+    // The team itself sees its uploads' names, escaped.
+    let page = portal
+        .client
+        .get(format!("{}/teams/quoted", portal.url))
+        .bearer_auth(&token)
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
     assert_has(&page, "&lt;img src=x onerror=alert(1)&gt;.so");
+    assert!(!page.contains("<img src=x"), "{page}");
     // Names that are not game ids never reach the file system.
     for path in [
         "/games/..%2F..%2Fportal.key",
@@ -638,7 +684,7 @@ fn a_portal_killed_during_play_and_during_an_upload_loses_nothing() {
 
     let mut portal = Portal::start(&dir, &[]);
     // The teams, their tokens and their accepted builds are all there; the half upload is not.
-    let team = portal.json("/api/teams/red");
+    let team = portal.own("red");
     assert_eq!(team["builds"].as_array().unwrap().len(), 1, "{team}");
     assert_eq!(team["builds"][0]["status"], "accepted");
     let parts: Vec<_> = std::fs::read_dir(dir.join("incoming")).unwrap().collect();
@@ -711,7 +757,7 @@ fn after_a_restart_a_team_whose_last_upload_was_refused_plays_its_last_good_buil
     portal.wait_for("games with red's first build", |p| {
         p.json("/api/standings")["games"].as_u64().unwrap_or(0) >= games_before + 2
     });
-    let team = portal.json("/api/teams/red");
+    let team = portal.own("red");
     assert_eq!(build(&team, 1)["status"], "accepted", "{team}");
     assert_eq!(build(&team, 1)["current"], true, "{team}");
     assert_eq!(build(&team, 2)["status"], "refused", "{team}");
@@ -775,7 +821,7 @@ fn every_upload_gets_the_verdict_on_its_own_file() {
     } else {
         assert_eq!(second["status"], "superseded", "{second}");
     }
-    let team = portal.json("/api/teams/blue");
+    let team = portal.own("blue");
     assert_eq!(
         team["builds"].as_array().unwrap().len(),
         3,
@@ -831,15 +877,49 @@ fn a_team_uploads_through_the_form_and_watches_its_game_in_the_viewer() {
         .unwrap();
     assert_eq!(teams, serde_json::json!(["formteam", "house"]));
 
-    // The form: the token typed in, the library chosen, submitted.
+    // Signed out, the team page has no form, and a post without a session is refused.
     let team_page = format!("{}/teams/formteam", portal.url);
     browser.goto(&team_page).unwrap();
+    let signed_out = browser
+        .eval("document.getElementById('upload') === null && document.getElementById('signin') !== null")
+        .unwrap();
+    assert_eq!(signed_out, Value::Bool(true));
+    // Signing in: the token typed once, a session cookie the page's scripts cannot read.
+    browser
+        .eval("document.getElementById('signin').click()")
+        .unwrap();
+    browser
+        .wait_for(
+            "document.readyState === 'complete' && document.querySelector('input[name=token]') !== null",
+            Duration::from_secs(20),
+        )
+        .unwrap();
     browser
         .eval(&format!(
-            "document.querySelector('input[name=token]').value = {}",
+            "document.querySelector('input[name=token]').value = {}; \
+             document.querySelector('form#signin').submit()",
             serde_json::json!(token)
         ))
         .unwrap();
+    browser
+        .wait_for(
+            "location.pathname === '/teams/formteam' && document.readyState === 'complete' \
+             && document.getElementById('upload') !== null",
+            Duration::from_secs(20),
+        )
+        .unwrap_or_else(|e| {
+            let at = browser.eval("location.href + ': ' + document.body.innerText");
+            panic!("{e}: {at:?}")
+        });
+    assert_eq!(
+        browser.eval("document.cookie").unwrap(),
+        Value::String(String::new())
+    );
+    let csrf = browser
+        .eval("document.querySelector('#upload input[name=csrf]').value.length")
+        .unwrap();
+    assert_eq!(csrf, 64, "the form carries its session's CSRF token");
+    // The library chosen, submitted.
     let document = browser
         .command("DOM.getDocument", serde_json::json!({}))
         .unwrap();

@@ -2,7 +2,9 @@
 //! commands, on this machine only).
 
 use crate::cli::{PortalArgs, PortalCommand, PortalServeArgs, TeamCommand};
-use crate::portal::{self, LimitSettings, PortalFolder, PortalSettings, Store, TeamName, TokenKey};
+use crate::portal::{
+    self, ConnectionLimits, LimitSettings, PortalFolder, PortalSettings, Store, TeamName, TokenKey,
+};
 use anyhow::{anyhow, bail};
 use std::time::Duration;
 
@@ -26,8 +28,19 @@ fn serve(args: PortalServeArgs) -> anyhow::Result<()> {
     if args.uploads_at_once == 0 || args.upload_idle_seconds == 0 {
         bail!("--uploads-at-once and --upload-idle-seconds: expected at least 1");
     }
+    if args.max_connections == 0 || args.max_connections_per_client == 0 {
+        bail!("--max-connections and --max-connections-per-client: expected at least 1");
+    }
+    let tls = match (args.tls_cert, args.tls_key) {
+        (Some(cert), Some(key)) => Some((cert, key)),
+        (None, None) => None,
+        _ => bail!("--tls-cert and --tls-key: give both (HTTPS) or neither (HTTP)"),
+    };
     let folder = PortalFolder::open(&dir).map_err(|e| anyhow!(e))?;
-    let options = crate::commands::ladder::options(folder.builds(), folder.ladder(), args.play)?;
+    let mut options =
+        crate::commands::ladder::options(folder.builds(), folder.ladder(), args.play)?;
+    options.hosting.cache = folder.cache();
+    options.validation.cache = folder.cache();
     let settings = PortalSettings {
         listen: args.listen,
         limits: LimitSettings {
@@ -37,6 +50,12 @@ fn serve(args: PortalServeArgs) -> anyhow::Result<()> {
             idle: Duration::from_secs(args.upload_idle_seconds),
             ..LimitSettings::default()
         },
+        connections: ConnectionLimits {
+            total: args.max_connections,
+            per_client: args.max_connections_per_client,
+            unauthenticated_per_client: args.max_connections_per_client.div_ceil(2),
+        },
+        tls,
     };
     agon_engine::interrupt::finish_games_in_flight();
     let out = options.out.clone();

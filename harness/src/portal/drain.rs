@@ -1,8 +1,10 @@
 //! Reading the rest of a refused upload's body before the refusal is sent: a client that is
 //! still sending when the answer comes (most do not read before they have sent) then sees the
-//! answer rather than a cut connection. Bounded by the upload limit and [`DRAIN_TIME`]; a
-//! slower or larger body is cut.
+//! answer rather than a cut connection. Bounded by an allowance of bytes, by [`DRAIN_TIME`] in
+//! all and by [`DRAIN_IDLE`] between two chunks (a client that declared a body and sends none
+//! is answered at once); a slower or larger body is cut.
 
+use super::body_budget::Budget;
 use super::refusal::Refusal;
 use axum::body::Body;
 use axum::extract::Multipart;
@@ -10,13 +12,14 @@ use futures_util::StreamExt;
 use std::time::Duration;
 
 const DRAIN_TIME: Duration = Duration::from_secs(10);
+const DRAIN_IDLE: Duration = Duration::from_secs(2);
 
 /// The rest of a body not parsed at all (a request refused from its headers).
 pub async fn drain_body(body: Body, refusal: Refusal, max_bytes: u64) -> Refusal {
     let mut stream = body.into_data_stream();
     let reading = async {
         let mut left = Allowance(max_bytes);
-        while let Some(Ok(chunk)) = stream.next().await {
+        while let Ok(Some(Ok(chunk))) = tokio::time::timeout(DRAIN_IDLE, stream.next()).await {
             if !left.take(chunk.len()) {
                 return;
             }
@@ -26,12 +29,19 @@ pub async fn drain_body(body: Body, refusal: Refusal, max_bytes: u64) -> Refusal
     refusal
 }
 
-/// The rest of a body being parsed as multipart (a request whose token was checked).
-pub async fn drain_parts(mut multipart: Multipart, refusal: Refusal, max_bytes: u64) -> Refusal {
+/// The rest of a body being parsed as multipart (a request whose team is known); its parts
+/// are thrown away as they come, as a file's would be (`budget`).
+pub async fn drain_parts(
+    mut multipart: Multipart,
+    refusal: Refusal,
+    max_bytes: u64,
+    budget: &Budget,
+) -> Refusal {
     let reading = async {
         let mut left = Allowance(max_bytes);
         while let Ok(Some(mut field)) = multipart.next_field().await {
             while let Ok(Some(chunk)) = field.chunk().await {
+                budget.file_bytes(chunk.len());
                 if !left.take(chunk.len()) {
                     return;
                 }

@@ -7,6 +7,12 @@
 //! | `incoming/` | uploads being received; a complete one is renamed into `builds/` |
 //! | `portal.sqlite` | teams, token hashes, builds and upload events |
 //! | `portal.key` | the key token hashes are made with (kept apart from the database) |
+//! | `cache/` | the content-addressed copies of the builds the ladder loads (kept with the portal, not in the user's cache, so that no clean-up removes a build that plays) |
+//!
+//! The folder is its owner's alone (0700; the database, the key and the uploads 0600): another
+//! user of the machine must not copy a team's bot, its database or its key. The copies in
+//! `cache/` stay readable to the bot's own user of the sandbox, which reaches each through its
+//! own root (a bind of that one file), never through this folder.
 
 use std::path::{Path, PathBuf};
 
@@ -15,13 +21,27 @@ pub struct PortalFolder {
 }
 
 impl PortalFolder {
-    /// The folder `root`, its parts created where missing.
+    /// The folder `root`, its parts created where missing, readable by its owner only.
     pub fn open(root: &Path) -> Result<PortalFolder, String> {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
         let folder = PortalFolder {
             root: root.to_path_buf(),
         };
-        for dir in [folder.builds(), folder.ladder(), folder.incoming()] {
-            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true).mode(0o700);
+        fn io(path: &Path) -> impl FnOnce(std::io::Error) -> String + '_ {
+            move |e| format!("{}: {e}", path.display())
+        }
+        builder.create(root).map_err(io(root))?;
+        // A folder made by an older portal, or by hand, is closed too.
+        std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700)).map_err(io(root))?;
+        for dir in [
+            folder.builds(),
+            folder.ladder(),
+            folder.incoming(),
+            folder.cache(),
+        ] {
+            builder.create(&dir).map_err(io(&dir))?;
         }
         Ok(folder)
     }
@@ -49,5 +69,9 @@ impl PortalFolder {
 
     pub fn key(&self) -> PathBuf {
         self.root.join("portal.key")
+    }
+
+    pub fn cache(&self) -> PathBuf {
+        self.root.join("cache")
     }
 }

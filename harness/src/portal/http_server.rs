@@ -1,30 +1,54 @@
-//! The HTTP server: hyper's HTTP/1 connections, each with a header-read timeout (a client that
-//! opens connections and sends headers slowly is cut off), at most [`MAX_CONNECTIONS`] at once,
-//! and a graceful end: when the ladder stops, connections finish their request and close.
+//! The HTTP server: hyper's HTTP/1 connections over TCP or TLS, each admitted by the
+//! connection table (`connections`), with bounded buffers and headers, a header-read timeout
+//! (which also closes a keep-alive connection idle that long), a bounded life for a connection
+//! that proves no team, and a graceful end: when the ladder stops, connections finish their
+//! request and close.
 
+use super::connections::{Client, Connection, Refused, Table};
+use super::secured_io::SecuredIo;
+use super::tls::Tls;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::{mpsc, watch};
+use tower::ServiceExt;
 
-const MAX_CONNECTIONS: usize = 512;
+/// A request's headers must arrive within this; so must the next request on a kept-alive
+/// connection.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a connection may live without proving a team.
+pub const UNAUTHENTICATED_LIFE: Duration = Duration::from_secs(30);
+/// How long a connection told to end may finish its request.
+const GRACE: Duration = Duration::from_secs(5);
+/// How long a TLS handshake may take.
+const HANDSHAKE: Duration = Duration::from_secs(10);
 /// How long the end waits for requests in flight.
 const DRAIN: Duration = Duration::from_secs(5);
+/// The most a connection buffers of what it reads (and so the largest body chunk).
+pub const READ_BUFFER: usize = 32 << 10;
+/// The most a request's head may take, and how many headers it may have.
+const HEAD_BYTES: usize = 16 << 10;
+const HEADERS: usize = 64;
 
-/// Serves `app` on `listener` until `stop` turns true.
-pub async fn serve(listener: TcpListener, app: Router, mut stop: watch::Receiver<bool>) {
-    let graceful = GracefulShutdown::new();
-    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+pub struct Server {
+    pub app: Router,
+    pub table: Arc<Table>,
+    pub tls: Option<Arc<Tls>>,
+}
+
+/// Serves on `listener` until `stop` turns true.
+pub async fn serve(listener: TcpListener, server: Server, stop: watch::Receiver<bool>) {
+    let (running, mut all_ended) = mpsc::channel::<()>(1);
+    let mut stopping = stop.clone();
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let stream = match accepted {
-                    Ok((stream, _)) => stream,
+                let (stream, peer) = match accepted {
+                    Ok(accepted) => accepted,
                     Err(e) => {
                         // Out of descriptors, or a connection reset before it was taken.
                         log::warn!("portal: accept: {e}");
@@ -32,24 +56,87 @@ pub async fn serve(listener: TcpListener, app: Router, mut stop: watch::Receiver
                         continue;
                     }
                 };
-                let Ok(permit) = connections.clone().try_acquire_owned() else {
-                    continue; // dropped: too many connections
+                let client = Client::of(peer.ip());
+                let connection = match server.table.admit(client) {
+                    Ok(connection) => Arc::new(connection),
+                    Err(refused) => {
+                        turn_away(&stream, client, refused);
+                        continue;
+                    }
                 };
-                let connection = hyper::server::conn::http1::Builder::new()
-                    .timer(TokioTimer::new())
-                    .header_read_timeout(HEADER_TIMEOUT)
-                    .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
-                let connection = graceful.watch(connection);
+                let (app, tls, stop, running) =
+                    (server.app.clone(), server.tls.clone(), stop.clone(), running.clone());
                 tokio::spawn(async move {
-                    let _ = connection.await;
-                    drop(permit);
+                    let _running = running;
+                    match tls {
+                        None => serve_one(TokioIo::new(stream), connection, app, stop).await,
+                        Some(tls) => {
+                            let handshake = tokio::time::timeout(HANDSHAKE, tls.acceptor().accept(stream));
+                            if let Ok(Ok(stream)) = handshake.await {
+                                serve_one(TokioIo::new(stream), connection, app, stop).await;
+                            }
+                        }
+                    }
                 });
             }
-            _ = stop.changed() => break,
+            _ = stopping.changed() => break,
         }
     }
-    tokio::select! {
-        () = graceful.shutdown() => {}
-        () = tokio::time::sleep(DRAIN) => {}
+    drop(running);
+    let _ = tokio::time::timeout(DRAIN, all_ended.recv()).await;
+}
+
+/// A short answer for a connection that is not taken, written if the socket takes it at once
+/// (never waited for), then the connection is closed.
+fn turn_away(stream: &tokio::net::TcpStream, client: Client, refused: Refused) {
+    log::debug!("portal: a connection from {client} is not taken: {refused:?}");
+    let mut answer = String::from("HTTP/1.1 503 Service Unavailable\r\n");
+    for (name, value) in super::csp::every_answer(super::csp::DATA_POLICY) {
+        answer.push_str(&format!("{name}: {value}\r\n"));
+    }
+    answer.push_str("retry-after: 10\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+    let _ = stream.try_write(answer.as_bytes());
+}
+
+/// One connection, until it ends, is cut for a newcomer, outlives its unauthenticated life,
+/// or the server stops.
+async fn serve_one<I>(
+    io: TokioIo<I>,
+    connection: Arc<Connection>,
+    app: Router,
+    mut stop: watch::Receiver<bool>,
+) where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let tagged = connection.clone();
+    let service = app.map_request(move |mut request: axum::extract::Request<_>| {
+        request.extensions_mut().insert(tagged.clone());
+        request
+    });
+    let http = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .max_buf_size(READ_BUFFER)
+        .max_header_size(HEAD_BYTES)
+        .max_headers(HEADERS)
+        .serve_connection(SecuredIo::new(io), TowerToHyperService::new(service));
+    tokio::pin!(http);
+    let life = tokio::time::sleep(UNAUTHENTICATED_LIFE);
+    tokio::pin!(life);
+    let mut ending: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
+    loop {
+        tokio::select! {
+            _ = http.as_mut() => return,
+            () = connection.cut.notified() => return,
+            () = &mut life, if ending.is_none() && !connection.is_authenticated() => {
+                http.as_mut().graceful_shutdown();
+                ending = Some(Box::pin(tokio::time::sleep(GRACE)));
+            }
+            _ = stop.changed(), if ending.is_none() => {
+                http.as_mut().graceful_shutdown();
+                ending = Some(Box::pin(tokio::time::sleep(GRACE)));
+            }
+            () = async { ending.as_mut().expect("guarded").await }, if ending.is_some() => return,
+        }
     }
 }

@@ -4,28 +4,35 @@
 //!
 //! | file | role |
 //! |---|---|
-//! | `folder.rs` | the portal's folder: the ladder's, the database, uploads in progress |
+//! | `folder.rs` | the portal's folder: the ladder's, the database, uploads in progress, its own cache; its owner's alone |
 //! | `team_name.rs` | a team's name: an id that names its slot, never a path |
-//! | `token.rs` | team tokens: random, kept as keyed hashes, compared in constant time |
+//! | `token.rs` | team tokens: random, kept as keyed hashes, compared in constant time; signatures |
+//! | `session.rs` | a browser's signed session cookie and its forms' CSRF token |
 //! | `store.rs` | the database: teams, builds and their verdicts, upload attempts |
 //! | `follow.rs` | what the ladder's events and journal say, into the database and memory |
 //! | `limits.rs` | upload size, uploads per hour, uploads at once |
 //! | `receive.rs` | an uploaded file streamed to disk, hashed, bounded |
-//! | `body_gate.rs` | a body that lets only a few bytes through before the token is checked |
+//! | `body_budget.rs` | the bytes of an upload's body other than its file, bounded |
 //! | `drain.rs` | the rest of a refused upload read before the answer, bounded |
-//! | `upload.rs` | one upload from token to slot |
-//! | `auth.rs` | which team a request may act for |
+//! | `upload.rs` | one upload from its body to the slot |
+//! | `auth.rs` | which team a request acts for (token or session), checked before any body |
+//! | `signin.rs` | signing in and out in a browser |
 //! | `refusal.rs` | why a request was refused: status and sentence |
-//! | `team_view.rs`, `verdict.rs` | a team as its page and the API show it |
+//! | `scrub.rs` | what a client is told names no place on the server |
+//! | `team_view.rs`, `verdict.rs` | a team as anyone, and as the team itself, sees it |
 //! | `web.rs`, `api.rs` | the pages and the JSON API |
-//! | `csp.rs` | the security headers, the pages' Content-Security-Policy |
-//! | `routes.rs` | every address, with its body limit and timeout |
-//! | `http_server.rs` | the connections: header timeout, bounded, graceful end |
+//! | `csp.rs` | the security headers of every answer, the pages' Content-Security-Policy |
+//! | `routes.rs` | every address, with its body limit, timeout and concurrency |
+//! | `connections.rs` | connections per client and in all, strangers' fewer, a newcomer's place |
+//! | `http_server.rs` | the connections: buffers, header timeout, life, graceful end |
+//! | `secured_io.rs` | hyper's own error answers given the security headers |
+//! | `tls.rs` | HTTPS, its certificate read again on SIGHUP |
 //! | `run.rs` | the ladder, the follower and the server, started and stopped together |
 
 mod api;
 mod auth;
-mod body_gate;
+mod body_budget;
+mod connections;
 mod csp;
 mod drain;
 mod folder;
@@ -38,15 +45,21 @@ mod receive;
 mod refusal;
 mod routes;
 mod run;
+mod scrub;
+mod secured_io;
+mod session;
+mod signin;
 mod state;
 mod store;
 mod team_name;
 mod team_view;
+mod tls;
 mod token;
 mod upload;
 mod verdict;
 mod web;
 
+pub use connections::ConnectionLimits;
 pub use folder::PortalFolder;
 pub use limits::LimitSettings;
 pub use run::{run, PortalSettings};

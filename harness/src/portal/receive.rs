@@ -2,6 +2,7 @@
 //! hashed on the way, refused once it passes the size limit or stalls, and synced to disk
 //! before anything else sees it. A file not published is removed.
 
+use super::body_budget::Budget;
 use super::limits::LimitSettings;
 use super::refusal::Refusal;
 use axum::extract::multipart::{Field, MultipartError};
@@ -45,12 +46,15 @@ pub fn clear_incoming(incoming: &Path) {
 }
 
 const PART: &str = ".part";
+/// Bytes of the file held in memory while they are written.
+const WRITE_BUFFER: usize = 64 << 10;
 
 /// Streams `field` into a new file in `incoming`.
 pub async fn receive(
     mut field: Field<'_>,
     incoming: &Path,
     limits: &LimitSettings,
+    budget: &Budget,
 ) -> Result<Received, Refusal> {
     let mut name = [0u8; 8];
     getrandom::fill(&mut name).map_err(|e| Refusal::internal(format!("no randomness: {e}")))?;
@@ -60,7 +64,15 @@ pub async fn receive(
         published: false,
     };
     let io = |e: std::io::Error| Refusal::internal(format!("{}: {e}", temp.path.display()));
-    let mut file = tokio::fs::File::create(&temp.path).await.map_err(io)?;
+    let mut file = tokio::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&temp.path)
+        .await
+        .map_err(io)?;
+    // What waits to be written is held in memory: no more than a chunk or two.
+    file.set_max_buf_size(WRITE_BUFFER);
     let mut hasher = Sha256::new();
     let mut bytes: u64 = 0;
     loop {
@@ -75,6 +87,7 @@ pub async fn receive(
             Ok(Ok(None)) => break,
             Ok(Ok(Some(chunk))) => chunk,
         };
+        budget.file_bytes(chunk.len());
         bytes += chunk.len() as u64;
         if bytes > limits.max_bytes {
             return Err(too_large(limits));

@@ -11,7 +11,10 @@ pub struct Refusal {
 
 impl Refusal {
     fn new(status: StatusCode, message: String) -> Refusal {
-        Refusal { status, message }
+        Refusal {
+            status,
+            message: super::scrub::without_paths(&message),
+        }
     }
 
     pub fn bad_request(message: String) -> Refusal {

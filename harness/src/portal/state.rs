@@ -15,6 +15,8 @@ pub struct Portal {
     pub limits: UploadLimits,
     /// The game the ladder plays.
     pub game: String,
+    /// Served over TLS: session cookies are marked `Secure`.
+    pub secure_cookies: bool,
 }
 
 impl Portal {

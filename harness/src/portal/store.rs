@@ -7,6 +7,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
@@ -135,6 +136,14 @@ fn sql(e: rusqlite::Error) -> String {
 
 impl Store {
     pub fn open(path: &Path) -> Sql<Store> {
+        // Its owner's alone; SQLite gives its journal files the database's own mode.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(path)
+            .and_then(|file| file.set_permissions(std::fs::Permissions::from_mode(0o600)))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let connection = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         connection
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
@@ -454,14 +463,30 @@ impl Store {
     }
 
     /// Notes an upload attempt and its outcome (`received`, or why it was refused).
+    ///
+    /// An attempt explains, it decides nothing: it is written without waiting for the disk
+    /// (WAL with `synchronous = NORMAL`: it survives the portal's own crash, not the
+    /// machine's), and a team keeps only its latest [`ATTEMPTS_KEPT`], so a team that sends
+    /// refused uploads in a loop costs neither a sync each nor a growing database.
     pub fn log_upload(&self, team: &str, outcome: &str, detail: &str, now_ms: u64) -> Sql<()> {
-        self.db()
-            .execute(
+        let mut db = self.db();
+        db.execute_batch("PRAGMA synchronous = NORMAL")
+            .map_err(sql)?;
+        let logged = (|| {
+            let tx = db.transaction()?;
+            tx.execute(
                 "INSERT INTO upload_events (team, at_ms, outcome, detail) VALUES (?1, ?2, ?3, ?4)",
                 params![team, now_ms, outcome, detail],
-            )
-            .map(drop)
-            .map_err(sql)
+            )?;
+            tx.execute(
+                "DELETE FROM upload_events WHERE team = ?1 AND id <= (SELECT id FROM \
+                 upload_events WHERE team = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
+                params![team, ATTEMPTS_KEPT],
+            )?;
+            tx.commit()
+        })();
+        let restored = db.execute_batch("PRAGMA synchronous = FULL");
+        logged.and(restored).map_err(sql)
     }
 
     /// Upload attempts of `team`: (at_ms, outcome, detail), newest first.
@@ -498,6 +523,9 @@ impl Store {
         set_offset(&self.db(), file, offset)
     }
 }
+
+/// Upload attempts kept per team.
+pub const ATTEMPTS_KEPT: u32 = 100;
 
 /// Why a build never reached the ladder.
 const REPLACED: &str = "a newer upload replaced it before the ladder took it";
@@ -749,6 +777,23 @@ mod tests {
             ]
         );
         assert_eq!(store.read_offset("events.jsonl").unwrap(), 1);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_team_keeps_only_its_latest_attempts() {
+        let (store, dir) = store("attempts");
+        store.add_team("blue", "hash-blue", 1).unwrap();
+        store.log_upload("blue", "refused", "blue's", 1).unwrap();
+        for at in 0..ATTEMPTS_KEPT + 30 {
+            store
+                .log_upload("red", "refused", &format!("#{at}"), at.into())
+                .unwrap();
+        }
+        let kept = store.upload_log("red", 1000).unwrap();
+        assert_eq!(kept.len(), ATTEMPTS_KEPT as usize);
+        assert_eq!(kept[0].2, format!("#{}", ATTEMPTS_KEPT + 29));
+        assert_eq!(store.upload_log("blue", 10).unwrap().len(), 1);
         let _ = std::fs::remove_dir_all(dir);
     }
 

@@ -1,9 +1,11 @@
-//! A team as its page and `GET /api/teams/NAME` show it: its builds with what became of each and
-//! its rating per build (from the ladder's `standings.json`), and its latest games.
+//! A team as its page and `GET /api/teams/NAME` show it. Anyone sees its rating and the builds
+//! that played, with their ratings, and its latest games; the team itself (signed in, or with
+//! its token) sees every upload too: file names, sizes, hashes, verdicts and their reasons.
 
 use super::refusal::Refusal;
+use super::scrub::without_paths;
 use super::state::Portal;
-use super::store::BuildRow;
+use super::store::{BuildRow, BuildStatus};
 use super::team_name::TeamName;
 use crate::ladder::entry::LadderGame;
 use serde::Serialize;
@@ -23,11 +25,30 @@ pub struct Rating {
 
 #[derive(Debug, Serialize)]
 pub struct BuildView {
-    #[serde(flatten)]
-    pub build: BuildRow,
+    pub number: u32,
+    pub status: BuildStatus,
+    /// The ladder's version number, once accepted.
+    pub version: Option<u32>,
     /// Whether new games start with it.
     pub current: bool,
     pub rating: Option<Rating>,
+    /// What only the team sees.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub details: Option<BuildDetails>,
+}
+
+/// An upload as its team sees it.
+#[derive(Debug, Serialize)]
+pub struct BuildDetails {
+    pub sha256: String,
+    pub bytes: u64,
+    pub file_name: String,
+    pub uploaded_ms: u64,
+    /// The refusal, or a note on the acceptance, without the server's paths.
+    pub message: Option<String>,
+    pub judged_ms: Option<u64>,
+    /// What the team page says of it.
+    pub verdict: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -50,12 +71,14 @@ pub struct TeamView {
     pub slot: String,
     /// The rating of the build that plays now.
     pub rating: Option<Rating>,
+    /// Every upload for the team itself; the builds that played for anyone else.
     pub builds: Vec<BuildView>,
     pub latest_games: Vec<GameView>,
 }
 
 impl TeamView {
-    pub fn of(portal: &Portal, team: &TeamName) -> Result<TeamView, Refusal> {
+    /// The team as anyone sees it, or (`own`) as the team itself does.
+    pub fn of(portal: &Portal, team: &TeamName, own: bool) -> Result<TeamView, Refusal> {
         let slot = team.slot();
         let standings = portal.standings();
         let rows = standings
@@ -72,12 +95,17 @@ impl TeamView {
             .builds(team.as_str())
             .map_err(Refusal::internal)?
             .into_iter()
+            .filter(|build| own || build.status == BuildStatus::Accepted)
             .map(|build| {
                 let row = build.version.and_then(row_of);
+                let current = row.is_some_and(|r| r["current"].as_bool() == Some(true));
                 BuildView {
-                    current: row.is_some_and(|r| r["current"].as_bool() == Some(true)),
+                    number: build.number,
+                    status: build.status,
+                    version: build.version,
+                    current,
                     rating: row.and_then(rating),
-                    build,
+                    details: own.then(|| details(build, current)),
                 }
             })
             .collect();
@@ -98,6 +126,19 @@ impl TeamView {
             builds,
             latest_games,
         })
+    }
+}
+
+fn details(build: BuildRow, current: bool) -> BuildDetails {
+    let verdict = super::verdict::sentence(&build, current);
+    BuildDetails {
+        verdict: without_paths(&verdict),
+        message: build.message.as_deref().map(without_paths),
+        sha256: build.sha256,
+        bytes: build.bytes,
+        file_name: build.file_name,
+        uploaded_ms: build.uploaded_ms,
+        judged_ms: build.judged_ms,
     }
 }
 

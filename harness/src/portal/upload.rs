@@ -1,20 +1,21 @@
-//! One upload, start to end: the token (a header, or the form's field before the file), the
-//! team's limits, the file received whole, kept in the database, then renamed into the team's
-//! slot, where the ladder validates it as any build. The receipt says the build's number; its
-//! verdict reaches the database when the ladder gives it (`follow`).
+//! One upload, start to end, for a request whose team is known (its token or its session was
+//! checked before its body was touched): the team's limits, the form's CSRF token, the file
+//! received whole, kept in the database, then renamed into the team's slot, where the ladder
+//! validates it as any build. The receipt says the build's number; its verdict reaches the
+//! database when the ladder gives it (`follow`).
 
-use super::auth::authorize;
-use super::body_gate::Gate;
+use super::body_budget::{budgeted, Budget};
 use super::drain::drain_parts;
 use super::limits::LimitSettings;
 use super::receive::{multipart_refusal, receive, too_large, Received};
 use super::refusal::Refusal;
+use super::session::Session;
 use super::state::Portal;
 use super::store::{BuildStatus, Verdict};
 use super::team_name::TeamName;
 use crate::ladder::events::unix_ms;
 use axum::extract::multipart::Field;
-use axum::extract::Multipart;
+use axum::extract::{FromRequest, Multipart, Request};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -30,24 +31,47 @@ pub struct Receipt {
     pub message: Option<String>,
 }
 
-/// Longest token field read.
-const TOKEN_FIELD_MAX: usize = 256;
+/// Which kind of request brings the upload.
+pub enum Form {
+    /// The API, its token in the header.
+    Api,
+    /// A browser's form: its first field must be the session's CSRF token.
+    Csrf(Session),
+}
+
+/// Longest CSRF field read.
+const CSRF_FIELD_MAX: usize = 256;
 /// Longest file name kept (it is shown, never used as a path).
 const FILE_NAME_MAX: usize = 120;
 
-/// Takes an upload to `team`'s slot; `token` is the header's, if any, already checked (then
-/// `gate` is open). Every attempt by a request that acts for the team (its token checked) is
-/// noted in the database, with its outcome.
+/// Takes an upload to `team`'s slot. Every attempt is noted in the database, with its
+/// outcome.
 pub async fn take_upload(
     portal: Arc<Portal>,
     team: TeamName,
-    token: Option<String>,
-    mut multipart: Multipart,
-    gate: Gate,
+    request: Request,
+    form: Form,
 ) -> Result<Receipt, Refusal> {
+    let outcome = take_body(&portal, &team, request, &form).await;
+    note_attempt(&portal, &team, &outcome).await;
+    outcome
+}
+
+async fn take_body(
+    portal: &Arc<Portal>,
+    team: &TeamName,
+    request: Request,
+    form: &Form,
+) -> Result<Receipt, Refusal> {
+    let budget = Budget::default();
+    let (parts, body) = request.into_parts();
+    let body = budgeted(body, &budget, super::http_server::READ_BUFFER as u64);
+    let mut multipart = Multipart::from_request(Request::from_parts(parts, body), &())
+        .await
+        .map_err(|e| Refusal::bad_request(e.body_text()))?;
     let whole = portal.limits.settings.whole;
-    let taking = take(&portal, &team, token, &mut multipart, &gate);
-    let mut outcome = tokio::time::timeout(whole, taking)
+    let taking = take(portal, team, form, &mut multipart, &budget);
+    let outcome = tokio::time::timeout(whole, taking)
         .await
         .unwrap_or_else(|_| {
             Err(Refusal::timed_out(format!(
@@ -55,19 +79,20 @@ pub async fn take_upload(
                 whole.as_secs()
             )))
         });
-    if !gate.is_open() {
-        return outcome; // not the team's: neither read further nor noted
-    }
-    if let Err(refusal) = outcome {
+    match outcome {
         // Refused before the file was read: its sender is likely still sending. A file that
         // stalled, broke off or ran past the limit is not read any further.
-        let before_the_file = [429, 503].contains(&refusal.status.as_u16());
-        outcome = Err(match before_the_file {
-            true => drain_parts(multipart, refusal, portal.limits.settings.max_bytes).await,
-            false => refusal,
-        });
+        Err(refusal) if [429, 503].contains(&refusal.status.as_u16()) => {
+            let max_bytes = portal.limits.settings.max_bytes;
+            Err(drain_parts(multipart, refusal, max_bytes, &budget).await)
+        }
+        outcome => outcome,
     }
-    let (result, detail) = match &outcome {
+}
+
+/// Notes the attempt (cheaply: see `Store::log_upload`).
+async fn note_attempt(portal: &Arc<Portal>, team: &TeamName, outcome: &Result<Receipt, Refusal>) {
+    let (result, detail) = match outcome {
         Ok(receipt) => (
             "received",
             format!(
@@ -92,21 +117,17 @@ pub async fn take_upload(
     if let Ok(Err(e)) = noted {
         log::warn!("portal: {e}");
     }
-    outcome
 }
 
 async fn take(
     portal: &Arc<Portal>,
     team: &TeamName,
-    token: Option<String>,
+    form: &Form,
     multipart: &mut Multipart,
-    gate: &Gate,
+    budget: &Budget,
 ) -> Result<Receipt, Refusal> {
-    if token.is_some() {
-        authorize(portal, team, token.as_deref())?;
-        gate.open();
-    }
     let settings = &portal.limits.settings;
+    let mut csrf_checked = matches!(form, Form::Api);
     loop {
         let field = idle(settings, multipart.next_field())
             .await?
@@ -116,17 +137,24 @@ async fn take(
                     "no `file` field: send the library as the multipart field `file`".into(),
                 )
             })?;
-        match field.name() {
-            Some("token") if !gate.is_open() => {
-                let token = small_text(field, settings).await?;
-                authorize(portal, team, Some(token.trim()))?;
-                gate.open();
+        match (field.name(), form) {
+            (Some("csrf"), Form::Csrf(session)) if !csrf_checked => {
+                let given = small_text(field, settings).await?;
+                if !session.csrf_holds(&portal.key, given.trim()) {
+                    return Err(Refusal::forbidden("the form is not this session's".into()));
+                }
+                csrf_checked = true;
             }
-            Some("file") if !gate.is_open() => authorize(portal, team, None)?,
-            Some("file") => {
+            (Some("file"), _) if !csrf_checked => {
+                return Err(Refusal::forbidden(
+                    "the form's `csrf` field must come before its file".into(),
+                ))
+            }
+            (Some("file"), _) => {
                 let admitted = portal.limits.admit(team, &portal.store, unix_ms())?;
                 let file_name = shown_file_name(field.file_name());
-                let received = receive(field, &portal.folder.incoming(), settings).await?;
+                let incoming = portal.folder.incoming();
+                let received = receive(field, &incoming, settings, budget).await?;
                 let (portal, team) = (portal.clone(), team.clone());
                 // The team's place is held until its build is kept, even if the client is
                 // gone by then (the request's future is dropped, this is not).
@@ -158,7 +186,7 @@ async fn idle<T>(
         })
 }
 
-/// A short text field (the token), read no further than [`TOKEN_FIELD_MAX`].
+/// A short text field (the CSRF token), read no further than [`CSRF_FIELD_MAX`].
 async fn small_text(mut field: Field<'_>, settings: &LimitSettings) -> Result<String, Refusal> {
     let mut bytes = Vec::new();
     while let Some(chunk) = idle(settings, field.chunk())
@@ -166,11 +194,11 @@ async fn small_text(mut field: Field<'_>, settings: &LimitSettings) -> Result<St
         .map_err(|e| multipart_refusal(e, settings))?
     {
         bytes.extend_from_slice(&chunk);
-        if bytes.len() > TOKEN_FIELD_MAX {
-            return Err(Refusal::unauthorized("the token field is too long".into()));
+        if bytes.len() > CSRF_FIELD_MAX {
+            return Err(Refusal::forbidden("the csrf field is too long".into()));
         }
     }
-    String::from_utf8(bytes).map_err(|_| Refusal::unauthorized("the token is not text".into()))
+    String::from_utf8(bytes).map_err(|_| Refusal::forbidden("the csrf field is not text".into()))
 }
 
 /// The uploaded file's name, for showing only: its last component, printable, bounded.

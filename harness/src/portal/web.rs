@@ -1,16 +1,17 @@
-//! The pages: the standings, a page per team with its upload form, and the ladder's game
-//! viewer with each game's data and record. Everything shown passes through the template
-//! engine's escaping; a file is served only by a name that matches a game's id, never by a
-//! path taken from the request.
+//! The pages: the standings, a page per team (what anyone may see, and for the team itself
+//! its uploads and the upload form), and the ladder's game viewer with each game's data and
+//! record. Everything shown passes through the template engine's escaping; a file is served
+//! only by a name that matches a game's id, never by a path taken from the request.
 
-use super::auth::team_of_path;
-use super::body_gate::{gated, Gate};
+use super::auth::{acts_for, session, team_of_path};
 use super::csp::{page_policy, secure, DATA_POLICY};
 use super::refusal::Refusal;
+use super::scrub::without_paths;
 use super::state::Portal;
 use super::team_view::{game_view, rating, shown_team, TeamView};
-use super::upload::take_upload;
-use axum::extract::{FromRequest, Multipart, Path, Request, State};
+use super::upload::{take_upload, Form};
+use axum::body::Bytes;
+use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use minijinja::context;
@@ -22,14 +23,13 @@ type Shared = State<Arc<Portal>>;
 const REFRESH_SECONDS: u32 = 5;
 
 /// A page, with its policy.
-fn page(status: StatusCode, template: &str, context: minijinja::Value) -> Response {
+pub fn page(status: StatusCode, template: &str, context: minijinja::Value) -> Response {
     let body = match crate::pages::render(template, context) {
         Ok(body) => body,
         Err(e) => return Refusal::internal(format!("{template}: {e}")).into_page(None),
     };
-    let policy = page_policy(&body);
     let mut response = (status, Html(body)).into_response();
-    secure(response.headers_mut(), &policy);
+    secure(response.headers_mut(), page_policy());
     response
 }
 
@@ -50,7 +50,7 @@ impl Refusal {
         let body = crate::pages::render("portal_message.html", context)
             .unwrap_or_else(|_| "the portal could not render its message".into());
         let mut response = (self.status, Html(body)).into_response();
-        secure(response.headers_mut(), &page_policy(""));
+        secure(response.headers_mut(), page_policy());
         response
     }
 }
@@ -93,7 +93,7 @@ pub async fn standings(State(portal): Shared) -> Response {
     let teams: Vec<minijinja::Value> = match portal.store.teams() {
         Ok(teams) => teams
             .iter()
-            .map(|t| context! { name => t.name, builds => t.builds, revoked => t.revoked_ms.is_some() })
+            .map(|t| context! { name => t.name, revoked => t.revoked_ms.is_some() })
             .collect(),
         Err(e) => return Refusal::internal(e).into_page(None),
     };
@@ -110,44 +110,57 @@ pub async fn standings(State(portal): Shared) -> Response {
     )
 }
 
-pub async fn team(State(portal): Shared, Path(name): Path<String>) -> Response {
+/// The team's page: as anyone sees it, or as the team itself does once signed in.
+pub async fn team(State(portal): Shared, Path(name): Path<String>, request: Request) -> Response {
     let team = match team_of_path(&portal, &name) {
         Ok(team) => team,
         Err(refusal) => return refusal.into_page(None),
     };
-    let view = match TeamView::of(&portal, &team) {
+    let (headers, extensions) = (request.headers(), request.extensions());
+    let own = acts_for(&portal, &team, headers, extensions);
+    let view = match TeamView::of(&portal, &team, own) {
         Ok(view) => view,
         Err(refusal) => return refusal.into_page(None),
     };
-    let attempts = portal
-        .store
-        .upload_log(team.as_str(), 10)
-        .unwrap_or_default();
+    let attempts: Vec<(u64, String, String)> = match own {
+        true => portal
+            .store
+            .upload_log(team.as_str(), 10)
+            .unwrap_or_default(),
+        false => Vec::new(),
+    };
+    let attempts: Vec<_> = attempts
+        .into_iter()
+        .map(|(at, outcome, detail)| (at, outcome, without_paths(&detail)))
+        .collect();
+    let csrf = own
+        .then(|| session(&portal, headers))
+        .flatten()
+        .map(|s| s.csrf(&portal.key));
     let builds: Vec<minijinja::Value> = view
         .builds
         .iter()
         .map(|b| {
-            let row = &b.build;
-            context! {
-                number => row.number, uploaded_ms => row.uploaded_ms, file_name => row.file_name,
-                bytes => row.bytes, sha256 => row.sha256, status => minijinja::Value::from_serialize(row.status),
-                verdict => super::verdict::sentence(row, b.current),
-                rating => b.rating.as_ref().map(|r| format!("{:.2}", r.conservative)),
-                games => b.rating.as_ref().map(|r| r.games),
+            let mut shown = minijinja::Value::from_serialize(b);
+            if let Some(rating) = &b.rating {
+                let conservative = format!("{:.2}", rating.conservative);
+                shown = context! { rating => conservative, games => rating.games, ..shown };
             }
+            shown
         })
         .collect();
-    let validating = view
-        .builds
-        .iter()
-        .any(|b| b.build.status == super::store::BuildStatus::Validating);
+    let validating = own
+        && view
+            .builds
+            .iter()
+            .any(|b| b.status == super::store::BuildStatus::Validating);
     page(
         StatusCode::OK,
         "portal_team.html",
         context! {
             title => format!("Team {}", view.team),
             engine => env!("CARGO_PKG_VERSION"),
-            team => view.team, slot => view.slot,
+            team => view.team, slot => view.slot, own, csrf,
             rating => view.rating.as_ref().map(|r| context! {
                 conservative => format!("{:.2}", r.conservative), mu => format!("{:.2}", r.mu),
                 sigma => format!("{:.2}", r.sigma), games => r.games,
@@ -161,8 +174,8 @@ pub async fn team(State(portal): Shared, Path(name): Path<String>) -> Response {
     )
 }
 
-/// The upload form's target: back to the team's page, at the new build. The form's token
-/// comes before its file, so the body is gated (`body_gate`) until the token is checked.
+/// The upload form's target: back to the team's page, at the new build. Only a browser
+/// signed in as the team gets past its headers; its form's first field is its CSRF token.
 pub async fn upload_form(
     State(portal): Shared,
     Path(name): Path<String>,
@@ -172,14 +185,21 @@ pub async fn upload_form(
         Ok(team) => team,
         Err(refusal) => return refusal.into_page(None),
     };
-    let gate = Gate::default();
-    let (parts, body) = request.into_parts();
-    let request = Request::from_parts(parts, gated(body, &gate));
-    let multipart = match Multipart::from_request(request, &()).await {
-        Ok(multipart) => multipart,
-        Err(e) => return Refusal::bad_request(e.body_text()).into_page(Some(team.as_str())),
+    let signed_in = session(&portal, request.headers()).filter(|s| s.team == team);
+    let Some(session) = signed_in else {
+        let refusal = Refusal::unauthorized(format!(
+            "sign in as {team} first (`/signin?team={team}`); the API takes \
+             `Authorization: Bearer TOKEN`"
+        ));
+        return refusal.into_page(Some(team.as_str()));
     };
-    match take_upload(portal, team.clone(), None, multipart, gate).await {
+    if !same_origin(request.headers()) {
+        let refusal = Refusal::forbidden("the form was sent from another site".into());
+        return refusal.into_page(Some(team.as_str()));
+    }
+    super::auth::proven(request.extensions());
+    let csrf = Form::Csrf(session);
+    match take_upload(portal, team.clone(), request, csrf).await {
         Ok(receipt) => {
             Redirect::to(&format!("/teams/{team}#build-{}", receipt.build)).into_response()
         }
@@ -187,14 +207,24 @@ pub async fn upload_form(
     }
 }
 
+/// Whether the browser says the request comes from the portal's own pages (or says nothing:
+/// SameSite=Strict and the CSRF token hold then).
+pub fn same_origin(headers: &axum::http::HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
+        return true;
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin.split_once("://").map(|(_, host)| host);
+    origin_host.is_some() && origin_host == host
+}
+
 /// The viewer page the ladder wrote for its game.
 pub async fn viewer(State(portal): Shared) -> Response {
     let path = portal.folder.ladder().join("games").join("viewer.html");
     match tokio::fs::read_to_string(&path).await {
         Ok(body) => {
-            let policy = page_policy(&body);
             let mut response = Html(body).into_response();
-            secure(response.headers_mut(), &policy);
+            secure(response.headers_mut(), page_policy());
             response
         }
         Err(_) => Refusal::not_found("no game has been played yet".into()).into_page(None),
@@ -230,17 +260,39 @@ fn is_game_id(id: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.len() <= 12 && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// Bytes of a served file held at once: a client that reads slowly holds this much, not the
+/// whole file.
+const SERVED_CHUNK: usize = 16 << 10;
+
+/// `path` streamed from disk.
 async fn served(
     path: &std::path::Path,
     content_type: &'static str,
     attachment: Option<String>,
 ) -> Response {
-    let Ok(bytes) = tokio::fs::read(path).await else {
+    let Ok(file) = tokio::fs::File::open(path).await else {
         return Refusal::not_found("no such game yet".into()).into_page(None);
     };
-    let mut response = bytes.into_response();
+    let length = file.metadata().await.map(|m| m.len()).ok();
+    let chunks = futures_util::stream::unfold(Some(file), |file| async move {
+        use tokio::io::AsyncReadExt;
+        let mut file = file?;
+        let mut buffer = vec![0u8; SERVED_CHUNK];
+        match file.read(&mut buffer).await {
+            Ok(0) => None,
+            Ok(n) => {
+                buffer.truncate(n);
+                Some((Ok(Bytes::from(buffer)), Some(file)))
+            }
+            Err(e) => Some((Err(e), None)),
+        }
+    });
+    let mut response = axum::body::Body::from_stream(chunks).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Some(length) = length {
+        headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    }
     if let Some(value) = attachment.and_then(|a| HeaderValue::from_str(&a).ok()) {
         headers.insert(header::CONTENT_DISPOSITION, value);
     }
@@ -274,5 +326,24 @@ mod tests {
         let (viewer, record) = game_links("game-3");
         assert_eq!(viewer, "/games/viewer.html#game=game-3");
         assert_eq!(record, "/records/game-3.json");
+    }
+
+    #[test]
+    fn a_form_from_another_site_is_told_apart() {
+        let with = |origin: Option<&str>| {
+            let mut headers = axum::http::HeaderMap::new();
+            headers.insert(
+                header::HOST,
+                HeaderValue::from_static("portal.example:8443"),
+            );
+            if let Some(origin) = origin {
+                headers.insert(header::ORIGIN, HeaderValue::from_str(origin).unwrap());
+            }
+            same_origin(&headers)
+        };
+        assert!(with(None));
+        assert!(with(Some("https://portal.example:8443")));
+        assert!(!with(Some("https://evil.example")));
+        assert!(!with(Some("null")));
     }
 }
