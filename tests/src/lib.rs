@@ -397,6 +397,7 @@ pub fn which(name: &str) -> Option<PathBuf> {
 
 pub mod browser;
 pub mod chromium;
+pub mod portal;
 pub mod slurm;
 pub mod vm;
 

@@ -7,16 +7,23 @@
 //! engine was not running in between, and the excess is added to a running total. A
 //! [`Stopwatch`] subtracts what that total grew by during a call. Every stall is counted for the
 //! run's summary ([`stalls_so_far`]); only a long one is warned of as it happens.
+//!
+//! The heartbeat beats only while calls are timed: once no stopwatch has been started or read
+//! for [`IDLE`], it sleeps until the next one is (an idle ladder or portal must not wake two
+//! hundred times a second). Time it slept is no stall: nothing was being timed.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// How often the heartbeat wakes.
 const TICK: Duration = Duration::from_millis(5);
 /// Lateness of a wake-up that counts as a stall: above a busy scheduler's ordinary jitter.
 const SLACK: Duration = Duration::from_millis(20);
+/// The heartbeat sleeps once no stopwatch was started or read for this long. Every wait for
+/// a bot reads its stopwatch far more often (`crate::interrupt::CHECK_INTERVAL`).
+const IDLE: Duration = Duration::from_secs(2);
 
 /// A stall this long is warned of while it happens; shorter ones are only counted for the run's
 /// summary. A tenth of the default move budget (`--move-ms 1000`): had it been charged, a stall
@@ -29,6 +36,13 @@ struct Heartbeat {
     origin: Instant,
     /// Nanoseconds since `origin` of the last tick.
     last_tick: AtomicU64,
+    /// Nanoseconds since `origin` of the last start or read of a stopwatch.
+    last_use: AtomicU64,
+    /// Asleep for want of calls to time; woken by the next use.
+    sleeping: AtomicBool,
+    asleep: Mutex<()>,
+    wake: Condvar,
+    idle: Duration,
     /// The stalls accounted so far.
     tally: StallTally,
 }
@@ -37,29 +51,73 @@ struct Heartbeat {
 static BEAT: OnceLock<&'static Heartbeat> = OnceLock::new();
 
 fn heartbeat() -> &'static Heartbeat {
-    BEAT.get_or_init(|| {
+    BEAT.get_or_init(|| Heartbeat::start(IDLE))
+}
+
+impl Heartbeat {
+    /// A heartbeat of its own thread, which sleeps after `idle` without use.
+    fn start(idle: Duration) -> &'static Heartbeat {
         let beat: &'static Heartbeat = Box::leak(Box::new(Heartbeat {
             origin: Instant::now(),
             last_tick: AtomicU64::new(0),
+            last_use: AtomicU64::new(0),
+            sleeping: AtomicBool::new(false),
+            asleep: Mutex::new(()),
+            wake: Condvar::new(),
+            idle,
             tally: StallTally::default(),
         }));
         let started = std::thread::Builder::new()
             .name("agon-heartbeat".into())
             .spawn(move || loop {
                 std::thread::sleep(TICK);
-                let now = nanos(beat.origin.elapsed());
-                let last = beat.last_tick.swap(now, Ordering::SeqCst);
-                let late = Duration::from_nanos(now.saturating_sub(last)).saturating_sub(TICK);
-                if late > SLACK {
-                    beat.tally.add(late);
-                    warn_if_long(late);
-                }
+                beat.tick();
             });
         if let Err(e) = started {
             log::warn!("no heartbeat thread ({e}): engine stalls will not be told from slow bots");
         }
         beat
-    })
+    }
+
+    fn tick(&self) {
+        let now = nanos(self.origin.elapsed());
+        if now.saturating_sub(self.last_use.load(Ordering::SeqCst)) > nanos(self.idle) {
+            self.sleep_until_used();
+            return;
+        }
+        let last = self.last_tick.swap(now, Ordering::SeqCst);
+        let late = Duration::from_nanos(now.saturating_sub(last)).saturating_sub(TICK);
+        if late > SLACK {
+            self.tally.add(late);
+            warn_if_long(late);
+        }
+    }
+
+    fn sleep_until_used(&self) {
+        let mut asleep = self.asleep.lock().unwrap_or_else(|p| p.into_inner());
+        // A use between the check and the lock keeps it awake.
+        let now = nanos(self.origin.elapsed());
+        if now.saturating_sub(self.last_use.load(Ordering::SeqCst)) <= nanos(self.idle) {
+            return;
+        }
+        self.sleeping.store(true, Ordering::SeqCst);
+        while self.sleeping.load(Ordering::SeqCst) {
+            asleep = self.wake.wait(asleep).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// A stopwatch is started or read at `now` (nanoseconds since the origin): the heartbeat
+    /// beats, from `now` on if it slept.
+    fn used(&self, now: u64) {
+        self.last_use.fetch_max(now, Ordering::SeqCst);
+        if self.sleeping.load(Ordering::SeqCst) {
+            let _asleep = self.asleep.lock().unwrap_or_else(|p| p.into_inner());
+            if self.sleeping.swap(false, Ordering::SeqCst) {
+                self.last_tick.store(now, Ordering::SeqCst);
+                self.wake.notify_one();
+            }
+        }
+    }
 }
 
 fn warn_if_long(stall: Duration) {
@@ -135,18 +193,24 @@ pub fn stalled_total() -> Duration {
 /// [`stalled_total`] as of `now`. A [`Stopwatch`] passes the instant it has just read: every
 /// bot call is timed, so each end of a call costs one read of the monotonic clock, not three.
 fn stalled_until(now: Instant) -> Duration {
-    let beat = heartbeat();
-    let accounted = beat.tally.nanos.load(Ordering::SeqCst);
-    let now = nanos(now.saturating_duration_since(beat.origin));
-    let since_tick =
-        Duration::from_nanos(now.saturating_sub(beat.last_tick.load(Ordering::SeqCst)));
-    let pending = since_tick.saturating_sub(TICK);
-    let pending = if pending > SLACK {
-        pending
-    } else {
-        Duration::ZERO
-    };
-    Duration::from_nanos(accounted) + pending
+    heartbeat().stalled_until(now)
+}
+
+impl Heartbeat {
+    fn stalled_until(&self, now: Instant) -> Duration {
+        let now = nanos(now.saturating_duration_since(self.origin));
+        self.used(now);
+        let accounted = self.tally.nanos.load(Ordering::SeqCst);
+        let since_tick =
+            Duration::from_nanos(now.saturating_sub(self.last_tick.load(Ordering::SeqCst)));
+        let pending = since_tick.saturating_sub(TICK);
+        let pending = if pending > SLACK {
+            pending
+        } else {
+            Duration::ZERO
+        };
+        Duration::from_nanos(accounted) + pending
+    }
 }
 
 /// Measures a call in the engine's running time.
@@ -255,6 +319,38 @@ mod tests {
             "{:?}",
             watch.elapsed()
         );
+    }
+
+    /// Before, the heartbeat woke 200 times a second for as long as the process lived, so an
+    /// idle ladder or portal never slept.
+    #[test]
+    fn the_heartbeat_sleeps_when_nothing_is_timed_and_wakes_with_no_stall() {
+        let beat = Heartbeat::start(Duration::from_millis(50));
+        beat.stalled_until(Instant::now());
+        let start = Instant::now();
+        while !beat.sleeping.load(Ordering::SeqCst) {
+            assert!(start.elapsed() < Duration::from_secs(20), "it never slept");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let ticked = beat.last_tick.load(Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(
+            beat.last_tick.load(Ordering::SeqCst),
+            ticked,
+            "it beat while asleep"
+        );
+        // The time it slept is no stall of a call started now.
+        let stalled = beat.stalled_until(Instant::now());
+        assert!(!beat.sleeping.load(Ordering::SeqCst));
+        assert_eq!(
+            stalled,
+            Duration::from_nanos(beat.tally.nanos.load(Ordering::SeqCst))
+        );
+        let start = Instant::now();
+        while beat.last_tick.load(Ordering::SeqCst) == ticked {
+            assert!(start.elapsed() < Duration::from_secs(20), "it never woke");
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     #[test]

@@ -118,6 +118,53 @@ fn measure(
     Ok(figures)
 }
 
+/// How long an idle ladder is watched.
+const IDLE_WINDOW: Duration = Duration::from_secs(10);
+
+/// The CPU an idle `agon ladder` uses (a process of its own, so that nothing of the benchmark
+/// is counted): on an empty folder, then with one build, waiting for a second.
+pub fn idle(agon: &Path, random: &Path) -> anyhow::Result<Vec<Figure>> {
+    let root = std::env::temp_dir().join(format!("agon-bench-idle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let (teams, out) = (root.join("teams"), root.join("out"));
+    std::fs::create_dir_all(&teams)?;
+    let mut ladder = std::process::Command::new(agon)
+        .args(["ladder", "--game", "breakthrough", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&teams)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    let pid = ladder.id();
+    std::thread::sleep(Duration::from_secs(2));
+    let empty = super::process_stats::idle_cpu_per_minute(pid, IDLE_WINDOW);
+    publish(&std::fs::read(random)?, &teams, "a.so")?;
+    // Validated, then nothing to do: a game needs two builds.
+    let judged = Instant::now();
+    while !std::fs::read_to_string(out.join("events.jsonl")).is_ok_and(|e| e.contains("accepted")) {
+        anyhow::ensure!(
+            judged.elapsed() < SWAP_PATIENCE,
+            "the build was never judged"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    let one_build = super::process_stats::idle_cpu_per_minute(pid, IDLE_WINDOW);
+    let running = ladder.try_wait()?.is_none();
+    let _ = ladder.kill();
+    let _ = ladder.wait();
+    let _ = std::fs::remove_dir_all(&root);
+    anyhow::ensure!(running, "the idle ladder ended early");
+    Ok(vec![
+        single("ladder idle CPU, empty folder (ms per minute)", empty, "ms"),
+        single(
+            "ladder idle CPU, one build (ms per minute)",
+            one_build,
+            "ms",
+        ),
+    ])
+}
+
 fn publish(bytes: &[u8], dir: &Path, slot: &str) -> std::io::Result<()> {
     let temp = dir.join(format!(".{slot}.tmp"));
     std::fs::write(&temp, bytes)?;
@@ -196,20 +243,7 @@ fn settled_resident_mib() -> f64 {
 }
 
 fn resident_mib() -> f64 {
-    resident_mib_of("self")
-}
-
-/// The resident set of process `pid` (`self` for this one), in MiB; NaN where unknown.
-pub fn resident_mib_of(pid: &str) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix("VmRSS:"))
-                .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
-        })
-        .map_or(f64::NAN, |kib| kib / 1024.0)
+    super::process_stats::resident_mib_of("self")
 }
 
 fn open_fds() -> anyhow::Result<usize> {

@@ -6,6 +6,8 @@ mod flip;
 mod hosts;
 mod ladder;
 mod portal;
+mod portal_flood;
+mod process_stats;
 mod puzzles;
 mod rectangles;
 mod reversixt;
@@ -151,11 +153,15 @@ fn tournament_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
 }
 
 fn ladder_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
-    ladder::ladder(
-        &sibling(&b.noop, "libbreakthrough_random.so")?,
+    let agon = std::env::current_exe().context("cannot locate the agon executable")?;
+    let random = sibling(&b.noop, "libbreakthrough_random.so")?;
+    let mut figures = ladder::idle(&agon, &random)?;
+    figures.extend(ladder::ladder(
+        &random,
         &sibling(&b.noop, "libbreakthrough_alphabeta.so")?,
         b.args.ladder_games,
-    )
+    )?);
+    Ok(figures)
 }
 
 fn scale_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {

@@ -1,12 +1,16 @@
 //! `agon bench --suite portal`: the course portal as a course runs it, `agon portal` started as
 //! a program on a folder of its own (process host, concurrency 2, two teams of fast bots).
-//! Upload latency: from the answer to an upload through the HTTP API to the start of the first
-//! game that plays the new build, validation included, over `--portal-uploads` uploads. Memory:
-//! the portal's resident set after the uploads and once the ladder has played `--portal-games`
-//! games in all.
+//! Idle: the CPU it uses while nothing happens. Upload latency: from the answer to an upload
+//! through the HTTP API to the start of the first game that plays the new build, validation
+//! included, over `--portal-uploads` uploads. Memory: the portal's resident set after the
+//! uploads and once the ladder has played `--portal-games` games in all. Under attack: the
+//! standings' latency while strangers hold more connections than the portal takes, and the
+//! resident set under the worst inputs over every connection it allows.
 
 use super::figure::{single, summarize, Figure};
 use super::ladder::{first_game_with, unix_ms_f64, wait_for_games};
+use super::portal_flood::{standings_ms, worst_inputs, Strangers};
+use super::process_stats::{idle_cpu_per_minute, resident_mib_of};
 use anyhow::{anyhow, bail, Context};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -16,6 +20,12 @@ use std::time::Duration;
 
 /// A build that has not reached a game by then has failed.
 const PATIENCE: Duration = Duration::from_secs(60);
+/// How long the idle portal is watched.
+const IDLE_WINDOW: Duration = Duration::from_secs(10);
+/// Teams whose uploads feed the worst inputs: as many as the portal takes at once.
+const WORST_UPLOADS: usize = 16;
+/// The connections the portal takes (`agon portal --max-connections`'s default).
+const CONNECTIONS: usize = 512;
 
 /// The portal under test; killed when dropped.
 struct Running {
@@ -36,6 +46,8 @@ pub fn portal(
     uploads: usize,
     games: u64,
 ) -> anyhow::Result<Vec<Figure>> {
+    // The strangers and the worst inputs are a thousand sockets of this process.
+    agon_engine::host::process::allow_many_hosts()?;
     let root = std::env::temp_dir().join(format!("agon-bench-portal-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root)?;
@@ -54,6 +66,12 @@ pub fn portal(
         Ok(String::from_utf8(out.stdout)?.trim().to_string())
     };
     let (a, b) = (token("a")?, token("b")?);
+    let uploaders = (0..WORST_UPLOADS)
+        .map(|i| {
+            let team = format!("w{i:02}");
+            token(&team).map(|token| (team, token))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut child = Command::new(agon)
         .args([
             "portal",
@@ -85,6 +103,10 @@ pub fn portal(
         .trim_end_matches('/')
         .to_string();
     let running = Running { child, address };
+    let pid = running.child.id();
+    // Started, and nothing to do yet.
+    std::thread::sleep(Duration::from_secs(2));
+    let idle_cpu = idle_cpu_per_minute(pid, IDLE_WINDOW);
     let bytes = [std::fs::read(builds[0])?, std::fs::read(builds[1])?];
     upload(&running.address, "a", &a, &bytes[0])?;
     upload(&running.address, "b", &b, &bytes[0])?;
@@ -101,13 +123,14 @@ pub fn portal(
         let answered = unix_ms_f64();
         latencies.push(first_game_with(&ladder, &sha)? - answered);
     }
-    let pid = running.child.id().to_string();
-    let rss_uploads = super::ladder::resident_mib_of(&pid);
+    let rss_uploads = resident_mib_of(&pid.to_string());
     wait_for_games(&ladder, games)?;
-    let rss = super::ladder::resident_mib_of(&pid);
+    let rss = resident_mib_of(&pid.to_string());
+    let attacked = under_attack(&running.address, pid, &uploaders)?;
     drop(running);
     let _ = std::fs::remove_dir_all(&root);
-    Ok(vec![
+    let mut figures = vec![
+        single("portal idle CPU (ms per minute)", idle_cpu, "ms"),
         summarize("portal upload -> first game (ms)", latencies.clone(), "ms"),
         single(
             "portal upload -> first game, worst (ms)",
@@ -117,6 +140,51 @@ pub fn portal(
         single("portal RSS after the uploads (MiB)", rss_uploads, "Mi"),
         single("portal RSS after the games (MiB)", rss, "Mi"),
         single("portal games played", games as f64, ""),
+    ];
+    figures.extend(attacked);
+    Ok(figures)
+}
+
+/// The standings' latency while strangers from 20 addresses try to hold 800 connections, and
+/// the resident set under the worst inputs over every connection the portal takes.
+fn under_attack(
+    address: &str,
+    pid: u32,
+    uploaders: &[(String, String)],
+) -> anyhow::Result<Vec<Figure>> {
+    let portal: std::net::SocketAddr = address.parse()?;
+    let pid = pid.to_string();
+    let strangers = Strangers::start(portal, 2..22, 40);
+    let start = std::time::Instant::now();
+    while strangers.held() < CONNECTIONS - 16 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let held = strangers.held();
+    let mut latencies = Vec::new();
+    for _ in 0..500 {
+        latencies.push(standings_ms(portal).map_err(|e| anyhow!("standings under attack: {e}"))?);
+    }
+    drop(strangers);
+    std::thread::sleep(Duration::from_secs(1));
+    let before = resident_mib_of(&pid);
+    let worst = worst_inputs(portal, uploaders, CONNECTIONS);
+    std::thread::sleep(Duration::from_secs(2));
+    let under = resident_mib_of(&pid);
+    let connections = worst.len();
+    drop(worst);
+    latencies.sort_by(f64::total_cmp);
+    let at = |p: f64| latencies[((latencies.len() - 1) as f64 * p).round() as usize];
+    Ok(vec![
+        single(
+            "strangers' connections held during the standings figures",
+            held as f64,
+            "",
+        ),
+        single("portal standings under strangers, p50 (ms)", at(0.5), "ms"),
+        single("portal standings under strangers, p99 (ms)", at(0.99), "ms"),
+        single("connections of the worst inputs", connections as f64, ""),
+        single("portal RSS before the worst inputs (MiB)", before, "Mi"),
+        single("portal RSS under the worst inputs (MiB)", under, "Mi"),
     ])
 }
 

@@ -29,6 +29,30 @@ pub fn print(figures: &[Figure], ladder_games: u64) {
             startup / 1000.0
         );
     }
+    for (who, name) in [
+        ("portal", "portal idle CPU"),
+        ("ladder, empty folder", "ladder idle CPU, empty folder"),
+        ("ladder, one build", "ladder idle CPU, one build"),
+    ] {
+        if let Some(ms) = get(name) {
+            outln!(
+                "idle {who}: {ms:.0} ms of CPU per minute, {:.3}% of a core (target < 1%)",
+                ms / 600.0
+            );
+        }
+    }
+    if let (Some(p99), Some(held)) = (
+        get("portal standings under strangers, p99"),
+        get("strangers' connections held"),
+    ) {
+        outln!(
+            "portal standings with {held:.0} strangers' connections held: p99 {p99:.1} ms \
+             (target < 1000 ms)"
+        );
+    }
+    if let Some(mib) = get("portal RSS under the worst inputs") {
+        outln!("portal under the worst inputs: {mib:.1} MiB resident (bound 96 MiB)");
+    }
     if let Some(per_round) = get("Rectangles rules per round") {
         outln!(
             "Rectangles rules per round at n = 100, 4 x 16 robots, mid-game: {per_round:.1} us \

@@ -33,8 +33,13 @@ impl PortalFolder {
             move |e| format!("{}: {e}", path.display())
         }
         builder.create(root).map_err(io(root))?;
-        // A folder made by an older portal, or by hand, is closed too.
-        std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700)).map_err(io(root))?;
+        // A folder made by an older portal, or by hand, is closed too, if it is ours to close.
+        if let Err(e) = std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700)) {
+            log::warn!(
+                "{}: cannot make it its owner's alone ({e}): other users may read it",
+                root.display()
+            );
+        }
         for dir in [
             folder.builds(),
             folder.ladder(),

@@ -571,13 +571,11 @@ fn judge_in(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<us
         supersede_before(tx, team, number, verdict.at_ms)?;
         return mark_range(tx, team, verdict, (number, number + 1));
     }
-    let judged_before: bool = tx
-        .query_row(
-            "SELECT COUNT(*) > 0 FROM builds WHERE team = ?1 AND inode = ?2",
-            params![team, verdict.inode],
-            |r| r.get(0),
-        )
-        .map_err(sql)?;
+    let judged_before = any(
+        tx,
+        "SELECT COUNT(*) > 0 FROM builds WHERE team = ?1 AND inode = ?2",
+        params![team, verdict.inode],
+    )?;
     if judged_before {
         return Ok(0); // said again (after a restart) of an upload it judged then
     }
@@ -629,6 +627,11 @@ fn mark_range(
     .map_err(sql)
 }
 
+/// The answer of a `SELECT COUNT(*) > 0` query.
+fn any(tx: &rusqlite::Transaction, query: &str, values: impl rusqlite::Params) -> Sql<bool> {
+    tx.query_row(query, values, |r| r.get(0)).map_err(sql)
+}
+
 /// Databases made before builds kept their file's inode get the column.
 fn add_inode_column(db: &Connection) -> rusqlite::Result<()> {
     let has: bool = db.query_row(
@@ -649,20 +652,12 @@ pub const FOUND_IN_FOLDER: &str = "(found in the ladder's folder)";
 /// an upload brought that content before (the verdict is said again after a restart, or the
 /// ladder judged a second file of it that the first verdict already covered).
 fn found_in_folder(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<usize> {
-    let known: bool = tx
-        .query_row(
-            "SELECT COUNT(*) > 0 FROM builds WHERE team = ?1 AND sha256 = ?2",
-            params![team, verdict.sha256],
-            |r| r.get(0),
-        )
-        .map_err(sql)?;
-    let is_team: bool = tx
-        .query_row(
-            "SELECT COUNT(*) > 0 FROM teams WHERE name = ?1",
-            [team],
-            |r| r.get(0),
-        )
-        .map_err(sql)?;
+    let known = any(
+        tx,
+        "SELECT COUNT(*) > 0 FROM builds WHERE team = ?1 AND sha256 = ?2",
+        params![team, verdict.sha256],
+    )?;
+    let is_team = any(tx, "SELECT COUNT(*) > 0 FROM teams WHERE name = ?1", [team])?;
     if known || !is_team {
         return Ok(0);
     }
