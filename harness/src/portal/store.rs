@@ -146,7 +146,12 @@ impl Store {
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let connection = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         connection
-            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+            // The WAL is checkpointed every 128 pages and cut back to 1 MiB after: a flood of
+            // refused uploads, each noted, leaves no large file behind.
+            .execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                 PRAGMA wal_autocheckpoint = 128; PRAGMA journal_size_limit = 1048576;",
+            )
             .and_then(|()| connection.busy_timeout(std::time::Duration::from_secs(5)))
             .and_then(|()| connection.execute_batch(SCHEMA))
             .and_then(|()| add_inode_column(&connection))
