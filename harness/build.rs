@@ -50,8 +50,8 @@ fn main() {
 }
 
 /// What a crate's `src/` holds that its build reads: Rust, and the text files its code
-/// includes. Anything else there (an editor's swap file) stays out of teams' projects.
-const SOURCE_EXTENSIONS: [&str; 3] = ["rs", "js", "txt"];
+/// includes (viewer scripts, the games' built-in maps and puzzles). Anything else there (an editor's swap file) stays out of teams' projects.
+const SOURCE_EXTENSIONS: [&str; 4] = ["rs", "js", "txt", "map"];
 
 /// Every source file below `dir`, in name order (so the binary is the same from build to
 /// build).

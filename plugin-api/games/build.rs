@@ -18,8 +18,61 @@ fn main() {
             panic!("src/{game}/ is a game folder: add `{declaration}` to src/lib.rs");
         }
     }
-    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("games.rs");
-    std::fs::write(&out, for_each_game(&games)).expect("writing the list of games");
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).to_path_buf();
+    std::fs::write(out.join("games.rs"), for_each_game(&games)).expect("writing the list of games");
+    std::fs::write(out.join("instances.rs"), instances(src, &games))
+        .expect("writing the built-in instances");
+}
+
+/// The extensions of instance files: maps and puzzles are text.
+const INSTANCE_EXTENSIONS: [&str; 2] = ["map", "txt"];
+
+/// Every game's built-in instances: the files of its folder's `instances/` (not of folders
+/// below it), named by their file name without its extension, in name order, each embedded
+/// with `include_str!`.
+fn instances(src: &Path, games: &[String]) -> String {
+    let mut table =
+        String::from("// Written by build.rs from the `instances/` folder of every game.\n");
+    for game in games {
+        let dir = src.join(game).join("instances");
+        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+            .map(|entries| {
+                entries
+                    .map(|e| e.expect("an entry of instances/").path())
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.retain(|path| {
+            path.is_file()
+                && path
+                    .extension()
+                    .is_some_and(|e| INSTANCE_EXTENSIONS.iter().any(|x| e == *x))
+        });
+        files.sort();
+        writeln!(
+            table,
+            "/// `{game}`'s built-in instances.\npub const {}: &[crate::contract::Instance] = &[",
+            game.to_uppercase()
+        )
+        .unwrap();
+        for path in &files {
+            let name = path.file_stem().unwrap().to_string_lossy();
+            assert!(
+                name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+                "{}: an instance's name is its file name: letters, digits and `_` only",
+                path.display()
+            );
+            let absolute = std::fs::canonicalize(path).expect("an instance file");
+            writeln!(
+                table,
+                "    crate::contract::Instance {{ name: {name:?}, text: include_str!({:?}) }},",
+                absolute.display().to_string()
+            )
+            .unwrap();
+        }
+        table.push_str("];\n");
+    }
+    table
 }
 
 /// The game folders' names, sorted (the order `agon games` lists them in).

@@ -33,13 +33,13 @@ fn packages() -> Vec<String> {
 pub const TEST_SECRET: agon_engine::seed::SeedSecret =
     agon_engine::seed::SeedSecret::from_bytes([0x5a; 32]);
 
-/// The course data beside the project (`../shared/data`), as CI places it.
-pub fn shared_data() -> PathBuf {
+/// The built-in maps or puzzles of `game`, as files of the repository
+/// (`plugin-api/games/src/GAME/instances/`).
+pub fn instances(game: &str) -> PathBuf {
     workspace_root()
-        .parent()
-        .expect("the project has a parent folder")
-        .join("shared")
-        .join("data")
+        .join("plugin-api/games/src")
+        .join(game)
+        .join("instances")
 }
 
 pub fn workspace_root() -> PathBuf {
@@ -81,6 +81,13 @@ pub fn artifacts() -> &'static Path {
 /// The built plugin library of `package` (`lib<package, dashes as underscores>.so`).
 pub fn plugin(package: &str) -> PathBuf {
     artifacts().join(format!("lib{}.so", package.replace('-', "_")))
+}
+
+/// The text of `path`; a test that cannot read it fails naming the file and why.
+#[track_caller]
+pub fn read(path: impl AsRef<Path>) -> String {
+    let path = path.as_ref();
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 /// Asserts that `text` (a command's output, a fault's detail) contains `needle`, showing both
@@ -292,10 +299,10 @@ pub fn agon_output(args: &[&str]) -> Ran {
     run(agon().args(args))
 }
 
-/// `agon match --game reversixt` on the course map `initialMaps/MAP` of the shared data, to
-/// extend with options and bots.
+/// `agon match --game reversixt` on the course map file `MAP` of the built-in maps, to extend
+/// with options and bots.
 pub fn reversixt_match(map: &str) -> Command {
-    let map = shared_data().join("reversixt/maps/initialMaps").join(map);
+    let map = instances("reversixt").join(map);
     let mut command = agon();
     command.args(["match", "--game", "reversixt", "--param"]);
     command.arg(format!("map={}", map.display()));

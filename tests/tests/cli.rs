@@ -111,7 +111,7 @@ fn a_record_verifies_and_a_tampered_one_fails() {
     let ok = agon_output(&["replay", "verify", record.to_str().unwrap()]).expect_success();
     assert!(ok.stdout.contains(": ok:"));
 
-    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let mut v: Value = serde_json::from_str(&agon_tests::read(&record)).unwrap();
     let winner = v["winner"].as_u64().unwrap();
     v["winner"] = Value::from(1 - winner);
     let forged = dir.join("forged.json");
@@ -361,7 +361,7 @@ fn an_in_process_bot_calling_exit_does_not_end_agon_with_success() {
 /// for SIGPIPE, without a panic.
 #[test]
 fn a_closed_standard_output_is_no_panic() {
-    let map = agon_tests::shared_data().join("reversixt/maps/example.map");
+    let map = agon_tests::instances("reversixt").join("example.map");
     let map = map.to_str().unwrap().to_string();
     for args in [vec!["games"], vec!["reversixt", "check-map", &map]] {
         let (reader, writer) = std::io::pipe().unwrap();
@@ -428,7 +428,7 @@ fn replay_verify_checks_reversixt_ranks() {
     ]))
     .expect_success();
     agon_output(&["replay", "verify", record.to_str().unwrap()]).expect_success();
-    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let mut v: Value = serde_json::from_str(&agon_tests::read(&record)).unwrap();
     let ranks: Vec<u64> = v["ranks"]
         .as_array()
         .unwrap()

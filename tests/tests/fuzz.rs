@@ -1,5 +1,5 @@
-//! Every parser of outside input, fed arbitrary bytes and mutations of the real files in
-//! `../shared/data` (proptest, a bounded number of cases each so the suite stays quick): the
+//! Every parser of outside input, fed arbitrary bytes and mutations of the course's real maps
+//! and puzzles (built in: `plugin-api/games/src/GAME/instances/`; proptest, a bounded number of cases each so the suite stays quick): the
 //! ReversiXT maps and TCP frames, Flow Free and Lights Out instances, match records (and
 //! `replay verify` on those that still parse), bot specs and game parameters; through the
 //! binary, tournament configurations and journals. Zero panics, an answer within the call's
@@ -13,7 +13,7 @@ use agon_games::flowfree::Puzzle;
 use agon_games::lightsout::Board;
 use agon_games::registry::Registry;
 use agon_games::reversixt::Map;
-use agon_tests::{agon, run, scratch, shared_data, spec, tournament_run_args, Ran};
+use agon_tests::{agon, instances, run, scratch, spec, tournament_run_args, Ran};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -41,7 +41,7 @@ fn corpus(dir: &str, extension: &str) -> &'static [Vec<u8>] {
     static PUZZLES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     let cell = if extension == "map" { &MAPS } else { &PUZZLES };
     cell.get_or_init(|| {
-        files_in(&shared_data().join(dir), extension)
+        files_in(&instances(dir), extension)
             .iter()
             .map(|p| std::fs::read(p).unwrap())
             .collect()
@@ -91,7 +91,7 @@ proptest! {
         edits in edits(),
         cut in proptest::option::of(any::<usize>()),
     ) {
-        let maps = corpus("reversixt/maps", "map");
+        let maps = corpus("reversixt", "map");
         let bytes = mutate(&maps[which % maps.len()], &edits, cut);
         let text = String::from_utf8_lossy(&bytes);
         for parsed in [Map::parse(&text), Map::parse_lenient(&text)] {
@@ -195,7 +195,7 @@ fn records() -> &'static [String] {
     static RECORDS: OnceLock<Vec<String>> = OnceLock::new();
     RECORDS.get_or_init(|| {
         let dir = scratch("fuzz-records");
-        let map = shared_data().join("reversixt/maps/initialMaps/heartExercise3.map");
+        let map = instances("reversixt").join("heartExercise3.map");
         let games: [(&str, Vec<String>, [String; 2]); 3] = [
             (
                 "breakthrough",
@@ -235,7 +235,7 @@ fn records() -> &'static [String] {
                     .args(["--bot", &bots[0], "--bot", &bots[1], "--record"])
                     .arg(&file))
                 .expect_success();
-                std::fs::read_to_string(&file).unwrap()
+                agon_tests::read(&file)
             })
             .collect()
     })

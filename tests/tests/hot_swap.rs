@@ -2,7 +2,7 @@
 //! Each test runs the real binary on a folder it owns and changes the folder under it as a team
 //! would.
 
-use agon_tests::{assert_has, assert_has_all, plugin, scratch, seat_of, shared_data};
+use agon_tests::{assert_has, assert_has_all, instances, plugin, scratch, seat_of};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -296,7 +296,7 @@ fn a_new_build_plays_the_games_after_its_rename_and_a_broken_one_is_refused() {
     assert!(slots
         .iter()
         .any(|s| s["slot"] == "north.so" && s["status"] == "retired"));
-    let html = std::fs::read_to_string(out.join("ladder.html")).unwrap();
+    let html = agon_tests::read(out.join("ladder.html"));
     assert!(html.contains("http-equiv=\"refresh\"") && html.contains("south.so"));
     assert!(html.contains("Refused builds") && html.contains("validation game"));
     // The teams by the names their plugins give (a long one cut by the page's style, whole
@@ -601,7 +601,7 @@ fn a_killed_ladder_continues_with_its_journal_ratings_and_build_numbers() {
         lost_page.is_file(),
         "{last_id}'s viewer data is written again"
     );
-    let html = std::fs::read_to_string(out.join("ladder.html")).unwrap();
+    let html = agon_tests::read(out.join("ladder.html"));
     assert!(viewer_links(&html).contains(&last_id), "{html}");
     let events = jsonl(&out.join("events.jsonl"));
     for slot in ["one.so", "two.so"] {
@@ -753,7 +753,7 @@ fn the_thread_host_bounds_the_builds_a_slot_may_load() {
 
 #[test]
 fn multi_seat_reversixt_games_rotate_every_slot_through_every_seat() {
-    let map = shared_data().join("reversixt/maps/example.map");
+    let map = instances("reversixt").join("example.map");
     if !map.is_file() {
         eprintln!("skipped: {} is missing", map.display());
         return;
@@ -850,7 +850,7 @@ fn a_watched_tournament_plays_a_new_build_in_the_games_not_yet_started() {
     std::fs::write(&rebuilt, &bytes).unwrap();
     publish(&rebuilt, &dir, "b.so");
     let status = child.wait().unwrap();
-    let stderr = std::fs::read_to_string(&stderr_path).unwrap();
+    let stderr = agon_tests::read(&stderr_path);
     assert!(status.success(), "{status}: {stderr}");
     assert_has(&stderr, "entrant `b`: new build");
 
@@ -883,8 +883,7 @@ fn a_watched_tournament_plays_a_new_build_in_the_games_not_yet_started() {
     );
     // The same journal counted by the latest builds only.
     let plan_path = out.join("tournament.json");
-    let mut plan: Value =
-        serde_json::from_str(&std::fs::read_to_string(&plan_path).unwrap()).unwrap();
+    let mut plan: Value = serde_json::from_str(&agon_tests::read(&plan_path)).unwrap();
     plan["settings"]["versions"] = "latest".into();
     std::fs::write(&plan_path, plan.to_string()).unwrap();
     agon_tests::agon_ok(&["tournament", "report", out.to_str().unwrap()]);

@@ -338,6 +338,8 @@ const CHESS: GameType = GameType {
         source: "",
         match_params: "",
     },
+    instances: &[],
+    default_instance: None,
 };
 
 impl GameRules for Chess {

@@ -6,7 +6,7 @@ use agon_games::flowfree::session::FlowFreeRules;
 use agon_games::lightsout::session::LightsOutRules;
 use agon_games::registry::Registry;
 use agon_sdk::protocol::{self, flowfree as ff, lightsout as lo, Reply};
-use agon_tests::{agon_ok, agon_output, scratch, shared_data, spec, tournament_standings};
+use agon_tests::{agon_ok, agon_output, instances, scratch, spec, tournament_standings};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -23,7 +23,7 @@ const COURSE_PUZZLES: [&str; 9] = [
 ];
 
 fn puzzle(name: &str) -> PathBuf {
-    shared_data().join("flowfree").join(name)
+    instances("flowfree").join(name)
 }
 
 fn solve(game: &str, bot: &str, file: &Path) -> Value {
@@ -44,7 +44,7 @@ fn solve(game: &str, bot: &str, file: &Path) -> Value {
 
 #[test]
 fn smart_smarter_and_fast_solve_every_course_puzzle() {
-    let official = std::fs::read_to_string(shared_data().join("flowfree/output55.txt")).unwrap();
+    let official = agon_tests::read(instances("flowfree").join("solutions/output55.txt"));
     for name in COURSE_PUZZLES {
         for bot in ["fast", "smarter", "smart"] {
             let v = solve("flowfree", &spec("flowfree-solver", bot), &puzzle(name));
@@ -252,13 +252,14 @@ fn the_engine_rejects_wrong_answers_with_the_reason() {
     ));
     assert!(s.apply_answer(0, &answer(clicks(&[(1, 1)], true))).is_ok());
     // Flow Free: the verifier's reason reaches the fault.
-    let text = std::fs::read_to_string(puzzle("input55.txt")).unwrap();
+    let text = agon_tests::read(puzzle("input55.txt"));
     let mut s = start(&FlowFreeRules, &instance(&text));
-    let mut cells: Vec<u8> = std::fs::read_to_string(shared_data().join("flowfree/output55.txt"))
-        .unwrap()
-        .bytes()
-        .filter(u8::is_ascii_uppercase)
-        .collect();
+    let mut cells: Vec<u8> =
+        std::fs::read_to_string(instances("flowfree").join("solutions/output55.txt"))
+            .unwrap()
+            .bytes()
+            .filter(u8::is_ascii_uppercase)
+            .collect();
     cells[6] = b'Y';
     let wrong = protocol::encode(&Reply::new(ff::Answer::Solved { cells }));
     match s.apply_answer(0, &wrong) {
@@ -336,7 +337,7 @@ fn a_puzzle_run_grades_every_solver_on_every_instance() {
     assert_eq!(s["per_param"].as_array().unwrap().len(), 3);
     assert!(s.get("timing").is_none(), "times stay out of the standings");
     assert!(s.get("crosstable").is_none());
-    let timing = std::fs::read_to_string(out_dir.join("timing.csv")).unwrap();
+    let timing = agon_tests::read(out_dir.join("timing.csv"));
     assert!(timing.contains("input1414.txt,fast,1,1,"));
     assert_eq!(timing.lines().count(), 1 + 9);
     // Each record replays: the instance travels in the record.

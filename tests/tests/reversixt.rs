@@ -1,43 +1,43 @@
 //! ReversiXT maps through the CLI: every shared course map loads with the summary its file
 //! states, and a bad map is refused with its file, line and column.
 
-use agon_tests::{agon, assert_has_all, run, scratch, shared_data, Ran};
+use agon_tests::{agon, assert_has_all, instances, run, scratch, Ran};
 use serde_json::Value;
 
 /// Every map the courses shipped: file, players, width, height, transitions, transition ends
 /// facing the board (read off the files: the header gives players and height x width, each
 /// `<->` line is a transition).
 const MAPS: &[(&str, u64, u64, u64, u64, u64)] = &[
-    ("boeseMaps/boeseMap01.map", 2, 10, 2, 1, 0),
-    ("boeseMaps/boeseMap02.map", 2, 10, 2, 1, 0),
-    ("boeseMaps/boeseMap03.map", 2, 3, 4, 2, 0),
-    ("boeseMaps/boeseMap04.map", 2, 3, 4, 3, 0),
-    ("boeseMaps/boeseMap05.map", 2, 3, 4, 3, 0),
-    ("boeseMaps/boeseMap06.map", 2, 9, 8, 2, 0),
-    ("boeseMaps/boeseMap07.map", 2, 11, 8, 1, 0),
-    ("boeseMaps/boeseMap08.map", 2, 11, 8, 1, 0),
-    ("boeseMaps/boeseMap09.map", 2, 8, 8, 0, 0),
-    ("boeseMaps/boeseMap10.map", 3, 8, 8, 0, 0),
-    ("boeseMaps/boeseMap11.map", 2, 4, 9, 1, 0),
+    ("boeseMap01.map", 2, 10, 2, 1, 0),
+    ("boeseMap02.map", 2, 10, 2, 1, 0),
+    ("boeseMap03.map", 2, 3, 4, 2, 0),
+    ("boeseMap04.map", 2, 3, 4, 3, 0),
+    ("boeseMap05.map", 2, 3, 4, 3, 0),
+    ("boeseMap06.map", 2, 9, 8, 2, 0),
+    ("boeseMap07.map", 2, 11, 8, 1, 0),
+    ("boeseMap08.map", 2, 11, 8, 1, 0),
+    ("boeseMap09.map", 2, 8, 8, 0, 0),
+    ("boeseMap10.map", 3, 8, 8, 0, 0),
+    ("boeseMap11.map", 2, 4, 9, 1, 0),
     ("communities.map", 8, 34, 34, 0, 0),
     ("comp2019_04_8p.map", 8, 46, 28, 8, 0),
     ("example.map", 3, 15, 15, 2, 0),
     ("exampleIntTest.map", 3, 15, 15, 2, 0),
     ("example_br0.map", 3, 15, 15, 2, 0),
-    ("initialMaps/checkerboard.map", 8, 19, 19, 4, 0),
-    ("initialMaps/crown.map", 4, 15, 8, 2, 0),
-    ("initialMaps/diamond.map", 3, 27, 15, 2, 0),
-    ("initialMaps/heart.map", 3, 15, 14, 2, 0),
-    ("initialMaps/heartExercise3.map", 2, 15, 14, 2, 0),
-    ("initialMaps/infinity.map", 2, 10, 6, 10, 0),
-    ("initialMaps/scope.map", 4, 15, 13, 2, 1),
-    ("initialMaps/window.map", 4, 17, 17, 20, 0),
-    ("testMaps/example.map", 3, 15, 15, 2, 0),
-    ("testMaps/globalWar.map", 4, 49, 13, 8, 0),
-    ("testMaps/inversions.map", 2, 32, 20, 0, 0),
-    ("testMaps/isles.map", 4, 20, 20, 0, 0),
-    ("testMaps/med.map", 3, 20, 15, 4, 0),
-    ("testMaps/random.map", 2, 25, 25, 260, 0),
+    ("checkerboard.map", 8, 19, 19, 4, 0),
+    ("crown.map", 4, 15, 8, 2, 0),
+    ("diamond.map", 3, 27, 15, 2, 0),
+    ("heart.map", 3, 15, 14, 2, 0),
+    ("heartExercise3.map", 2, 15, 14, 2, 0),
+    ("infinity.map", 2, 10, 6, 10, 0),
+    ("scope.map", 4, 15, 13, 2, 1),
+    ("window.map", 4, 17, 17, 20, 0),
+    ("test_example.map", 3, 15, 15, 2, 0),
+    ("globalWar.map", 4, 49, 13, 8, 0),
+    ("inversions.map", 2, 32, 20, 0, 0),
+    ("isles.map", 4, 20, 20, 0, 0),
+    ("med.map", 3, 20, 15, 4, 0),
+    ("random.map", 2, 25, 25, 260, 0),
 ];
 
 fn check(path: &std::path::Path, extra: &[&str]) -> Ran {
@@ -48,8 +48,8 @@ fn check(path: &std::path::Path, extra: &[&str]) -> Ran {
 }
 
 #[test]
-fn every_shared_map_loads() {
-    let dir = shared_data().join("reversixt/maps");
+fn every_built_in_map_loads() {
+    let dir = instances("reversixt");
     for &(file, players, width, height, transitions, inert) in MAPS {
         let out = check(&dir.join(file), &["--json", "--lenient"]).expect_success();
         let v: Value = serde_json::from_str(&out.stdout).unwrap();
@@ -64,23 +64,22 @@ fn every_shared_map_loads() {
         let stones = v["stones"].as_array().unwrap();
         assert_eq!(stones.len() as u64, players, "{file}");
     }
-    // Every map file shipped is in the table.
+    // Every map file shipped is in the table, and built in under its name.
     let mut found = 0;
-    for sub in ["", "boeseMaps", "initialMaps", "testMaps"] {
-        for entry in std::fs::read_dir(dir.join(sub)).unwrap() {
-            let path = entry.unwrap().path();
-            found += usize::from(path.extension().is_some_and(|e| e == "map"));
-        }
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        found += usize::from(path.extension().is_some_and(|e| e == "map"));
     }
     assert_eq!(found, MAPS.len());
+    assert_eq!(
+        agon_games::reversixt::session::GAME.instances.len(),
+        MAPS.len()
+    );
 }
 
 #[test]
 fn the_summary_names_what_is_on_the_map() {
-    let out = check(
-        &shared_data().join("reversixt/maps/comp2019_04_8p.map"),
-        &[],
-    );
+    let out = check(&instances("reversixt").join("comp2019_04_8p.map"), &[]);
     let text = out.expect_success().stdout;
     for line in [
         "players      8",
@@ -96,7 +95,7 @@ fn the_summary_names_what_is_on_the_map() {
 
 #[test]
 fn a_transition_end_facing_the_board_is_refused_or_warns_when_lenient() {
-    let scope = shared_data().join("reversixt/maps/initialMaps/scope.map");
+    let scope = instances("reversixt").join("scope.map");
     let warning = check(&scope, &["--lenient"]).expect_success().stderr;
     assert_has_all(&warning, &["warning:", "line 19, column 1"]);
     // By default, as the course server: "transition 1 is invalid".
@@ -183,7 +182,7 @@ fn a_bad_map_is_refused_with_its_place() {
 
 #[test]
 fn the_benchmark_measures_move_generation_games_and_search_on_course_maps() {
-    let map = shared_data().join("reversixt/maps/comp2019_04_8p.map");
+    let map = instances("reversixt").join("comp2019_04_8p.map");
     let out = run(agon()
         .args([
             "bench",

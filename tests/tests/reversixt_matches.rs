@@ -9,18 +9,14 @@ use agon_engine::replay;
 use agon_engine::runner::{run_match, MatchError, MatchSettings};
 use agon_games::contract::{GameRules, RawParams, Termination};
 use agon_games::registry::Registry;
-use agon_tests::{assert_has, seats, shared_data, spec};
+use agon_tests::{assert_has, instances, seats, spec};
 
 fn reversixt() -> &'static dyn GameRules {
     &agon_games::reversixt::session::ReversiXtRules
 }
 
 fn map(name: &str) -> String {
-    shared_data()
-        .join("reversixt/maps")
-        .join(name)
-        .display()
-        .to_string()
+    instances("reversixt").join(name).display().to_string()
 }
 
 fn play(map_name: &str, extra: &[(&str, &str)], specs: &[String], seed: u64) -> MatchRecord {
@@ -83,7 +79,7 @@ fn eight_players_play_both_phases_to_ranks_and_replay() {
     // The map gives every player bombs: the game reaches the bombing phase, whose moves are
     // squares that need not touch any stone. Stones are the game scores, ranked.
     let holes = |text: &str| text.split_whitespace().filter(|t| *t == "-").count();
-    let start = std::fs::read_to_string(map("comp2019_04_8p.map")).unwrap();
+    let start = agon_tests::read(map("comp2019_04_8p.map"));
     assert!(
         holes(&record.final_board) > holes(&start),
         "bombs fell:\n{}",
@@ -139,7 +135,7 @@ fn unused_time_carries_over_and_an_empty_account_disqualifies() {
     // 150 ms fits; without carry-over it would not.
     let patient = spec("misbehave", "spend?ms=10,150,10");
     let record = play(
-        "initialMaps/heartExercise3.map",
+        "heartExercise3.map",
         &[("time", "0.1")],
         &[patient, greedy()],
         1,
@@ -150,7 +146,7 @@ fn unused_time_carries_over_and_an_empty_account_disqualifies() {
 
     let slow = spec("misbehave", "spend?ms=150");
     let record = play(
-        "initialMaps/heartExercise3.map",
+        "heartExercise3.map",
         &[("time", "0.1")],
         &[slow, greedy()],
         1,

@@ -3,7 +3,7 @@
 //! (type, big-endian length, payload) that misbehave: a wrong greeting, a wrong length, a move
 //! the rules refuse, silence, a closed connection. Each costs only that client, with the reason.
 
-use agon_tests::{agon, assert_has, run, scratch, shared_data, spec};
+use agon_tests::{agon, assert_has, instances, run, scratch, spec};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 fn heart() -> PathBuf {
-    shared_data().join("reversixt/maps/initialMaps/heartExercise3.map")
+    instances("reversixt").join("heartExercise3.map")
 }
 
 /// A running `agon reversixt serve` and the port it listens on.
@@ -71,7 +71,7 @@ impl Server {
             .read_to_string(&mut out)
             .unwrap();
         assert!(status.success(), "serve failed: {out}");
-        serde_json::from_str(&std::fs::read_to_string(&self.record).unwrap()).unwrap()
+        serde_json::from_str(&agon_tests::read(&self.record)).unwrap()
     }
 
     /// `agon reversixt connect` to this server, to add the bot and host to.
@@ -319,7 +319,7 @@ fn a_game_that_starts_past_phase_1_announces_its_end_before_the_first_request() 
 /// into the end of the game, announced 6, 8, 9.
 #[test]
 fn phase_1_ending_straight_into_the_end_is_announced_6_8_9() {
-    let heart = std::fs::read_to_string(heart()).unwrap();
+    let heart = agon_tests::read(heart());
     let mut lines: Vec<String> = heart.lines().map(str::to_string).collect();
     assert_eq!(lines[2].split_whitespace().count(), 2, "the bombs line");
     lines[2] = "0 2".into();
@@ -397,7 +397,7 @@ fn silent_and_trickling_connections_do_not_lock_real_clients_out() {
     });
     let mut client = server.client();
     assert_eq!(join(&mut client, 5), 1);
-    let kinds = play_to_the_end(&mut client, &std::fs::read_to_string(heart()).unwrap());
+    let kinds = play_to_the_end(&mut client, &agon_tests::read(heart()));
     assert_eq!(kinds.last(), Some(&9));
     let record = server.finish();
     assert!(record["faults"].as_array().unwrap().is_empty(), "{record}");

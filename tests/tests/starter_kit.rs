@@ -6,8 +6,8 @@
 //! compiled once per checkout.
 
 use agon_tests::{
-    agon, agon_ok, artifacts, assert_has, assert_has_all, kit_cargo, kit_target, plugin, run,
-    scratch, shared_data, workspace_root,
+    agon, agon_ok, artifacts, assert_has, assert_has_all, instances, kit_cargo, kit_target, plugin,
+    run, scratch, workspace_root,
 };
 use std::path::Path;
 use std::process::Command;
@@ -33,7 +33,7 @@ fn first_match(game: &str, library: &Path) -> (Vec<String>, Vec<String>) {
             [baseline("reversixt-random"), baseline("reversixt-random")].concat(),
             vec![format!(
                 "map={}",
-                shared_data().join("reversixt/maps/example.map").display()
+                instances("reversixt").join("example.map").display()
             )],
         ),
         "rectangles" => (baseline("rectangles-random"), vec!["n=20".into()]),
@@ -42,7 +42,7 @@ fn first_match(game: &str, library: &Path) -> (Vec<String>, Vec<String>) {
             vec![],
             vec![format!(
                 "puzzle={}",
-                shared_data().join("flowfree/input55.txt").display()
+                instances("flowfree").join("input55.txt").display()
             )],
         ),
         other => {
@@ -270,7 +270,7 @@ fn folder_entrants_leave_out_hidden_bots_and_are_named_by_team() {
 
 /// The fenced blocks of `lang` in the bot-writer's guide, in order.
 fn guide_blocks(lang: &str) -> Vec<String> {
-    let guide = std::fs::read_to_string(workspace_root().join("docs/writing-a-bot.md")).unwrap();
+    let guide = agon_tests::read(workspace_root().join("docs/writing-a-bot.md"));
     let mut blocks = Vec::new();
     let mut current: Option<String> = None;
     for line in guide.lines() {
@@ -368,10 +368,7 @@ fn agon_new_refuses_what_it_cannot_do_and_says_why() {
     };
     let e = refusal("breakthrough", &taken, &[]);
     assert_has(&e, "exists and is not empty");
-    assert_eq!(
-        std::fs::read_to_string(taken.join("notes.txt")).unwrap(),
-        "ours"
-    );
+    assert_eq!(agon_tests::read(taken.join("notes.txt")), "ours");
     let fresh = dir.join("fresh");
     let e = refusal("chess", &fresh, &[]);
     assert_has_all(&e, &["chess", "breakthrough"]);

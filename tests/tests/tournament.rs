@@ -195,8 +195,7 @@ fn three_shards_merged_equal_one_run() {
     played.sort();
     assert_eq!(played, dealt);
     let slice: Value =
-        serde_json::from_str(&std::fs::read_to_string(shard(1).join("tournament.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&agon_tests::read(shard(1).join("tournament.json"))).unwrap();
     assert_eq!(slice["games"].as_array().unwrap().len(), 12);
     assert_eq!(slice["games_total"], 36);
     // Task 1 resubmitted alone (Slurm then says 1 task, ids 1-1) plays shard 1 of 3 again, by
@@ -290,7 +289,7 @@ fn three_shards_merged_equal_one_run() {
     assert_eq!(standings(&merged), standings(&whole));
     // A game recorded twice with different results (a shard run twice with different builds,
     // or a tampered journal): the merge names it and refuses.
-    let journal0 = std::fs::read_to_string(shard(0).join("journal.jsonl")).unwrap();
+    let journal0 = agon_tests::read(shard(0).join("journal.jsonl"));
     let mut entry: Value = serde_json::from_str(journal0.lines().next().unwrap()).unwrap();
     let id = entry["id"].as_str().unwrap().to_string();
     let scores: Vec<f64> = serde_json::from_value(entry["scores"].clone()).unwrap();
@@ -304,7 +303,7 @@ fn three_shards_merged_equal_one_run() {
     for file in ["tournament.json", "journal.jsonl"] {
         std::fs::copy(shard(0).join(file), conflicting.join(file)).unwrap();
     }
-    let mut lines = std::fs::read_to_string(conflicting.join("journal.jsonl")).unwrap();
+    let mut lines = agon_tests::read(conflicting.join("journal.jsonl"));
     lines.push_str(&format!("{entry}\n"));
     std::fs::write(conflicting.join("journal.jsonl"), lines).unwrap();
     let stderr = refused_merge(&[&shard(0), &conflicting, &shard(1), &shard(2)]);
@@ -521,7 +520,7 @@ fn the_report_has_every_output_and_well_formed_charts() {
         assert!(row["rating_low"].as_f64().unwrap() <= row["rating"].as_f64().unwrap());
         assert!(row["rating"].as_f64().unwrap() <= row["rating_high"].as_f64().unwrap());
     }
-    let csv = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+    let csv = agon_tests::read(out.join("standings.csv"));
     assert_eq!(csv.lines().count(), 4);
     assert!(
         std::fs::read_to_string(out.join("crosstable.csv"))
@@ -530,7 +529,7 @@ fn the_report_has_every_output_and_well_formed_charts() {
             .count()
             == 4
     );
-    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let md = agon_tests::read(out.join("report.md"));
     assert!(md.contains("## workers_to_base=2"));
     // Without a `name`, the title is the game's and the configuration's.
     let hash = s["tournament"]["config_hash"].as_str().unwrap();
@@ -538,7 +537,7 @@ fn the_report_has_every_output_and_well_formed_charts() {
         md.starts_with(&format!("# breakthrough tournament {hash}\n")),
         "{md}"
     );
-    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let html = agon_tests::read(out.join("report.html"));
     // Every result names the entrants, not the colours: the winner by name with its colour
     // beside it, or a draw.
     let games = &html[html.find("<h2>Games</h2>").unwrap()..];
@@ -633,12 +632,9 @@ fn the_report_has_every_output_and_well_formed_charts() {
     assert!(html.contains("<h2>Cross-table</h2>") && html.contains("background: hsl("));
     assert!(html.contains("<h2>Per parameter set</h2>"));
     // `report` rewrites the same files from the folder.
-    let before = std::fs::read_to_string(out.join("standings.json")).unwrap();
+    let before = agon_tests::read(out.join("standings.json"));
     ok(&["tournament", "report", out.to_str().unwrap()]);
-    assert_eq!(
-        std::fs::read_to_string(out.join("standings.json")).unwrap(),
-        before
-    );
+    assert_eq!(agon_tests::read(out.join("standings.json")), before);
     // A second `run` into the same folder points to `resume`.
     let again = agon_output(&tournament_run_args(&cfg, &out));
     assert!(again.stderr.contains("agon tournament resume"));
@@ -697,7 +693,7 @@ fn many_seat_games_rotate_entrants_and_grade_by_rank() {
         "3\n1\n0 0\n4 4\n0 0 0 0\n1 2 3 0\n3 1 2 0\n0 0 0 0\n",
     )
     .unwrap();
-    let duel = agon_tests::shared_data().join("reversixt/maps/initialMaps/heartExercise3.map");
+    let duel = agon_tests::instances("reversixt").join("heartExercise3.map");
     let text = format!(
         "game = \"reversixt\"\nseed = 3\ngames_per_pairing = 2\nhost = \"thread\"\n\
          [[sweep]]\nname = \"map\"\nvalues = [\"three.map\", \"{}\"]\n\
@@ -715,7 +711,7 @@ fn many_seat_games_rotate_entrants_and_grade_by_rank() {
     // Three seats: 2 rotations x 2 games; two seats: 1 pair x 2 games.
     assert_eq!(ids.len(), 6, "{ids:?}");
     assert_eq!(ids.iter().filter(|id| id.contains("-s00-c")).count(), 4);
-    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    let journal = agon_tests::read(out.join("journal.jsonl"));
     for line in journal.lines() {
         let entry: Value = serde_json::from_str(line).unwrap();
         let seats = entry["seats"].as_array().unwrap().len();
@@ -787,16 +783,14 @@ fn the_report_names_the_tournament_and_links_each_fault_to_its_games() {
     );
     assert_has(faults, "black has no worker on a1");
     assert_eq!(faults.matches("href=\"games/").count(), 2, "{faults}");
-    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let md = agon_tests::read(out.join("report.md"));
     assert!(md.starts_with("# Week 3 <ladder>\n"), "{md}");
     assert_has(
         &md,
         "| cheater | illegal | 2 | 2 | black has no worker on a1 (game ",
     );
     // Each entrant's row says what its grade is of, as the plan recorded it.
-    let plan: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
-            .unwrap();
+    let plan: Value = serde_json::from_str(&agon_tests::read(out.join("tournament.json"))).unwrap();
     for entrant in plan["entrants"].as_array().unwrap() {
         let name = entrant["name"].as_str().unwrap();
         let file = entrant["spec"].as_str().unwrap().split(':').next().unwrap();
@@ -853,9 +847,9 @@ fn the_report_names_the_tournament_and_links_each_fault_to_its_games() {
     assert!(page.is_file());
     std::fs::write(&page, "stale").unwrap();
     ok(&["tournament", "report", out.to_str().unwrap()]);
-    assert_eq!(std::fs::read_to_string(&page).unwrap(), "stale");
+    assert_eq!(agon_tests::read(&page), "stale");
     ok(&["tournament", "report", out.to_str().unwrap(), "--games"]);
-    let data = std::fs::read_to_string(&page).unwrap();
+    let data = agon_tests::read(&page);
     assert!(data.starts_with("Agon.loaded("));
     // The game's page words its result by entrant too.
     assert_has(&data, "random wins: cheater (seat ");
@@ -896,7 +890,7 @@ fn a_shard_report_lists_only_the_entrants_that_played_in_it() {
     let mut expected = played.clone();
     expected.sort();
     assert_eq!(crossed, expected);
-    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let md = agon_tests::read(out.join("report.md"));
     for (name, _) in &entrants {
         assert_eq!(md.contains(name), played.contains(name), "{name}: {md}");
     }

@@ -11,8 +11,8 @@
 
 use agon_tests::browser::Browser;
 use agon_tests::{
-    agon, agon_ok, agon_output, artifacts, assert_has, assert_has_all, match_args, run, scratch,
-    shared_data, spec, tournament_config, tournament_standings,
+    agon, agon_ok, agon_output, artifacts, assert_has, assert_has_all, instances, match_args, run,
+    scratch, spec, tournament_config, tournament_standings,
 };
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -68,7 +68,7 @@ fn shown_ply(browser: &mut Browser) -> u64 {
 /// Opens `page`, checks the last ply's board and the fault list against `record`, and leaves a
 /// screenshot of a mid-game ply.
 fn check_in_browser(name: &str, record: &Path, page: &Path) {
-    let rec: Value = serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+    let rec: Value = serde_json::from_str(&agon_tests::read(record)).unwrap();
     let plies = rec["moves"].as_array().unwrap().len() as u64;
     let profile = scratch(&format!("chromium-{name}"));
     let url = format!("file://{}", page.display());
@@ -273,10 +273,10 @@ fn check_rectangles_claims(name: &str, browser: &mut Browser, rec: &Value, legen
 )]
 fn every_game_replays_in_a_real_browser() {
     let dir = scratch("viewer");
-    let map = shared_data().join("reversixt/maps/example.map");
+    let map = instances("reversixt").join("example.map");
     let lights = dir.join("lights.txt");
     std::fs::write(&lights, "#..#.\n.##..\n#.#.#\n..##.\n.#..#\n").unwrap();
-    let flow = shared_data().join("flowfree/input77.txt");
+    let flow = instances("flowfree").join("input77.txt");
     let matches: Vec<(&str, Vec<String>)> = vec![
         (
             "breakthrough",
@@ -394,8 +394,7 @@ fn every_game_replays_in_a_real_browser() {
         let record = record(&dir, name, &args);
         if *name == "rectangles" {
             // Both players claim cells, so both owners' shading is checked.
-            let rec: Value =
-                serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+            let rec: Value = serde_json::from_str(&agon_tests::read(&record)).unwrap();
             assert!(
                 rec["game_scores"]
                     .as_array()
@@ -422,7 +421,7 @@ fn random_game(dir: &Path) -> PathBuf {
 fn the_page_is_self_contained() {
     let dir = scratch("viewer-self-contained");
     let record = random_game(&dir);
-    let html = std::fs::read_to_string(view(&record)).unwrap();
+    let html = agon_tests::read(view(&record));
     for external in ["src=", "href=\"http", "url(", "@import", "<link"] {
         assert!(!html.contains(external), "the page refers out: {external}");
     }
@@ -434,7 +433,7 @@ fn the_page_is_self_contained() {
 fn a_record_that_does_not_replay_is_refused() {
     let dir = scratch("viewer-refused");
     let record = random_game(&dir);
-    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let mut v: Value = serde_json::from_str(&agon_tests::read(&record)).unwrap();
     v["moves"][1]["action"] = json!("a1-a5");
     std::fs::write(&record, serde_json::to_string(&v).unwrap()).unwrap();
     let err = agon_output(&["view", record.to_str().unwrap()])
@@ -468,7 +467,7 @@ fn match_view_writes_the_page_of_the_match_just_played() {
         "{stdout}"
     );
     // The result names the winner's team, its colour beside it, not the colour alone.
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = agon_tests::read(&page);
     assert_has(&html, "UIUC CS440 F17 seed (white) wins");
     // Without a browser the page is the one the ignored tests above would open.
     if !cfg!(agon_no_browser) {
@@ -510,9 +509,9 @@ fn the_report_links_open_working_viewers() {
     for link in links {
         let id = open_game_link(&mut browser, &link);
         browser.press("End", 35).unwrap();
-        let record: Value = serde_json::from_str(
-            &std::fs::read_to_string(out.join("records").join(format!("{id}.json"))).unwrap(),
-        )
+        let record: Value = serde_json::from_str(&agon_tests::read(
+            out.join("records").join(format!("{id}.json")),
+        ))
         .unwrap();
         let shown = browser
             .eval("document.getElementById('position-text').textContent")
@@ -543,7 +542,7 @@ fn the_largest_pages_open_and_end_on_the_recorded_board() {
         "turns=3000",
     ]);
     let flip = record(&dir, "flip-3000", &args);
-    let map = shared_data().join("reversixt/maps/comp2019_04_8p.map");
+    let map = instances("reversixt").join("comp2019_04_8p.map");
     let greedy = spec("reversixt-greedy", "greedy");
     let mut args = vec![
         "match".to_string(),
@@ -561,7 +560,7 @@ fn the_largest_pages_open_and_end_on_the_recorded_board() {
     let reversixt = record(&dir, "reversixt-8", &args);
     for (name, record) in [("flip-3000", flip), ("reversixt-8", reversixt)] {
         let page = view(&record);
-        let rec: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+        let rec: Value = serde_json::from_str(&agon_tests::read(&record)).unwrap();
         let url = format!("file://{}", page.display());
         let t0 = std::time::Instant::now();
         let mut browser =
@@ -628,10 +627,7 @@ fn open_hands_the_page_to_the_desktop_opener() {
     while !noted.is_file() && t0.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_eq!(
-        std::fs::read_to_string(&noted).unwrap(),
-        page.display().to_string()
-    );
+    assert_eq!(agon_tests::read(&noted), page.display().to_string());
 }
 
 /// A long title (long team names) stays on one line in the header, cut with an ellipsis, and
@@ -728,9 +724,9 @@ fn the_ladder_page_links_each_game_to_a_working_viewer() {
     for link in links {
         assert!(link.contains("/games/viewer.html#game="), "{link}");
         let id = open_game_link(&mut browser, &link);
-        let record: Value = serde_json::from_str(
-            &std::fs::read_to_string(out.join("records").join(format!("{id}.json"))).unwrap(),
-        )
+        let record: Value = serde_json::from_str(&agon_tests::read(
+            out.join("records").join(format!("{id}.json")),
+        ))
         .unwrap();
         check_legend(id, &mut browser, &record);
         browser.press("End", 35).unwrap();

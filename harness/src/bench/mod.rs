@@ -138,7 +138,7 @@ fn viewer_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
 fn puzzles_suite(b: &Bench) -> anyhow::Result<Vec<Figure>> {
     let mut figures = puzzles::flowfree(
         &sibling(&b.noop, "libflowfree_solver.so")?,
-        &b.args.flowfree,
+        b.args.flowfree.as_deref(),
     )?;
     figures.push(puzzles::lightsout_table());
     let gf2 = sibling(&b.noop, "liblightsout_gf2.so")?;

@@ -24,25 +24,42 @@ fn start<S: serde::Serialize>(game: S) -> Vec<u8> {
     })
 }
 
+/// The puzzles of the `puzzles` suite: the files of `folder`, else the course's built in; each
+/// with its name.
+fn flowfree_puzzles(folder: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
+    let Some(folder) = folder else {
+        let game = &agon_games::flowfree::session::GAME;
+        return Ok(game
+            .instances
+            .iter()
+            .map(|p| (p.name.to_string(), p.text.to_string()))
+            .collect());
+    };
+    let mut files: Vec<_> = std::fs::read_dir(folder)
+        .with_context(|| format!("{}: the puzzles (--flowfree DIR)", folder.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            Ok((file.display().to_string(), text))
+        })
+        .collect()
+}
+
 /// Milliseconds per solve of each course puzzle by `fast` (median of 5, inline host).
-pub fn flowfree(solver: &Path, puzzles: &Path) -> anyhow::Result<Vec<Figure>> {
+pub fn flowfree(solver: &Path, folder: Option<&Path>) -> anyhow::Result<Vec<Figure>> {
     let plugin = Plugin::load(solver)?;
     let registry = Registry::builtin();
     let game = registry.get("flowfree")?;
     let mut figures = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(puzzles)
-        .with_context(|| format!("{}: the course puzzles (--flowfree DIR)", puzzles.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("input"))
-        })
-        .collect();
-    files.sort();
-    for file in files {
-        let text = std::fs::read_to_string(&file)?;
-        let puzzle = agon_games::flowfree::Puzzle::parse(&text)
-            .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    for (file, text) in flowfree_puzzles(folder)? {
+        let puzzle =
+            agon_games::flowfree::Puzzle::parse(&text).map_err(|e| anyhow!("{file}: {e}"))?;
         let observation = protocol::encode(&ff::Observation {
             rows: puzzle.rows() as u32,
             cols: puzzle.cols() as u32,
@@ -62,22 +79,16 @@ pub fn flowfree(solver: &Path, puzzles: &Path) -> anyhow::Result<Vec<Figure>> {
             let call = host.act(observation.clone(), Deadline::wall(None));
             samples.push(t0.elapsed().as_secs_f64() * 1000.0);
             let agon_engine::host::CallResult::Answer(bytes) = call.result else {
-                return Err(anyhow!("{}: fast failed", file.display()));
+                return Err(anyhow!("{file}: fast failed"));
             };
             let reply: Reply<ff::Answer> = protocol::decode(&bytes).map_err(|e| anyhow!(e))?;
             let ff::Answer::Solved { cells } = reply.action else {
-                return Err(anyhow!("{}: fast did not solve it", file.display()));
+                return Err(anyhow!("{file}: fast did not solve it"));
             };
-            agon_games::flowfree::verify(&puzzle, &cells)
-                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+            agon_games::flowfree::verify(&puzzle, &cells).map_err(|e| anyhow!("{file}: {e}"))?;
         }
-        let name: &'static str = Box::leak(
-            format!(
-                "flowfree fast, {} (ms)",
-                file.file_name().unwrap_or_default().to_string_lossy()
-            )
-            .into_boxed_str(),
-        );
+        let shown = file.rsplit('/').next().unwrap_or(&file);
+        let name: &'static str = Box::leak(format!("flowfree fast, {shown} (ms)").into_boxed_str());
         figures.push(summarize(name, samples, "ms"));
     }
     Ok(figures)

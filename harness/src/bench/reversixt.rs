@@ -20,10 +20,18 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-pub fn legal_moves(map_file: &Path, per_sample: Duration) -> anyhow::Result<Figure> {
-    let text = std::fs::read_to_string(map_file)
-        .with_context(|| format!("cannot read {}", map_file.display()))?;
-    let map = Map::parse_lenient(&text).map_err(|e| anyhow!("{}: {e}", map_file.display()))?;
+/// The text of `map`: a built-in map by its name, else the file.
+fn map_text(map: &str) -> anyhow::Result<String> {
+    let instances = agon_games::reversixt::session::GAME.instances;
+    match agon_games::contract::built_in(instances, map) {
+        Some(built_in) => Ok(built_in.text.to_string()),
+        None => std::fs::read_to_string(map).with_context(|| format!("cannot read {map}")),
+    }
+}
+
+pub fn legal_moves(map_name: &str, per_sample: Duration) -> anyhow::Result<Figure> {
+    let text = map_text(map_name)?;
+    let map = Map::parse_lenient(&text).map_err(|e| anyhow!("{map_name}: {e}"))?;
     // The positions of one seeded random game's building phase.
     let mut positions = Vec::new();
     let mut position = Position::new(map);
@@ -68,7 +76,7 @@ const OTHELLO: &str = "2\n0\n0 0\n8 8\n\
 pub fn seed_nodes(
     seed: &Path,
     greedy: &Path,
-    map_file: &Path,
+    map: &str,
     per_sample: Duration,
 ) -> anyhow::Result<Figure> {
     let ms = per_sample.as_millis().clamp(10, 100);
@@ -77,7 +85,7 @@ pub fn seed_nodes(
     let greedy_plugin = Plugin::load(greedy)?;
     let seed_spec: BotSpec = format!("{}:seed?ms={ms}", seed.display()).parse()?;
     let greedy_spec: BotSpec = format!("{}:greedy", greedy.display()).parse()?;
-    let params = RawParams::from([("map".to_string(), map_file.display().to_string())]);
+    let params = RawParams::from([("map".to_string(), map.to_string())]);
     let players = rules.seats_for(&params, &agon_engine::input_file::GameFiles)?;
     let seats = (0..players)
         .map(|i| {

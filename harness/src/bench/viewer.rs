@@ -11,9 +11,8 @@ use std::path::Path;
 use std::time::Instant;
 
 /// A game of greedy bots on `map`, one per seat the map has, on the inline host.
-fn reversixt_game(greedy: &Path, map: &Path) -> anyhow::Result<MatchRecord> {
-    let map = map.display().to_string();
-    let params = [("map", map.as_str())];
+fn reversixt_game(greedy: &Path, map: &str) -> anyhow::Result<MatchRecord> {
+    let params = [("map", map)];
     let rules = Registry::builtin();
     let seats = rules.get("reversixt")?.seats_for(
         &agon_games::contract::raw_params(&params),
@@ -44,7 +43,7 @@ fn page_figures(
     ])
 }
 
-pub fn run(flip_greedy: &Path, reversixt_greedy: &Path, map: &Path) -> anyhow::Result<Vec<Figure>> {
+pub fn run(flip_greedy: &Path, reversixt_greedy: &Path, map: &str) -> anyhow::Result<Vec<Figure>> {
     let (flip, _) = super::flip::game(flip_greedy)?;
     let reversixt = reversixt_game(reversixt_greedy, map)?;
     let mut figures = page_figures(

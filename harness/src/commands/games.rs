@@ -16,6 +16,8 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
                     "protocol_version": g.protocol_version(),
                     "parameters": g.parameter_help(),
                     "fault_policy": g.default_fault_policy(),
+                    "instances": g.game_type().instances.iter().map(|i| i.name).collect::<Vec<_>>(),
+                    "default_instance": g.game_type().default_instance,
                 })
             })
             .collect();
@@ -27,13 +29,22 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
     }
     for g in registry.games() {
         outln!(
-            "{} ({} seats, protocol v{}, faults: {:?})",
+            "{} ({}, protocol v{}, faults: {:?})",
             g.name(),
             g.seats_text(),
             g.protocol_version(),
             g.default_fault_policy()
         );
         outln!("  parameters: {}", g.parameter_help());
+        let game = g.game_type();
+        if !game.instances.is_empty() {
+            outln!(
+                "  built in ({}, default {}): {}",
+                game.instances.len(),
+                game.default_instance.unwrap_or("none"),
+                agon_games::contract::instance_names(game.instances)
+            );
+        }
     }
     Ok(())
 }

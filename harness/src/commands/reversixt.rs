@@ -1,13 +1,53 @@
-//! `agon reversixt check-map`: is a map valid, and what is on it.
+//! `agon reversixt check-map`: is a map valid, and what is on it; `agon reversixt maps`: the
+//! course maps built in.
 
-use crate::cli::CheckMapArgs;
+use crate::cli::{CheckMapArgs, MapsArgs};
 use crate::console::outln;
 use agon_engine::input_file::{limits, Input};
 use agon_games::reversixt::{Map, Square};
 use anyhow::anyhow;
 
+/// `agon reversixt maps`: the built-in course maps.
+pub fn maps(args: MapsArgs) -> anyhow::Result<()> {
+    let mut rows = Vec::new();
+    for built_in in agon_games::reversixt::session::GAME.instances {
+        let map = Map::parse_lenient(built_in.text)
+            .map_err(|e| anyhow!("the built-in map {}: {e}", built_in.name))?;
+        rows.push(serde_json::json!({
+            "name": built_in.name,
+            "players": map.players,
+            "width": map.width,
+            "height": map.height,
+        }));
+    }
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    outln!("{:<18} {:>7}  {:>9}", "map", "players", "size");
+    for row in &rows {
+        let size = format!("{}x{}", row["width"], row["height"]);
+        outln!(
+            "{:<18} {:>7}  {:>9}",
+            row["name"].as_str().unwrap_or(""),
+            row["players"],
+            size
+        );
+    }
+    eprintln!(
+        "agon: {} maps; play one with `--param map=NAME`, or give a map file's path",
+        rows.len()
+    );
+    Ok(())
+}
+
 pub fn check_map(args: CheckMapArgs) -> anyhow::Result<()> {
-    let text = Input::new("map", limits::INSTANCE).read_text(&args.file)?;
+    let name = args.file.to_string_lossy();
+    let instances = agon_games::reversixt::session::GAME.instances;
+    let text = match agon_games::contract::built_in(instances, &name) {
+        Some(built_in) => built_in.text.to_string(),
+        None => Input::new("map", limits::INSTANCE).read_text(&args.file)?,
+    };
     let parsed = if args.lenient {
         Map::parse_lenient(&text)
     } else {

@@ -22,8 +22,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     let spec: BotSpec = args.bot.parse()?;
     let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
     let hosting = hosting_for(host)?;
-    if !args.puzzle.is_file() {
-        bail!("{}: no such puzzle file", args.puzzle.display());
+    let value = args.puzzle.display().to_string();
+    let built_in = agon_games::contract::built_in(game.game_type().instances, &value).is_some();
+    if !built_in && !args.puzzle.is_file() {
+        bail!(
+            "{value}: no such puzzle file, nor a built-in puzzle of {} ({})",
+            game.name(),
+            agon_games::contract::instance_names(game.game_type().instances)
+        );
     }
     let params = RawParams::from([("puzzle".to_string(), args.puzzle.display().to_string())]);
     // Refuse a bad instance before starting the solver, naming the file.

@@ -484,7 +484,7 @@ mod tests {
     #[test]
     fn file_sweeps_read_as_file_names() {
         assert_eq!(
-            short_label("map=../shared/data/reversixt/maps/comp2019_04_8p.map depth=2"),
+            short_label("map=course/maps/comp2019_04_8p.map depth=2"),
             "map=comp2019_04_8p.map depth=2"
         );
         assert_eq!(short_label("workers_to_base=2"), "workers_to_base=2");

@@ -4,7 +4,7 @@
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::{Clock, HostKind};
 use agon_engine::input_file::{limits, Input};
-use agon_games::contract::{FaultPolicy, GameRules, RawParams};
+use agon_games::contract::{built_in, FaultPolicy, GameRules, RawParams};
 use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -307,7 +307,7 @@ fn game_seed(raw: &ConfigFile, game: &dyn GameRules) -> Result<Option<(String, i
     let Some(name) = &raw.game_seed_param else {
         return Ok(None);
     };
-    // The course's seed is a Java int (`../shared/rules/flip.md`).
+    // The course's seed is a Java int (`docs/games/flip.md`).
     if i32::try_from(raw.game_seed_base).is_err() {
         return Err(problem(
             "game_seed_base",
@@ -400,8 +400,9 @@ fn bot_entrant(
     Ok((name, spec))
 }
 
-/// Puzzle games: one parameter set per instance file, holding the instance text itself (so the
-/// plan's hash covers the puzzles' content, and records replay without the files).
+/// Puzzle games: one parameter set per instance (a built-in puzzle's name, or a file relative
+/// to the configuration's folder), holding the instance text itself (so the plan's hash covers
+/// the puzzles' content, and records replay without the files).
 fn puzzle_sets(
     raw: &ConfigFile,
     game: &dyn GameRules,
@@ -428,16 +429,22 @@ fn puzzle_sets(
         .map(|(i, file)| {
             let key = format!("puzzles[{i}]");
             let path = base.join(file);
-            let text = Input::new("puzzle", limits::INSTANCE)
-                .read_text(&path)
-                .map_err(|e| (key.clone(), e.to_string()))?;
+            let text = match built_in(game.game_type().instances, file) {
+                Some(puzzle) => puzzle.text.to_string(),
+                None => Input::new("puzzle", limits::INSTANCE)
+                    .read_text(&path)
+                    .map_err(|e| (key.clone(), e.to_string()))?,
+            };
             let params = RawParams::from([("instance".to_string(), text)]);
             game.new_session(&params, &agon_engine::input_file::GameFiles)
                 .map_err(|e| (key.clone(), format!("{}: {e}", path.display())))?;
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| file.clone());
+            let name = match built_in(game.game_type().instances, file) {
+                Some(puzzle) => puzzle.name.to_string(),
+                None => path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| file.clone()),
+            };
             Ok(ParamSet {
                 label: name.clone(),
                 swept: BTreeMap::from([("puzzle".to_string(), name)]),
@@ -521,10 +528,12 @@ fn param_sets(
     sets.into_iter()
         .map(|(swept, mut params)| {
             // File parameters (a ReversiXT map) are relative to the configuration's folder,
-            // like the entrants' plugin files.
+            // like the entrants' plugin files; a built-in map's name is no path.
             for key in game.file_params() {
                 if let Some(value) = params.get_mut(*key) {
-                    *value = base.join(&*value).display().to_string();
+                    if built_in(game.game_type().instances, value).is_none() {
+                        *value = base.join(&*value).display().to_string();
+                    }
                 }
             }
             game.new_session(&params, &agon_engine::input_file::GameFiles)

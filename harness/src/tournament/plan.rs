@@ -694,7 +694,7 @@ fn mix(mut z: u64) -> u64 {
 /// even games seat the pair in order, odd games swapped, and both games of a pair share a seed.
 /// The games of a tournament; `seats[set]` is the number of seats under parameter set `set`.
 /// The board seed of game `i` (from 0) of a pairing in the Flip course's format: game r = i + 1
-/// is on board `base + floor(r / 2)` (`../shared/rules/flip.md`, "The course tournament format"),
+/// is on board `base + floor(r / 2)` (`docs/games/flip.md`, "The course tournament format"),
 /// computed as the course's Java code does, in 32-bit `int` arithmetic that wraps at 2^31.
 pub fn course_board_seed(base: i64, i: u32) -> i64 {
     let round = (i as i64 + 1) / 2;

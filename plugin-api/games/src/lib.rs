@@ -41,6 +41,7 @@
 include!(concat!(env!("OUT_DIR"), "/games.rs"));
 
 pub mod contract;
+pub mod instances;
 pub mod protocol;
 pub mod registry;
 /// [`text_error::TextError`]: where a text (a puzzle, a board, a map) goes wrong.

@@ -19,13 +19,6 @@ impl ParamFiles for PlainFiles {
     }
 }
 
-/// The course data folder `../shared/data/<folder>` beside the checkout.
-pub fn shared_data(folder: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
-        .join(folder)
-}
-
 /// Compares `actual` with `src/<game>/golden/<name>`; with `AGON_BLESS` set, writes it there.
 pub fn check(game: &str, name: &str, actual: String) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,4 +1,4 @@
-//! Flow Free solvers (`shared/rules/puzzles.md`, "Flow Free"; the seed report's Part 1):
+//! Flow Free solvers (`docs/games/flowfree.md`; the seed report's Part 1):
 //! `dumb`, `smart` and `smarter` are the seed's CSP solvers (see [`csp`]); `fast` encodes the
 //! puzzle for a SAT solver (see [`sat`]). Every answer reports the attempted assignments as its
 //! `nodes`. `dumb` takes a `cutoff` parameter (attempted assignments, default 20,000,000) and

@@ -1,4 +1,4 @@
-//! `gf2`: Lights Out by linear algebra over GF(2) (`shared/rules/puzzles.md`, "Lights Out";
+//! `gf2`: Lights Out by linear algebra over GF(2) (`docs/games/lightsout.md`;
 //! the seed paper "An Algorithm for Flip").
 //!
 //! Light chasing reduces the board to `min(rows, cols)` unknowns (see

@@ -1,4 +1,4 @@
-//! `army` (the 2002 "Army", `shared/rules/rectangles.md`, "The seed's vocabulary"): the robots
+//! `army` (the 2002 "Army", `docs/games/rectangles.md`, "The seed's vocabulary"): the robots
 //! keep a formation and sweep parallel lines across the board, first rows, then columns, so the
 //! lines grid the board and the columns close rectangles as they cross the rows. Every full
 //! sweep shifts the lines by half their spacing, so the next grid cuts what is left.

@@ -1,5 +1,5 @@
-//! The seed team's "Cavalry" players (`shared/seeds/003_*.txt`, Columbia COMS W4444, Fall 2003,
-//! group 5): `annealing` (the Annealing Cavalry) and `cavalry` (the Royal Cavalry with the
+//! The seed team's "Cavalry" players (the team's report, summed up in
+//! `docs/games/rectangles.md`, "The seed's vocabulary"; Columbia COMS W4444, Fall 2003, group 5): `annealing` (the Annealing Cavalry) and `cavalry` (the Royal Cavalry with the
 //! Rectmania end game). See [`cavalry`] for the strategy, [`rectmania`] for the end game,
 //! [`path`] and [`line`] for the algorithms they share, [`orientation`] for the eight-fold
 //! re-orientation.

@@ -1,4 +1,4 @@
-//! `chaser` (`shared/rules/rectangles.md`, "The seed's vocabulary"): each robot follows the
+//! `chaser` (`docs/games/rectangles.md`, "The seed's vocabulary"): each robot follows the
 //! nearest enemy robot that no other of its robots follows, to repaint the borders the enemy is
 //! drawing (robots of two players on one cell leave it unpainted).
 

@@ -5,15 +5,9 @@
 
 use agon_games::reversixt::{Map, Move, Phase, Position};
 use reversixt_seed::search::{choose, Limits, Mode};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-const MAPS: [&str; 4] = [
-    "initialMaps/infinity.map",
-    "initialMaps/heartExercise3.map",
-    "example.map",
-    "comp2019_04_8p.map",
-];
+const MAPS: [&str; 4] = ["infinity", "heartExercise3", "example", "comp2019_04_8p"];
 
 /// The move after which the player to move owns the most stones (the first such).
 fn greedy(position: &Position) -> Option<Move> {
@@ -32,12 +26,12 @@ fn greedy(position: &Position) -> Option<Move> {
 }
 
 fn main() -> Result<(), String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/reversixt/maps");
     for name in MAPS {
-        let path = root.join(name);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let map = Map::parse_lenient(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let instances = agon_games::reversixt::session::GAME.instances;
+        let text = agon_games::contract::built_in(instances, name)
+            .ok_or_else(|| format!("no built-in map `{name}`"))?
+            .text;
+        let map = Map::parse_lenient(text).map_err(|e| format!("{name}: {e}"))?;
         let mut position = Position::new(map);
         for _ in 0..6 {
             if position.phase != Phase::Building {

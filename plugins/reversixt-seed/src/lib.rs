@@ -1,5 +1,5 @@
 //! The seed team's ReversiXT player (RWTH Softwarepraktikum SS 2019, group 6; rules file
-//! `shared/rules/reversixt.md`, "The seed team's evaluation"): the report's evaluation
+//! `docs/games/reversixt.md`, "The seed team's evaluation"): the report's evaluation
 //! ([`eval`]) under a paranoid or max-n search with iterative deepening ([`search`]).
 //!
 //! The rules are `agon_games::reversixt`'s; this crate only reads positions and plays moves

@@ -3,7 +3,7 @@
 //! `Position::legal_moves` asks `Position::captures` for every square, which collects every
 //! line into vectors. Here a line is only counted, on the [`Topology`] step table, with the
 //! same walk as the rules (rules file, "Phase 1"); `tests` checks that the full set equals
-//! `legal_moves` on every shared map.
+//! `legal_moves` on every course map.
 
 use crate::topology::Topology;
 use agon_games::reversixt::{Map, Move, Phase, Position, Square, BONUS_BOMB, BONUS_OVERRIDE};

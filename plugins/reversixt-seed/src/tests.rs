@@ -4,51 +4,30 @@ use crate::moves::{self, Overrides};
 use crate::search::{choose, Limits, Mode};
 use crate::topology::Topology;
 use agon_games::reversixt::{Map, Move, Phase, Position, Square};
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The shared maps (`shared/data/reversixt/maps` beside the project, as the rules crate's own
-/// tests find them), every `*.map` below that folder.
-fn map_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "map") {
-                out.push(path);
-            }
-        }
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/reversixt/maps");
-    let mut out = Vec::new();
-    walk(&root, &mut out);
-    out.sort();
-    out
-}
-
-/// Every shared map that parses, with its name; at least 25 must (there are 30).
-fn shared_maps() -> Vec<(String, Map)> {
-    let maps: Vec<(String, Map)> = map_files()
-        .into_iter()
-        .filter_map(|path| {
-            let text = std::fs::read_to_string(&path).ok()?;
-            let map = Map::parse_lenient(&text).ok()?;
-            Some((path.display().to_string(), map))
-        })
+/// Every course map built into the rules crate, with its name; at least 25 must parse (there
+/// are 30).
+fn course_maps() -> Vec<(String, Map)> {
+    let maps: Vec<(String, Map)> = agon_games::reversixt::session::GAME
+        .instances
+        .iter()
+        .filter_map(|map| Some((map.name.to_string(), Map::parse_lenient(map.text).ok()?)))
         .collect();
-    assert!(maps.len() >= 25, "only {} shared maps parse", maps.len());
+    assert!(maps.len() >= 25, "only {} course maps parse", maps.len());
     maps
 }
 
-fn shared_map(name: &str) -> Map {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/reversixt/maps")
-        .join(name);
-    Map::parse_lenient(&std::fs::read_to_string(path).unwrap()).unwrap()
+/// The text of the built-in course map `name`.
+fn course_map_text(name: &str) -> &'static str {
+    let instances = agon_games::reversixt::session::GAME.instances;
+    agon_games::contract::built_in(instances, name)
+        .unwrap_or_else(|| panic!("no built-in map `{name}`"))
+        .text
+}
+
+fn course_map(name: &str) -> Map {
+    Map::parse_lenient(course_map_text(name)).unwrap()
 }
 
 fn position(text: &str) -> Position {
@@ -78,10 +57,10 @@ fn is_legal(position: &Position, m: Move) -> bool {
 }
 
 #[test]
-fn the_fast_generator_equals_legal_moves_on_every_shared_map() {
+fn the_fast_generator_equals_legal_moves_on_every_course_map() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut compared = 0;
-    for (name, map) in shared_maps() {
+    for (name, map) in course_maps() {
         let mut position = Position::new(map);
         // The step table of the start serves the whole building phase (holes come with bombs).
         let topo = Topology::new(&position.map);
@@ -108,9 +87,9 @@ fn the_fast_generator_equals_legal_moves_on_every_shared_map() {
 }
 
 #[test]
-fn the_search_returns_a_legal_move_on_every_shared_map_within_200_ms() {
+fn the_search_returns_a_legal_move_on_every_course_map_within_200_ms() {
     for mode in [Mode::Paranoid, Mode::MaxN] {
-        for (name, map) in shared_maps() {
+        for (name, map) in course_maps() {
             let position = Position::new(map);
             if position.legal_moves().is_empty() {
                 continue;
@@ -137,7 +116,7 @@ fn the_search_returns_a_legal_move_on_every_shared_map_within_200_ms() {
 
 #[test]
 fn a_depth_limit_is_respected() {
-    let position = Position::new(shared_map("initialMaps/infinity.map"));
+    let position = Position::new(course_map("infinity"));
     for mode in [Mode::Paranoid, Mode::MaxN] {
         for depth in 1..=3 {
             let limits = Limits {
@@ -163,7 +142,7 @@ fn a_depth_limit_is_respected() {
 
 #[test]
 fn an_expired_deadline_still_gives_a_legal_move() {
-    let position = Position::new(shared_map("comp2019_04_8p.map"));
+    let position = Position::new(course_map("comp2019_04_8p"));
     let limits = Limits {
         deadline: Some(Instant::now()),
         max_depth: None,
@@ -336,15 +315,11 @@ fn play_greedy(map: Map, seed: u8, mode: Mode) -> Vec<usize> {
 
 #[test]
 fn seed_beats_greedy_on_a_two_player_map() {
-    // initialMaps/infinity.map: the 8 x 8 opening of Reversi on a 6 x 10 cylinder (top and
+    // The course map `infinity`: the 8 x 8 opening of Reversi on a 6 x 10 cylinder (top and
     // bottom rows joined by transitions), 5 override stones each. Its bombs are taken away:
     // with 2 bombs of strength 3 each on a board 6 high, the first two bombs always wipe out
-    // every stone, so the shared map always ends 0 : 0. Seed plays both sides.
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/reversixt/maps/initialMaps/infinity.map"),
-    )
-    .unwrap();
+    // every stone, so the course map always ends 0 : 0. Seed plays both sides.
+    let text = course_map_text("infinity");
     let mut lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[2].trim(),

@@ -1,4 +1,4 @@
-//! Breakthrough as an engine game (`shared/rules/breakthrough.md`).
+//! Breakthrough as an engine game (`docs/games/breakthrough.md`).
 
 use super::convert;
 use super::protocol as wire;
@@ -32,6 +32,8 @@ pub const GAME: GameType = GameType {
         source: include_str!("starter.rs"),
         match_params: "",
     },
+    instances: &[],
+    default_instance: None,
 };
 
 /// Breakthrough's [`GameRules`]: parameters `rows`, `cols`, `first`, `workers_to_base` and

@@ -39,6 +39,12 @@ pub struct GameType {
     pub example_params: &'static [(&'static str, &'static str)],
     /// The first bot `agon new` writes for the game.
     pub starter: Starter,
+    /// The maps or puzzles the game ships with (`crate::instances`), named by the parameter
+    /// that takes a file (`map`, `puzzle`); empty for a game without such a parameter.
+    pub instances: &'static [super::Instance],
+    /// The built-in instance a match plays when its parameters name none; `None`: one must be
+    /// named.
+    pub default_instance: Option<&'static str>,
 }
 
 /// A team's first bot for a game, as `agon new` writes it: a project that builds and plays.
@@ -84,9 +90,11 @@ impl Seats {
     }
 
     /// The seat count in words.
+    /// The seats in words: `1 seat`, `2 seats`, `2 to 8 seats (the map's players)`.
     pub fn described(self) -> String {
         match self {
-            Seats::Fixed(n) => n.to_string(),
+            Seats::Fixed(1) => "1 seat".into(),
+            Seats::Fixed(n) => format!("{n} seats"),
             Seats::Varying { described, .. } => described.to_string(),
         }
     }

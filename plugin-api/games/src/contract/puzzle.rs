@@ -25,29 +25,34 @@ pub const GAME_TYPE: GameType = GameType {
     example_params: &[],
     starter: Starter {
         source: "",
-        match_params: MATCH_PARAMS,
+        match_params: "",
     },
+    instances: &[],
+    default_instance: None,
 };
-
-/// What a puzzle starter's README adds to `agon match` ([`Starter::match_params`]).
-pub const MATCH_PARAMS: &str = " --param puzzle=PUZZLE_FILE";
 
 /// A puzzle's [`super::GameRules::new_session`]: the instance text from the parameters, parsed
 /// with `parse` (an error is [`invalid`]), and the session `open` makes of the text and the
 /// parsed instance.
 pub fn new_session<I, E: std::fmt::Display, S: Session + 'static>(
+    game: &'static GameType,
     params: &RawParams,
     files: &dyn ParamFiles,
     parse: impl FnOnce(&str) -> Result<I, E>,
     open: impl FnOnce(String, I) -> S,
 ) -> Result<Box<dyn Session>, ParamError> {
-    let text = instance_text(params, files)?;
+    let text = instance_text(params, files, game)?;
     let instance = parse(&text).map_err(invalid)?;
     Ok(Box::new(open(text, instance)))
 }
 
-/// The instance text the parameters name.
-pub fn instance_text(params: &RawParams, files: &dyn ParamFiles) -> Result<String, ParamError> {
+/// The instance text the parameters name: a built-in puzzle of `game` by its name, a file by
+/// its path, the text itself, or else the game's default puzzle.
+pub fn instance_text(
+    params: &RawParams,
+    files: &dyn ParamFiles,
+    game: &'static GameType,
+) -> Result<String, ParamError> {
     for key in params.keys() {
         if key != "puzzle" && key != "instance" {
             return Err(ParamError::Unknown {
@@ -57,20 +62,32 @@ pub fn instance_text(params: &RawParams, files: &dyn ParamFiles) -> Result<Strin
         }
     }
     match (params.get("puzzle"), params.get("instance")) {
-        (Some(path), None) => files
-            .read_text("puzzle", path)
-            .map_err(|e| ParamError::Invalid {
-                key: "puzzle".into(),
-                value: path.clone(),
-                expected: format!("a readable puzzle file ({e})"),
-            }),
+        (Some(value), None) => match super::built_in(game.instances, value) {
+            Some(puzzle) => Ok(puzzle.text.to_string()),
+            None => files
+                .read_text("puzzle", value)
+                .map_err(|e| ParamError::Invalid {
+                    key: "puzzle".into(),
+                    value: value.clone(),
+                    expected: format!(
+                        "a built-in puzzle ({}) or a readable puzzle file ({e})",
+                        super::instance_names(game.instances)
+                    ),
+                }),
+        },
         (None, Some(text)) => Ok(text.clone()),
         (Some(_), Some(_)) => Err(ParamError::Inconsistent {
             detail: "`puzzle` and `instance` are both given; give one".into(),
         }),
-        (None, None) => Err(ParamError::Inconsistent {
-            detail: "`puzzle=FILE` (or `instance=TEXT`) is required".into(),
-        }),
+        (None, None) => match game
+            .default_instance
+            .and_then(|name| super::built_in(game.instances, name))
+        {
+            Some(puzzle) => Ok(puzzle.text.to_string()),
+            None => Err(ParamError::Inconsistent {
+                detail: "`puzzle=NAME|FILE` (or `instance=TEXT`) is required".into(),
+            }),
+        },
     }
 }
 

@@ -1,4 +1,4 @@
-//! Flip as an engine game (`shared/rules/flip.md`). One action is a half-turn: a list of moves,
+//! Flip as an engine game (`docs/games/flip.md`). One action is a half-turn: a list of moves,
 //! applied in order, invalid ones skipped (and recorded as such).
 
 use super::convert;
@@ -37,6 +37,8 @@ pub const GAME: GameType = GameType {
         source: include_str!("starter.rs"),
         match_params: " --param turns=200",
     },
+    instances: &[],
+    default_instance: None,
 };
 
 /// Flip's [`GameRules`]: parameters `n`, `turns` and `seed` ([`Config::from_params`]); two

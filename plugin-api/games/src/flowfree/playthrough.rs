@@ -4,15 +4,13 @@ use super::protocol as fw;
 use super::session::FlowFreeRules;
 use crate::contract::{GameRules, RawParams};
 use crate::protocol::{self, Reply};
-use crate::transcript::{check, finish, judged, shared_data, PlainFiles, Shows};
+use crate::transcript::{check, finish, judged, PlainFiles, Shows};
 use std::fmt::Write as _;
 
 /// Flow Free: the course's 5 x 5 sample, answered with a path that touches itself, then with
 /// the course's official answer.
 fn flowfree_playthrough() -> String {
-    let data = shared_data("flowfree");
-    let puzzle = data.join("input55.txt");
-    let params = RawParams::from([("puzzle".to_string(), puzzle.display().to_string())]);
+    let params = RawParams::from([("puzzle".to_string(), "input55".to_string())]);
     let mut session = FlowFreeRules.new_session(&params, &PlainFiles).unwrap();
     let mut out = format!(
         "game: flowfree (protocol v{}), puzzle input55.txt\n",
@@ -27,8 +25,7 @@ fn flowfree_playthrough() -> String {
         obs.cols,
         String::from_utf8_lossy(&obs.cells)
     );
-    let solved: Vec<u8> = std::fs::read_to_string(data.join("output55.txt"))
-        .unwrap()
+    let solved: Vec<u8> = include_str!("instances/solutions/output55.txt")
         .bytes()
         .filter(u8::is_ascii_uppercase)
         .collect();

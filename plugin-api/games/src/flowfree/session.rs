@@ -1,4 +1,4 @@
-//! Flow Free as a single-seat engine game (`shared/rules/puzzles.md`, "Flow Free").
+//! Flow Free as a single-seat engine game (`docs/games/flowfree.md`).
 
 use super::protocol as wire;
 use super::{verify, Puzzle};
@@ -17,7 +17,8 @@ pub const GAME: GameType = GameType {
     title: "Flow Free",
     protocol_version: wire::VERSION,
     parameter_help:
-        "puzzle=FILE (the course format: `_` empty, letters as sources), or instance=TEXT",
+        "puzzle=NAME|FILE (a built-in course puzzle, default input55, or a file in the course \
+         format: `_` empty, letters as sources), or instance=TEXT",
     game_score_meaning: "Flow Free: none (a puzzle is solved or not)",
     view_script: include_str!("view.js"),
     nodes_meaning: "attempted assignments",
@@ -25,8 +26,10 @@ pub const GAME: GameType = GameType {
     example_params: &[("instance", "A_A\nB_B\n")],
     starter: Starter {
         source: include_str!("starter.rs"),
-        match_params: puzzle::MATCH_PARAMS,
+        match_params: " --param puzzle=input55",
     },
+    instances: crate::instances::FLOWFREE,
+    default_instance: Some("input55"),
     // One seat, no file parameters, the forfeit fault policy.
     ..puzzle::GAME_TYPE
 };
@@ -47,7 +50,7 @@ impl GameRules for FlowFreeRules {
         params: &RawParams,
         files: &dyn ParamFiles,
     ) -> Result<Box<dyn Session>, ParamError> {
-        puzzle::new_session(params, files, Puzzle::parse, |text, puzzle| {
+        puzzle::new_session(&GAME, params, files, Puzzle::parse, |text, puzzle| {
             FlowFreeSession {
                 text,
                 puzzle,

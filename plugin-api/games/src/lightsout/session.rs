@@ -1,4 +1,4 @@
-//! Lights Out as a single-seat engine game (`shared/rules/puzzles.md`, "Lights Out").
+//! Lights Out as a single-seat engine game (`docs/games/lightsout.md`).
 
 use super::protocol as wire;
 use super::{Analysis, Board, Click};
@@ -16,7 +16,8 @@ pub const GAME: GameType = GameType {
     name: <wire::LightsOut as GameProtocol>::GAME,
     title: "Lights Out",
     protocol_version: wire::VERSION,
-    parameter_help: "puzzle=FILE (rows of `.`/`0` white and `#`/`1` black), or instance=TEXT",
+    parameter_help: "puzzle=NAME|FILE (a built-in board, default all_on_5x5, or a file: rows \
+                     of `.`/`0` white and `#`/`1` black), or instance=TEXT",
     game_score_meaning: "Lights Out: the clicks of the answer",
     view_script: include_str!("view.js"),
     nodes_meaning: "solutions in the null space",
@@ -24,8 +25,10 @@ pub const GAME: GameType = GameType {
     example_params: &[("instance", "#.#\n.#.\n#.#\n")],
     starter: Starter {
         source: include_str!("starter.rs"),
-        match_params: puzzle::MATCH_PARAMS,
+        match_params: " --param puzzle=all_on_5x5",
     },
+    instances: crate::instances::LIGHTSOUT,
+    default_instance: Some("all_on_5x5"),
     // One seat, no file parameters, the forfeit fault policy.
     ..puzzle::GAME_TYPE
 };
@@ -46,7 +49,7 @@ impl GameRules for LightsOutRules {
         params: &RawParams,
         files: &dyn ParamFiles,
     ) -> Result<Box<dyn Session>, ParamError> {
-        puzzle::new_session(params, files, Board::parse, |text, board| {
+        puzzle::new_session(&GAME, params, files, Board::parse, |text, board| {
             LightsOutSession {
                 text,
                 board,

@@ -1,4 +1,4 @@
-//! Rectangles as an engine game (`shared/rules/rectangles.md`): seat `k` is player `k`; every
+//! Rectangles as an engine game (`docs/games/rectangles.md`): seat `k` is player `k`; every
 //! round asks all seats at once and is applied when the last action is in. A faulty player's
 //! robots stay for the round (rules file, "A round", 1, ours).
 
@@ -22,7 +22,7 @@ pub const GAME: GameType = GameType {
     protocol_version: wire::VERSION,
     seats: Seats::Varying {
         fewest: 2,
-        described: "2-8 (parameter `players`)",
+        described: "2 to 8 seats (parameter `players`)",
     },
     file_params: &[],
     parameter_help: "n=40 (board side), players=2 (2 to 8, one seat each), robots=8 (per player), \
@@ -40,6 +40,8 @@ pub const GAME: GameType = GameType {
         source: include_str!("starter.rs"),
         match_params: "",
     },
+    instances: &[],
+    default_instance: None,
 };
 
 /// Rectangles' [`GameRules`]: parameters `n`, `players`, `robots`, `idle_rounds` and

@@ -89,7 +89,7 @@ fn check(map: &str, cases: &[(usize, Stage, u32, u64)]) {
 fn perft_eight_player_course_map() {
     use Stage::*;
     check(
-        "comp2019_04_8p.map",
+        "comp2019_04_8p",
         &[
             (0, Building, 3, 392),
             (60, Building, 3, 13_768),
@@ -107,7 +107,7 @@ fn perft_eight_player_course_map() {
 fn perft_example_map() {
     use Stage::*;
     check(
-        "example.map",
+        "example",
         &[
             (0, Building, 4, 76_512),
             (60, Building, 3, 8_585),
@@ -121,7 +121,7 @@ fn perft_example_map() {
 fn perft_infinity() {
     use Stage::*;
     check(
-        "initialMaps/infinity.map",
+        "infinity",
         &[
             (0, Building, 6, 17_720),
             (30, Building, 4, 53_713),
@@ -135,7 +135,7 @@ fn perft_infinity() {
 fn perft_many_transitions() {
     use Stage::*;
     check(
-        "testMaps/random.map",
+        "random",
         &[
             (0, Building, 2, 112_139),
             (200, Building, 2, 14_671),
@@ -149,7 +149,7 @@ fn perft_many_transitions() {
 fn perft_scope() {
     use Stage::*;
     check(
-        "initialMaps/scope.map",
+        "scope",
         &[(0, Building, 9, 228), (5, OverridesOnly, 9, 128)],
     );
 }
@@ -159,7 +159,7 @@ fn perft_scope() {
 fn perft_window() {
     use Stage::*;
     check(
-        "initialMaps/window.map",
+        "window",
         &[
             (0, Building, 3, 19_760),
             (100, Building, 3, 10_789),
@@ -173,7 +173,7 @@ fn perft_window() {
 fn perft_checkerboard() {
     use Stage::*;
     check(
-        "initialMaps/checkerboard.map",
+        "checkerboard",
         &[
             (300, Building, 2, 8_646),
             (722, OverridesOnly, 2, 30_966),
@@ -186,19 +186,19 @@ fn perft_checkerboard() {
 #[test]
 fn perft_more_course_maps() {
     use Stage::*;
-    check("initialMaps/crown.map", &[(40, Building, 4, 841)]);
-    check("testMaps/globalWar.map", &[(150, Building, 3, 1_056)]);
-    check("initialMaps/heart.map", &[(20, Building, 3, 2_588)]);
-    check("testMaps/inversions.map", &[(100, Building, 3, 3_139)]);
-    check("communities.map", &[(200, Building, 2, 295)]);
+    check("crown", &[(40, Building, 4, 841)]);
+    check("globalWar", &[(150, Building, 3, 1_056)]);
+    check("heart", &[(20, Building, 3, 2_588)]);
+    check("inversions", &[(100, Building, 3, 3_139)]);
+    check("communities", &[(200, Building, 2, 295)]);
 }
 
 /// The course's edge cases of transitions (see `tests` for each one's story).
 #[test]
 fn perft_tricky_maps() {
     use Stage::*;
-    check("boeseMaps/boeseMap02.map", &[(0, Building, 2, 2)]);
-    check("boeseMaps/boeseMap05.map", &[(0, Building, 3, 1)]);
-    check("boeseMaps/boeseMap08.map", &[(0, OverridesOnly, 3, 6)]);
-    check("boeseMaps/boeseMap11.map", &[(0, OverridesOnly, 3, 1)]);
+    check("boeseMap02", &[(0, Building, 2, 2)]);
+    check("boeseMap05", &[(0, Building, 3, 1)]);
+    check("boeseMap08", &[(0, OverridesOnly, 3, 6)]);
+    check("boeseMap11", &[(0, OverridesOnly, 3, 1)]);
 }

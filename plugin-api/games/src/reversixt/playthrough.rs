@@ -5,7 +5,7 @@ use super::protocol as rw;
 use super::session::ReversiXtRules;
 use crate::contract::{GameRules, RawParams};
 use crate::protocol::{self, Reply};
-use crate::transcript::{check, finish, shared_data, PlainFiles, Shows};
+use crate::transcript::{check, finish, PlainFiles, Shows};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -14,8 +14,7 @@ use std::fmt::Write as _;
 /// players, overrides, bombs), every observation printed: the board as the bot receives it, each
 /// player's override stones and bombs, the legal moves and the move played.
 fn reversixt_playthrough(seed: u64) -> String {
-    let map = shared_data("reversixt/maps/example.map");
-    let params = RawParams::from([("map".to_string(), map.display().to_string())]);
+    let params = RawParams::from([("map".to_string(), "example".to_string())]);
     let mut session = ReversiXtRules.new_session(&params, &PlainFiles).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = format!(

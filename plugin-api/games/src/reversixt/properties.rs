@@ -7,29 +7,14 @@ use super::*;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
-/// Every shared map, read once, with its path.
+/// Every built-in map, read once, with its name.
 pub(super) fn shared_maps() -> &'static [(String, Map)] {
     static MAPS: OnceLock<Vec<(String, Map)>> = OnceLock::new();
     MAPS.get_or_init(|| {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/reversixt/maps");
-        let mut maps = Vec::new();
-        for sub in ["", "boeseMaps", "initialMaps", "testMaps"] {
-            let mut paths: Vec<_> = std::fs::read_dir(root.join(sub))
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|e| e == "map"))
-                .collect();
-            paths.sort();
-            for path in paths {
-                let text = std::fs::read_to_string(&path).unwrap();
-                maps.push((
-                    path.display().to_string(),
-                    Map::parse_lenient(&text).unwrap(),
-                ));
-            }
-        }
-        maps
+        crate::instances::REVERSIXT
+            .iter()
+            .map(|map| (map.name.to_string(), Map::parse_lenient(map.text).unwrap()))
+            .collect()
     })
 }
 

@@ -1,4 +1,4 @@
-//! ReversiXT as an engine game (`shared/rules/reversixt.md`): seat `k` is player `k + 1`, as
+//! ReversiXT as an engine game (`docs/games/reversixt.md`): seat `k` is player `k + 1`, as
 //! many seats as the map has players. A faulty player is disqualified and the game goes on
 //! without it (rules file, "Faults"); each player's time account is kept here (rules file,
 //! "Time and depth limits").
@@ -23,11 +23,12 @@ pub const GAME: GameType = GameType {
     // The fewest players a map has (rules file, "Map file": 2..8).
     seats: Seats::Varying {
         fewest: 2,
-        described: "2-8 (the map's players)",
+        described: "2 to 8 seats (the map's players)",
     },
     file_params: &["map"],
     parameter_help:
-        "map=FILE (a course map; or instance=TEXT), time=0 (seconds added to each player's time \
+        "map=NAME|FILE (a built-in course map, default example (`agon reversixt maps` lists \
+     them), or a map file; or instance=TEXT), time=0 (seconds added to each player's time \
      account before each move, unused time carries over; 0: the match's move budget \
      applies), depth=0 (a depth limit in plies passed to the bots; 0: none)",
     // Rules file, "Faults": the course server disqualifies and plays on.
@@ -41,8 +42,10 @@ pub const GAME: GameType = GameType {
     example_params: &[("instance", "2\n1\n1 1\n6 6\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n")],
     starter: Starter {
         source: include_str!("starter.rs"),
-        match_params: " --param map=MAP_FILE",
+        match_params: " --param map=example",
     },
+    instances: crate::instances::REVERSIXT,
+    default_instance: Some("example"),
 };
 
 /// ReversiXT's [`GameRules`]: parameters `map` (or `instance`), `time`, `depth` and
@@ -61,10 +64,26 @@ struct Setup {
     depth: u32,
 }
 
+/// The text of map `value`: a built-in map by its name, else the file at that path.
+fn map_text(value: &str, files: &dyn ParamFiles) -> Result<String, ParamError> {
+    if let Some(map) = crate::contract::built_in(GAME.instances, value) {
+        return Ok(map.text.to_string());
+    }
+    files
+        .read_text("map", value)
+        .map_err(|e| ParamError::Invalid {
+            key: "map".into(),
+            value: value.to_string(),
+            expected: format!(
+                "a built-in map (`agon reversixt maps`) or a readable map file ({e})"
+            ),
+        })
+}
+
 impl Setup {
     fn from_params(params: &RawParams, files: &dyn ParamFiles) -> Result<Setup, ParamError> {
         let mut reader = ParamReader::new(params);
-        let path: String = reader.get("map", "a map file", String::new())?;
+        let path: String = reader.get("map", "a built-in map or a map file", String::new())?;
         let inline: String = reader.get("instance", "a map's text", String::new())?;
         let seconds: f64 = reader.get(
             "time",
@@ -87,24 +106,14 @@ impl Setup {
             });
         }
         let text = match (path.is_empty(), inline.is_empty()) {
-            (false, true) => files
-                .read_text("map", &path)
-                .map_err(|e| ParamError::Invalid {
-                    key: "map".into(),
-                    value: path.clone(),
-                    expected: format!("a readable map file ({e})"),
-                })?,
+            (false, true) => map_text(&path, files)?,
             (true, false) => inline,
             (false, false) => {
                 return Err(ParamError::Inconsistent {
                     detail: "`map` and `instance` are both given; give one".into(),
                 })
             }
-            (true, true) => {
-                return Err(ParamError::Inconsistent {
-                    detail: "`map=FILE` (or `instance=TEXT`) is required".into(),
-                })
-            }
+            (true, true) => map_text(GAME.default_instance.unwrap_or("example"), files)?,
         };
         // Rules file, "Map file": an end must face the edge or a hole; the course server refuses
         // a map where one does not, and so does the engine unless asked.
@@ -438,14 +447,9 @@ mod tests {
 
     #[test]
     fn no_game_on_a_course_map_comes_near_the_ply_cap() {
-        let dir = crate::transcript::shared_data("reversixt/maps/initialMaps");
-        for name in [
-            "heart.map",
-            "window.map",
-            "checkerboard.map",
-            "infinity.map",
-        ] {
-            let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        for name in ["heart", "window", "checkerboard", "infinity"] {
+            let map = crate::contract::built_in(GAME.instances, name).unwrap();
+            let text = map.text.to_string();
             for seed in 0..3 {
                 let mut s = session(&text);
                 let plies = play_out(&mut s, seed);

@@ -136,17 +136,16 @@ fn an_end_facing_the_board_is_refused_and_inert_when_lenient() {
     );
 }
 
-/// A course map from `../shared/data/reversixt/maps` (beside the project, as in CI).
+/// A course map, built in by its name (`instances/README.md`).
 pub(super) fn course_map(name: &str) -> Map {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/reversixt/maps")
-        .join(name);
-    Map::parse_lenient(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    let map = crate::contract::built_in(crate::instances::REVERSIXT, name)
+        .unwrap_or_else(|| panic!("no built-in map `{name}`"));
+    Map::parse_lenient(map.text).unwrap()
 }
 
-/// The starting position of `boeseMaps/boeseMapNN.map`, the course's tricky maps.
+/// The starting position of `boeseMapNN`, the course's tricky maps.
 fn boese(number: u32) -> Position {
-    Position::new(course_map(&format!("boeseMaps/boeseMap{number:02}.map")))
+    Position::new(course_map(&format!("boeseMap{number:02}")))
 }
 
 fn targets(position: &Position) -> Vec<(usize, usize, u8)> {
@@ -359,23 +358,15 @@ fn ranks_share_ties_and_put_the_disqualified_last() {
     assert_eq!(two.ranks(), vec![1, 2]);
 }
 
-/// On every shared map, every legal first move: it turns at least one stone or overrides an
+/// On every built-in map, every legal first move: it turns at least one stone or overrides an
 /// expansion stone, and stones plus expansion stones grow by one (a stone placed on a free
 /// square) or stay (an override).
 #[test]
 fn first_moves_on_every_shared_map_conserve_stones() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/reversixt/maps");
     let mut checked = 0;
-    for sub in ["", "boeseMaps", "initialMaps", "testMaps"] {
-        for entry in std::fs::read_dir(root.join(sub)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "map") {
-                continue;
-            }
-            let start = Position::new(
-                Map::parse_lenient(&std::fs::read_to_string(&path).unwrap()).unwrap(),
-            );
+    for map in crate::instances::REVERSIXT {
+        {
+            let start = Position::new(Map::parse_lenient(map.text).unwrap());
             let total = |p: &Position| {
                 p.map.stones().iter().sum::<usize>() + p.map.count(Square::Expansion)
             };
@@ -386,7 +377,7 @@ fn first_moves_on_every_shared_map_conserve_stones() {
                 assert!(
                     turned > 0 || square == Square::Expansion,
                     "{}: {m:?}",
-                    path.display()
+                    map.name
                 );
                 let mut after = start.clone();
                 after.play(start.to_move, m).unwrap();
@@ -398,7 +389,7 @@ fn first_moves_on_every_shared_map_conserve_stones() {
                     total(&after),
                     total(&start) + usize::from(grew),
                     "{}: {m:?}",
-                    path.display()
+                    map.name
                 );
                 checked += 1;
             }
