@@ -31,6 +31,8 @@ pub enum Command {
     Plugins(PluginsArgs),
     /// List the games this engine knows, with their parameters
     Games(GamesArgs),
+    /// Show what the process host's sandbox can and cannot enforce on this machine, and why
+    Doctor(DoctorArgs),
     /// Play one match between bots and print (or record) the result
     Match(MatchArgs),
     /// Start a team's bot: a new Cargo project with a bot that plays, a test and a README
@@ -221,6 +223,9 @@ pub enum ReversixtCommand {
     /// Check a map file and print a summary (players, size, stones, transitions, specials);
     /// exits non-zero with the line, column and problem when the map is invalid
     CheckMap(CheckMapArgs),
+    /// List the course maps built into agon (`--param map=NAME` plays one, from any folder):
+    /// name, players and size
+    Maps(MapsArgs),
     /// Be the course server: course clients (`remote` seats) and plugin bots play one game on
     /// a map; every move is checked by Agon's rules, a malformed or late message disqualifies
     /// that client; the result is written like `agon match`
@@ -304,8 +309,16 @@ pub struct ConnectArgs {
 }
 
 #[derive(Args)]
+pub struct MapsArgs {
+    /// Print the list as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
 pub struct CheckMapArgs {
-    /// The map file (the course format: header, board, transitions)
+    /// The map: a built-in map's name (`agon reversixt maps`) or a map file (the course
+    /// format: header, board, transitions)
     pub file: std::path::PathBuf,
     /// Print the summary as JSON
     #[arg(long)]
@@ -337,6 +350,13 @@ pub struct FlipBoardArgs {
 }
 
 #[derive(Args)]
+pub struct DoctorArgs {
+    /// Print JSON: per mechanism `name`, `available`, `found`, `without`
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
 pub struct SolveArgs {
     /// The puzzle game: lightsout or flowfree
     #[arg(long, value_name = "GAME")]
@@ -344,8 +364,8 @@ pub struct SolveArgs {
     /// The solver, as FILE:BOT or FILE:BOT?key=value&key=value
     #[arg(long, value_name = "SPEC")]
     pub bot: String,
-    /// The instance file
-    #[arg(long, value_name = "FILE")]
+    /// The instance: a built-in puzzle's name (`agon games` lists them) or a file
+    #[arg(long, value_name = "NAME|FILE")]
     pub puzzle: PathBuf,
     /// Time limit for the answer in milliseconds (0: none; a one-hour watchdog remains)
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
@@ -840,16 +860,13 @@ pub struct BenchArgs {
     /// Games the `portal` suite's ladder plays before its memory is read
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub portal_games: u64,
-    /// The course's Flow Free puzzles (for `--suite puzzles`)
-    #[arg(long, default_value = "../shared/data/flowfree", value_name = "DIR")]
-    pub flowfree: PathBuf,
-    /// The ReversiXT map for `--suite reversixt` (legal-move generation)
-    #[arg(
-        long,
-        default_value = "../shared/data/reversixt/maps/comp2019_04_8p.map",
-        value_name = "FILE"
-    )]
-    pub reversixt_map: PathBuf,
+    /// A folder of Flow Free puzzles for `--suite puzzles` (default: the course's, built in)
+    #[arg(long, value_name = "DIR")]
+    pub flowfree: Option<PathBuf>,
+    /// The ReversiXT map for `--suite reversixt` and `--suite viewer`: a built-in map's name
+    /// (`agon reversixt maps`) or a map file
+    #[arg(long, default_value = "comp2019_04_8p", value_name = "NAME|FILE")]
+    pub reversixt_map: String,
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,

@@ -3,6 +3,8 @@
 mod bench;
 mod charts;
 mod cli;
+#[cfg(test)]
+mod command_reference;
 mod commands;
 mod console;
 mod error_text;
@@ -47,6 +49,7 @@ fn main() {
     let result = match cli.command {
         cli::Command::Plugins(args) => commands::plugins::run(args),
         cli::Command::Games(args) => commands::games::run(args),
+        cli::Command::Doctor(args) => commands::doctor::run(args),
         cli::Command::Match(args) => commands::play::run(args),
         cli::Command::New(args) => commands::new::run(args),
         cli::Command::Replay(cli::ReplayCommand::Verify(args)) => commands::replay::verify(args),
@@ -60,6 +63,9 @@ fn main() {
         cli::Command::Flip(cli::FlipCommand::Board(args)) => commands::flip::board(args),
         cli::Command::Reversixt(cli::ReversixtCommand::CheckMap(args)) => {
             commands::reversixt::check_map(args)
+        }
+        cli::Command::Reversixt(cli::ReversixtCommand::Maps(args)) => {
+            commands::reversixt::maps(args)
         }
         cli::Command::Reversixt(cli::ReversixtCommand::Serve(args)) => {
             commands::course_server::serve(args)

@@ -456,9 +456,10 @@ fn strict_mode_runs_only_where_every_protection_holds() {
     }
 }
 
-/// A run whose hosts get no cgroup (here: `$AGON_CGROUP` names none) says so once: one warning
-/// with why, what it costs and how to fix it, one line of the summary for all seats rather than
-/// one per seat; and strict mode refuses a bot allowed threads in the warning's own words.
+/// A run whose hosts get no cgroup (here: `$AGON_CGROUP` names none) says so once, in one line
+/// with why, pointing at `agon doctor`, which says what it costs and how to fix it; one line of
+/// the summary for all seats rather than one per seat; strict mode refuses a bot allowed
+/// threads, saying all of it.
 #[test]
 fn a_missing_cgroup_is_said_once_and_strict_mode_refuses_in_the_same_words() {
     let no_cgroup = scratch("no-cgroup").join("no-such-cgroup");
@@ -481,33 +482,53 @@ fn a_missing_cgroup_is_said_once_and_strict_mode_refuses_in_the_same_words() {
     assert_eq!(
         said,
         [
-            "sandbox incomplete for seats 0 and 1: no cgroup (the warning on stderr says why, \
-          what that costs and how to give hosts one)"
+            "sandbox incomplete for seats 0 and 1: no cgroup (the warning on stderr says why; \
+          `agon doctor` what that costs and how to give hosts one)"
         ],
         "{}",
         ran.stdout
     );
-    assert_eq!(
-        ran.stderr.matches("cgroup v2 of their own").count(),
-        1,
-        "{}",
-        ran.stderr
-    );
-    let warning = ran
+    let warnings: Vec<&str> = ran
         .stderr
         .lines()
-        .find_map(|l| l.split_once("] sandbox: ").map(|(_, said)| said))
-        .unwrap_or_else(|| panic!("no warning:\n{}", ran.stderr));
-    assert_has_all(warning, &["no-such-cgroup", "RLIMIT_AS", "$AGON_CGROUP"]);
+        .filter(|l| l.contains("cgroup"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "one line, once:\n{}", ran.stderr);
+    assert_has_all(warnings[0], &["no-such-cgroup", "`agon doctor`"]);
+    assert!(warnings[0].len() < 400, "a short line: {}", warnings[0]);
 
     let refused = run(&mut threaded(&["--sandbox", "strict"])).expect_failure();
     assert_has_all(
         &refused.stderr,
         &[
             "sandbox strict: refusing to run a bot allowed threads: ",
-            warning,
+            "no-such-cgroup",
+            "RLIMIT_AS",
+            "$AGON_CGROUP",
         ],
     );
+    let doctor = run(agon().arg("doctor").env("AGON_CGROUP", &no_cgroup)).expect_success();
+    assert_has_all(
+        &doctor.stdout,
+        &[
+            "missing cgroup v2",
+            "no-such-cgroup",
+            "RLIMIT_NPROC",
+            "$AGON_CGROUP",
+        ],
+    );
+    let json = run(agon()
+        .args(["doctor", "--json"])
+        .env("AGON_CGROUP", &no_cgroup))
+    .expect_success();
+    let checks: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let cgroup = checks
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|c| c["name"] == "cgroup v2")
+        .expect("a cgroup check");
+    assert_eq!(cgroup["available"], false, "{checks}");
 }
 
 #[test]

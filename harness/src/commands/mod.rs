@@ -1,5 +1,6 @@
 pub mod cache;
 pub mod course_server;
+pub mod doctor;
 pub mod flip;
 pub mod games;
 pub mod ladder;

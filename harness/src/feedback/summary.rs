@@ -137,9 +137,10 @@ fn write_result(out: &mut String, record: &MatchRecord) {
         .collect();
     let _ = writeln!(
         out,
-        "result: {result} [{}] after {} moves: {}",
+        "result: {result} [{}] after {} move{}: {}",
         scores.join("-"),
         record.moves.len(),
+        if record.moves.len() == 1 { "" } else { "s" },
         name(&record.outcome.reason)
     );
 }
@@ -160,8 +161,8 @@ fn write_incidents(out: &mut String, record: &MatchRecord) {
     for (missing, seats) in missing_by_mechanism(record) {
         let missing = match cgroup::is_missing_note(missing) {
             true => {
-                "no cgroup (the warning on stderr says why, what that costs and how to \
-                     give hosts one)"
+                "no cgroup (the warning on stderr says why; `agon doctor` what that costs and \
+                     how to give hosts one)"
             }
             false => missing,
         };

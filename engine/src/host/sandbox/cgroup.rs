@@ -244,11 +244,20 @@ fn remove_once_empty(
     }
 }
 
-/// Says once per engine process that hosts get no cgroup, why (`reason`), what that costs and
-/// how to give them one; every record still lists it (`SandboxReport::note_missing_cgroup`).
+/// Says once per engine process, in one line, that hosts get no cgroup and why (`reason`);
+/// `agon doctor` explains what that costs and how to give them one, and every record lists it
+/// (`SandboxReport::note_missing_cgroup`).
 pub fn warn_unavailable(reason: &str) {
     static WARNED: std::sync::Once = std::sync::Once::new();
-    WARNED.call_once(|| log::warn!("sandbox: {}", unavailable_message(reason)));
+    WARNED.call_once(|| log::warn!("{}", unavailable_line(reason)));
+}
+
+/// The run's one-line warning that hosts get no cgroup.
+pub fn unavailable_line(reason: &str) -> String {
+    format!(
+        "sandbox: no cgroup v2 for the bots ({reason}); memory, threads and CPU are limited \
+         less strictly; `agon doctor` explains"
+    )
 }
 
 /// How a host's record lists the cgroup it did not get (`sandbox.missing` or
@@ -276,8 +285,7 @@ pub fn unavailable_message(reason: &str) -> String {
          CPUs from the other hosts; and a deadline kills the host's process group, not a cgroup \
          (cgroup.kill). To give them one, run agon in a leaf of a cgroup v2 that delegates the \
          pids, memory and cpu controllers (for example in a `systemd-run --user --scope -p \
-         Delegate=yes` shell) and name that cgroup in $AGON_CGROUP (README.md, \"The process \
-         host and its sandbox\")"
+         Delegate=yes` shell) and name that cgroup in $AGON_CGROUP (docs/process-host.md)"
     )
 }
 
