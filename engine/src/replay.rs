@@ -334,9 +334,10 @@ fn ending(record: &MatchRecord, fault: &Fault) -> Result<Outcome, ReplayMismatch
     let reason = record.outcome.reason.clone();
     if fault.phase == Phase::Move && fault.ply as usize != record.moves.len() {
         return Err(ReplayMismatch(format!(
-            "the match-ending fault is recorded at ply {}, after {} moves",
+            "the match-ending fault is recorded at ply {}, after {} move{}",
             fault.ply,
-            record.moves.len()
+            record.moves.len(),
+            if record.moves.len() == 1 { "" } else { "s" }
         )));
     }
     match record.fault_policy {

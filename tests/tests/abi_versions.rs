@@ -76,12 +76,12 @@ fn released_copy(dir: &Path, workspace_version: &str, abi_version: &str) -> Path
         );
     }
     let abi_manifest = root.join("plugin-api/abi/Cargo.toml");
-    let abi: String = std::fs::read_to_string(&abi_manifest).unwrap();
+    let abi: String = agon_tests::read(&abi_manifest);
     let mut abi: toml::Table = abi.parse().unwrap();
     abi["package"]["version"] = abi_version.into();
     std::fs::write(&abi_manifest, toml::to_string(&abi).unwrap()).unwrap();
 
-    let manifest = std::fs::read_to_string(workspace_root().join("Cargo.toml")).unwrap();
+    let manifest = agon_tests::read(workspace_root().join("Cargo.toml"));
     let mut manifest: toml::Table = manifest.parse().unwrap();
     let workspace = manifest["workspace"].as_table_mut().unwrap();
     workspace.remove("default-members");

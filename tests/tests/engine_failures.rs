@@ -144,7 +144,7 @@ fn a_replaced_plugin_file_does_not_stop_a_run_that_is_not_watching() {
     // SAFETY: a plain kill(2) of our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let status = child.wait().unwrap();
-    let stderr = std::fs::read_to_string(&stderr_file).unwrap();
+    let stderr = agon_tests::read(&stderr_file);
     assert!(!stderr.contains("no bot"), "{stderr}");
     assert_eq!(status.code(), Some(130), "stopped by SIGINT: {stderr}");
     assert_eq!(

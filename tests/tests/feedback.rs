@@ -197,8 +197,7 @@ fn trace_prints_every_position_and_answer() {
             record_path.to_str().unwrap(),
         ]);
         let stdout = agon_output(&args).expect_success().stdout;
-        let record: Value =
-            serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+        let record: Value = serde_json::from_str(&agon_tests::read(&record_path)).unwrap();
         let moves = record["moves"].as_array().unwrap();
         assert!(!moves.is_empty(), "{game}");
         let plays: Vec<&str> = stdout

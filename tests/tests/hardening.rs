@@ -67,7 +67,7 @@ fn suspending_the_engine_changes_no_result() {
     let stopped_standings = standings(&stopped);
     assert_no_faults(&stopped_standings);
     assert_eq!(stopped_standings["standings"], calm_standings["standings"]);
-    assert_stalls_said(&std::fs::read_to_string(&log).unwrap(), stops);
+    assert_stalls_said(&agon_tests::read(&log), stops);
 }
 
 /// The run's stderr warns of each of its `stops` (600 ms, past the warning threshold) once, not
@@ -199,7 +199,7 @@ fn stop_signals_that_reach_the_bots_first_record_nothing() {
             (2..6).contains(&recorded),
             "{to_bots}: {recorded} games recorded"
         );
-        let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+        let journal = agon_tests::read(out.join("journal.jsonl"));
         assert!(
             !journal.contains("crash") && !journal.contains("oom") && !journal.contains("external"),
             "{to_bots}: a fault was recorded: {journal}"
@@ -607,7 +607,7 @@ fn a_bot_process_stopped_from_outside_in_a_tournament_has_its_game_played_again(
         stderr.contains(STOPPED_FROM_OUTSIDE) && stderr.contains("playing it again"),
         "{stderr}"
     );
-    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    let journal = agon_tests::read(out.join("journal.jsonl"));
     assert!(
         !journal.contains("timeout") && !journal.contains("external"),
         "a fault was recorded: {journal}"

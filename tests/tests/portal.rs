@@ -579,7 +579,7 @@ fn every_upload_gets_the_verdict_on_its_own_file() {
     );
     let second = portal.judged("blue", 2);
     let y_sha = agon_engine::loader::sha256_hex(&y);
-    let events = std::fs::read_to_string(dir.join("ladder/events.jsonl")).unwrap();
+    let events = agon_tests::read(dir.join("ladder/events.jsonl"));
     let ladder_took_y = events.lines().any(|line| line.contains(&y_sha));
     if ladder_took_y {
         assert_eq!(

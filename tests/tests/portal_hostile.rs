@@ -124,7 +124,7 @@ fn strangers_holding_connections_from_other_addresses_lock_no_one_out() {
 
 /// The portal's resident memory, in MiB.
 fn resident_mib(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let status = agon_tests::read(format!("/proc/{pid}/status"));
     let kib: f64 = status
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
@@ -531,7 +531,7 @@ fn a_script_slipped_into_a_page_does_not_run() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    let page = std::fs::read_to_string(&viewer).unwrap();
+    let page = agon_tests::read(&viewer);
     let slipped =
         "<script>document.title = 'slipped in'; document.body.dataset.slipped = 1</script>";
     std::fs::write(

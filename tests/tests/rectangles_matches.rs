@@ -198,8 +198,7 @@ fn the_process_host_asks_a_round_at_once_and_restarts_a_seat_killed_at_its_deadl
         record_path.to_str().unwrap(),
     ]);
     let elapsed = started.elapsed();
-    let record: MatchRecord =
-        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    let record: MatchRecord = serde_json::from_str(&agon_tests::read(&record_path)).unwrap();
     assert!(record.faults.is_empty(), "{:?}", record.faults);
     assert!(elapsed.as_secs_f64() < 2.8, "four rounds took {elapsed:?}");
     // A seat that sleeps past its budget is killed at the deadline, loses that round only and
@@ -227,8 +226,7 @@ fn the_process_host_asks_a_round_at_once_and_restarts_a_seat_killed_at_its_deadl
         "--record",
         record_path.to_str().unwrap(),
     ]);
-    let record: MatchRecord =
-        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    let record: MatchRecord = serde_json::from_str(&agon_tests::read(&record_path)).unwrap();
     assert_eq!(record.faults.len(), 1, "{:?}", record.faults);
     assert_eq!((record.faults[0].seat, record.faults[0].ply), (1, 5));
     assert_eq!(record.restarts.len(), 1);
@@ -337,7 +335,7 @@ fn a_tournament_of_simultaneous_rounds_ranks_every_seat_and_its_records_replay()
     let out = dir.join("out");
     let standings = agon_tests::tournament_standings(&cfg, &out);
     assert_eq!(standings["standings"].as_array().unwrap().len(), 3);
-    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    let journal = agon_tests::read(out.join("journal.jsonl"));
     // One subset of three, rotated over three seats, two games each.
     assert_eq!(journal.lines().count(), 6, "{journal}");
     for line in journal.lines() {
@@ -347,8 +345,7 @@ fn a_tournament_of_simultaneous_rounds_ranks_every_seat_and_its_records_replay()
     }
     for entry in std::fs::read_dir(out.join("records")).unwrap() {
         let path = entry.unwrap().path();
-        let record: MatchRecord =
-            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let record: MatchRecord = serde_json::from_str(&agon_tests::read(&path)).unwrap();
         assert_rounds(&record, 3);
         agon_ok(&["replay", "verify", path.to_str().unwrap()]);
     }
@@ -392,8 +389,7 @@ fn seats_asked_at_once_are_not_killed_for_sharing_the_cores() {
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     agon_ok(&args);
-    let record: MatchRecord =
-        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    let record: MatchRecord = serde_json::from_str(&agon_tests::read(&record_path)).unwrap();
     assert!(record.faults.is_empty(), "{:?}", record.faults);
     assert_eq!(record.moves.len(), 8 * 3);
 }

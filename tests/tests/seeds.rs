@@ -141,7 +141,7 @@ fn each_tournament_plan_draws_its_secret_and_every_game_keeps_it() {
             serde_json::from_slice(&std::fs::read(out.join("tournament.json")).unwrap()).unwrap();
         let secret = plan["seed_secret"].as_str().unwrap().to_string();
         assert!(secret.parse::<SeedSecret>().is_ok(), "{secret}");
-        let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+        let journal = agon_tests::read(out.join("journal.jsonl"));
         for line in journal.lines() {
             let entry: Value = serde_json::from_str(line).unwrap();
             assert_eq!(entry["seed_secret"], secret.as_str());

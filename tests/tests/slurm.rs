@@ -135,7 +135,7 @@ fn a_job_array_merges_into_one_run_and_a_resubmitted_task_plays_only_its_shard()
     cluster
         .wait(&job, PATIENCE)
         .unwrap_or_else(|e| panic!("{e}"));
-    let journal = std::fs::read_to_string(held.join("shard-2/journal.jsonl")).unwrap();
+    let journal = agon_tests::read(held.join("shard-2/journal.jsonl"));
     assert_eq!(journal.lines().count(), 6);
     let merged = dir.join("merged-held");
     assert_has(
@@ -186,8 +186,8 @@ fn a_job_array_merges_into_one_run_and_a_resubmitted_task_plays_only_its_shard()
     cluster
         .wait(&job, PATIENCE)
         .unwrap_or_else(|e| panic!("{e}"));
-    let recorded = std::fs::read_to_string(&journal).unwrap().lines().count();
-    let log = std::fs::read_to_string(dir.join(format!("logs/slow-{job}_0.log"))).unwrap();
+    let recorded = agon_tests::read(&journal).lines().count();
+    let log = agon_tests::read(dir.join(format!("logs/slow-{job}_0.log")));
     if recorded < 4 {
         assert_has(&log, "games are recorded");
         assert_has(&log, "agon tournament resume");

@@ -41,13 +41,11 @@ fn s(p: &Path) -> &str {
 fn tournaments_default_to_the_cpu_clock_and_say_so() {
     let (_dir, out) = finished("folder-clock");
     assert_eq!(standings(&out)["tournament"]["clock"], "cpu");
-    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let md = agon_tests::read(out.join("report.md"));
     assert_has(&md, "on the cpu budget clock");
-    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let html = agon_tests::read(out.join("report.html"));
     assert!(html.contains("on the cpu budget clock"));
-    let plan: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
-            .unwrap();
+    let plan: Value = serde_json::from_str(&agon_tests::read(out.join("tournament.json"))).unwrap();
     assert_eq!(plan["settings"]["clock"], "cpu");
 }
 
@@ -80,7 +78,7 @@ fn a_tampered_journal_is_named_repaired_and_its_games_replayed() {
     let (_dir, out) = finished("folder-tampered");
     let expected = standings(&out);
     let journal = out.join("journal.jsonl");
-    let text = std::fs::read_to_string(&journal).unwrap();
+    let text = agon_tests::read(&journal);
     let mut lines: Vec<String> = text.lines().map(String::from).collect();
     // Line 3: a seat index the plan does not have (this made `report` panic). Line 5: cut in
     // the middle. And blank lines, which are no damage at all.
@@ -105,7 +103,7 @@ fn a_tampered_journal_is_named_repaired_and_its_games_replayed() {
     }
     let repaired = ok(&["tournament", "repair", s(&out)]);
     assert_has(&repaired, "moved 2 damaged lines");
-    let rejected = std::fs::read_to_string(out.join("journal.rejected")).unwrap();
+    let rejected = agon_tests::read(out.join("journal.rejected"));
     assert!(rejected.contains(&tampered_id) && rejected.contains(&cut_id[..20]));
     let resumed = ok(&["tournament", "resume", s(&out), "--quiet"]);
     assert_has(&resumed, "2 played");
@@ -125,7 +123,7 @@ fn an_over_long_journal_line_is_named_with_its_size_moved_aside_and_its_game_rep
     let (_dir, out) = finished("folder-long-line");
     let expected = standings(&out);
     let journal = out.join("journal.jsonl");
-    let text = std::fs::read_to_string(&journal).unwrap();
+    let text = agon_tests::read(&journal);
     let mut lines: Vec<&str> = text.lines().collect();
     let first = lines.remove(0);
     let id = serde_json::from_str::<Value>(first).unwrap()["id"]
@@ -145,7 +143,7 @@ fn an_over_long_journal_line_is_named_with_its_size_moved_aside_and_its_game_rep
     }
     let repaired = ok(&["tournament", "repair", s(&out)]);
     assert_has(&repaired, "moved 1 damaged lines");
-    assert_eq!(std::fs::read_to_string(&journal).unwrap(), sound);
+    assert_eq!(agon_tests::read(&journal), sound);
     let rejected = out.join("journal.rejected");
     assert_eq!(
         std::fs::metadata(&rejected).unwrap().len(),
@@ -170,8 +168,7 @@ fn an_over_long_journal_line_is_named_with_its_size_moved_aside_and_its_game_rep
 fn each_build_of_a_swapped_entrant_is_reported_with_its_own_version_and_sha256() {
     let (_dir, out) = finished("folder-builds");
     let plan_path = out.join("tournament.json");
-    let mut plan: Value =
-        serde_json::from_str(&std::fs::read_to_string(&plan_path).unwrap()).unwrap();
+    let mut plan: Value = serde_json::from_str(&agon_tests::read(&plan_path)).unwrap();
     let c = &plan["entrants"][2];
     assert_eq!(c["name"], "c");
     let (planned, plugin) = (c["sha256"].as_str().unwrap(), c["plugin"].as_str().unwrap());
@@ -196,15 +193,14 @@ fn each_build_of_a_swapped_entrant_is_reported_with_its_own_version_and_sha256()
         let record_path = out
             .join("records")
             .join(format!("{}.json", game["id"].as_str().unwrap()));
-        let mut record: Value =
-            serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+        let mut record: Value = serde_json::from_str(&agon_tests::read(&record_path)).unwrap();
         record["seats"][seat]["plugin_version"] = "9.9.9".into();
         std::fs::write(&record_path, record.to_string()).unwrap();
     }
     let lines: String = games.iter().map(|g| format!("{g}\n")).collect();
     std::fs::write(&journal, lines).unwrap();
     let row_of = |name: &str| {
-        let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+        let md = agon_tests::read(out.join("report.md"));
         md.lines()
             .find(|l| l.contains(&format!(" | {name} | ")))
             .unwrap_or_else(|| panic!("no row of {name}: {md}"))
@@ -232,7 +228,7 @@ fn each_build_of_a_swapped_entrant_is_reported_with_its_own_version_and_sha256()
 fn a_tampered_plan_is_refused_not_a_panic() {
     let (_dir, out) = finished("folder-plan");
     let plan_path = out.join("tournament.json");
-    let original = std::fs::read_to_string(&plan_path).unwrap();
+    let original = agon_tests::read(&plan_path);
     let plan: Value = serde_json::from_str(&original).unwrap();
     type Tamper = Box<dyn Fn(&mut Value)>;
     let cases: Vec<(&str, Tamper)> = vec![
@@ -275,7 +271,7 @@ fn a_journal_link_is_refused_and_its_target_untouched() {
         assert_has(&stderr, "symbolic link");
     }
     assert_eq!(
-        std::fs::read_to_string(&victim).unwrap(),
+        agon_tests::read(&victim),
         "a file the grader can write, no newline"
     );
     std::fs::remove_file(out.join("journal.jsonl")).unwrap();

@@ -9,7 +9,9 @@
 use crate::tournament::entry::Entry;
 use agon_engine::record::MatchRecord;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The folder of the pages, in the tournament folder.
 pub const FOLDER: &str = "games";
@@ -64,25 +66,97 @@ pub fn write(
         .iter()
         .filter(|g| again || !data_path(dir, &g.id).is_file())
         .collect();
-    let bar = if quiet || todo.len() < 20 {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(todo.len() as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games for the viewer  ETA {eta}")
-            .expect("a valid template"),
-    );
+    let mut progress = Progress::new(todo.len(), quiet);
     let mut written = Written::default();
-    for game in todo {
+    for (done, game) in todo.iter().enumerate() {
+        if let Some(signal) = agon_engine::interrupt::stop_asked() {
+            // What is written stays; `agon tournament report DIR` writes the rest later.
+            let why = format!(
+                "not written: stopped by {} (`agon tournament report` writes it)",
+                agon_engine::interrupt::name(signal)
+            );
+            log::warn!(
+                "stopped by {}: {} of {} games' viewer data written, the rest left for \
+                 `agon tournament report`",
+                agon_engine::interrupt::name(signal),
+                done,
+                todo.len()
+            );
+            for rest in &todo[done..] {
+                written.failed.push((rest.id.clone(), why.clone()));
+            }
+            break;
+        }
         if let Err(reason) = write_one(dir, game, title) {
             written.failed.push((game.id.clone(), reason));
         }
-        bar.inc(1);
+        progress.step(done + 1);
     }
-    bar.finish_and_clear();
+    progress.finish();
     written.pages = games.len() - written.failed.len();
     written
+}
+
+/// How writing many games' data shows its progress: a bar on a terminal; otherwise (output
+/// redirected, as under a batch system) a line when it starts and one a minute, so that a long
+/// report phase is never silent.
+struct Progress {
+    bar: ProgressBar,
+    total: usize,
+    lines: bool,
+    started: Instant,
+    last_line: Instant,
+}
+
+/// Fewer games than this are written without showing progress.
+const SHOWN_FROM: usize = 20;
+
+/// How often a line is printed when there is no terminal.
+const LINE_EVERY: Duration = Duration::from_secs(60);
+
+impl Progress {
+    fn new(total: usize, quiet: bool) -> Progress {
+        let shown = !quiet && total >= SHOWN_FROM;
+        let terminal = std::io::stderr().is_terminal();
+        let bar = if shown && terminal {
+            ProgressBar::new(total as u64)
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games for the viewer  ETA {eta}")
+                .expect("a valid template"),
+        );
+        let lines = shown && !terminal;
+        if lines {
+            eprintln!("writing the viewer's data of {total} games");
+        }
+        let now = Instant::now();
+        Progress {
+            bar,
+            total,
+            lines,
+            started: now,
+            last_line: now,
+        }
+    }
+
+    fn step(&mut self, done: usize) {
+        self.bar.set_position(done as u64);
+        if self.lines && self.last_line.elapsed() >= LINE_EVERY {
+            self.last_line = Instant::now();
+            let elapsed = self.started.elapsed().as_secs_f64();
+            let left = elapsed / done as f64 * (self.total - done) as f64;
+            eprintln!(
+                "viewer data: {done} of {} games written in {elapsed:.0} s, about {left:.0} s left",
+                self.total
+            );
+        }
+    }
+
+    fn finish(self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// Writes the one viewer page of a `game` into `dir` (a tournament's or a ladder's folder).
