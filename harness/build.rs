@@ -1,12 +1,17 @@
 //! Carries the sources of the SDK and the crates under it inside the `agon` binary, so that
 //! `agon new` can write them into a team's project: the project then builds wherever it is
-//! copied, with no Agon checkout beside it (see `src/commands/new/vendor.rs`).
+//! copied, with no Agon checkout beside it (see `src/commands/new/vendor.rs`). It carries the
+//! reference plugins of `plugins/` too, which `agon` builds on first use as the house bots
+//! (`--bot house:NAME`, `src/house.rs`), so an installed `agon` has opponents from any folder.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The crates a bot's project needs, as folders of this workspace.
 const CRATES: [&str; 3] = ["plugin-api/abi", "plugin-api/games", "plugin-api/sdk"];
+
+/// Plugins of `plugins/` that are not house bots: test fixtures that misbehave on purpose.
+const NOT_HOUSE: [&str; 2] = ["misbehave", "noop"];
 
 /// The workspace files their manifests inherit from (`version.workspace = true` and the
 /// like), and the lock file that pins what the engine was tested with.
@@ -22,7 +27,9 @@ fn main() {
         files.push(root.join(name));
         println!("cargo:rerun-if-changed={}", root.join(name).display());
     }
-    for folder in CRATES {
+    let mut folders: Vec<String> = CRATES.iter().map(|f| f.to_string()).collect();
+    folders.extend(house_folders(&root));
+    for folder in &folders {
         let dir = root.join(folder);
         for name in ["Cargo.toml", "README.md", "build.rs"] {
             if dir.join(name).is_file() {
@@ -47,6 +54,24 @@ fn main() {
     table.push_str("];\n");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("sdk_sources.rs"), table).expect("OUT_DIR is writable");
+}
+
+/// The house plugins' folders, `plugins/<name>`, in name order.
+fn house_folders(root: &Path) -> Vec<String> {
+    let plugins = root.join("plugins");
+    println!("cargo:rerun-if-changed={}", plugins.display());
+    let mut names: Vec<String> = std::fs::read_dir(&plugins)
+        .unwrap_or_else(|e| panic!("{}: {e}", plugins.display()))
+        .map(|entry| entry.expect("a readable folder"))
+        .filter(|entry| entry.path().join("Cargo.toml").is_file())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| !NOT_HOUSE.contains(&name.as_str()))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| format!("plugins/{name}"))
+        .collect()
 }
 
 /// What a crate's `src/` holds that its build reads: Rust, and the text files its code

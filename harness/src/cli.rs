@@ -33,6 +33,9 @@ pub enum Command {
     Games(GamesArgs),
     /// Show what the process host's sandbox can and cannot enforce on this machine, and why
     Doctor(DoctorArgs),
+    /// List the house bots (the reference bots, played as `--bot house:NAME`), building them
+    /// with cargo the first time
+    House(HouseArgs),
     /// Play one match between bots and print (or record) the result
     Match(MatchArgs),
     /// Start a team's bot: a new Cargo project with a bot that plays, a test and a README
@@ -324,7 +327,7 @@ pub struct CheckMapArgs {
     #[arg(long)]
     pub json: bool,
     /// Accept transition ends that face the board, with a warning (they can never be used; the
-    /// course's initialMaps/scope.map has one). By default they are refused, as the rules file
+    /// course map `scope` has one). By default they are refused, as docs/games/reversixt.md
     /// states and the course server does
     #[arg(long)]
     pub lenient: bool,
@@ -347,6 +350,13 @@ pub struct FlipBoardArgs {
     /// Print JSON: `player1` and `player2` as lists of [x, y] by coin id
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Args)]
+pub struct HouseArgs {
+    /// Only this game's house bots (default: every game's)
+    #[arg(long, value_name = "GAME")]
+    pub game: Option<String>,
 }
 
 #[derive(Args)]

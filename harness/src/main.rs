@@ -11,6 +11,7 @@ mod error_text;
 mod exit_guard;
 mod feedback;
 mod grading;
+mod house;
 mod journal;
 mod json_lines;
 mod ladder;
@@ -50,6 +51,7 @@ fn main() {
         cli::Command::Plugins(args) => commands::plugins::run(args),
         cli::Command::Games(args) => commands::games::run(args),
         cli::Command::Doctor(args) => commands::doctor::run(args),
+        cli::Command::House(args) => house::list(args),
         cli::Command::Match(args) => commands::play::run(args),
         cli::Command::New(args) => commands::new::run(args),
         cli::Command::Replay(cli::ReplayCommand::Verify(args)) => commands::replay::verify(args),

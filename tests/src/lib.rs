@@ -414,10 +414,14 @@ pub mod vm;
 #[doc = include_str!("../../docs/writing-a-bot.md")]
 pub struct WritingABotGuide;
 
-/// The target folder that team projects built by the tests share (`target/starter-kit`), so
-/// their dependencies are compiled once per checkout.
+/// The target folder that team projects built by the tests share (`starter-kit` in the
+/// workspace's target folder, wherever `CARGO_TARGET_DIR` puts it), so their dependencies are
+/// compiled once per checkout.
 pub fn kit_target() -> PathBuf {
-    workspace_root().join("target").join("starter-kit")
+    artifacts()
+        .parent()
+        .expect("target/<profile>")
+        .join("starter-kit")
 }
 
 /// `cargo ARGS` in `project`, building into [`kit_target`]; must succeed. Its output.

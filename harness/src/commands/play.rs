@@ -29,8 +29,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let specs = args
         .bots
         .iter()
-        .map(|s| s.parse::<BotSpec>())
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|s| crate::house::resolve(s.parse::<BotSpec>()?, game.name()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let needed = seats_for(game, &params)?;
     if specs.len() != needed {
         bail!(

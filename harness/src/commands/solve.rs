@@ -19,7 +19,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if game.seats() != 1 {
         bail!("{} is not a puzzle; use `agon match`", game.name());
     }
-    let spec: BotSpec = args.bot.parse()?;
+    let spec = crate::house::resolve(args.bot.parse::<BotSpec>()?, game.name())?;
     let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
     let hosting = hosting_for(host)?;
     let value = args.puzzle.display().to_string();

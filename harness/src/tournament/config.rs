@@ -343,7 +343,7 @@ fn declared_entrants(raw: &ConfigFile, base: &Path) -> Result<Vec<Declared>, Key
         };
         match (&e.bot, &e.folder) {
             (Some(bot), None) => {
-                let (name, spec) = bot_entrant(e, bot, base, &key)?;
+                let (name, spec) = bot_entrant(e, bot, &raw.game, base, &key)?;
                 if names.contains(&name) {
                     return Err((key("name"), format!("`{name}` is used twice")));
                 }
@@ -376,16 +376,19 @@ fn declared_entrants(raw: &ConfigFile, base: &Path) -> Result<Vec<Declared>, Key
     Ok(entrants)
 }
 
-/// An entrant's name and bot spec, its plugin file found and made absolute.
+/// An entrant's name and bot spec, its plugin file found and made absolute (a house bot's
+/// built first).
 fn bot_entrant(
     e: &EntrantSection,
     bot: &str,
+    game: &str,
     base: &Path,
     key: &dyn Fn(&str) -> String,
 ) -> Result<(String, BotSpec), KeyProblem> {
-    let mut spec: BotSpec = bot
+    let spec: BotSpec = bot
         .parse()
         .map_err(|e: agon_engine::bot_spec::BotSpecError| (key("bot"), e.to_string()))?;
+    let mut spec = crate::house::resolve(spec, game).map_err(|e| (key("bot"), format!("{e:#}")))?;
     spec.file = base.join(&spec.file);
     if !spec.file.is_file() {
         return Err((

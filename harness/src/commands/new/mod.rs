@@ -1,6 +1,6 @@
 //! `agon new`: a team's first bot, as a standalone Cargo project that builds and plays.
 
-mod vendor;
+pub mod vendor;
 
 use crate::cli::NewArgs;
 use crate::console::outln;

@@ -27,6 +27,52 @@ struct Workspace {
 
 /// Writes every vendored crate into `project/vendor/<package>/`.
 pub fn write_sdk(project: &Path) -> anyhow::Result<()> {
+    write_crates(project, &PACKAGES)
+}
+
+/// The carried house plugins' packages (`plugins/<name>`), in name order.
+pub fn house_packages() -> Vec<String> {
+    crate_folders()
+        .map(|folders| {
+            folders
+                .into_iter()
+                .filter(|(folder, _)| folder.starts_with("plugins/"))
+                .map(|(_, package)| package)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What the carried sources hash to: a build of them is a build of this `agon`'s.
+pub fn sources_digest() -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for (name, text) in SDK_SOURCES {
+        hash.update(name.as_bytes());
+        hash.update([0]);
+        hash.update(text.as_bytes());
+        hash.update([0]);
+    }
+    hash.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The carried workspace manifest's `[profile.*]` sections, for a workspace of carried crates
+/// that builds as Agon's does.
+pub fn profiles() -> anyhow::Result<Table> {
+    let root: Table = carried("Cargo.toml").parse()?;
+    let mut out = Table::new();
+    if let Some(profile) = root.get("profile") {
+        out.insert("profile".into(), profile.clone());
+    }
+    Ok(out)
+}
+
+/// Writes the carried crates `packages` into `project/vendor/<package>/`, their manifests made
+/// standalone.
+pub fn write_crates(project: &Path, packages: &[&str]) -> anyhow::Result<()> {
     let workspace = workspace()?;
     let folders = crate_folders()?;
     for (relative, text) in SDK_SOURCES {
@@ -36,6 +82,9 @@ pub fn write_sdk(project: &Path) -> anyhow::Result<()> {
         else {
             continue;
         };
+        if !packages.contains(&package.as_str()) {
+            continue;
+        }
         let inside = &relative[folder.len() + 1..];
         let text = if inside == "Cargo.toml" {
             standalone_manifest(text, &workspace, &folders)
@@ -205,7 +254,14 @@ mod tests {
     fn vendored_manifests_inherit_nothing_and_point_into_vendor() {
         let workspace = workspace().unwrap();
         let folders = crate_folders().unwrap();
-        assert_eq!(folders.values().collect::<Vec<_>>(), PACKAGES);
+        let sdk: Vec<&String> = folders
+            .iter()
+            .filter(|(folder, _)| !folder.starts_with("plugins/"))
+            .map(|(_, package)| package)
+            .collect();
+        assert_eq!(sdk, PACKAGES);
+        assert!(house_packages().contains(&"reversixt-seed".to_string()));
+        assert!(!house_packages().contains(&"misbehave".to_string()));
         for (folder, package) in &folders {
             let text = standalone_manifest(
                 carried(&format!("{folder}/Cargo.toml")),
