@@ -203,14 +203,42 @@ impl Cpio {
     }
 }
 
+/// The folders of this machine under `/tmp` that the guest must still see under its fresh
+/// `/tmp`: the build's target folder (the test executables and plugins run from there) and the
+/// workspace, when a checkout or its build lives in `/tmp` (as `.ci/run`'s copy does).
+fn kept_in_tmp() -> Vec<String> {
+    let target = crate::artifacts()
+        .parent()
+        .expect("target/<profile>")
+        .to_path_buf();
+    let mut kept = Vec::new();
+    for dir in [target, crate::workspace_root()] {
+        let dir = dir.canonicalize().unwrap_or(dir);
+        if let Ok(inside) = dir.strip_prefix("/tmp") {
+            let inside = inside.display().to_string();
+            if !inside.is_empty() && !kept.contains(&inside) {
+                kept.push(inside);
+            }
+        }
+    }
+    kept
+}
+
 /// The guest's init: loads the modules, mounts this machine's `/` at /host with fresh proc,
-/// sys, cgroup2, dev and a tmpfs /tmp over it, the shared folder at /tmp/share, makes /host
+/// sys, cgroup2, dev and a tmpfs /tmp over it (through which the folders of
+/// [`kept_in_tmp`] still show), the shared folder at /tmp/share, makes /host
 /// the root (`switch_root`, not `chroot`: the kernel refuses a user namespace to a chrooted
 /// process, and the process host makes one), runs `command` there (its output to
 /// share/inner.log, its exit status to share/status) and powers off, with the machine's own
 /// busybox (Debian's busybox-static, the same binary).
 fn init_script(modules: &[String], command: &str, busybox: &Path) -> String {
     let p9 = "trans=virtio,version=9p2000.L,msize=262144";
+    let keep: String = kept_in_tmp()
+        .iter()
+        .map(|dir| {
+            format!("mkdir -p /host/tmp/{dir} && mount --bind /kept-tmp/{dir} /host/tmp/{dir}\n")
+        })
+        .collect();
     format!(
         r#"#!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -221,8 +249,10 @@ mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
 mount -t cgroup2 cgroup2 /host/sys/fs/cgroup
 mount -t devtmpfs dev /host/dev
+mkdir /kept-tmp
+mount --bind /host/tmp /kept-tmp
 mount -t tmpfs tmp /host/tmp
-mkdir /host/tmp/share
+{keep}mkdir /host/tmp/share
 mount -t 9p -o {p9} share /host/tmp/share || poweroff -f
 echo "vm: running"
 exec switch_root /host {busybox} sh -c '( {command} ) > /tmp/share/inner.log 2>&1; \
