@@ -43,11 +43,11 @@ fn main() {
     let mut table = String::from("pub static SDK_SOURCES: &[(&str, &str)] = &[\n");
     for file in &files {
         let relative = file.strip_prefix(&root).expect("below the workspace");
+        // Relative to the package as it is when it compiles (a moved checkout keeps its build).
+        let relative = relative.to_str().expect("a UTF-8 source path");
         writeln!(
             table,
-            "    ({:?}, include_str!({:?})),",
-            relative.to_string_lossy(),
-            file.display().to_string()
+            "    ({relative:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../{relative}\"))),"
         )
         .unwrap();
     }

@@ -62,11 +62,14 @@ fn instances(src: &Path, games: &[String]) -> String {
                 "{}: an instance's name is its file name: letters, digits and `_` only",
                 path.display()
             );
-            let absolute = std::fs::canonicalize(path).expect("an instance file");
+            // Relative to the crate's folder as it is when the crate compiles, not as it was when
+            // this script last ran: a checkout moved (or copied, as `.ci/run` does) keeps its
+            // build, and this script does not run again.
+            let relative = path.to_str().expect("a UTF-8 instance path");
             writeln!(
                 table,
-                "    crate::contract::Instance {{ name: {name:?}, text: include_str!({:?}) }},",
-                absolute.display().to_string()
+                "    crate::contract::Instance {{ name: {name:?}, text: \
+                 include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/{relative}\")) }},"
             )
             .unwrap();
         }
