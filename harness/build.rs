@@ -18,7 +18,11 @@ const NOT_HOUSE: [&str; 2] = ["misbehave", "noop"];
 const WORKSPACE_FILES: [&str; 2] = ["Cargo.toml", "Cargo.lock"];
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+    // Read when the script runs, not when it was compiled: a moved checkout keeps the compiled
+    // script and runs it again in its new place.
+    let manifest_dir =
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest_dir)
         .parent()
         .expect("the harness is a folder of the workspace")
         .to_path_buf();
