@@ -2,12 +2,11 @@
 //! configuration it ships plans and plays from the checkout (its maps and puzzles built in, its
 //! bots the workspace's plugins).
 
-use agon_tests::{agon, artifacts, run, scratch, workspace_root};
+use agon_tests::{agon, run, scratch, shipped_config, workspace_root};
 use std::path::{Path, PathBuf};
 
-/// Folders not searched: build output, Git's own, and the frozen copy of an old SDK, kept byte
-/// for byte as it was released (its README says so).
-const NOT_SEARCHED: &[&str] = &["target", ".git", "tests/previous-sdk/vendor"];
+/// Folders not searched: build output and Git's own.
+const NOT_SEARCHED: &[&str] = &["target", ".git"];
 
 fn files_under(root: &Path, dir: &Path, found: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -115,22 +114,6 @@ fn a_path_out_of_the_repository_is_seen() {
     assert!(climbs_out(Path::new("README.md"), &one_up).is_some());
     let link = format!("[guide]({up}writing-a-bot.md)");
     assert_eq!(climbs_out(Path::new("docs/games/flip.md"), &link), None);
-}
-
-/// The shipped configuration `name`, its bots pointed at the plugins this test run built (the
-/// configurations name release builds, `../target/release/`, which a test run does not make).
-fn shipped_config(name: &str, dir: &Path) -> PathBuf {
-    let path = workspace_root().join("tournaments").join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let release = ["..", "target", "release", ""].join("/");
-    assert!(
-        text.contains(&release) || !text.contains(".so"),
-        "{name}: bots outside target/release"
-    );
-    let built = format!("{}/", artifacts().display());
-    let copy = dir.join(name);
-    std::fs::write(&copy, text.replace(&release, &built)).expect("writing the config");
-    copy
 }
 
 /// Plans `name` and plays about `games` of its games (one shard of the plan), which must end

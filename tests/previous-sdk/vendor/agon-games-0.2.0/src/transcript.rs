@@ -19,10 +19,10 @@ impl ParamFiles for PlainFiles {
     }
 }
 
-/// The course data folder `../shared/data/<folder>` beside the checkout.
+/// The course data folder of this release (the project now keeps its data under `plugin-api/games/src/<game>/instances`).
 pub fn shared_data(folder: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
+        .join("../../../../plugin-api/games/src")
         .join(folder)
 }
 

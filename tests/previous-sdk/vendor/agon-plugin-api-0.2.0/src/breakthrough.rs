@@ -1,4 +1,4 @@
-//! Breakthrough (`shared/rules/breakthrough.md`): one set of types for a bot. A bot is handed
+//! Breakthrough (`docs/games/breakthrough.md`): one set of types for a bot. A bot is handed
 //! the rules' [`Position`] and answers one of its [`Position::legal_moves`].
 
 use crate::game::Game;

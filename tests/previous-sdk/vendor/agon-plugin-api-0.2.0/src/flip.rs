@@ -1,4 +1,4 @@
-//! Flip (`shared/rules/flip.md`): one set of types for a bot. A bot is handed the rules' table
+//! Flip (`docs/games/flip.md`): one set of types for a bot. A bot is handed the rules' table
 //! ([`Table`], with every coin and a move check) and answers its coin moves for the turn.
 
 use crate::game::Game;

@@ -1,4 +1,4 @@
-//! Flow Free (`shared/rules/puzzles.md`, "Flow Free"), a puzzle: one set of types for a bot. A bot is
+//! Flow Free (`docs/games/flowfree.md`), a puzzle: one set of types for a bot. A bot is
 //! handed the rules' [`Puzzle`] and answers every cell's letter, or that it gave up; the
 //! engine's own [`verify`] checks a solution.
 

@@ -1,4 +1,4 @@
-//! Lights Out (`shared/rules/puzzles.md`, "Lights Out"), a puzzle: one set of types for a bot. A bot is
+//! Lights Out (`docs/games/lightsout.md`), a puzzle: one set of types for a bot. A bot is
 //! handed the rules' [`Board`] and answers the clicks that clear it, or that none does; the
 //! engine's own algebra ([`Analysis`]) solves any board.
 

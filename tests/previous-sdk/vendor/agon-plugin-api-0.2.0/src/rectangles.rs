@@ -1,4 +1,4 @@
-//! Rectangles (`shared/rules/rectangles.md`): one set of types for a bot. A bot is handed the
+//! Rectangles (`docs/games/rectangles.md`): one set of types for a bot. A bot is handed the
 //! rules' [`Game`](RectanglesGame) (board, robots, scores; `step` plays a round on a copy) and
 //! answers its robots' start cells in round 0 and one [`Direction`] per robot after that.
 

@@ -1,4 +1,4 @@
-//! ReversiXT (`shared/rules/reversixt.md`): one set of types for a bot. A bot is handed the
+//! ReversiXT (`docs/games/reversixt.md`): one set of types for a bot. A bot is handed the
 //! rules' [`Position`] and answers one of its [`Position::legal_moves`]; the observation's time
 //! account and depth limit are in [`Turn::observation`].
 

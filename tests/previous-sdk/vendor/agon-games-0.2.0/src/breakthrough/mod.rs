@@ -1,5 +1,5 @@
 //! Breakthrough, as set in UIUC CS440/ECE448 Fall 2017, Assignment 2
-//! (`shared/rules/breakthrough.md`).
+//! (`docs/games/breakthrough.md`).
 //!
 //! Orientation: White's home rows are rows 0 and 1 (notation ranks 1 and 2) and White moves
 //! toward higher rows; Black's home rows are the last two rows and Black moves toward row 0

@@ -1,4 +1,4 @@
-//! Breakthrough (`shared/rules/breakthrough.md`), protocol version 1.
+//! Breakthrough (`docs/games/breakthrough.md`), protocol version 1.
 //!
 //! Coordinates are absolute: row 0 is White's back row, White moves toward higher rows
 //! (see `agon_games::breakthrough`). Seat 0 plays White, seat 1 Black.

@@ -1,4 +1,4 @@
-//! Breakthrough as an engine game (`shared/rules/breakthrough.md`).
+//! Breakthrough as an engine game (`docs/games/breakthrough.md`).
 
 use super::convert;
 use super::protocol as wire;

@@ -40,7 +40,7 @@ pub const DEFAULT_STALL_TURNS: u32 = 4;
 /// Under every policy that plays on after faults (`skip`, `random-legal`), this many turns in a
 /// row ending in a fault stall the game anyway: a safety against a game that could otherwise
 /// never end (every seat faulting forever in a game without a turn limit), far beyond any
-/// course's turn limit (Flip's is 3000 turns; `../shared/rules/flip.md`).
+/// course's turn limit (Flip's is 3000 turns; `docs/games/flip.md`).
 pub const SAFETY_STALL_TURNS: u32 = 100_000;
 
 /// The error rate `random-legal` allows when none is given.

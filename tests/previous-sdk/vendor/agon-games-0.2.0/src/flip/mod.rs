@@ -1,4 +1,4 @@
-//! Flip, the coin game of Columbia COMS W4444, Fall 2019, Project 1 (`shared/rules/flip.md`),
+//! Flip, the coin game of Columbia COMS W4444, Fall 2019, Project 1 (`docs/games/flip.md`),
 //! exactly as the course's Java simulator played it.
 //!
 //! The table is x in [-60, 60], y in [-20, 20]. Player 1 starts in the right third and attacks

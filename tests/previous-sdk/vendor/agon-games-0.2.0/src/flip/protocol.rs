@@ -1,4 +1,4 @@
-//! Flip, the coin game (`shared/rules/flip.md`), protocol version 1. Seat 0 is player 1 (starts
+//! Flip, the coin game (`docs/games/flip.md`), protocol version 1. Seat 0 is player 1 (starts
 //! in the right third, attacks toward -x); seat 1 is player 2 (left third, attacks toward +x).
 
 use crate::protocol::GameProtocol;

@@ -1,4 +1,4 @@
-//! Flip as an engine game (`shared/rules/flip.md`). One action is a half-turn: a list of moves,
+//! Flip as an engine game (`docs/games/flip.md`). One action is a half-turn: a list of moves,
 //! applied in order, invalid ones skipped (and recorded as such).
 
 use super::convert;

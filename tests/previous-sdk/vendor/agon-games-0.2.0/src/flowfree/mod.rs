@@ -1,4 +1,4 @@
-//! Flow Free (`shared/rules/puzzles.md`, "Flow Free"), as set in UIUC CS440 Fall 2017, A2.
+//! Flow Free (`docs/games/flowfree.md`), as set in UIUC CS440 Fall 2017, A2.
 //!
 //! A puzzle is a grid of empty cells (`_`) and sources (uppercase letters, each exactly twice).
 //! A solution gives every cell a letter so that each letter's cells form one path between its

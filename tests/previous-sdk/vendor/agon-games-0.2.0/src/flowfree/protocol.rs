@@ -1,4 +1,4 @@
-//! Flow Free (`shared/rules/puzzles.md`, "Flow Free"), protocol version 1. A single-seat
+//! Flow Free (`docs/games/flowfree.md`), protocol version 1. A single-seat
 //! puzzle: one observation (the grid), one answer. A bot reports its attempted assignments as
 //! the reply's `nodes`.
 

@@ -1,4 +1,4 @@
-//! Flow Free as a single-seat engine game (`shared/rules/puzzles.md`, "Flow Free").
+//! Flow Free as a single-seat engine game (`docs/games/flowfree.md`).
 
 use super::protocol as wire;
 use super::{verify, Puzzle};

@@ -1,4 +1,4 @@
-//! Lights Out, the seed paper's "Flip" board (`shared/rules/puzzles.md`, "Lights Out").
+//! Lights Out, the seed paper's "Flip" board (`docs/games/lightsout.md`).
 //!
 //! A board is `rows x cols` cells, black (1) or white (0); clicking a cell flips it and its
 //! orthogonal neighbours; the goal is all white. Over GF(2) a solution is a set of cells, and

@@ -1,4 +1,4 @@
-//! Lights Out (`shared/rules/puzzles.md`, "Lights Out"), protocol version 2. A single-seat
+//! Lights Out (`docs/games/lightsout.md`), protocol version 2. A single-seat
 //! puzzle: one observation (the board), one answer. Boards and click sets travel as packed
 //! bitmaps (cell `i = row * cols + col` is bit `i % 8` of byte `i / 8`), so the largest board
 //! (4096 x 4096) fits a message both ways.

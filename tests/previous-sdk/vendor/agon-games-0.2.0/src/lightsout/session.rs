@@ -1,4 +1,4 @@
-//! Lights Out as a single-seat engine game (`shared/rules/puzzles.md`, "Lights Out").
+//! Lights Out as a single-seat engine game (`docs/games/lightsout.md`).
 
 use super::protocol as wire;
 use super::{Analysis, Board, Click};

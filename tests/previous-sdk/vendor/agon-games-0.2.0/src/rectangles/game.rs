@@ -1,4 +1,4 @@
-//! The rules as pure state changes (`shared/rules/rectangles.md`): placement, a round of
+//! The rules as pure state changes (`docs/games/rectangles.md`): placement, a round of
 //! simultaneous moves, painting by occupancy, claims, and the end.
 
 use super::board::{colour, Board, Cell, UNPAINTED};

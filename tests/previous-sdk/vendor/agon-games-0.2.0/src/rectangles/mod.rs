@@ -1,5 +1,5 @@
 //! Rectangles, the robot painting game of Columbia COMS W4444, Fall 2003
-//! (`shared/rules/rectangles.md`): p players each steer b robots at once on an n x n grid,
+//! (`docs/games/rectangles.md`): p players each steer b robots at once on an n x n grid,
 //! painting the cells they stand on and closing rectangles of their colour to claim the
 //! interiors. The first game of simultaneous moves: every round asks all players at once.
 //!

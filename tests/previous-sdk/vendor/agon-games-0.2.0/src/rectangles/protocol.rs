@@ -1,4 +1,4 @@
-//! Rectangles (`shared/rules/rectangles.md`), protocol version 1. Seat `k` is player `k`, whose
+//! Rectangles (`docs/games/rectangles.md`), protocol version 1. Seat `k` is player `k`, whose
 //! colour is `k + 1` on the board.
 //!
 //! Every round each bot receives the whole state (rules file, "What a bot sees each round"):

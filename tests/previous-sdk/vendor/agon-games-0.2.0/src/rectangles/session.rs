@@ -1,4 +1,4 @@
-//! Rectangles as an engine game (`shared/rules/rectangles.md`): seat `k` is player `k`; every
+//! Rectangles as an engine game (`docs/games/rectangles.md`): seat `k` is player `k`; every
 //! round asks all seats at once and is applied when the last action is in. A faulty player's
 //! robots stay for the round (rules file, "A round", 1, ours).
 

@@ -1,4 +1,4 @@
-//! Each rule of `shared/rules/rectangles.md` on a small hand-made board.
+//! Each rule of `docs/games/rectangles.md` on a small hand-made board.
 
 use super::board::{colour, Board, Cell, FILLED, UNPAINTED};
 use super::claims::{resolve, Rect};

@@ -1,4 +1,4 @@
-//! ReversiXT: the multi-player Reversi of the RWTH Softwarepraktikum (`shared/rules/reversixt.md`).
+//! ReversiXT: the multi-player Reversi of the RWTH Softwarepraktikum (`docs/games/reversixt.md`).
 //!
 //! Maps (parsing with positioned errors, squares, directions, transitions) and the rules of
 //! both phases on a `Position`, the protocol and the engine session. The course's TCP protocol

@@ -11,7 +11,7 @@ fn shared_maps() -> &'static [(String, Map)] {
     static MAPS: OnceLock<Vec<(String, Map)>> = OnceLock::new();
     MAPS.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/reversixt/maps");
+            .join("../../../../plugin-api/games/src/reversixt/instances");
         let mut maps = Vec::new();
         for sub in ["", "boeseMaps", "initialMaps", "testMaps"] {
             let mut paths: Vec<_> = std::fs::read_dir(root.join(sub))

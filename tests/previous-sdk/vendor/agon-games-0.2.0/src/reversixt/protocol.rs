@@ -1,4 +1,4 @@
-//! ReversiXT (`shared/rules/reversixt.md`), protocol version 1. Seat `k` is player `k + 1`.
+//! ReversiXT (`docs/games/reversixt.md`), protocol version 1. Seat `k` is player `k + 1`.
 //!
 //! Bots receive the whole state every time: the board as map-file text (squares and the
 //! transitions still standing; holes where bombs fell), every player's override stones and bombs,

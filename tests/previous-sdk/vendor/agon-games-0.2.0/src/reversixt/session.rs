@@ -1,4 +1,4 @@
-//! ReversiXT as an engine game (`shared/rules/reversixt.md`): seat `k` is player `k + 1`, as
+//! ReversiXT as an engine game (`docs/games/reversixt.md`): seat `k` is player `k + 1`, as
 //! many seats as the map has players. A faulty player is disqualified and the game goes on
 //! without it (rules file, "Faults"); each player's time account is kept here (rules file,
 //! "Time and depth limits").

@@ -136,10 +136,10 @@ fn an_end_facing_the_board_is_refused_and_inert_when_lenient() {
     );
 }
 
-/// A course map from `../shared/data/reversixt/maps` (beside the project, as in CI).
+/// A course map from the course maps (the project keeps them in `plugin-api/games/src/reversixt/instances`).
 fn course_map(name: &str) -> Map {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/reversixt/maps")
+        .join("../../../../plugin-api/games/src/reversixt/instances")
         .join(name);
     Map::parse_lenient(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
@@ -402,7 +402,7 @@ fn ranks_share_ties_and_put_the_disqualified_last() {
 #[test]
 fn first_moves_on_every_shared_map_conserve_stones() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/reversixt/maps");
+        .join("../../../../plugin-api/games/src/reversixt/instances");
     let mut checked = 0;
     for sub in ["", "boeseMaps", "initialMaps", "testMaps"] {
         for entry in std::fs::read_dir(root.join(sub)).unwrap() {
