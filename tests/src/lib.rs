@@ -78,6 +78,22 @@ pub fn artifacts() -> &'static Path {
     })
 }
 
+/// The shipped configuration `name`, its bots pointed at the plugins this test run built (the
+/// configurations name release builds, `../target/release/`, which a test run does not make).
+pub fn shipped_config(name: &str, dir: &Path) -> PathBuf {
+    let path = workspace_root().join("tournaments").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let release = ["..", "target", "release", ""].join("/");
+    assert!(
+        text.contains(&release) || !text.contains(".so"),
+        "{name}: bots outside target/release"
+    );
+    let built = format!("{}/", artifacts().display());
+    let copy = dir.join(name);
+    std::fs::write(&copy, text.replace(&release, &built)).expect("writing the config");
+    copy
+}
+
 /// The built plugin library of `package` (`lib<package, dashes as underscores>.so`).
 pub fn plugin(package: &str) -> PathBuf {
     artifacts().join(format!("lib{}.so", package.replace('-', "_")))

@@ -113,14 +113,8 @@ fn the_start_board_matches_the_rules_file() {
 
 #[test]
 fn the_course_tournament_format_is_planned() {
-    // The shipped file names release builds; point it at the plugins the tests built.
-    let shipped =
-        std::fs::read_to_string(agon_tests::workspace_root().join("tournaments/flip-course.toml"))
-            .unwrap();
     let dir = agon_tests::scratch("flip-course");
-    let config = dir.join("flip-course.toml");
-    let built = format!("{}/", agon_tests::artifacts().display());
-    std::fs::write(&config, shipped.replace("../target/release/", &built)).unwrap();
+    let config = agon_tests::shipped_config("flip-course.toml", &dir);
     let out = run(agon().args(["tournament", "plan", config.to_str().unwrap(), "--json"]))
         .expect_success();
     let plan: Value = serde_json::from_str(&out.stdout).unwrap();
