@@ -77,6 +77,21 @@ pub enum Command {
     /// Run graded tournaments: plan, run, resume, report, merge shards
     #[command(subcommand)]
     Tournament(TournamentCommand),
+    /// Learn whether a new build is stronger than an old one: game pairs until a sequential
+    /// probability ratio test decides
+    #[command(
+        long_about = "Play game pairs (one seed, seats swapped) between OLD (the baseline) and \
+                      NEW (the candidate) until the sequential probability ratio test decides \
+                      between H0, NEW is elo0 stronger, and H1, NEW is elo1 stronger \
+                      (logistic Elo, pentanomial model), at error rates alpha (a wrong H1) and \
+                      beta (a wrong H0), or --max-pairs pairs are played.\n\n\
+                      It is a tournament of `format = \"sprt\"`: OUT holds its configuration \
+                      (sprt.toml), plan, journal, records and report, with the verdict in \
+                      sprt.json; `agon tournament resume OUT` continues a stopped test.",
+        after_help = "Example:\n  agon sprt --game breakthrough house:alphabeta?depth=2 \
+                      target/release/libmy_bot.so:bot --elo1 20 --out sprt-my-bot"
+    )]
+    Sprt(SprtArgs),
     /// Run a continuous ladder among a folder of team builds, taking new builds as they arrive
     #[command(
         long_about = "Run a continuous ladder among the plugin files in DIR: one file per \
@@ -152,6 +167,7 @@ impl Command {
                 | Command::Solve(_)
                 | Command::Ladder(_)
                 | Command::Portal(PortalArgs { command: None, .. })
+                | Command::Sprt(_)
                 | Command::Tournament(TournamentCommand::Run(_) | TournamentCommand::Resume(_))
         )
     }
@@ -602,6 +618,53 @@ pub struct MatchArgs {
     /// summary shows the last lines of a faulty seat's)
     #[arg(long, conflicts_with = "json")]
     pub show_stderr: bool,
+}
+
+#[derive(Args)]
+pub struct SprtArgs {
+    /// The game (see `agon games`)
+    #[arg(long, value_name = "GAME")]
+    pub game: String,
+    /// The baseline: FILE:BOT, FILE:BOT?key=value&... or house:NAME
+    #[arg(value_name = "OLD")]
+    pub old: String,
+    /// The candidate, in the same form
+    #[arg(value_name = "NEW")]
+    pub new: String,
+    /// H0: NEW is this much stronger (Elo)
+    #[arg(long, default_value_t = 0.0, value_name = "ELO")]
+    pub elo0: f64,
+    /// H1: NEW is this much stronger (Elo)
+    #[arg(long, default_value_t = 10.0, value_name = "ELO")]
+    pub elo1: f64,
+    /// The chance of accepting H1 when H0 holds
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub alpha: f64,
+    /// The chance of accepting H0 when H1 holds
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub beta: f64,
+    /// Game pairs after which the test stops undecided
+    #[arg(long, default_value_t = 20_000, value_name = "N")]
+    pub max_pairs: u32,
+    /// A game parameter, KEY=VALUE; repeat for more
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// The folder for the test's configuration, journal, records and report (created)
+    #[arg(long, value_name = "DIR", default_value = "sprt")]
+    pub out: PathBuf,
+    /// Games played at once (default: the number of cores)
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
+    /// The seed the pairs' seeds derive from
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub budgets: BudgetArgs,
+    #[command(flatten)]
+    pub seating: SeatingArgs,
+    /// No progress bar
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// A match's seed and the secret its seat seeds are derived under, shared by the commands that

@@ -58,6 +58,7 @@ fn main() {
         cli::Command::View(args) => commands::view::run(args),
         cli::Command::Bench(args) => bench::run(args),
         cli::Command::Tournament(command) => commands::tournament::run(command),
+        cli::Command::Sprt(args) => commands::sprt::run(args),
         cli::Command::Ladder(args) => commands::ladder::run(args),
         cli::Command::Portal(args) => commands::portal::run(args),
         cli::Command::Solve(args) => commands::solve::run(args),

@@ -12,5 +12,6 @@ pub mod portal;
 pub mod replay;
 pub mod reversixt;
 pub mod solve;
+pub mod sprt;
 pub mod tournament;
 pub mod view;

@@ -15,8 +15,10 @@ use crate::tournament::entry::Entry;
 use crate::tournament::layout::{self, Task};
 use crate::tournament::merge;
 use crate::tournament::plan::Plan;
-use crate::tournament::run::{execute, RunOptions};
+use crate::tournament::format;
+use crate::tournament::run::{execute_steps, RunOptions};
 use crate::tournament::shard::Shard;
+use crate::standings::sprt::{SprtState, Verdict};
 use agon_engine::loader::cache_dir;
 use agon_engine::record::MatchRecord;
 use agon_engine::seed::SeedSecret;
@@ -57,9 +59,16 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn start(args: TournamentRunArgs) -> anyhow::Result<()> {
+pub fn start(args: TournamentRunArgs) -> anyhow::Result<()> {
     let (config, mut plan) = make_plan(&args.config)?;
     let shard = shard_to_play(&args, config.shards, &plan.config_hash)?;
+    if shard.is_some() && !plan.settings.format.schedule().known_up_front() {
+        bail!(
+            "a {} tournament lays out its games as results come in, so it cannot be split into \
+             shards: run it as one job (its games still run --concurrency at a time)",
+            plan.settings.format.name()
+        );
+    }
     if let Some(shard) = shard {
         plan = plan.sliced(shard);
     }
@@ -93,7 +102,7 @@ fn start(args: TournamentRunArgs) -> anyhow::Result<()> {
         .concurrency
         .or(config.concurrency)
         .unwrap_or_else(cores);
-    play_and_report(&plan, &args.out, concurrency, args.quiet, shard, args.watch)
+    play_and_report(plan, &args.out, concurrency, args.quiet, shard, args.watch)
 }
 
 /// The shard this run plays: `--shard`, else the one the environment's job array task is
@@ -126,7 +135,7 @@ fn resume(args: TournamentResumeArgs) -> anyhow::Result<()> {
     let plan = Plan::read(&args.dir).map_err(|e| anyhow!(e))?;
     let shard = plan.shard().map_err(|e| anyhow!(e))?;
     play_and_report(
-        &plan,
+        plan,
         &args.dir,
         args.concurrency.unwrap_or_else(cores),
         args.quiet,
@@ -136,7 +145,7 @@ fn resume(args: TournamentResumeArgs) -> anyhow::Result<()> {
 }
 
 fn play_and_report(
-    plan: &Plan,
+    mut plan: Plan,
     dir: &Path,
     concurrency: usize,
     quiet: bool,
@@ -155,7 +164,7 @@ fn play_and_report(
         quiet,
         watch,
     };
-    let summary = execute(plan, dir, &options).map_err(|e| anyhow!(e))?;
+    let summary = execute_steps(&mut plan, dir, &options).map_err(|e| anyhow!(e))?;
     outln!(
         "{}: {} games{} ({} already done), {} played in {:.1} s ({:.1} games/s) at concurrency {}",
         dir.display(),
@@ -167,7 +176,7 @@ fn play_and_report(
         summary.played as f64 / summary.seconds.max(1e-9),
         concurrency
     );
-    write_report(plan, dir, false, quiet)
+    write_report(&plan, dir, false, quiet)
 }
 
 /// Grades the journal and writes every report file; the viewer pages of games that have none
@@ -196,8 +205,39 @@ fn write_report(plan: &Plan, dir: &Path, again: bool, quiet: bool) -> anyhow::Re
     }
     write_all(dir, &plan, &report, &games, &pages).map_err(|e| anyhow!(e))?;
     print_standings(&report);
+    if let Some(state) = format::sprt_state(&plan, &entries) {
+        print_sprt(&plan, &state);
+        let text = serde_json::to_string_pretty(&state)? + "\n";
+        agon_engine::output_file::replace(&dir.join("sprt.json"), text.as_bytes())
+            .with_context(|| format!("cannot write {}", dir.join("sprt.json").display()))?;
+    }
     outln!("report: {}", dir.join("report.html").display());
     Ok(())
+}
+
+/// The SPRT's verdict, its ratio against the bounds and the Elo difference the pairs show.
+fn print_sprt(plan: &Plan, state: &SprtState) {
+    let name_of = |e: usize| name(&plan.entrants[e].name);
+    let b = &state.bounds;
+    let verdict = match state.verdict {
+        Verdict::H1 => format!("H1 accepted: {} is stronger than {} (by elo1 = {}, not elo0 = {})", name_of(1), name_of(0), b.elo1, b.elo0),
+        Verdict::H0 => format!("H0 accepted: {} is not elo1 = {} stronger than {}", name_of(1), b.elo1, name_of(0)),
+        Verdict::Undecided => format!("undecided after {} pairs (max_pairs)", b.max_pairs),
+        Verdict::Continue => "not decided yet: `agon tournament resume` plays on".to_string(),
+    };
+    let (elo, low, high) = state.pentanomial.elo();
+    outln!("SPRT [{}, {}] alpha {} beta {}: {verdict}", b.elo0, b.elo1, b.alpha, b.beta);
+    outln!(
+        "  LLR {:.2} (bounds {:.2}, {:.2}) after {} pairs {:?}; Elo {:+.1} (95%: {:+.1} to {:+.1})",
+        state.llr,
+        state.lower,
+        state.upper,
+        state.pentanomial.pairs(),
+        state.pentanomial.0,
+        elo,
+        low,
+        high
+    );
 }
 
 fn print_standings(report: &Report) {

@@ -9,8 +9,10 @@
 //! | `tally.rs`         | games, wins, draws, losses and points of one participant      |
 //! | `bradley_terry.rs` | Bradley-Terry strengths of a finished tournament (`grading`)  |
 //! | `weng_lin.rs`      | Weng-Lin ratings per build, one game at a time (`ladder`)     |
+//! | `sprt.rs`          | the sequential test between two builds (pentanomial, GSPRT)   |
 
 pub mod bradley_terry;
+pub mod sprt;
 mod tally;
 pub mod weng_lin;
 

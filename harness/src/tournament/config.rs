@@ -1,6 +1,9 @@
 //! The tournament configuration file (TOML), checked completely before any game starts: every
 //! error names the key (and the entrant) it is about.
 
+use super::format::{Format, MAX_ROUNDS};
+use super::plan::MAX_GAMES;
+use crate::standings::sprt::SprtBounds;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::{Clock, HostKind};
 use agon_engine::input_file::{limits, Input};
@@ -54,6 +57,51 @@ pub struct ConfigFile {
     /// swapped during the run.
     #[serde(default)]
     pub versions: SwappedBuilds,
+    /// Who meets whom: `round-robin` (the default), `gauntlet`, `swiss` or `sprt`.
+    #[serde(default)]
+    pub format: FormatName,
+    /// Gauntlet: the entrants (by name) that each play every other entrant.
+    #[serde(default)]
+    pub candidates: Vec<String>,
+    /// Swiss: how many rounds.
+    pub rounds: Option<u32>,
+    /// SPRT: what the test decides between.
+    pub sprt: Option<SprtSection>,
+}
+
+/// The formats a configuration may name (`tournament::format`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FormatName {
+    #[default]
+    RoundRobin,
+    Gauntlet,
+    Swiss,
+    Sprt,
+}
+
+/// `[sprt]`: the candidate (the second entrant) against the baseline (the first).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SprtSection {
+    #[serde(default)]
+    pub elo0: f64,
+    pub elo1: f64,
+    #[serde(default = "default_error_rate")]
+    pub alpha: f64,
+    #[serde(default = "default_error_rate")]
+    pub beta: f64,
+    #[serde(default = "default_max_pairs")]
+    pub max_pairs: u32,
+}
+
+fn default_error_rate() -> f64 {
+    0.05
+}
+
+/// Enough pairs to tell a 5-Elo gain from none in most tests.
+fn default_max_pairs() -> u32 {
+    20_000
 }
 
 /// How the report counts the builds of an entrant swapped during a run (`--watch`).
@@ -133,6 +181,10 @@ pub struct Settings {
     pub game_seed: Option<(String, i64)>,
     #[serde(default)]
     pub versions: SwappedBuilds,
+    /// Who meets whom; round robin is left out of the plan, so its hash, and every game id, is
+    /// what it was before formats existed.
+    #[serde(default, skip_serializing_if = "Format::is_round_robin")]
+    pub format: Format,
 }
 
 /// A parameter set: the fixed parameters with one value of each sweep.
@@ -220,6 +272,8 @@ impl Config {
             param_sets(&raw, game, base).map_err(fail)?
         };
         let entrants = declared_entrants(&raw, base).map_err(fail)?;
+        let mut settings = settings;
+        settings.format = format(&raw, game, param_sets.len()).map_err(fail)?;
         Ok(Config {
             file: path.to_path_buf(),
             settings,
@@ -299,7 +353,98 @@ fn settings(
         sandbox: raw.sandbox.clone(),
         game_seed,
         versions: raw.versions,
+        format: Format::RoundRobin,
     })
+}
+
+/// The format and its keys: each key only with its format, and every format's demands of the
+/// game (Swiss and SPRT pair two seats under one parameter set).
+fn format(raw: &ConfigFile, game: &dyn GameRules, param_sets: usize) -> Result<Format, KeyProblem> {
+    let name = raw.format;
+    let stray = [
+        ("candidates", !raw.candidates.is_empty(), FormatName::Gauntlet),
+        ("rounds", raw.rounds.is_some(), FormatName::Swiss),
+        ("sprt", raw.sprt.is_some(), FormatName::Sprt),
+    ];
+    for (key, given, owner) in stray {
+        if given && name != owner {
+            return Err(problem(
+                key,
+                format!("belongs to `format = \"{}\"`", owner.as_str()),
+            ));
+        }
+    }
+    if name != FormatName::RoundRobin && game.seats() == 1 {
+        return Err(problem(
+            "format",
+            format!("{} is a puzzle game: its entrants play no one", game.name()),
+        ));
+    }
+    let paired = matches!(name, FormatName::Swiss | FormatName::Sprt);
+    if paired && game.seats() != 2 {
+        return Err(problem(
+            "format",
+            format!("`{}` pairs two seats; {} has {}", name.as_str(), game.name(), game.seats()),
+        ));
+    }
+    if paired && param_sets != 1 {
+        return Err(problem(
+            "sweep",
+            format!("`format = \"{}\"` plays one parameter set; remove the sweep", name.as_str()),
+        ));
+    }
+    Ok(match name {
+        FormatName::RoundRobin => Format::RoundRobin,
+        FormatName::Gauntlet => {
+            let mut candidates = raw.candidates.clone();
+            candidates.sort();
+            candidates.dedup();
+            if candidates.is_empty() {
+                return Err(problem("candidates", "a gauntlet needs `candidates = [\"NAME\", ...]`"));
+            }
+            Format::Gauntlet { candidates }
+        }
+        FormatName::Swiss => {
+            let rounds = raw.rounds.ok_or_else(|| problem("rounds", "a Swiss tournament needs `rounds = N`"))?;
+            if !(1..=MAX_ROUNDS).contains(&rounds) {
+                return Err(problem("rounds", format!("expected 1 to {MAX_ROUNDS}")));
+            }
+            if raw.games_per_pairing.unwrap_or(2) % 2 == 1 {
+                return Err(problem(
+                    "games_per_pairing",
+                    "a Swiss meeting is played as games with the seats swapped: expected an \
+                     even number (the default is 2)",
+                ));
+            }
+            Format::Swiss { rounds }
+        }
+        FormatName::Sprt => {
+            let section = raw.sprt.as_ref().ok_or_else(|| problem("sprt", "an SPRT needs an `[sprt]` table with at least `elo1`"))?;
+            let bounds = SprtBounds {
+                elo0: section.elo0,
+                elo1: section.elo1,
+                alpha: section.alpha,
+                beta: section.beta,
+                max_pairs: section.max_pairs,
+            };
+            bounds.check().map_err(|e| problem("sprt", e))?;
+            if bounds.max_pairs as usize > MAX_GAMES / 2 {
+                return Err(problem("sprt.max_pairs", format!("expected at most {}", MAX_GAMES / 2)));
+            }
+            Format::Sprt(bounds)
+        }
+    })
+}
+
+impl FormatName {
+    fn as_str(self) -> &'static str {
+        match self {
+            FormatName::RoundRobin => "round-robin",
+            FormatName::Gauntlet => "gauntlet",
+            FormatName::Swiss => "swiss",
+            FormatName::Sprt => "sprt",
+        }
+    }
 }
 
 /// The Flip course's per-game seed parameter and its base (`game_seed_param`), if given.

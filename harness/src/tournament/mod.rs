@@ -4,6 +4,7 @@
 pub mod builds;
 pub mod config;
 pub mod entry;
+pub mod format;
 pub mod in_flight;
 pub mod layout;
 pub mod merge;

@@ -4,6 +4,7 @@
 
 use super::config::{Config, Declared, ParamSet, Settings};
 use super::entry::Entry;
+use super::format::{Lineup, Progress};
 use super::shard::Shard;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
@@ -17,6 +18,7 @@ use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use crate::journal::GameResult;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -202,7 +204,7 @@ impl Plan {
             });
         }
         let config_hash = hash(settings, &config.param_sets, &entrants);
-        let games = lay_out(config, game, &config_hash, entrants.len())?;
+        let games = lay_out(config, game, &config_hash, &entrants)?;
         Ok(Plan {
             format: PLAN_FORMAT,
             config_hash,
@@ -216,6 +218,38 @@ impl Plan {
             games_total: None,
             seed_secret: Some(SeedSecret::draw().map_err(|e| PlanError::Resource(e.to_string()))?),
         })
+    }
+
+    /// Lays out the format's next step, given every game played so far (`results`, by id),
+    /// and says whether there was one. Up-front formats have none; a Swiss round or a batch of
+    /// SPRT pairs follows only once every game laid out has its result.
+    pub fn lay_out_next(
+        &mut self,
+        registry: &Registry,
+        results: &HashMap<&str, &GameResult>,
+        batch: usize,
+    ) -> Result<bool, String> {
+        if self.games.iter().any(|g| !results.contains_key(g.id.as_str())) {
+            return Ok(false);
+        }
+        let game = registry.get(&self.settings.game).map_err(|e| e.to_string())?;
+        let seats = seats(game, &self.param_sets)?;
+        let names: Vec<&str> = self.entrants.iter().map(|e| e.name.as_str()).collect();
+        let lineup = Lineup {
+            config_hash: &self.config_hash,
+            settings: &self.settings,
+            seats: &seats,
+            names: &names,
+        };
+        let progress = Progress {
+            laid_out: &self.games,
+            results,
+            batch,
+        };
+        let next = self.settings.format.schedule().next(&lineup, &progress);
+        let more = !next.is_empty();
+        self.games.extend(next);
+        Ok(more)
     }
 
     /// The plan of `shard`: its games alone, with the whole plan's count, so that a shard's
@@ -601,21 +635,30 @@ fn try_each(
     Ok(kept)
 }
 
-/// Every game of the tournament, once their number is known to be within [`MAX_GAMES`].
+/// The games the format lays out before the first is played (all of them, unless it is a
+/// sequential format), once their number is known to be within [`MAX_GAMES`].
 fn lay_out(
     config: &Config,
     game: &dyn GameRules,
     config_hash: &str,
-    entrants: usize,
+    entrants: &[Entrant],
 ) -> Result<Vec<GameSpec>, PlanError> {
     let settings = &config.settings;
-    let seats = config
-        .param_sets
-        .iter()
-        .map(|p| game.seats_for(&p.params, &agon_engine::input_file::GameFiles))
-        .collect::<Result<Vec<_>, _>>()
+    let seats = seats(game, &config.param_sets)
         .map_err(|e| PlanError::Config(format!("{}: {e}", config.file.display())))?;
-    let count = planned_games(&seats, settings.games_per_pairing, entrants);
+    let names: Vec<&str> = entrants.iter().map(|e| e.name.as_str()).collect();
+    settings
+        .format
+        .check_field(&names, &seats)
+        .map_err(|e| PlanError::Config(format!("{}: {e}", config.file.display())))?;
+    let lineup = Lineup {
+        config_hash,
+        settings,
+        seats: &seats,
+        names: &names,
+    };
+    let schedule = settings.format.schedule();
+    let count = schedule.games_at_most(&lineup);
     if count > MAX_GAMES as u128 {
         return Err(PlanError::Config(format!(
             "{}: the configuration plans {count} games; at most {MAX_GAMES} are allowed \
@@ -624,7 +667,16 @@ fn lay_out(
             config.file.display()
         )));
     }
-    Ok(schedule(&seats, config_hash, settings, entrants))
+    Ok(schedule.next(&lineup, &Progress::start(0)))
+}
+
+/// The game's seats under each parameter set.
+fn seats(game: &dyn GameRules, param_sets: &[ParamSet]) -> Result<Vec<usize>, String> {
+    param_sets
+        .iter()
+        .map(|p| game.seats_for(&p.params, &agon_engine::input_file::GameFiles))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())
 }
 
 /// A folder entrant is named by its team (its plugin's name when the team is blank), with the
@@ -683,190 +735,12 @@ fn hash(settings: &Settings, param_sets: &[ParamSet], entrants: &[Entrant]) -> S
     digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
-/// SplitMix64's finalizer, for seeds derived from the tournament seed.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// Every pairing of entrants (each unordered pair once), for every parameter set, `N` games:
-/// even games seat the pair in order, odd games swapped, and both games of a pair share a seed.
-/// The games of a tournament; `seats[set]` is the number of seats under parameter set `set`.
-/// The board seed of game `i` (from 0) of a pairing in the Flip course's format: game r = i + 1
-/// is on board `base + floor(r / 2)` (`docs/games/flip.md`, "The course tournament format"),
-/// computed as the course's Java code does, in 32-bit `int` arithmetic that wraps at 2^31.
-pub fn course_board_seed(base: i64, i: u32) -> i64 {
-    let round = (i as i64 + 1) / 2;
-    (base as i32).wrapping_add(round as i32) as i64
-}
-
 /// The most games one plan may hold (its `tournament.json` is about 200 bytes a game).
 pub const MAX_GAMES: usize = 1_000_000;
-
-/// How many games [`schedule`] lays out, counted without laying them out.
-fn planned_games(seats: &[usize], games_per_pairing: u32, entrants: usize) -> u128 {
-    let n = entrants as u128;
-    seats
-        .iter()
-        .map(|&k| {
-            let k = k as u128;
-            let meetings = match k {
-                1 => n,
-                // Each pair once: its games alternate the seats (`schedule`).
-                2 if n >= 2 => binomial(n, 2),
-                // Every k-subset in each of its k rotations; fewer entrants than seats: cyclic.
-                _ if n >= k => binomial(n, k).saturating_mul(k),
-                _ => k,
-            };
-            meetings.saturating_mul(games_per_pairing as u128)
-        })
-        .fold(0u128, u128::saturating_add)
-}
-
-fn binomial(n: u128, k: u128) -> u128 {
-    (0..k.min(n - k)).fold(1u128, |acc, i| acc.saturating_mul(n - i) / (i + 1))
-}
-
-fn schedule(
-    seats: &[usize],
-    config_hash: &str,
-    settings: &Settings,
-    entrants: usize,
-) -> Vec<GameSpec> {
-    let mut games = Vec::new();
-    let param_sets = seats.len();
-    if seats.iter().all(|&k| k == 1) {
-        // Puzzles: every entrant on every instance.
-        for set in 0..param_sets {
-            for e in 0..entrants {
-                for i in 0..settings.games_per_pairing {
-                    games.push(GameSpec {
-                        id: format!("{config_hash}-s{set:02}-e{e:02}-g{i:03}"),
-                        param_set: set,
-                        seats: vec![e],
-                        seed: mix(
-                            settings.seed ^ mix((set as u64) << 48 ^ (e as u64) << 32 ^ i as u64)
-                        ),
-                        params: RawParams::new(),
-                    });
-                }
-            }
-        }
-        return games;
-    }
-    for (set, &k) in seats.iter().enumerate() {
-        if k > 2 {
-            games.extend(rotations(k, config_hash, settings, set, entrants));
-            continue;
-        }
-        for a in 0..entrants {
-            for b in a + 1..entrants {
-                for i in 0..settings.games_per_pairing {
-                    let pair = (i / 2) as u64;
-                    let seed = mix(settings.seed
-                        ^ mix((set as u64) << 48 ^ (a as u64) << 32 ^ (b as u64) << 16 ^ pair));
-                    let seats = if i % 2 == 0 { vec![a, b] } else { vec![b, a] };
-                    let params = settings
-                        .game_seed
-                        .iter()
-                        .map(|(name, base)| (name.clone(), course_board_seed(*base, i).to_string()))
-                        .collect();
-                    games.push(GameSpec {
-                        id: format!("{config_hash}-s{set:02}-e{a:02}e{b:02}-g{i:03}"),
-                        param_set: set,
-                        seats,
-                        seed,
-                        params,
-                    });
-                }
-            }
-        }
-    }
-    games
-}
-
-/// Games of `k > 2` seats (docs/architecture.md, "Tournaments": every k-subset, seats rotated).
-/// - At least `k` entrants: every subset of `k` entrants meets, once per rotation `r` of its
-///   seats (its `j`-th member in seat `(j + r) mod k`), so each member sits in every seat.
-/// - Fewer entrants than seats: rotation `r` (one per entrant) seats entrant `(r + s) mod n`
-///   in seat `s`; an entrant fills several seats, each graded on its own, and over the
-///   rotations every entrant sits in every seat equally often.
-///
-/// `games_per_pairing` games per rotation; game `i` of every rotation of a group has the same
-/// seed, so the rotations differ only in who sits where.
-fn rotations(
-    k: usize,
-    config_hash: &str,
-    settings: &Settings,
-    set: usize,
-    entrants: usize,
-) -> Vec<GameSpec> {
-    let enough = entrants >= k;
-    let groups: Vec<Vec<usize>> = if enough {
-        subsets(entrants, k)
-    } else {
-        vec![Vec::new()]
-    };
-    let turns = if enough { k } else { entrants };
-    let mut games = Vec::new();
-    for (c, group) in groups.iter().enumerate() {
-        for r in 0..turns {
-            let seats: Vec<usize> = if enough {
-                (0..k).map(|s| group[(s + k - r) % k]).collect()
-            } else {
-                (0..k).map(|s| (r + s) % entrants).collect()
-            };
-            for i in 0..settings.games_per_pairing {
-                games.push(GameSpec {
-                    id: format!("{config_hash}-s{set:02}-c{c:04}-r{r:02}-g{i:03}"),
-                    param_set: set,
-                    seats: seats.clone(),
-                    seed: mix(settings.seed
-                        ^ mix((set as u64) << 48 ^ (c as u64) << 20 ^ 0xfeed << 12 ^ i as u64)),
-                    params: RawParams::new(),
-                });
-            }
-        }
-    }
-    games
-}
-
-/// Every `k`-subset of `0..n`, in lexicographic order.
-fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    let mut pick: Vec<usize> = (0..k).collect();
-    loop {
-        out.push(pick.clone());
-        // The rightmost position that can still move right.
-        let Some(i) = (0..k).rev().find(|&i| pick[i] < n - k + i) else {
-            return out;
-        };
-        pick[i] += 1;
-        for j in i + 1..k {
-            pick[j] = pick[j - 1] + 1;
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn course_board_seeds_wrap_like_java_ints() {
-        assert_eq!(course_board_seed(42, 0), 42);
-        assert_eq!(course_board_seed(42, 1), 43);
-        assert_eq!(course_board_seed(42, 2), 43);
-        assert_eq!(course_board_seed(42, 19), 52);
-        // Java: Integer.MAX_VALUE + 1 == Integer.MIN_VALUE.
-        assert_eq!(course_board_seed(i32::MAX as i64, 1), i32::MIN as i64);
-        assert_eq!(
-            course_board_seed(i32::MAX as i64 - 1, 5),
-            i32::MIN as i64 + 1
-        );
-    }
-    use agon_engine::host::Clock;
 
     #[test]
     fn format_1_plans_read_unless_they_are_a_shards() {
@@ -886,111 +760,5 @@ mod tests {
         std::fs::write(dir.join("tournament.json"), shard.to_string()).unwrap();
         let e = Plan::read(&dir).unwrap_err();
         assert!(e.contains("shard 1/3 of a plan of format 1"), "{e}");
-    }
-
-    #[test]
-    fn the_schedule_swaps_seats_and_mirrors_seeds() {
-        let settings = Settings {
-            name: None,
-            game: "breakthrough".into(),
-            games_per_pairing: 4,
-            seed: 11,
-            host: HostKind::Thread,
-            move_ms: 100,
-            start_ms: 100,
-            clock: Clock::Wall,
-            on_fault: None,
-            sandbox: Default::default(),
-            game_seed: None,
-            versions: Default::default(),
-        };
-        let games = schedule(&[2, 2], "abcd", &settings, 3);
-        assert_eq!(games.len(), 2 * 3 * 4);
-        // The count the limit is checked against is the schedule's: two-seat pairs were counted
-        // twice, which refused tournaments of half the limit and more.
-        for (seats, entrants) in [(vec![2, 2], 3), (vec![2], 5), (vec![3], 4), (vec![1, 1], 2)] {
-            assert_eq!(
-                planned_games(&seats, settings.games_per_pairing, entrants),
-                schedule(&seats, "abcd", &settings, entrants).len() as u128,
-                "{seats:?} among {entrants}"
-            );
-        }
-        assert_eq!(games[0].seats, [0, 1]);
-        assert_eq!(games[1].seats, [1, 0]);
-        assert_eq!(games[0].seed, games[1].seed, "both seatings share a seed");
-        assert_ne!(games[0].seed, games[2].seed);
-        assert_eq!(games[5].id, "abcd-s00-e00e02-g001");
-        let mut ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
-        ids.sort();
-        ids.dedup();
-        assert_eq!(ids.len(), games.len(), "ids are unique");
-        assert_eq!(schedule(&[2, 2], "abcd", &settings, 3), games, "stable");
-        let puzzles = schedule(&[1, 1, 1], "abcd", &settings, 2);
-        assert_eq!(puzzles.len(), 3 * 2 * 4);
-        assert!(puzzles.iter().all(|g| g.seats.len() == 1));
-        // The Flip course's boards: 42 + floor(r / 2) for game r = 1..20.
-        let course = Settings {
-            games_per_pairing: 20,
-            game_seed: Some(("seed".into(), 42)),
-            ..settings.clone()
-        };
-        let games = schedule(&[2], "abcd", &course, 2);
-        let boards: Vec<&str> = games.iter().map(|g| g.params["seed"].as_str()).collect();
-        assert_eq!(boards[0], "42");
-        assert_eq!(boards[1], boards[2]);
-        assert_eq!(boards[1], "43");
-        assert_eq!(boards[19], "52");
-        // Eight seats, three entrants: a rotation per entrant; every entrant sits in every
-        // seat once per game index; rotations share their seeds.
-        let many = schedule(&[8, 2], "abcd", &settings, 3);
-        let eight: Vec<&GameSpec> = many.iter().filter(|g| g.param_set == 0).collect();
-        assert_eq!(eight.len(), 3 * 4);
-        assert_eq!(eight[0].seats, [0, 1, 2, 0, 1, 2, 0, 1]);
-        assert_eq!(eight[4].seats, [1, 2, 0, 1, 2, 0, 1, 2]);
-        assert_eq!(eight[0].seed, eight[4].seed);
-        assert_ne!(eight[0].seed, eight[1].seed);
-        for seat in 0..8 {
-            let mut sitters: Vec<usize> = eight
-                .iter()
-                .filter(|g| g.id.ends_with("g000"))
-                .map(|g| g.seats[seat])
-                .collect();
-            sitters.sort();
-            assert_eq!(sitters, [0, 1, 2], "seat {seat}");
-        }
-        assert_eq!(
-            many.len() - eight.len(),
-            3 * 4,
-            "the two-seat set pairs as usual"
-        );
-        // Three seats, five entrants: all ten 3-subsets, each in its three rotations.
-        let subset_games = schedule(&[3], "abcd", &settings, 5);
-        assert_eq!(subset_games.len(), 10 * 3 * 4);
-        let mut groups: Vec<Vec<usize>> = subset_games
-            .iter()
-            .map(|g| {
-                let mut members = g.seats.clone();
-                members.sort();
-                members
-            })
-            .collect();
-        groups.dedup();
-        assert_eq!(groups, subsets(5, 3));
-        assert_eq!(subset_games[0].seats, [0, 1, 2]);
-        assert_eq!(subset_games[4].seats, [2, 0, 1]);
-        assert_eq!(
-            subset_games[0].seed, subset_games[4].seed,
-            "rotations share seeds"
-        );
-        for seat in 0..3 {
-            let in_seat = subset_games
-                .iter()
-                .filter(|g| g.seats[seat] == 4 && g.id.ends_with("g000"))
-                .count();
-            assert_eq!(
-                in_seat, 6,
-                "entrant 4 is in 6 of the subsets, once per seat each"
-            );
-        }
     }
 }

@@ -19,7 +19,8 @@ use agon_games::contract::GameRules;
 use agon_games::registry::Registry;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::{BTreeMap, HashSet};
+use crate::journal::GameResult;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
@@ -102,6 +103,34 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     games.play_all(todo, workers, &mut recorder);
     recorder.bar.finish_and_clear();
     recorder.summary(dir, share.len(), already_done, started)
+}
+
+/// Plays the plan and, for a format that lays out a step at a time (a Swiss round, a batch of
+/// SPRT pairs), each next step once every game of the last has its result; the plan is
+/// written before a step's first game, so `resume` picks up where a stop left off.
+pub fn execute_steps(
+    plan: &mut Plan,
+    dir: &Path,
+    options: &RunOptions,
+) -> Result<RunSummary, String> {
+    let registry = Registry::builtin();
+    let mut total = execute(plan, dir, options)?;
+    loop {
+        let entries = crate::journal::read::<Entry>(dir, &plan.entry_check())?;
+        let results: HashMap<&str, &GameResult> = entries
+            .iter()
+            .map(|e| (e.id.as_str(), &e.result))
+            .collect();
+        if !plan.lay_out_next(&registry, &results, options.concurrency)? {
+            return Ok(total);
+        }
+        plan.write(dir)
+            .map_err(|e| format!("{}: {e}", dir.join("tournament.json").display()))?;
+        let step = execute(plan, dir, options)?;
+        total.planned = step.planned;
+        total.played += step.played;
+        total.seconds += step.seconds;
+    }
 }
 
 /// The key of the seat seeds; plans made before there was one are not played on.

@@ -1,0 +1,172 @@
+//! Tournament formats: who meets whom, and when. Every format lays out [`GameSpec`]s the same
+//! way and is played by the same run; they differ only in [`Schedule::next`], which sees the
+//! games laid out so far and the results of those played.
+//!
+//! - [`RoundRobin`]: every pairing (every k-subset, rotated, for games of more seats).
+//! - [`Gauntlet`]: the candidates against the field, never against each other.
+//! - [`Swiss`]: rounds paired by score (`swiss_pairing`).
+//! - [`Sprt`]: game pairs between two builds until the sequential test decides
+//!   (`crate::standings::sprt`).
+//!
+//! Round robin and gauntlet know every game before the first is played, so their plans shard;
+//! Swiss and SPRT lay out a step at a time.
+
+mod gauntlet;
+mod pairs;
+mod round_robin;
+mod sprt;
+mod swiss;
+mod swiss_pairing;
+
+pub use gauntlet::Gauntlet;
+pub use round_robin::RoundRobin;
+pub use sprt::{sprt_state, Sprt};
+pub use swiss::{Swiss, MAX_ROUNDS};
+
+use super::config::Settings;
+use super::plan::GameSpec;
+use crate::journal::GameResult;
+use crate::standings::sprt::SprtBounds;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// The format of a tournament, as its plan keeps it (`settings.format`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Format {
+    #[default]
+    RoundRobin,
+    Gauntlet {
+        /// Entrant names; every other entrant is the lineup.
+        candidates: Vec<String>,
+    },
+    Swiss {
+        rounds: u32,
+    },
+    /// The first entrant is the baseline, the second the candidate whose gain is tested.
+    Sprt(SprtBounds),
+}
+
+impl Format {
+    /// Round robin is left out of a plan's settings, so plans (and their hashes, and so every
+    /// game id) stay what they were before formats existed.
+    pub fn is_round_robin(&self) -> bool {
+        *self == Format::RoundRobin
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet { .. } => "gauntlet",
+            Format::Swiss { .. } => "swiss",
+            Format::Sprt(_) => "sprt",
+        }
+    }
+
+    pub fn schedule(&self) -> Box<dyn Schedule + '_> {
+        match self {
+            Format::RoundRobin => Box::new(RoundRobin),
+            Format::Gauntlet { candidates } => Box::new(Gauntlet { candidates }),
+            Format::Swiss { rounds } => Box::new(Swiss { rounds: *rounds }),
+            Format::Sprt(bounds) => Box::new(Sprt { bounds }),
+        }
+    }
+
+    /// Whether the entrants that can play (`names`, in entrant order) make a field this format
+    /// can use; the message says what is missing.
+    pub fn check_field(&self, names: &[&str], seats: &[usize]) -> Result<(), String> {
+        match self {
+            Format::RoundRobin => Ok(()),
+            Format::Gauntlet { candidates } => gauntlet::check_field(candidates, names, seats),
+            Format::Swiss { .. } if names.len() < 2 => {
+                Err("a Swiss tournament needs at least two entrants".into())
+            }
+            Format::Swiss { .. } => Ok(()),
+            Format::Sprt(_) if names.len() != 2 => Err(format!(
+                "an SPRT compares two builds: the baseline, then the candidate ({} entrants \
+                 can play)",
+                names.len()
+            )),
+            Format::Sprt(_) => Ok(()),
+        }
+    }
+}
+
+/// What every format lays out from: the tournament's settings and its entrants.
+pub struct Lineup<'a> {
+    pub config_hash: &'a str,
+    pub settings: &'a Settings,
+    /// Seats of the game under each parameter set.
+    pub seats: &'a [usize],
+    /// Entrant names, by index.
+    pub names: &'a [&'a str],
+}
+
+/// What has happened so far: the games laid out, and the results of those played.
+pub struct Progress<'a> {
+    pub laid_out: &'a [GameSpec],
+    pub results: &'a HashMap<&'a str, &'a GameResult>,
+    /// How many games the run plays at once: a sequential format lays out at least as many
+    /// when it can, so no worker waits for the others.
+    pub batch: usize,
+}
+
+impl Progress<'_> {
+    /// Before the first game.
+    pub fn start(batch: usize) -> Progress<'static> {
+        static NONE: std::sync::OnceLock<HashMap<&'static str, &'static GameResult>> =
+            std::sync::OnceLock::new();
+        Progress {
+            laid_out: &[],
+            results: NONE.get_or_init(HashMap::new),
+            batch,
+        }
+    }
+}
+
+/// One tournament format.
+pub trait Schedule {
+    /// Whether every game is known before the first is played (such a plan shards).
+    fn known_up_front(&self) -> bool {
+        true
+    }
+
+    /// The most games the format can lay out for `field`, checked against the plan's limit
+    /// before any is laid out.
+    fn games_at_most(&self, lineup: &Lineup) -> u128;
+
+    /// The games to add to those laid out, once all of those have been played (an up-front
+    /// format lays out everything at the start). None: the tournament is over.
+    fn next(&self, lineup: &Lineup, progress: &Progress) -> Vec<GameSpec>;
+}
+
+/// SplitMix64's finalizer, for seeds derived from the tournament seed.
+pub(crate) fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+pub(crate) mod test_field {
+    use super::super::config::Settings;
+    use agon_engine::host::{Clock, HostKind};
+
+    pub fn settings(games_per_pairing: u32) -> Settings {
+        Settings {
+            name: None,
+            game: "breakthrough".into(),
+            games_per_pairing,
+            seed: 11,
+            host: HostKind::Thread,
+            move_ms: 100,
+            start_ms: 100,
+            clock: Clock::Wall,
+            on_fault: None,
+            sandbox: Default::default(),
+            game_seed: None,
+            versions: Default::default(),
+            format: Default::default(),
+        }
+    }
+}

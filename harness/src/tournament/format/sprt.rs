@@ -1,0 +1,96 @@
+//! SPRT: game pairs between the baseline (entrant 0) and the candidate (entrant 1), each pair
+//! one seed with the seats swapped, laid out a batch at a time until the test decides
+//! (`crate::standings::sprt`). The verdict is taken over the pairs in the order they were laid
+//! out, stopping at the first that crosses a bound, so it does not depend on which games a
+//! busy machine finished first.
+
+use super::super::entry::Entry;
+use super::super::plan::{GameSpec, Plan};
+use super::{mix, Format, Lineup, Progress, Schedule};
+use crate::journal::GameResult;
+use std::collections::HashMap;
+use crate::standings::sprt::{SprtBounds, SprtState, Verdict};
+
+pub struct Sprt<'a> {
+    pub bounds: &'a SprtBounds,
+}
+
+impl Schedule for Sprt<'_> {
+    fn known_up_front(&self) -> bool {
+        false
+    }
+
+    fn games_at_most(&self, _: &Lineup) -> u128 {
+        2 * self.bounds.max_pairs as u128
+    }
+
+    fn next(&self, lineup: &Lineup, progress: &Progress) -> Vec<GameSpec> {
+        let state = SprtState::of(*self.bounds, sprt_pairs(progress));
+        let laid = progress.laid_out.len() / 2;
+        if state.verdict != Verdict::Continue || laid >= self.bounds.max_pairs as usize {
+            return Vec::new();
+        }
+        // Whole pairs, at least one per game the run plays at once.
+        let batch = progress.batch.div_ceil(2).max(1);
+        let end = (laid + batch).min(self.bounds.max_pairs as usize);
+        (laid..end).flat_map(|p| pair(lineup, p)).collect()
+    }
+}
+
+/// The candidate's points in each pair, in order, up to the first pair not finished.
+pub fn sprt_pairs<'a>(progress: &'a Progress) -> impl Iterator<Item = f64> + 'a {
+    progress.laid_out.chunks(2).map_while(|pair| {
+        let candidate_points = |game: &GameSpec| {
+            let result = progress.results.get(game.id.as_str())?;
+            let seat = game.seats.iter().position(|&e| e == 1)?;
+            Some(result.points(seat))
+        };
+        match pair {
+            [a, b] => Some(candidate_points(a)? + candidate_points(b)?),
+            _ => None,
+        }
+    })
+}
+
+/// The test over a tournament's journal, if its format is SPRT.
+pub fn sprt_state(plan: &Plan, entries: &[Entry]) -> Option<SprtState> {
+    let Format::Sprt(bounds) = &plan.settings.format else {
+        return None;
+    };
+    let results: HashMap<&str, &GameResult> = entries
+        .iter()
+        .map(|e| (e.id.as_str(), &e.result))
+        .collect();
+    let progress = Progress {
+        laid_out: &plan.games,
+        results: &results,
+        batch: 0,
+    };
+    Some(SprtState::of(*bounds, sprt_pairs(&progress)))
+}
+
+/// Pair `p`: the baseline in the first seat, then the candidate, on one seed (and one board
+/// where the Flip course's per-game seed is set).
+fn pair(lineup: &Lineup, p: usize) -> [GameSpec; 2] {
+    let settings = lineup.settings;
+    let seed = mix(settings.seed ^ mix(0x5b47 << 48 ^ p as u64));
+    let params = settings
+        .game_seed
+        .iter()
+        .map(|(name, base)| {
+            let board = (*base as i32).wrapping_add(p as i32);
+            (name.clone(), board.to_string())
+        })
+        .collect::<agon_games::contract::RawParams>();
+    [[0, 1], [1, 0]].map(|seats| GameSpec {
+        id: format!(
+            "{}-s00-p{p:06}-g{:03}",
+            lineup.config_hash,
+            usize::from(seats[0] == 1)
+        ),
+        param_set: 0,
+        seats: seats.to_vec(),
+        seed,
+        params: params.clone(),
+    })
+}
