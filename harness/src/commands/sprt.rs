@@ -37,19 +37,37 @@ fn configuration(args: &SprtArgs) -> anyhow::Result<Table> {
     let mut set = |key: &str, value: Value| table.insert(key.to_string(), value);
     set("game", args.game.clone().into());
     set("format", "sprt".into());
-    set("name", format!("SPRT: {} against {}", args.new, args.old).into());
-    set("seed", Value::Integer(i64::try_from(args.seed).context("--seed")?));
+    set(
+        "name",
+        format!("SPRT: {} against {}", args.new, args.old).into(),
+    );
+    set(
+        "seed",
+        Value::Integer(i64::try_from(args.seed).context("--seed")?),
+    );
     set("host", args.seating.host.clone().into());
-    set("move_ms", Value::Integer(i64::try_from(args.budgets.move_ms)?));
-    set("start_ms", Value::Integer(i64::try_from(args.budgets.start_ms)?));
+    set(
+        "move_ms",
+        Value::Integer(i64::try_from(args.budgets.move_ms)?),
+    );
+    set(
+        "start_ms",
+        Value::Integer(i64::try_from(args.budgets.start_ms)?),
+    );
     set("clock", args.budgets.clock.clone().into());
     if let Some(policy) = &args.budgets.on_fault {
         set("on_fault", policy.clone().into());
     }
     let mut sandbox = Table::new();
     sandbox.insert("strict".into(), (args.seating.sandbox == "strict").into());
-    sandbox.insert("memory_mb".into(), Value::Integer(i64::try_from(args.seating.memory_mb)?));
-    sandbox.insert("threads".into(), Value::Integer(args.seating.threads.into()));
+    sandbox.insert(
+        "memory_mb".into(),
+        Value::Integer(i64::try_from(args.seating.memory_mb)?),
+    );
+    sandbox.insert(
+        "threads".into(),
+        Value::Integer(args.seating.threads.into()),
+    );
     if let Some(user) = &args.seating.sandbox_user {
         sandbox.insert("user".into(), user.clone().into());
     }
@@ -89,7 +107,7 @@ fn absolute(spec: &str) -> anyhow::Result<String> {
     if crate::house::is_house(&parsed) {
         return Ok(spec.to_string());
     }
-    parsed.file = std::path::absolute(&parsed.file)
-        .with_context(|| format!("{}", parsed.file.display()))?;
+    parsed.file =
+        std::path::absolute(&parsed.file).with_context(|| format!("{}", parsed.file.display()))?;
     Ok(parsed.to_string())
 }

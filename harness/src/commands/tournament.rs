@@ -10,15 +10,15 @@ use crate::grading::grade::{grade, unique_entries, Report};
 use crate::grading::report::write_all;
 use crate::journal;
 use crate::journal::folder_lock::{self, FolderLock};
+use crate::standings::sprt::{SprtState, Verdict};
 use crate::tournament::config::Config;
 use crate::tournament::entry::Entry;
+use crate::tournament::format;
 use crate::tournament::layout::{self, Task};
 use crate::tournament::merge;
 use crate::tournament::plan::Plan;
-use crate::tournament::format;
 use crate::tournament::run::{execute_steps, RunOptions};
 use crate::tournament::shard::Shard;
-use crate::standings::sprt::{SprtState, Verdict};
 use agon_engine::loader::cache_dir;
 use agon_engine::record::MatchRecord;
 use agon_engine::seed::SeedSecret;
@@ -220,13 +220,30 @@ fn print_sprt(plan: &Plan, state: &SprtState) {
     let name_of = |e: usize| name(&plan.entrants[e].name);
     let b = &state.bounds;
     let verdict = match state.verdict {
-        Verdict::H1 => format!("H1 accepted: {} is stronger than {} (by elo1 = {}, not elo0 = {})", name_of(1), name_of(0), b.elo1, b.elo0),
-        Verdict::H0 => format!("H0 accepted: {} is not elo1 = {} stronger than {}", name_of(1), b.elo1, name_of(0)),
+        Verdict::H1 => format!(
+            "H1 accepted: {} is stronger than {} (by elo1 = {}, not elo0 = {})",
+            name_of(1),
+            name_of(0),
+            b.elo1,
+            b.elo0
+        ),
+        Verdict::H0 => format!(
+            "H0 accepted: {} is not elo1 = {} stronger than {}",
+            name_of(1),
+            b.elo1,
+            name_of(0)
+        ),
         Verdict::Undecided => format!("undecided after {} pairs (max_pairs)", b.max_pairs),
         Verdict::Continue => "not decided yet: `agon tournament resume` plays on".to_string(),
     };
     let (elo, low, high) = state.pentanomial.elo();
-    outln!("SPRT [{}, {}] alpha {} beta {}: {verdict}", b.elo0, b.elo1, b.alpha, b.beta);
+    outln!(
+        "SPRT [{}, {}] alpha {} beta {}: {verdict}",
+        b.elo0,
+        b.elo1,
+        b.alpha,
+        b.beta
+    );
     outln!(
         "  LLR {:.2} (bounds {:.2}, {:.2}) after {} pairs {:?}; Elo {:+.1} (95%: {:+.1} to {:+.1})",
         state.llr,

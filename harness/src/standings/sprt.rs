@@ -257,9 +257,18 @@ mod tests {
         let false_h1 = accepted_h1(BOUNDS.elo0, runs);
         let false_h0 = runs - accepted_h1(BOUNDS.elo1, runs);
         let between = accepted_h1((BOUNDS.elo0 + BOUNDS.elo1) / 2.0, runs);
-        assert!((1..=30).contains(&false_h1), "false H1 {false_h1} of {runs}");
-        assert!((1..=30).contains(&false_h0), "false H0 {false_h0} of {runs}");
-        assert!((75..=225).contains(&between), "H1 half way: {between} of {runs}");
+        assert!(
+            (1..=30).contains(&false_h1),
+            "false H1 {false_h1} of {runs}"
+        );
+        assert!(
+            (1..=30).contains(&false_h0),
+            "false H0 {false_h0} of {runs}"
+        );
+        assert!(
+            (75..=225).contains(&between),
+            "H1 half way: {between} of {runs}"
+        );
         // A strong candidate is found out quickly, a weak one rejected.
         assert_eq!(accepted_h1(200.0, 20), 20);
         assert_eq!(accepted_h1(-200.0, 20), 0);
@@ -290,14 +299,14 @@ mod tests {
 
     #[test]
     fn the_test_stops_at_the_first_crossing_and_at_its_limit() {
-        let decided = SprtState::of(BOUNDS, std::iter::repeat(2.0).take(1000));
+        let decided = SprtState::of(BOUNDS, std::iter::repeat_n(2.0, 1000));
         assert_eq!(decided.verdict, Verdict::H1);
         assert!(decided.pentanomial.pairs() < 100, "{decided:?}");
         let limited = SprtBounds {
             max_pairs: 10,
             ..BOUNDS
         };
-        let state = SprtState::of(limited, std::iter::repeat(1.0).take(1000));
+        let state = SprtState::of(limited, std::iter::repeat_n(1.0, 1000));
         assert_eq!(state.verdict, Verdict::Undecided);
         assert_eq!(state.pentanomial.pairs(), 10);
         let bad = SprtBounds {

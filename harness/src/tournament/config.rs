@@ -362,7 +362,11 @@ fn settings(
 fn format(raw: &ConfigFile, game: &dyn GameRules, param_sets: usize) -> Result<Format, KeyProblem> {
     let name = raw.format;
     let stray = [
-        ("candidates", !raw.candidates.is_empty(), FormatName::Gauntlet),
+        (
+            "candidates",
+            !raw.candidates.is_empty(),
+            FormatName::Gauntlet,
+        ),
         ("rounds", raw.rounds.is_some(), FormatName::Swiss),
         ("sprt", raw.sprt.is_some(), FormatName::Sprt),
     ];
@@ -384,13 +388,21 @@ fn format(raw: &ConfigFile, game: &dyn GameRules, param_sets: usize) -> Result<F
     if paired && game.seats() != 2 {
         return Err(problem(
             "format",
-            format!("`{}` pairs two seats; {} has {}", name.as_str(), game.name(), game.seats()),
+            format!(
+                "`{}` pairs two seats; {} has {}",
+                name.as_str(),
+                game.name(),
+                game.seats()
+            ),
         ));
     }
     if paired && param_sets != 1 {
         return Err(problem(
             "sweep",
-            format!("`format = \"{}\"` plays one parameter set; remove the sweep", name.as_str()),
+            format!(
+                "`format = \"{}\"` plays one parameter set; remove the sweep",
+                name.as_str()
+            ),
         ));
     }
     Ok(match name {
@@ -400,12 +412,17 @@ fn format(raw: &ConfigFile, game: &dyn GameRules, param_sets: usize) -> Result<F
             candidates.sort();
             candidates.dedup();
             if candidates.is_empty() {
-                return Err(problem("candidates", "a gauntlet needs `candidates = [\"NAME\", ...]`"));
+                return Err(problem(
+                    "candidates",
+                    "a gauntlet needs `candidates = [\"NAME\", ...]`",
+                ));
             }
             Format::Gauntlet { candidates }
         }
         FormatName::Swiss => {
-            let rounds = raw.rounds.ok_or_else(|| problem("rounds", "a Swiss tournament needs `rounds = N`"))?;
+            let rounds = raw
+                .rounds
+                .ok_or_else(|| problem("rounds", "a Swiss tournament needs `rounds = N`"))?;
             if !(1..=MAX_ROUNDS).contains(&rounds) {
                 return Err(problem("rounds", format!("expected 1 to {MAX_ROUNDS}")));
             }
@@ -419,7 +436,12 @@ fn format(raw: &ConfigFile, game: &dyn GameRules, param_sets: usize) -> Result<F
             Format::Swiss { rounds }
         }
         FormatName::Sprt => {
-            let section = raw.sprt.as_ref().ok_or_else(|| problem("sprt", "an SPRT needs an `[sprt]` table with at least `elo1`"))?;
+            let section = raw.sprt.as_ref().ok_or_else(|| {
+                problem(
+                    "sprt",
+                    "an SPRT needs an `[sprt]` table with at least `elo1`",
+                )
+            })?;
             let bounds = SprtBounds {
                 elo0: section.elo0,
                 elo1: section.elo1,
@@ -429,7 +451,10 @@ fn format(raw: &ConfigFile, game: &dyn GameRules, param_sets: usize) -> Result<F
             };
             bounds.check().map_err(|e| problem("sprt", e))?;
             if bounds.max_pairs as usize > MAX_GAMES / 2 {
-                return Err(problem("sprt.max_pairs", format!("expected at most {}", MAX_GAMES / 2)));
+                return Err(problem(
+                    "sprt.max_pairs",
+                    format!("expected at most {}", MAX_GAMES / 2),
+                ));
             }
             Format::Sprt(bounds)
         }

@@ -6,6 +6,7 @@ use super::config::{Config, Declared, ParamSet, Settings};
 use super::entry::Entry;
 use super::format::{Lineup, Progress};
 use super::shard::Shard;
+use crate::journal::GameResult;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
 use agon_engine::host::sandbox::SandboxConfig;
@@ -18,7 +19,6 @@ use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use crate::journal::GameResult;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -229,10 +229,16 @@ impl Plan {
         results: &HashMap<&str, &GameResult>,
         batch: usize,
     ) -> Result<bool, String> {
-        if self.games.iter().any(|g| !results.contains_key(g.id.as_str())) {
+        if self
+            .games
+            .iter()
+            .any(|g| !results.contains_key(g.id.as_str()))
+        {
             return Ok(false);
         }
-        let game = registry.get(&self.settings.game).map_err(|e| e.to_string())?;
+        let game = registry
+            .get(&self.settings.game)
+            .map_err(|e| e.to_string())?;
         let seats = seats(game, &self.param_sets)?;
         let names: Vec<&str> = self.entrants.iter().map(|e| e.name.as_str()).collect();
         let lineup = Lineup {

@@ -6,6 +6,7 @@ use super::entry::Entry;
 use super::in_flight;
 use super::plan::{GameSpec, Plan};
 use crate::console;
+use crate::journal::GameResult;
 use crate::journal::Journal;
 use crate::stop::{Stop, StopOnDrop};
 use crate::worker_pool;
@@ -19,7 +20,6 @@ use agon_games::contract::GameRules;
 use agon_games::registry::Registry;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressStyle};
-use crate::journal::GameResult;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
@@ -117,10 +117,8 @@ pub fn execute_steps(
     let mut total = execute(plan, dir, options)?;
     loop {
         let entries = crate::journal::read::<Entry>(dir, &plan.entry_check())?;
-        let results: HashMap<&str, &GameResult> = entries
-            .iter()
-            .map(|e| (e.id.as_str(), &e.result))
-            .collect();
+        let results: HashMap<&str, &GameResult> =
+            entries.iter().map(|e| (e.id.as_str(), &e.result)).collect();
         if !plan.lay_out_next(&registry, &results, options.concurrency)? {
             return Ok(total);
         }

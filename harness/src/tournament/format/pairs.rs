@@ -17,26 +17,26 @@ pub fn meeting(
 ) -> Vec<GameSpec> {
     (0..settings.games_per_pairing)
         .map(|i| {
-        let pair = (i / 2) as u64;
-        let seats = if i % 2 == 0 {
-            vec![first, second]
-        } else {
-            vec![second, first]
-        };
-        let params = settings
-            .game_seed
-            .iter()
-            .map(|(name, base)| (name.clone(), course_board_seed(*base, i).to_string()))
-            .collect();
-        GameSpec {
-            id: format!("{prefix}-g{i:03}"),
-            param_set,
-            seats,
-            seed: mix(settings.seed ^ mix(seed_key ^ pair)),
-            params,
-        }
-    })
-    .collect()
+            let pair = (i / 2) as u64;
+            let seats = if i % 2 == 0 {
+                vec![first, second]
+            } else {
+                vec![second, first]
+            };
+            let params = settings
+                .game_seed
+                .iter()
+                .map(|(name, base)| (name.clone(), course_board_seed(*base, i).to_string()))
+                .collect();
+            GameSpec {
+                id: format!("{prefix}-g{i:03}"),
+                param_set,
+                seats,
+                seed: mix(settings.seed ^ mix(seed_key ^ pair)),
+                params,
+            }
+        })
+        .collect()
 }
 
 /// The seed key of a meeting of entrants `a` and `b` under parameter set `set`.

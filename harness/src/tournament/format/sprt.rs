@@ -8,8 +8,8 @@ use super::super::entry::Entry;
 use super::super::plan::{GameSpec, Plan};
 use super::{mix, Format, Lineup, Progress, Schedule};
 use crate::journal::GameResult;
-use std::collections::HashMap;
 use crate::standings::sprt::{SprtBounds, SprtState, Verdict};
+use std::collections::HashMap;
 
 pub struct Sprt<'a> {
     pub bounds: &'a SprtBounds,
@@ -57,10 +57,8 @@ pub fn sprt_state(plan: &Plan, entries: &[Entry]) -> Option<SprtState> {
     let Format::Sprt(bounds) = &plan.settings.format else {
         return None;
     };
-    let results: HashMap<&str, &GameResult> = entries
-        .iter()
-        .map(|e| (e.id.as_str(), &e.result))
-        .collect();
+    let results: HashMap<&str, &GameResult> =
+        entries.iter().map(|e| (e.id.as_str(), &e.result)).collect();
     let progress = Progress {
         laid_out: &plan.games,
         results: &results,

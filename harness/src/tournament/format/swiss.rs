@@ -108,10 +108,23 @@ fn tie_break(lineup: &Lineup, entrant: usize) -> u64 {
 fn lay_out(lineup: &Lineup, round: usize, pairing: &Round) -> Vec<GameSpec> {
     let mut games = Vec::new();
     for &(high, low) in &pairing.meetings {
-        let (first, second) = if round % 2 == 0 { (high, low) } else { (low, high) };
-        let prefix = format!("{}-s00-r{round:02}-e{first:02}e{second:02}", lineup.config_hash);
+        let (first, second) = if round.is_multiple_of(2) {
+            (high, low)
+        } else {
+            (low, high)
+        };
+        let prefix = format!(
+            "{}-s00-r{round:02}-e{first:02}e{second:02}",
+            lineup.config_hash
+        );
         let key = pairs::seed_key(0, first.min(second), first.max(second)) ^ (round as u64) << 56;
-        games.extend(pairs::meeting(lineup.settings, &prefix, 0, (first, second), key));
+        games.extend(pairs::meeting(
+            lineup.settings,
+            &prefix,
+            0,
+            (first, second),
+            key,
+        ));
     }
     games
 }
@@ -202,7 +215,10 @@ mod tests {
         assert_eq!(byes.len(), n % 2, "round {round}");
         let fewest = before.byes.iter().min().copied().unwrap_or(0);
         for &b in &byes {
-            assert_eq!(before.byes[b], fewest, "round {round}: a second bye for {b}");
+            assert_eq!(
+                before.byes[b], fewest,
+                "round {round}: a second bye for {b}"
+            );
         }
         let rematches = meetings
             .iter()
@@ -235,7 +251,11 @@ mod tests {
         met: &HashSet<(usize, usize)>,
         bye_candidates: &[usize],
     ) -> bool {
-        fn pairable(mask: u32, met: &HashSet<(usize, usize)>, memo: &mut HashMap<u32, bool>) -> bool {
+        fn pairable(
+            mask: u32,
+            met: &HashSet<(usize, usize)>,
+            memo: &mut HashMap<u32, bool>,
+        ) -> bool {
             if mask == 0 {
                 return true;
             }
@@ -252,7 +272,7 @@ mod tests {
         }
         let all: u32 = (1u32 << n) - 1;
         let mut memo = HashMap::new();
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             return pairable(all, met, &mut memo);
         }
         bye_candidates
@@ -282,7 +302,11 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(7);
         let mut winner = |a: usize, b: usize| {
             let stronger_wins = rng.random::<f64>() < 0.75;
-            if (a > b) == stronger_wins { 1.0 } else { 0.0 }
+            if (a > b) == stronger_wins {
+                1.0
+            } else {
+                0.0
+            }
         };
         let (games, results) = tournament(200, 9, 2, &mut winner);
         let mut points = vec![0.0; 200];

@@ -17,6 +17,9 @@ pub struct Round {
     pub bye: Option<usize>,
 }
 
+/// Whether two entrants may meet under a rule.
+type Allowed<'a> = dyn Fn(&Standing, &Standing) -> bool + 'a;
+
 /// Attempts of the depth-first search per round before it settles for a weaker rule: a field of
 /// 200 in its ninth round needs a few hundred.
 const SEARCH_BOUND: usize = 200_000;
@@ -25,7 +28,7 @@ const SEARCH_BOUND: usize = 200_000;
 /// rematch (late rounds of a small field), entrants are paired in rank order.
 pub fn pair(ranked: &[Standing], met: &dyn Fn(usize, usize) -> bool) -> Round {
     let fewest_byes = ranked.iter().map(|s| s.byes).min().unwrap_or(0);
-    let bye_candidates: Vec<Option<usize>> = if ranked.len() % 2 == 0 {
+    let bye_candidates: Vec<Option<usize>> = if ranked.len().is_multiple_of(2) {
         vec![None]
     } else {
         (0..ranked.len())
@@ -36,7 +39,7 @@ pub fn pair(ranked: &[Standing], met: &dyn Fn(usize, usize) -> bool) -> Round {
     };
     let fresh = |a: &Standing, b: &Standing| !met(a.entrant, b.entrant);
     let any = |_: &Standing, _: &Standing| true;
-    let rules: [&dyn Fn(&Standing, &Standing) -> bool; 2] = [&fresh, &any];
+    let rules: [&Allowed; 2] = [&fresh, &any];
     for allowed in rules {
         let mut budget = SEARCH_BOUND;
         for &bye in &bye_candidates {
@@ -65,7 +68,7 @@ pub fn pair(ranked: &[Standing], met: &dyn Fn(usize, usize) -> bool) -> Round {
 /// Pairs the first unused entrant with each allowed one below it in turn, depth first.
 fn search(
     ranked: &[Standing],
-    allowed: &dyn Fn(&Standing, &Standing) -> bool,
+    allowed: &Allowed<'_>,
     used: &mut [bool],
     meetings: &mut Vec<(usize, usize)>,
     budget: &mut usize,
