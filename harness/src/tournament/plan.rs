@@ -362,6 +362,15 @@ impl Plan {
                 .parse::<BotSpec>()
                 .map_err(|err| format!("entrant {i} (`{}`): bad bot spec: {err}", e.name))?;
         }
+        let names: Vec<&str> = self.entrants.iter().map(|e| e.name.as_str()).collect();
+        self.settings
+            .format
+            .check_plan(
+                self.settings.games_per_pairing,
+                self.param_sets.len(),
+                &names,
+            )
+            .map_err(|e| format!("format: {e}"))?;
         let mut ids = std::collections::HashSet::new();
         for g in &self.games {
             if !ids.insert(g.id.as_str()) {
@@ -766,5 +775,56 @@ mod tests {
         std::fs::write(dir.join("tournament.json"), shard.to_string()).unwrap();
         let e = Plan::read(&dir).unwrap_err();
         assert!(e.contains("shard 1/3 of a plan of format 1"), "{e}");
+    }
+
+    #[test]
+    fn a_plan_edited_to_a_format_it_cannot_follow_is_refused() {
+        let dir = agon_engine::output_file::fresh_scratch("plan-format-check").unwrap();
+        let entrant = |name: &str| {
+            serde_json::json!({"name": name, "spec": "/x.so:bot", "sha256": "0", "plugin": "p",
+                "version": "1"})
+        };
+        let plan = |format: serde_json::Value, entrants: usize| {
+            serde_json::json!({
+                "format": 2, "config_hash": "h", "config_file": "t.toml",
+                "settings": {"game": "breakthrough", "games_per_pairing": 2, "seed": 1,
+                    "host": "thread", "move_ms": 100, "start_ms": 100, "clock": "wall",
+                    "on_fault": null, "sandbox": {}, "format": format},
+                "param_sets": [{"label": "default", "swept": {}, "params": {}}],
+                "entrants": (0..entrants).map(|i| entrant(&format!("e{i}"))).collect::<Vec<_>>(),
+                "excluded": [], "games": [],
+            })
+        };
+        let sprt = |alpha: f64| {
+            serde_json::json!({"kind": "sprt", "elo0": 0.0, "elo1": 5.0, "alpha": alpha,
+                "beta": 0.05, "max_pairs": 100})
+        };
+        for (format, entrants, expected) in [
+            (
+                serde_json::json!({"kind": "swiss", "rounds": 0}),
+                4,
+                "0 rounds",
+            ),
+            (
+                serde_json::json!({"kind": "swiss", "rounds": 3}),
+                1,
+                "two entrants",
+            ),
+            (sprt(0.0), 2, "alpha"),
+            (sprt(0.05), 3, "two builds"),
+            (
+                serde_json::json!({"kind": "gauntlet", "candidates": ["x"]}),
+                3,
+                "`x`",
+            ),
+        ] {
+            let text = plan(format, entrants).to_string();
+            std::fs::write(dir.join("tournament.json"), &text).unwrap();
+            let e = Plan::read(&dir).unwrap_err();
+            assert!(e.contains("format: ") && e.contains(expected), "{e}");
+        }
+        let good = plan(sprt(0.05), 2).to_string();
+        std::fs::write(dir.join("tournament.json"), good).unwrap();
+        Plan::read(&dir).unwrap_or_else(|e| panic!("{e}"));
     }
 }

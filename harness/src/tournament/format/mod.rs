@@ -92,6 +92,48 @@ impl Format {
     }
 }
 
+impl Format {
+    /// Whether a plan read back from disk holds a format its run can follow: its own
+    /// parameters in range, and the entrants and parameter sets it needs (a configuration is
+    /// checked key by key before; this catches a plan edited since).
+    pub fn check_plan(
+        &self,
+        games_per_pairing: u32,
+        param_sets: usize,
+        names: &[&str],
+    ) -> Result<(), String> {
+        let one_set = || match param_sets {
+            1 => Ok(()),
+            n => Err(format!(
+                "a {} plan has one parameter set, not {n}",
+                self.name()
+            )),
+        };
+        match self {
+            Format::RoundRobin => Ok(()),
+            Format::Gauntlet { candidates } => gauntlet::check_field(candidates, names, &[2]),
+            Format::Swiss { rounds } => {
+                if !(1..=MAX_ROUNDS).contains(rounds) || games_per_pairing % 2 == 1 {
+                    return Err(format!(
+                        "a Swiss plan of {rounds} rounds of {games_per_pairing} games a \
+                         meeting (expected 1 to {MAX_ROUNDS} rounds, an even number of games)"
+                    ));
+                }
+                one_set()?;
+                self.check_field(names, &[2])
+            }
+            Format::Sprt(bounds) => {
+                bounds.check()?;
+                if bounds.max_pairs as usize > super::plan::MAX_GAMES / 2 {
+                    return Err(format!("an SPRT of up to {} pairs", bounds.max_pairs));
+                }
+                one_set()?;
+                self.check_field(names, &[2])
+            }
+        }
+    }
+}
+
 /// What every format lays out from: the tournament's settings and its entrants.
 pub struct Lineup<'a> {
     pub config_hash: &'a str,
