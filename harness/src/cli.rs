@@ -1,5 +1,6 @@
 //! Command-line definitions (clap derive). Every command and flag has help text.
 
+use crate::match_profile::ProfileArgs;
 use agon_engine::loader::cache::CollectionPolicy;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -598,9 +599,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub seeds: SeedArgs,
     #[command(flatten)]
-    pub budgets: BudgetArgs,
-    #[command(flatten)]
-    pub seating: SeatingArgs,
+    pub profile: ProfileArgs,
     /// Write the match record (JSON) to this file
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -659,9 +658,7 @@ pub struct SprtArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     #[command(flatten)]
-    pub budgets: BudgetArgs,
-    #[command(flatten)]
-    pub seating: SeatingArgs,
+    pub profile: ProfileArgs,
     /// No progress bar
     #[arg(long)]
     pub quiet: bool,
@@ -680,52 +677,6 @@ pub struct SeedArgs {
     /// system if not given; bots never see it, so none can compute another's seed
     #[arg(long, value_name = "HEX")]
     pub seed_secret: Option<String>,
-}
-
-/// Budgets and the fault policy, shared by the commands that play games.
-#[derive(Args)]
-pub struct BudgetArgs {
-    /// Budget per move in milliseconds (0: unlimited)
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
-    pub move_ms: u64,
-    /// Budget for each bot's start call in milliseconds (0: unlimited)
-    #[arg(long, default_value_t = 5000, value_name = "MS")]
-    pub start_ms: u64,
-    /// Which clock budgets count: `cpu` (the bot's own CPU time, fair on a loaded machine; a
-    /// wall-clock watchdog at 3x the budget still bounds every call) or `wall`
-    #[arg(long, default_value = "cpu", value_name = "CLOCK")]
-    pub clock: String,
-    /// What a fault costs: forfeit, disqualify, skip, skip-stall[:TURNS], random-legal[:RATE]
-    /// (default: the game's course rule, see `agon games`). Under skip, skip-stall and
-    /// random-legal a bot whose process died or was killed at a deadline is started again for
-    /// its next turn
-    #[arg(long, value_name = "POLICY")]
-    pub on_fault: Option<String>,
-}
-
-/// Where bots run and how the process host confines them.
-#[derive(Args, Clone)]
-pub struct SeatingArgs {
-    /// Where each bot runs: `process` (a sandboxed child process per seat: the default, for
-    /// team code), `thread` (a worker thread in this process) or `inline` (on the match thread;
-    /// trusted code only)
-    #[arg(long, default_value = "process", value_name = "HOST")]
-    pub host: String,
-    /// Process host: `report` runs with whatever confinement the kernel offers and records
-    /// what is missing; `strict` refuses to run a bot that cannot be fully confined
-    #[arg(long, default_value = "report", value_name = "MODE")]
-    pub sandbox: String,
-    /// Process host: memory limit per bot in MiB (its cgroup's memory.max where it gets one,
-    /// else its address space)
-    #[arg(long, default_value_t = 1024, value_name = "MIB")]
-    pub memory_mb: u64,
-    /// Process host: threads a bot may start (0: none; thread creation kills the bot)
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    pub threads: u32,
-    /// Process host, when agon runs as root: whom the bots run as, NAME, UID or UID:GID
-    /// (default: the user `agon-bot` where it exists, else nobody). Never root
-    #[arg(long, value_name = "USER")]
-    pub sandbox_user: Option<String>,
 }
 
 #[derive(Args)]
@@ -857,9 +808,7 @@ pub struct LadderPlayArgs {
     #[arg(long, default_value_t = 8, value_name = "K")]
     pub max_builds_in_process: usize,
     #[command(flatten)]
-    pub budgets: BudgetArgs,
-    #[command(flatten)]
-    pub seating: SeatingArgs,
+    pub profile: ProfileArgs,
     /// No progress line
     #[arg(long)]
     pub quiet: bool,

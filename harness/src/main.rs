@@ -16,6 +16,7 @@ mod journal;
 mod json_lines;
 mod ladder;
 mod match_flags;
+mod match_profile;
 mod pages;
 mod portal;
 mod standings;

@@ -155,7 +155,6 @@ fn bad_input_is_refused_with_a_clear_message() {
         (vec!["--param", "rows=many"], "parameter `rows`: expected"),
         (vec!["--param", "speed=3"], "unknown parameter `speed`"),
         (vec!["--param", "rows"], "expected KEY=VALUE"),
-        (vec!["--host", "cloud"], "unknown host `cloud`"),
     ];
     for (extra, message) in cases {
         let mut args = match_args("breakthrough", [&random, &random]);
@@ -163,6 +162,21 @@ fn bad_input_is_refused_with_a_clear_message() {
         let out = agon_output(&args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+    }
+    // The match profile's modes are the command line's own values: a usage error (2) that
+    // lists them.
+    for (flag, value, listed) in [
+        ("--host", "cloud", "process, thread, inline"),
+        ("--clock", "sundial", "cpu, wall"),
+        ("--sandbox", "lax", "report, strict"),
+        ("--on-fault", "maybe", "forfeit"),
+    ] {
+        let mut args = match_args("breakthrough", [&random, &random]);
+        args.extend([flag, value]);
+        let out = agon_output(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_has(&out.stderr, &format!("invalid value '{value}' for '{flag}"));
+        assert_has(&out.stderr, listed);
     }
     let out = agon_output(&match_args("go", [&random, &random]));
     assert!(

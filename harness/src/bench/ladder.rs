@@ -8,7 +8,7 @@
 use super::figure::{single, summarize, Figure};
 use crate::ladder::run::{run, LadderOptions};
 use crate::stop::Stop;
-use agon_engine::host::{Clock, HostKind};
+use agon_engine::host::Clock;
 use agon_engine::record::Budgets;
 use anyhow::{anyhow, bail};
 use serde_json::Value;
@@ -29,7 +29,9 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
     let builds = [std::fs::read(random)?, std::fs::read(alphabeta)?];
     publish(&builds[0], &teams, "a.so")?;
     publish(&builds[0], &teams, "b.so")?;
-    let hosting = crate::match_flags::hosting(HostKind::Process, "report", 1024, 0, None)?;
+    let hosting = crate::match_profile::MatchProfile::default()
+        .hosting()
+        .map_err(|e| anyhow::anyhow!(e))?;
     let stop = Arc::new(Stop::default());
     let options = LadderOptions {
         dir: teams.clone(),

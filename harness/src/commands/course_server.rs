@@ -43,7 +43,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     ]);
     let specs = seat_specs(&args, &map)?;
     let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let hosting = hosting(host, &args.sandbox, 1024, 0, None)?;
+    let hosting = hosting(host, &args.sandbox)?;
     let joined = welcome_clients(&args, &map, &text, &specs)?;
     let (seats, writers) = take_seats(&specs, joined, game, &hosting)?;
     let settings = match_settings(&args, params)?;
@@ -205,7 +205,7 @@ pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
     let game: &dyn GameRules = &ReversiXtRules;
     let spec: BotSpec = args.bot.parse()?;
     let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let hosting = hosting(host, &args.sandbox, 1024, 0, None)?;
+    let hosting = hosting(host, &args.sandbox)?;
     let address = args
         .server
         .to_socket_addrs()

@@ -4,7 +4,8 @@ use crate::cli::{LadderArgs, LadderPlayArgs};
 use crate::commands::tournament::MAX_CONCURRENCY;
 use crate::ladder::configured::{check_configured, TrialBudgets};
 use crate::ladder::run::{run as run_ladder, LadderOptions, Summary as LadderSummary};
-use crate::match_flags::{budgets, parse_params, seating_hosting};
+use crate::match_flags::parse_params;
+use crate::match_profile::MatchProfile;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::HostKind;
 use agon_engine::seating::Hosting;
@@ -40,12 +41,9 @@ pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Resu
         );
     }
     let params = parse_params(&args.params)?;
-    let (budgets, fault_policy) = budgets(&args.budgets)?;
-    let hosting = seating_hosting(&args.seating)?;
-    if hosting.kind == HostKind::Remote {
-        bail!("--host remote: a ladder plays plugin files (process, thread or inline)");
-    }
-    let validation = validation_hosting(&args, &hosting)?;
+    let profile = args.profile.profile()?;
+    let hosting = profile.hosting().map_err(|e| anyhow!(e))?;
+    let validation = validation_hosting(&profile, &hosting)?;
     let configured = configured_slots(&dir, &args)?;
     check_configured_bots(&dir, &args, &configured, &params, &validation)?;
     let seed = args.seed.unwrap_or_else(rand::random);
@@ -63,8 +61,8 @@ pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Resu
         seed_secret: agon_engine::seed::SeedSecret::draw()?,
         settle: Duration::from_millis(args.settle_ms),
         max_builds_in_process: args.max_builds_in_process,
-        budgets,
-        fault_policy,
+        budgets: profile.budgets(),
+        fault_policy: profile.on_fault,
         hosting,
         validation,
         configured,
@@ -76,13 +74,13 @@ pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Resu
 
 /// Where a new build is tried before it plays: a sandboxed process host, whatever host the
 /// games use (`agon ladder --help`).
-fn validation_hosting(args: &LadderPlayArgs, hosting: &Hosting) -> anyhow::Result<Hosting> {
+fn validation_hosting(profile: &MatchProfile, hosting: &Hosting) -> anyhow::Result<Hosting> {
     if hosting.kind == HostKind::Process {
         return Ok(hosting.clone());
     }
-    let mut seating = args.seating.clone();
-    seating.host = "process".into();
-    seating_hosting(&seating).map_err(|e| anyhow!("builds are validated in process hosts: {e:#}"))
+    profile
+        .process_hosting(&hosting.cache)
+        .map_err(|e| anyhow!("builds are validated in process hosts: {e:#}"))
 }
 
 /// The `--bot` options, by the slot (file name in the folder) they configure.
@@ -123,8 +121,8 @@ fn check_configured_bots(
     let registry = Registry::builtin();
     let game = registry.get(args.game.as_deref().unwrap_or_default())?;
     let trial = TrialBudgets {
-        start_ms: args.budgets.start_ms,
-        move_ms: args.budgets.move_ms,
+        start_ms: args.profile.start_ms,
+        move_ms: args.profile.move_ms,
     };
     check_configured(dir, configured, game, params, validation, &trial).map_err(|e| anyhow!(e))
 }

@@ -4,7 +4,7 @@ use crate::cli::MatchArgs;
 use crate::console::{name, outln};
 use crate::feedback::summary::{publish, Shown};
 use crate::feedback::trace::TracePrinter;
-use crate::match_flags::{budgets, parse_params, seating_hosting, seeds};
+use crate::match_flags::{parse_params, seeds};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::runner::{run_match, run_observed_match, MatchSettings};
 use agon_engine::seating::{self, Trial};
@@ -16,7 +16,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let registry = Registry::builtin();
     let game = registry.get(&args.game)?;
     let params = parse_params(&args.params)?;
-    let (budgets, fault_policy) = budgets(&args.budgets)?;
+    let profile = args.profile.profile()?;
     if let Some(path) = &args.record {
         agon_engine::output_file::check_target(path)
             .with_context(|| format!("--record {}", path.display()))?;
@@ -25,7 +25,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         agon_engine::output_file::check_target(path)
             .with_context(|| format!("--view {}", path.display()))?;
     }
-    let hosting = seating_hosting(&args.seating)?;
+    let hosting = profile.hosting().map_err(|e| anyhow!(e))?;
     let specs = args
         .bots
         .iter()
@@ -51,8 +51,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             game,
             &hosting,
             &params,
-            args.budgets.start_ms,
-            args.budgets.move_ms,
+            profile.start_ms,
+            profile.move_ms,
         );
         if let Trial::Refused(message) = trial {
             bail!(
@@ -72,8 +72,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         params,
         seed,
         seed_secret,
-        budgets,
-        fault_policy,
+        budgets: profile.budgets(),
+        fault_policy: profile.on_fault,
     };
     let record = if args.trace {
         let bots = seats.iter().map(|seat| seat.record.bot.clone()).collect();

@@ -45,33 +45,11 @@ fn configuration(args: &SprtArgs) -> anyhow::Result<Table> {
         "seed",
         Value::Integer(i64::try_from(args.seed).context("--seed")?),
     );
-    set("host", args.seating.host.clone().into());
-    set(
-        "move_ms",
-        Value::Integer(i64::try_from(args.budgets.move_ms)?),
-    );
-    set(
-        "start_ms",
-        Value::Integer(i64::try_from(args.budgets.start_ms)?),
-    );
-    set("clock", args.budgets.clock.clone().into());
-    if let Some(policy) = &args.budgets.on_fault {
-        set("on_fault", policy.clone().into());
+    // The profile's keys, as the configuration names them.
+    let profile = Value::try_from(args.profile.profile()?)?;
+    for (key, value) in profile.as_table().into_iter().flatten() {
+        set(key, value.clone());
     }
-    let mut sandbox = Table::new();
-    sandbox.insert("strict".into(), (args.seating.sandbox == "strict").into());
-    sandbox.insert(
-        "memory_mb".into(),
-        Value::Integer(i64::try_from(args.seating.memory_mb)?),
-    );
-    sandbox.insert(
-        "threads".into(),
-        Value::Integer(args.seating.threads.into()),
-    );
-    if let Some(user) = &args.seating.sandbox_user {
-        sandbox.insert("user".into(), user.clone().into());
-    }
-    set("sandbox", sandbox.into());
     let mut params = Table::new();
     for pair in &args.params {
         let (key, value) = pair

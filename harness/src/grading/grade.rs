@@ -211,7 +211,7 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
             config_hash: plan.config_hash.clone(),
             games_planned: plan.games_planned(),
             games_played: games.len(),
-            clock: match plan.settings.clock {
+            clock: match plan.settings.profile.clock {
                 agon_engine::host::Clock::Cpu => "cpu".into(),
                 agon_engine::host::Clock::Wall => "wall".into(),
             },

@@ -367,10 +367,11 @@ fn summary(plan: &Plan, report: &Report) -> String {
         t.games_planned,
         settings.games_per_pairing,
         settings.seed,
-        settings.host,
-        settings.move_ms,
+        settings.profile.host,
+        settings.profile.move_ms,
         t.clock,
         settings
+            .profile
             .on_fault
             .map(|p| format!(", faults: {p}"))
             .unwrap_or_default()

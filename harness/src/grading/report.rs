@@ -177,8 +177,8 @@ fn markdown(plan: &Plan, report: &Report, games: &[&Entry]) -> String {
         "; {} games per pairing, seed {}, {} host, {} ms per move on the {} budget clock.\n",
         plan.settings.games_per_pairing,
         plan.settings.seed,
-        plan.settings.host,
-        plan.settings.move_ms,
+        plan.settings.profile.host,
+        plan.settings.profile.move_ms,
         t.clock
     );
     out.push_str("## Standings\n\n");

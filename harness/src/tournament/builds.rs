@@ -117,14 +117,17 @@ impl Builds {
         copy: PathBuf,
         sha256: &str,
     ) -> Result<(), String> {
-        let in_process = matches!(plan.settings.host, HostKind::Thread | HostKind::Inline);
+        let in_process = matches!(
+            plan.settings.profile.host,
+            HostKind::Thread | HostKind::Inline
+        );
         let mut current = self.current.lock().unwrap_or_else(|p| p.into_inner());
         let slot = &mut current[entrant];
         if in_process && slot.loaded >= MAX_BUILDS_IN_PROCESS {
             return Err(format!(
                 "the {} host never unloads a library, and this entrant has loaded \
                  {MAX_BUILDS_IN_PROCESS} builds in this run",
-                plan.settings.host
+                plan.settings.profile.host
             ));
         }
         *slot = Current {

@@ -3,11 +3,11 @@
 
 use super::format::{Format, MAX_ROUNDS};
 use super::plan::MAX_GAMES;
+use crate::match_profile::{MatchProfile, SandboxProfile};
 use crate::standings::sprt::SprtBounds;
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::{Clock, HostKind};
 use agon_engine::input_file::{limits, Input};
-use agon_games::contract::{built_in, FaultPolicy, GameRules, RawParams};
+use agon_games::contract::{built_in, GameRules, RawParams};
 use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -26,17 +26,14 @@ pub struct ConfigFile {
     #[serde(default)]
     pub seed: u64,
     pub concurrency: Option<usize>,
-    #[serde(default = "default_host")]
-    pub host: String,
-    #[serde(default = "default_move_ms")]
-    pub move_ms: u64,
-    #[serde(default = "default_start_ms")]
-    pub start_ms: u64,
-    #[serde(default = "default_clock")]
-    pub clock: String,
+    /// The match profile's keys (`crate::match_profile`, where their defaults are).
+    pub host: Option<String>,
+    pub move_ms: Option<u64>,
+    pub start_ms: Option<u64>,
+    pub clock: Option<String>,
     pub on_fault: Option<String>,
     #[serde(default)]
-    pub sandbox: SandboxSection,
+    pub sandbox: SandboxProfile,
     /// How many shards `JOB_COMPLETION_INDEX` (Kubernetes) divides the games into.
     pub shards: Option<u32>,
     #[serde(default)]
@@ -115,35 +112,6 @@ pub enum SwappedBuilds {
     Latest,
 }
 
-fn default_host() -> String {
-    "process".into()
-}
-fn default_move_ms() -> u64 {
-    1000
-}
-fn default_start_ms() -> u64 {
-    5000
-}
-/// Tournaments judge budgets on the bot's own CPU time (with a wall-clock watchdog): on a loaded
-/// machine, wall-clock budgets charge bots for time other processes took (docs/architecture.md, "Time
-/// budgets"). `clock = "wall"` keeps the other choice.
-fn default_clock() -> String {
-    "cpu".into()
-}
-
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct SandboxSection {
-    #[serde(default)]
-    pub strict: bool,
-    pub memory_mb: Option<u64>,
-    #[serde(default)]
-    pub threads: u32,
-    /// Whom the bots run as when the engine is root (see `agon match --sandbox-user`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub user: Option<String>,
-}
-
 /// One swept parameter: a table of results per value.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -170,12 +138,10 @@ pub struct Settings {
     pub name: Option<String>,
     pub games_per_pairing: u32,
     pub seed: u64,
-    pub host: HostKind,
-    pub move_ms: u64,
-    pub start_ms: u64,
-    pub clock: Clock,
-    pub on_fault: Option<FaultPolicy>,
-    pub sandbox: SandboxSection,
+    /// Host, budgets, clock, fault policy and sandbox, at the top level of the settings as
+    /// they always were (the hash covers them).
+    #[serde(flatten)]
+    pub profile: MatchProfile,
     /// The Flip course's per-game seed parameter (`game_seed_param`), and its base.
     #[serde(default)]
     pub game_seed: Option<(String, i64)>,
@@ -325,36 +291,38 @@ fn settings(
     game: &dyn GameRules,
     games_per_pairing: u32,
 ) -> Result<Settings, KeyProblem> {
-    let host: HostKind = raw.host.parse().map_err(|e: String| problem("host", e))?;
     let game_seed = game_seed(raw, game)?;
-    let clock: Clock = raw.clock.parse().map_err(|e: String| problem("clock", e))?;
-    let on_fault = raw
-        .on_fault
-        .as_deref()
-        .map(str::parse::<FaultPolicy>)
-        .transpose()
-        .map_err(|e| problem("on_fault", e))?;
-    if let Err(e) = agon_engine::host::sandbox::check_user(raw.sandbox.user.as_deref()) {
-        return Err(problem("sandbox.user", e));
-    }
-    if raw.sandbox.memory_mb == Some(0) {
-        return Err(problem("sandbox.memory_mb", "must be at least 1"));
-    }
+    let default = MatchProfile::default();
+    let profile = MatchProfile {
+        host: parsed("host", &raw.host)?.unwrap_or(default.host),
+        move_ms: raw.move_ms.unwrap_or(default.move_ms),
+        start_ms: raw.start_ms.unwrap_or(default.start_ms),
+        clock: parsed("clock", &raw.clock)?.unwrap_or(default.clock),
+        on_fault: parsed("on_fault", &raw.on_fault)?,
+        sandbox: raw.sandbox.clone(),
+    };
+    profile.check().map_err(|(key, e)| problem(key, e))?;
     Ok(Settings {
         game: raw.game.clone(),
         name: raw.name.clone(),
         games_per_pairing,
         seed: raw.seed,
-        host,
-        move_ms: raw.move_ms,
-        start_ms: raw.start_ms,
-        clock,
-        on_fault,
-        sandbox: raw.sandbox.clone(),
+        profile,
         game_seed,
         versions: raw.versions,
         format: Format::RoundRobin,
     })
+}
+
+/// A mode's key, parsed if given.
+fn parsed<T: std::str::FromStr<Err = String>>(
+    key: &str,
+    text: &Option<String>,
+) -> Result<Option<T>, KeyProblem> {
+    text.as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|e| problem(key, e))
 }
 
 /// The format and its keys: each key only with its format, and every format's demands of the
@@ -765,7 +733,7 @@ mod tests {
         .unwrap();
         assert_eq!(c.param_sets.len(), 4);
         assert_eq!(c.param_sets[0].label, "first=white workers_to_base=1");
-        assert_eq!(c.settings.host, HostKind::Thread);
+        assert_eq!(c.settings.profile.host, agon_engine::host::HostKind::Thread);
         assert_eq!(c.entrants.len(), 2);
     }
 

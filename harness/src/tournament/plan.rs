@@ -8,8 +8,7 @@ use super::format::{Lineup, Progress};
 use super::shard::Shard;
 use crate::journal::GameResult;
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
-use agon_engine::host::sandbox::SandboxConfig;
+use agon_engine::host::process::ProcessHost;
 use agon_engine::host::HostKind;
 use agon_engine::input_file::{limits, Input};
 use agon_engine::loader::{Manifest, StagedPlugin};
@@ -136,45 +135,15 @@ fn examine(
     Ok(manifest(&staged, inspection)?.map(|m| (staged, m)))
 }
 
-/// Sandboxed process hosting under the settings' sandbox, whatever host the games use: where
-/// plugins are inspected and tried at plan time, and new builds validated.
-pub fn process_hosting(settings: &Settings, cache: &Path) -> Result<Hosting, String> {
-    Ok(Hosting {
-        kind: HostKind::Process,
-        process: Some(ProcessHostConfig::locate(sandbox_config(settings))?),
-        cache: cache.to_path_buf(),
-    })
-}
-
-/// How the settings host seats.
-pub fn hosting(settings: &Settings) -> Result<Hosting, String> {
-    match settings.host {
-        HostKind::Process => process_hosting(settings, &agon_engine::loader::cache_dir()),
-        kind => Ok(Hosting::in_process(kind)),
-    }
-}
-
-/// The sandbox configuration the settings ask for.
-pub fn sandbox_config(settings: &Settings) -> SandboxConfig {
-    let default = SandboxConfig::default();
-    SandboxConfig {
-        memory_bytes: settings
-            .sandbox
-            .memory_mb
-            .map_or(default.memory_bytes, |mb| mb.saturating_mul(1 << 20)),
-        threads: settings.sandbox.threads,
-        strict: settings.sandbox.strict,
-        user: settings.sandbox.user.clone(),
-        ..default
-    }
-}
-
 impl Plan {
     /// Checks every entrant's plugin and lays out every game.
     pub fn make(config: &Config, registry: &Registry, cache: &Path) -> Result<Plan, PlanError> {
         let settings = &config.settings;
         let game = tournament_game(settings, registry)?;
-        let inspection = process_hosting(settings, cache).map_err(PlanError::Resource)?;
+        let inspection = settings
+            .profile
+            .process_hosting(cache)
+            .map_err(PlanError::Resource)?;
         let mut field = Field::default();
         for declared in &config.entrants {
             match declared {
@@ -460,7 +429,7 @@ fn tournament_game<'r>(
     let game = registry
         .get(&settings.game)
         .map_err(|e| PlanError::Config(e.to_string()))?;
-    if settings.host == HostKind::Remote {
+    if settings.profile.host == HostKind::Remote {
         return Err(PlanError::Config(
             "tournaments seat plugins; remote seats exist only in `agon reversixt serve`".into(),
         ));
@@ -622,8 +591,8 @@ fn try_each(
             game,
             inspection,
             &first_params,
-            settings.start_ms,
-            settings.move_ms,
+            settings.profile.start_ms,
+            settings.profile.move_ms,
         );
         match trial {
             Trial::Fine => kept.push(e),

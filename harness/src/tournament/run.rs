@@ -62,7 +62,10 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     let (journal, entries) = Journal::open(dir, &plan.entry_check())?;
     let share = share(plan);
     let done: HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
-    let in_process = matches!(plan.settings.host, HostKind::Thread | HostKind::Inline);
+    let in_process = matches!(
+        plan.settings.profile.host,
+        HostKind::Thread | HostKind::Inline
+    );
     let crashes = if in_process {
         crashes_so_far(plan, dir, &done)?
     } else {
@@ -442,7 +445,7 @@ fn crashes_so_far(
         eprintln!(
             "agon: warning: the last run died while these games were in flight on the {} \
              host: {}; {blame}",
-            plan.settings.host,
+            plan.settings.profile.host,
             games.join(", ")
         );
     }
@@ -450,7 +453,7 @@ fn crashes_so_far(
 }
 
 fn hosting(plan: &Plan) -> Result<Hosting, String> {
-    super::plan::hosting(&plan.settings)
+    plan.settings.profile.hosting()
 }
 
 /// Plays game `id` with `play_once`, again when a bot's process was killed from outside the
@@ -567,11 +570,12 @@ fn match_settings(plan: &Plan, game: &GameSpec, secret: &SeedSecret) -> MatchSet
         seed: game.seed,
         seed_secret: *secret,
         budgets: Budgets {
-            start_ms: (plan.settings.start_ms > 0).then_some(plan.settings.start_ms),
-            move_ms: (plan.settings.move_ms > 0).then_some(plan.settings.move_ms),
-            clock: plan.settings.clock,
+            start_ms: (plan.settings.profile.start_ms > 0)
+                .then_some(plan.settings.profile.start_ms),
+            move_ms: (plan.settings.profile.move_ms > 0).then_some(plan.settings.profile.move_ms),
+            clock: plan.settings.profile.clock,
         },
-        fault_policy: plan.settings.on_fault,
+        fault_policy: plan.settings.profile.on_fault,
     }
 }
 

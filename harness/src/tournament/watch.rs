@@ -6,7 +6,7 @@
 //! file, so a game always plays the build its journal line names (see [`super::builds`]).
 
 use super::builds::Builds;
-use super::plan::{process_hosting, Plan};
+use super::plan::Plan;
 use crate::stop::Stop;
 use crate::swap::intake::{Arrival, Intake};
 use crate::swap::validation::{Candidate, Validator};
@@ -42,7 +42,10 @@ fn folders(plan: &Plan) -> BTreeMap<PathBuf, BTreeMap<String, Vec<usize>>> {
 /// Watches the entrants' folders until `stop` is set, swapping builds in `builds`. Runs on the
 /// calling thread (with one intake thread per folder).
 pub fn watch(plan: &Plan, builds: &Builds, stop: &Stop) -> Result<(), String> {
-    let validation = process_hosting(&plan.settings, &agon_engine::loader::cache_dir())?;
+    let validation = plan
+        .settings
+        .profile
+        .process_hosting(&agon_engine::loader::cache_dir())?;
     let folders = folders(plan);
     let (tx, rx) = crossbeam_channel::unbounded::<(PathBuf, Arrival)>();
     std::thread::scope(|scope| {
@@ -116,12 +119,13 @@ fn take(plan: &Plan, builds: &Builds, entrant: usize, candidate: &Candidate, val
             .map(|p| p.params.clone())
             .unwrap_or_default(),
         budgets: Budgets {
-            start_ms: (plan.settings.start_ms > 0).then_some(plan.settings.start_ms),
-            move_ms: (plan.settings.move_ms > 0).then_some(plan.settings.move_ms),
-            clock: plan.settings.clock,
+            start_ms: (plan.settings.profile.start_ms > 0)
+                .then_some(plan.settings.profile.start_ms),
+            move_ms: (plan.settings.profile.move_ms > 0).then_some(plan.settings.profile.move_ms),
+            clock: plan.settings.profile.clock,
         },
-        fault_policy: plan.settings.on_fault,
-        hosting: match super::plan::hosting(&plan.settings) {
+        fault_policy: plan.settings.profile.on_fault,
+        hosting: match plan.settings.profile.hosting() {
             Ok(hosting) => hosting,
             Err(e) => {
                 log::warn!("entrant `{name}`: new build not validated: {e}");

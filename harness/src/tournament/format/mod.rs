@@ -192,6 +192,7 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 #[cfg(test)]
 pub(crate) mod test_field {
     use super::super::config::Settings;
+    use crate::match_profile::MatchProfile;
     use agon_engine::host::{Clock, HostKind};
 
     pub fn settings(games_per_pairing: u32) -> Settings {
@@ -200,12 +201,13 @@ pub(crate) mod test_field {
             game: "breakthrough".into(),
             games_per_pairing,
             seed: 11,
-            host: HostKind::Thread,
-            move_ms: 100,
-            start_ms: 100,
-            clock: Clock::Wall,
-            on_fault: None,
-            sandbox: Default::default(),
+            profile: MatchProfile {
+                host: HostKind::Thread,
+                move_ms: 100,
+                start_ms: 100,
+                clock: Clock::Wall,
+                ..MatchProfile::default()
+            },
             game_seed: None,
             versions: Default::default(),
             format: Default::default(),
