@@ -10,6 +10,7 @@ mod console;
 mod error_text;
 mod exit_guard;
 mod feedback;
+mod game_runner;
 mod grading;
 mod house;
 mod journal;

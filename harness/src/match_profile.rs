@@ -7,8 +7,10 @@
 use agon_engine::host::sandbox::SandboxConfig;
 use agon_engine::host::{Clock, HostKind, ProcessHostConfig};
 use agon_engine::record::Budgets;
+use agon_engine::runner::MatchSettings;
 use agon_engine::seating::Hosting;
-use agon_games::contract::FaultPolicy;
+use agon_engine::seed::SeedSecret;
+use agon_games::contract::{FaultPolicy, RawParams};
 use clap::{Args, ValueEnum};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -73,6 +75,22 @@ impl MatchProfile {
             start_ms: nonzero(self.start_ms),
             move_ms: nonzero(self.move_ms),
             clock: self.clock,
+        }
+    }
+
+    /// The settings of one game under this profile.
+    pub fn match_settings(
+        &self,
+        params: RawParams,
+        seed: u64,
+        secret: SeedSecret,
+    ) -> MatchSettings {
+        MatchSettings {
+            params,
+            seed,
+            seed_secret: secret,
+            budgets: self.budgets(),
+            fault_policy: self.on_fault,
         }
     }
 

@@ -6,7 +6,7 @@ use crate::feedback::summary::{publish, Shown};
 use crate::feedback::trace::TracePrinter;
 use crate::match_flags::{parse_params, seeds};
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::runner::{run_match, run_observed_match, MatchSettings};
+use agon_engine::runner::{run_match, run_observed_match};
 use agon_engine::seating::{self, Trial};
 use agon_games::contract::{GameRules, ParamError, RawParams};
 use agon_games::registry::Registry;
@@ -68,13 +68,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .map(|(i, spec)| seating::seat(spec, i, game, &hosting))
         .collect::<Result<Vec<_>, _>>()?;
     let (seed, seed_secret) = seeds(&args.seeds)?;
-    let settings = MatchSettings {
-        params,
-        seed,
-        seed_secret,
-        budgets: profile.budgets(),
-        fault_policy: profile.on_fault,
-    };
+    let settings = profile.match_settings(params, seed, seed_secret);
     let record = if args.trace {
         let bots = seats.iter().map(|seat| seat.record.bot.clone()).collect();
         run_observed_match(game, &settings, seats, &mut TracePrinter::new(bots))?

@@ -15,6 +15,7 @@ use super::game_pages;
 use super::pairing::Pairing;
 use super::restore::{LastVerdict, Restored};
 use crate::console::name;
+use crate::game_runner::{self, PinnedBot, Played};
 use crate::journal::Journal;
 use crate::standings::weng_lin::Ratings;
 use crate::stop::Stop;
@@ -25,8 +26,8 @@ use crate::swap::validation::{Validated, Validator};
 use crate::worker_pool;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::record::Budgets;
-use agon_engine::runner::{run_match, MatchError, MatchSettings};
-use agon_engine::seating::{self, Hosting};
+use agon_engine::runner::MatchSettings;
+use agon_engine::seating::Hosting;
 use agon_engine::seed::SeedSecret;
 use agon_games::contract::{FaultPolicy, GameRules, RawParams};
 use agon_games::registry::Registry;
@@ -744,32 +745,16 @@ fn play(job: Job, options: &LadderOptions) -> Done {
         Err(e) => return failed(e.to_string()),
     };
     let started_unix_ms = unix_ms();
-    let seated = seating::for_each_seat(&options.hosting, job.builds.len(), |seat| {
-        seating::seat_retrying(&job.builds[seat].spec(), seat, rules, &options.hosting)
-    });
-    let mut seats = Vec::new();
-    for (placed, build) in seated.into_iter().zip(&job.builds) {
-        match placed {
-            Ok(placed) if placed.record.sha256 == build.sha256 => seats.push(placed),
-            Ok(placed) => {
-                return failed(format!(
-                    "game {}: the copy of {} at {} holds sha256 {}, not {}",
-                    job.number,
-                    build.label(),
-                    build.copy.display(),
-                    placed.record.sha256,
-                    build.sha256
-                ))
-            }
-            Err(e) => {
-                return failed(format!(
-                    "game {}: cannot seat {}: {e}",
-                    job.number,
-                    build.label()
-                ))
-            }
-        }
-    }
+    let bots: Vec<PinnedBot> = job
+        .builds
+        .iter()
+        .map(|build| PinnedBot {
+            spec: build.spec(),
+            sha256: build.sha256.clone(),
+            name: build.label(),
+            crash_label: None,
+        })
+        .collect();
     let settings = MatchSettings {
         params: options.params.clone(),
         seed: job.seed,
@@ -777,13 +762,13 @@ fn play(job: Job, options: &LadderOptions) -> Done {
         budgets: options.budgets,
         fault_policy: options.fault_policy,
     };
-    let t0 = Instant::now();
-    let record = match run_match(rules, &settings, seats) {
-        Ok(r) => r,
-        Err(MatchError::Interrupted(why)) => return Done::Unplayed { slots, why },
-        Err(e) => return failed(format!("game {}: {e}", job.number)),
-    };
-    let game_ms = t0.elapsed().as_secs_f64() * 1000.0;
+    let what = format!("game {}", job.number);
+    let (record, game_ms) =
+        match game_runner::play(rules, &options.hosting, &bots, &settings, &what) {
+            Played::Game { record, game_ms } => (record, game_ms),
+            Played::Unplayed(why) => return Done::Unplayed { slots, why },
+            Played::Failed(why) => return failed(why),
+        };
     let game = LadderGame::new(
         job.number,
         job.builds.iter().map(SeatBuild::of).collect(),

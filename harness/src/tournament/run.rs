@@ -6,17 +6,17 @@ use super::entry::Entry;
 use super::in_flight;
 use super::plan::{GameSpec, Plan};
 use crate::console;
+use crate::game_runner::{self, PinnedBot, Played};
 use crate::journal::GameResult;
 use crate::journal::Journal;
 use crate::stop::{Stop, StopOnDrop};
 use crate::worker_pool;
-use agon_engine::host::crash_evidence::{self, CrashLabel};
+use agon_engine::host::crash_evidence::CrashLabel;
 use agon_engine::host::HostKind;
-use agon_engine::record::{Budgets, MatchRecord};
-use agon_engine::runner::{run_match, MatchError, MatchSettings, Seat};
-use agon_engine::seating::{self, Hosting};
+use agon_engine::record::MatchRecord;
+use agon_engine::runner::MatchSettings;
+use agon_engine::seating::Hosting;
 use agon_engine::seed::SeedSecret;
-use agon_games::contract::GameRules;
 use agon_games::registry::Registry;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -483,23 +483,20 @@ impl Games<'_> {
             Ok(r) => r,
             Err(e) => return Done::Failed(e.to_string()),
         };
-        let seats = match self.seat_all(game, rules) {
-            Ok(seats) => seats,
-            Err(e) => return Done::Failed(e),
-        };
+        let bots = self.pinned(game);
         let settings = match_settings(plan, game, &self.secret);
-        let t0 = Instant::now();
-        let record = match run_match(rules, &settings, seats) {
-            Ok(r) => r,
-            Err(MatchError::Interrupted(why)) => {
-                return Done::Unplayed {
-                    id: game.id.clone(),
-                    why,
+        let what = format!("game {}", game.id);
+        let (record, game_ms) =
+            match game_runner::play(rules, &self.hosting, &bots, &settings, &what) {
+                Played::Game { record, game_ms } => (record, game_ms),
+                Played::Unplayed(why) => {
+                    return Done::Unplayed {
+                        id: game.id.clone(),
+                        why,
+                    }
                 }
-            }
-            Err(e) => return Done::Failed(format!("game {}: {e}", game.id)),
-        };
-        let game_ms = t0.elapsed().as_secs_f64() * 1000.0;
+                Played::Failed(why) => return Done::Failed(why),
+            };
         if let Err(e) = save_record(self.dir, &game.id, &record) {
             return Done::Failed(e);
         }
@@ -518,45 +515,27 @@ impl Games<'_> {
         )))
     }
 
-    /// Seats each entrant of `game` with its current build: the planned one, or under `--watch`
-    /// the newest validated one.
-    fn seat_all(&self, game: &GameSpec, rules: &dyn GameRules) -> Result<Vec<Seat>, String> {
+    /// Each entrant of `game` with its current build: the planned one, or under `--watch` the
+    /// newest validated one.
+    fn pinned(&self, game: &GameSpec) -> Vec<PinnedBot> {
         let plan = self.plan;
-        if !self.watch {
-            for &entrant in &game.seats {
-                self.builds.warn_if_changed(plan, entrant);
-            }
-        }
-        let seated = seating::for_each_seat(&self.hosting, game.seats.len(), |seat| {
-            let entrant = game.seats[seat];
-            let current = self.builds.current(entrant);
-            // In-process hosts create the bot on this thread: a crash in its constructor is its.
-            let label = CrashLabel::new(&game.id, seat, &plan.entrants[entrant].name);
-            let placed = crash_evidence::in_call(Some(&label), || {
-                seating::seat_retrying(&current.spec, seat, rules, &self.hosting)
-            });
-            (placed, current, label)
-        });
-        let mut seats = Vec::new();
-        for ((placed, current, label), &entrant) in seated.into_iter().zip(&game.seats) {
-            let mut placed = placed.map_err(|e| {
-                format!(
-                    "game {}: cannot seat entrant `{}`: {e}",
-                    game.id, plan.entrants[entrant].name
-                )
-            })?;
-            if placed.record.sha256 != current.sha256 {
-                return Err(format!(
-                    "the cached copy of entrant `{}`'s build ({}) changed while the tournament ran \
-                     (it is not the build it was); results would mix two builds",
-                    plan.entrants[entrant].name,
-                    current.spec.file.display()
-                ));
-            }
-            placed.host.label_calls(label);
-            seats.push(placed);
-        }
-        Ok(seats)
+        game.seats
+            .iter()
+            .enumerate()
+            .map(|(seat, &entrant)| {
+                if !self.watch {
+                    self.builds.warn_if_changed(plan, entrant);
+                }
+                let current = self.builds.current(entrant);
+                let name = &plan.entrants[entrant].name;
+                PinnedBot {
+                    spec: current.spec,
+                    sha256: current.sha256,
+                    name: format!("entrant `{name}`"),
+                    crash_label: Some(CrashLabel::new(&game.id, seat, name)),
+                }
+            })
+            .collect()
     }
 }
 
@@ -565,18 +544,9 @@ impl Games<'_> {
 fn match_settings(plan: &Plan, game: &GameSpec, secret: &SeedSecret) -> MatchSettings {
     let mut params = plan.param_sets[game.param_set].params.clone();
     params.extend(game.params.clone());
-    MatchSettings {
-        params,
-        seed: game.seed,
-        seed_secret: *secret,
-        budgets: Budgets {
-            start_ms: (plan.settings.profile.start_ms > 0)
-                .then_some(plan.settings.profile.start_ms),
-            move_ms: (plan.settings.profile.move_ms > 0).then_some(plan.settings.profile.move_ms),
-            clock: plan.settings.profile.clock,
-        },
-        fault_policy: plan.settings.profile.on_fault,
-    }
+    plan.settings
+        .profile
+        .match_settings(params, game.seed, *secret)
 }
 
 fn save_record(dir: &Path, id: &str, record: &MatchRecord) -> Result<(), String> {

@@ -160,16 +160,20 @@ mod tests {
         let mut laid_out: Vec<GameSpec> = Vec::new();
         let mut results: HashMap<String, GameResult> = HashMap::new();
         let per_round = games_per_round(&lineup);
-        for round in 0..rounds as usize {
+        // The next games, with the record they were paired from.
+        let step = |laid_out: &[GameSpec], results: &HashMap<String, GameResult>| {
             let by_id: HashMap<&str, &GameResult> =
                 results.iter().map(|(k, v)| (k.as_str(), v)).collect();
             let progress = Progress {
-                laid_out: &laid_out,
+                laid_out,
                 results: &by_id,
                 batch: 1,
             };
             let before = Record::of(&lineup, &progress, per_round);
-            let next = swiss.next(&lineup, &progress);
+            (before, swiss.next(&lineup, &progress))
+        };
+        for round in 0..rounds as usize {
+            let (before, next) = step(&laid_out, &results);
             assert_eq!(next.len(), per_round, "round {round}");
             check_round(&before, &next, n, games_per_pairing, round);
             for game in &next {
@@ -179,14 +183,7 @@ mod tests {
             }
             laid_out.extend(next);
         }
-        let by_id: HashMap<&str, &GameResult> =
-            results.iter().map(|(k, v)| (k.as_str(), v)).collect();
-        let progress = Progress {
-            laid_out: &laid_out,
-            results: &by_id,
-            batch: 1,
-        };
-        assert!(swiss.next(&lineup, &progress).is_empty(), "then it is over");
+        assert!(step(&laid_out, &results).1.is_empty(), "then it is over");
         (laid_out, results)
     }
 

@@ -1,0 +1,98 @@
+//! The one game runner: every mode that plays a game between pinned builds (a tournament's
+//! games, the ladder's) seats its bots and plays through [`play`], so seating (every seat at
+//! once, retried), the check that each seat holds its pinned build, crash labels, timing and
+//! the line between a game played and one not finished through nobody's fault are written
+//! once.
+
+use agon_engine::bot_spec::BotSpec;
+use agon_engine::host::crash_evidence::{self, CrashLabel};
+use agon_engine::record::MatchRecord;
+use agon_engine::runner::{run_match, MatchError, MatchSettings, Seat};
+use agon_engine::seating::{self, Hosting};
+use agon_games::contract::GameRules;
+use std::time::Instant;
+
+/// One seat's bot, pinned to a build.
+pub struct PinnedBot {
+    /// The spec, naming the build's copy in the plugin cache.
+    pub spec: BotSpec,
+    /// The build's sha256: a copy that holds anything else is refused, since the game's
+    /// results would mix two builds.
+    pub sha256: String,
+    /// How messages name it (`entrant `a``, `b.so v2`).
+    pub name: String,
+    /// In-process hosts: the label a crash in its calls carries (`crash_evidence`).
+    pub crash_label: Option<CrashLabel>,
+}
+
+/// How a game ended for the mode that asked for it.
+pub enum Played {
+    Game {
+        record: Box<MatchRecord>,
+        /// Wall time of the match, seating excluded.
+        game_ms: f64,
+    },
+    /// Not finished through nobody's fault among its bots (`MatchError::Interrupted`):
+    /// nothing is recorded, and the mode plays it again.
+    Unplayed(String),
+    /// The engine could not play it (a seat could not be placed, a copy changed, ...).
+    Failed(String),
+}
+
+/// Plays `game` (how messages name it) with `bots` in seat order.
+pub fn play(
+    rules: &dyn GameRules,
+    hosting: &Hosting,
+    bots: &[PinnedBot],
+    settings: &MatchSettings,
+    game: &str,
+) -> Played {
+    let seats = match seat_all(rules, hosting, bots, game) {
+        Ok(seats) => seats,
+        Err(why) => return Played::Failed(why),
+    };
+    let t0 = Instant::now();
+    match run_match(rules, settings, seats) {
+        Ok(record) => Played::Game {
+            record: Box::new(record),
+            game_ms: t0.elapsed().as_secs_f64() * 1000.0,
+        },
+        Err(MatchError::Interrupted(why)) => Played::Unplayed(why),
+        Err(e) => Played::Failed(format!("{game}: {e}")),
+    }
+}
+
+/// Seats every bot (process hosts start at once), each on its pinned build.
+fn seat_all(
+    rules: &dyn GameRules,
+    hosting: &Hosting,
+    bots: &[PinnedBot],
+    game: &str,
+) -> Result<Vec<Seat>, String> {
+    let seated = seating::for_each_seat(hosting, bots.len(), |seat| {
+        let bot = &bots[seat];
+        // In-process hosts create the bot on this thread: a crash in its constructor is its.
+        crash_evidence::in_call(bot.crash_label.as_ref(), || {
+            seating::seat_retrying(&bot.spec, seat, rules, hosting)
+        })
+    });
+    let mut seats = Vec::new();
+    for (placed, bot) in seated.into_iter().zip(bots) {
+        let mut placed = placed.map_err(|e| format!("{game}: cannot seat {}: {e}", bot.name))?;
+        if placed.record.sha256 != bot.sha256 {
+            return Err(format!(
+                "{game}: the cached copy of {}'s build ({}) holds sha256 {}, not {}: it changed \
+                 while the games ran, and results would mix two builds",
+                bot.name,
+                bot.spec.file.display(),
+                placed.record.sha256,
+                bot.sha256
+            ));
+        }
+        if let Some(label) = &bot.crash_label {
+            placed.host.label_calls(label.clone());
+        }
+        seats.push(placed);
+    }
+    Ok(seats)
+}
