@@ -26,6 +26,34 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Spellings of earlier releases and what replaced them: every quantity flag now ends with its
+/// unit (`-ms`, `-s`, `-days`, `-mib`; docs/command-line.md, "Grammar"). Each old spelling is a
+/// hidden alias for one release, and using it warns.
+pub const OLD_SPELLINGS: &[(&str, &str)] = &[
+    ("--ms", "--move-ms"),
+    ("--time", "--time-s"),
+    ("--wait", "--wait-s"),
+    ("--upload-idle-seconds", "--upload-idle-s"),
+    ("--max-upload-mb", "--max-upload-mib"),
+    ("--memory-mb", "--memory-mib"),
+    ("--older-than", "--older-than-days"),
+    ("--max-size", "--max-size-mib"),
+];
+
+/// The warnings for the old spellings among `args` (each a flag alone or `--flag=value`).
+pub fn old_spelling_warnings(args: &[String]) -> Vec<String> {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .filter_map(|arg| {
+            let flag = arg.split_once('=').map_or(arg.as_str(), |(f, _)| f);
+            let (old, new) = OLD_SPELLINGS.iter().find(|(old, _)| *old == flag)?;
+            Some(format!(
+                "agon: warning: {old} is now {new}; the old spelling goes in the next release"
+            ))
+        })
+        .collect()
+}
+
 #[derive(Subcommand)]
 pub enum Command {
     /// Show what plugin files offer (exits non-zero if any file is not a valid plugin)
@@ -189,8 +217,8 @@ pub enum CacheCommand {
                       An entry (one content, <cache>/plugins/<sha256>/) is used whenever agon \
                       stages a plugin file with that content (`agon match`, `plugins`, \
                       `tournament`, `ladder`, ...); its folder's modification time records the \
-                      last use. gc removes every entry not used for --older-than days, then, \
-                      if the cache still holds more than --max-size, the least recently used \
+                      last use. gc removes every entry not used for --older-than-days days, then, \
+                      if the cache still holds more than --max-size-mib, the least recently used \
                       entries until it holds no more. It prints each entry it removes and the \
                       bytes freed.\n\n\
                       Safe while agon runs: an entry a running agon process has staged (a \
@@ -201,8 +229,8 @@ pub enum CacheCommand {
                       left alone (and listed). One gc runs at a time per cache.",
         after_help = "Examples:\n  \
             agon cache gc                       # entries unused for 30 days\n  \
-            agon cache gc --older-than 7 --max-size 500\n  \
-            agon cache gc --older-than 0 --dry-run   # what is not in use right now"
+            agon cache gc --older-than-days 7 --max-size-mib 500\n  \
+            agon cache gc --older-than-days 0 --dry-run   # what is not in use right now"
     )]
     Gc(CacheGcArgs),
 }
@@ -220,14 +248,15 @@ pub struct CacheGcArgs {
     /// Remove entries not used for this many days (fractions allowed; 0: every entry no
     /// running agon uses)
     #[arg(
-        long,
+        long = "older-than-days",
+        alias = "older-than",
         value_name = "DAYS",
         default_value_t = CollectionPolicy::DEFAULT_UNUSED_DAYS
     )]
     pub older_than: f64,
     /// Then remove the least recently used entries until the cache holds at most this many
     /// MiB (entries in use still count, and stay)
-    #[arg(long, value_name = "MIB")]
+    #[arg(long = "max-size-mib", alias = "max-size", value_name = "MIB")]
     pub max_size: Option<f64>,
     /// Only print what would be removed and the bytes that would be freed
     #[arg(long)]
@@ -276,16 +305,26 @@ pub struct ServeArgs {
     pub bind: String,
     /// Seconds added to each player's time account before each move request; unused time
     /// carries over (the course server's -t; 0: no time limit, --move-ms guards each move)
-    #[arg(long, default_value_t = 0.0, value_name = "SECONDS")]
+    #[arg(
+        long = "time-s",
+        alias = "time",
+        default_value_t = 0.0,
+        value_name = "SECONDS"
+    )]
     pub time: f64,
     /// Depth limit in plies sent with each request (0: none)
     #[arg(long, default_value_t = 0, value_name = "PLIES")]
     pub depth: u32,
-    /// Without --time: the most any move may take in milliseconds
+    /// Without --time-s: the most any move may take in milliseconds
     #[arg(long, default_value_t = 60_000, value_name = "MS")]
     pub move_ms: u64,
     /// How long to wait for the course clients to join, in seconds
-    #[arg(long, default_value_t = 300, value_name = "SECONDS")]
+    #[arg(
+        long = "wait-s",
+        alias = "wait",
+        default_value_t = 300,
+        value_name = "SECONDS"
+    )]
     pub wait: u64,
     #[command(flatten)]
     pub seeds: SeedArgs,
@@ -395,7 +434,12 @@ pub struct SolveArgs {
     #[arg(long, value_name = "NAME|FILE")]
     pub puzzle: PathBuf,
     /// Time limit for the answer in milliseconds (0: none; a one-hour watchdog remains)
-    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    #[arg(
+        long = "move-ms",
+        alias = "ms",
+        default_value_t = 10_000,
+        value_name = "MS"
+    )]
     pub ms: u64,
     /// Where the solver runs: process (default), thread or inline
     #[arg(long, default_value = "process", value_name = "HOST")]
@@ -727,7 +771,12 @@ pub struct PortalServeArgs {
     #[arg(long, default_value_t = 64, value_name = "N")]
     pub max_connections_per_client: usize,
     /// The largest build a team may upload, in MiB
-    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    #[arg(
+        long = "max-upload-mib",
+        alias = "max-upload-mb",
+        default_value_t = 64,
+        value_name = "MIB"
+    )]
     pub max_upload_mb: u64,
     /// Uploads a team may make per hour
     #[arg(long, default_value_t = 30, value_name = "N")]
@@ -736,7 +785,12 @@ pub struct PortalServeArgs {
     #[arg(long, default_value_t = 16, value_name = "N")]
     pub uploads_at_once: usize,
     /// An upload that sends nothing for this long is dropped
-    #[arg(long, default_value_t = 20, value_name = "SECONDS")]
+    #[arg(
+        long = "upload-idle-s",
+        alias = "upload-idle-seconds",
+        default_value_t = 20,
+        value_name = "SECONDS"
+    )]
     pub upload_idle_seconds: u64,
     #[command(flatten)]
     pub play: LadderPlayArgs,
@@ -892,4 +946,57 @@ pub struct BenchArgs {
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every flag that takes a quantity names its unit last (docs/command-line.md, "Grammar").
+    #[test]
+    fn every_quantity_flag_ends_with_its_unit() {
+        fn walk(command: &clap::Command, path: &str, wrong: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                let (Some(long), Some(names)) = (arg.get_long(), arg.get_value_names()) else {
+                    continue;
+                };
+                let suffix = match names[0].as_str() {
+                    "MS" => "-ms",
+                    "SECONDS" => "-s",
+                    "MIB" => "-mib",
+                    "DAYS" => "-days",
+                    _ => continue,
+                };
+                // A flag that is its unit (`agon bench --seconds`) needs no suffix.
+                if !long.ends_with(suffix) && long != names[0].to_lowercase() {
+                    wrong.push(format!("{path} --{long} <{}>", names[0]));
+                }
+            }
+            for sub in command.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), wrong);
+            }
+        }
+        let mut wrong = Vec::new();
+        walk(&Cli::command(), "agon", &mut wrong);
+        assert!(wrong.is_empty(), "flags without their unit: {wrong:?}");
+        for (old, new) in OLD_SPELLINGS {
+            assert_ne!(old, new);
+        }
+    }
+
+    #[test]
+    fn old_spellings_warn_until_the_end_of_the_flags() {
+        let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let warnings = old_spelling_warnings(&args(&["solve", "--ms", "5", "--memory-mb=64"]));
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(
+            warnings[0].contains("--ms is now --move-ms"),
+            "{warnings:?}"
+        );
+        assert!(warnings[1].contains("--memory-mb is now --memory-mib"));
+        assert!(
+            old_spelling_warnings(&args(&["solve", "--move-ms", "5", "--", "--ms"])).is_empty()
+        );
+    }
 }

@@ -30,7 +30,11 @@ mod worker_pool;
 use clap::Parser;
 
 fn main() {
-    let cli = cli::Cli::parse();
+    let args: Vec<String> = std::env::args().collect();
+    let cli = cli::Cli::parse_from(&args);
+    for warning in cli::old_spelling_warnings(&args[1..]) {
+        eprintln!("{warning}");
+    }
     init_logging();
     exit_guard::arm();
     let plays_games = cli.command.plays_games();

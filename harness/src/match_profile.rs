@@ -213,7 +213,7 @@ pub struct ProfileArgs {
     pub sandbox: SandboxMode,
     /// Process host: memory limit per bot in MiB (its cgroup's memory.max where it gets one,
     /// else its address space)
-    #[arg(long, default_value_t = MEMORY_MIB, value_name = "MIB")]
+    #[arg(long = "memory-mib", alias = "memory-mb", default_value_t = MEMORY_MIB, value_name = "MIB")]
     pub memory_mb: u64,
     /// Process host: threads a bot may start (0: none; thread creation kills the bot)
     #[arg(long, default_value_t = 0, value_name = "N")]
@@ -255,7 +255,7 @@ impl ProfileArgs {
 fn flag_of(key: &str) -> &'static str {
     match key {
         "sandbox.user" => "sandbox-user",
-        _ => "memory-mb",
+        _ => "memory-mib",
     }
 }
 
@@ -288,7 +288,7 @@ mod tests {
             "skip-stall:3",
             "--sandbox",
             "strict",
-            "--memory-mb",
+            "--memory-mib",
             "64",
             "--move-ms",
             "0",

@@ -76,7 +76,7 @@ fn removes_entries_unused_for_longer_than_the_limit_and_keeps_recent_ones() {
     );
     assert_has(&out, "freed 1000 B (1 entry)");
 
-    let out = gc(&cache, &["--older-than", "0.5"]);
+    let out = gc(&cache, &["--older-than-days", "0.5"]);
     assert!(!recent.exists(), "unused for a day, over half a day: {out}");
 }
 
@@ -88,10 +88,10 @@ fn over_the_size_limit_the_least_recently_used_go_first() {
     let middle = entry(&cache, '2', 400 * kib, 2.0);
     let newest = entry(&cache, '3', 400 * kib, 1.0);
     // 1200 KiB in all; at most 1 MiB leaves two.
-    let out = gc(&cache, &["--max-size", "1"]);
+    let out = gc(&cache, &["--max-size-mib", "1"]);
     assert!(!oldest.exists(), "{out}");
     assert!(middle.exists() && newest.exists(), "{out}");
-    assert_has(&out, "while over --max-size");
+    assert_has(&out, "while over --max-size-mib");
 }
 
 #[test]
@@ -163,7 +163,7 @@ fn links_in_the_cache_are_never_followed() {
     std::os::unix::fs::symlink(&precious, real.join("escape.so")).unwrap();
     last_used(&real, days_ago(100.0));
 
-    let out = gc(&cache, &["--older-than", "0"]);
+    let out = gc(&cache, &["--older-than-days", "0"]);
     assert!(
         !real.exists(),
         "the real entry goes, its link as a link: {out}"
@@ -181,7 +181,7 @@ fn links_in_the_cache_are_never_followed() {
     let elsewhere = dir.join("elsewhere");
     let foreign = entry(&elsewhere, 'e', 10, 100.0);
     std::os::unix::fs::symlink(elsewhere.join("plugins"), linked_cache.join("plugins")).unwrap();
-    let out = gc(&linked_cache, &["--older-than", "0"]);
+    let out = gc(&linked_cache, &["--older-than-days", "0"]);
     assert!(foreign.join("libteam.so").is_file(), "{out}");
     assert_has(&out, "left alone");
 }
@@ -213,7 +213,7 @@ fn a_plugin_loads_again_after_gc_removed_its_entry() {
     };
     listed(&cache);
     assert!(entry.is_dir());
-    let out = gc(&cache, &["--older-than", "0"]);
+    let out = gc(&cache, &["--older-than-days", "0"]);
     assert!(!entry.exists(), "{out}");
     listed(&cache);
     assert!(
@@ -233,7 +233,7 @@ fn loads_succeed_while_gc_runs_over_and_over() {
         let collector = scope.spawn(|| {
             let mut runs = 0;
             while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-                agon_in(&cache, &["cache", "gc", "--older-than", "0"]);
+                agon_in(&cache, &["cache", "gc", "--older-than-days", "0"]);
                 runs += 1;
             }
             runs

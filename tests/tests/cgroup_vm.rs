@@ -349,7 +349,7 @@ impl Inner {
             &self.delegation,
             [&oom, &self.random()],
             5000,
-            &["--memory-mb", "192"],
+            &["--memory-mib", "192"],
         );
         let (cause, detail) = played.fault(0);
         assert_eq!(cause, "oom", "{detail}\n{}", played.stderr);

@@ -528,3 +528,16 @@ fn plugins_survives_truncated_and_bit_flipped_libraries() {
         );
     }
 }
+
+/// A flag's spelling of the release before still works, and says what replaced it.
+#[test]
+fn an_old_spelling_works_and_warns() {
+    let out = agon_output(&["cache", "gc", "--older-than", "100000", "--dry-run"]).expect_success();
+    assert_has(
+        &out.stderr,
+        "agon: warning: --older-than is now --older-than-days; the old spelling goes in the next release",
+    );
+    let out =
+        agon_output(&["cache", "gc", "--older-than-days", "100000", "--dry-run"]).expect_success();
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+}

@@ -164,11 +164,11 @@ fn limits_hold_size_rate_and_slow_uploads_block_no_one() {
     let portal = Portal::start(
         &dir,
         &[
-            "--max-upload-mb",
+            "--max-upload-mib",
             "2",
             "--uploads-per-hour",
             "3",
-            "--upload-idle-seconds",
+            "--upload-idle-s",
             "2",
             "--uploads-at-once",
             "2",

@@ -406,7 +406,7 @@ fn sent_then_read(url: &str, head: &str, body: &[u8]) -> (String, String) {
 fn the_edges_of_http_are_answered_as_clients_expect() {
     let dir = scratch("portal-edges");
     let red = add_team(&dir, "red");
-    let portal = Portal::start(&dir, &["--max-upload-mb", "1"]);
+    let portal = Portal::start(&dir, &["--max-upload-mib", "1"]);
 
     let body = vec![0u8; 20 << 20];
     let head = format!(

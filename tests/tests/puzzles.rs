@@ -36,7 +36,7 @@ fn solve(game: &str, bot: &str, file: &Path) -> Value {
         "--puzzle",
         file.to_str().unwrap(),
         "--json",
-        "--ms",
+        "--move-ms",
         "30000",
     ]);
     serde_json::from_str(&out).unwrap()

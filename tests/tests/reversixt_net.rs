@@ -35,7 +35,7 @@ fn serve_map(name: &str, map: &std::path::Path, seats: &[&str], time: &str) -> S
         command.args(["--seat", s]);
     }
     command.args([
-        "--time", time, "--host", "thread", "--seed", "5", "--wait", "30",
+        "--time-s", time, "--host", "thread", "--seed", "5", "--wait-s", "30",
     ]);
     command.arg("--record").arg(&record);
     let mut child = command
@@ -370,7 +370,7 @@ fn connect_starts_a_killed_bot_again_instead_of_playing_stand_ins() {
 
 /// 200 silent or half-greeting connections, then a client trickling its greeting a byte at a
 /// time, then a real client: greetings used to be handled one at a time, 10 s each, and a trickler was never
-/// timed out, so the real client was locked out past `--wait`. Now each connection greets on
+/// timed out, so the real client was locked out past `--wait-s`. Now each connection greets on
 /// its own, the real client joins at once, and the game is played.
 #[test]
 fn silent_and_trickling_connections_do_not_lock_real_clients_out() {

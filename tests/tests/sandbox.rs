@@ -66,7 +66,7 @@ fn every_misbehaving_bot_is_contained() {
         },
         Case {
             move_ms: 10_000,
-            extra: vec!["--memory-mb".into(), "256".into()],
+            extra: vec!["--memory-mib".into(), "256".into()],
             ..case("oom", "oom")
         },
         case("exit", "exited"),
@@ -144,7 +144,7 @@ fn every_misbehaving_bot_is_contained() {
             extra: vec![
                 "--threads".into(),
                 "1".into(),
-                "--memory-mb".into(),
+                "--memory-mib".into(),
                 "64".into(),
             ],
             ..case("thread-flood?allowed=1", "illegal")

@@ -119,7 +119,7 @@ fn a_bot_leaves_no_sysv_objects_behind() {
     let random = spec("breakthrough-random", "random");
     for call in ["shm", "msg"] {
         let bad = format!("{}?call={call}", spec("misbehave", "sysv"));
-        let v = play([&bad, &random], &["--memory-mb", "64"]);
+        let v = play([&bad, &random], &["--memory-mib", "64"]);
         assert_eq!(first_fault(&v).1, "refused_syscall", "{call}");
     }
     assert_eq!(sysv_objects(), before, "SysV objects were left behind");
@@ -500,7 +500,7 @@ fn a_host_gets_a_cgroup_of_its_own_where_one_can_be_made() {
         return;
     };
     let flood = format!("{}?allowed=1", spec("misbehave", "thread-flood"));
-    let v = play([&flood, &random], &["--threads", "1", "--memory-mb", "64"]);
+    let v = play([&flood, &random], &["--threads", "1", "--memory-mib", "64"]);
     let cgroup = v["seats"][0]["sandbox"]["cgroup"]
         .as_str()
         .unwrap()

@@ -81,12 +81,12 @@ fn list(args: CacheListArgs) -> anyhow::Result<()> {
 
 fn gc(args: CacheGcArgs) -> anyhow::Result<()> {
     if !(args.older_than >= 0.0 && args.older_than.is_finite()) {
-        bail!("--older-than takes a number of days, 0 or more");
+        bail!("--older-than-days takes a number of days, 0 or more");
     }
     let max_bytes = match args.max_size {
         None => None,
         Some(mib) if mib >= 0.0 && mib.is_finite() => Some((mib * 1024.0 * 1024.0) as u64),
-        Some(_) => bail!("--max-size takes a number of MiB, 0 or more"),
+        Some(_) => bail!("--max-size-mib takes a number of MiB, 0 or more"),
     };
     let policy = CollectionPolicy {
         unused_for: days(args.older_than),
@@ -122,7 +122,7 @@ fn print_collection(done: &Collection, args: &CacheGcArgs, now: SystemTime) {
         let why = match removal.reason {
             RemovalReason::Unused => format!("unused for {}", span(now, entry.last_use)),
             RemovalReason::OverSize => format!(
-                "least recently used (used {}) while over --max-size",
+                "least recently used (used {}) while over --max-size-mib",
                 ago(now, entry.last_use)
             ),
         };

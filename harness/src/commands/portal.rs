@@ -21,12 +21,12 @@ fn serve(args: PortalServeArgs) -> anyhow::Result<()> {
         .ok_or_else(|| anyhow!("--dir: name the portal's folder"))?;
     if !(1..=4096).contains(&args.max_upload_mb) {
         bail!(
-            "--max-upload-mb {}: expected 1 to 4096 MiB",
+            "--max-upload-mib {}: expected 1 to 4096 MiB",
             args.max_upload_mb
         );
     }
     if args.uploads_at_once == 0 || args.upload_idle_seconds == 0 {
-        bail!("--uploads-at-once and --upload-idle-seconds: expected at least 1");
+        bail!("--uploads-at-once and --upload-idle-s: expected at least 1");
     }
     if args.max_connections == 0 || args.max_connections_per_client == 0 {
         bail!("--max-connections and --max-connections-per-client: expected at least 1");

@@ -23,7 +23,7 @@ pub fn what_to_do(fault: &Fault, record: &MatchRecord) -> Vec<String> {
                 .into(),
         ],
         FaultCause::Oom => vec![
-            "use less memory: the process host limits a bot's address space to `--memory-mb` \
+            "use less memory: the process host limits a bot's address space to `--memory-mib` \
              MiB (1024 by default; a tournament's `[sandbox] memory_mb`); bound tables and \
              caches, and free what a search no longer needs"
                 .into(),
