@@ -6,12 +6,12 @@
 //! time, and every refusal says where (a line and column, or the file).
 
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::course_net::reversixt::{Message, MAX_PAYLOAD};
 use agon_engine::record::MatchRecord;
 use agon_games::contract::RawParams;
 use agon_games::flowfree::Puzzle;
 use agon_games::lightsout::Board;
 use agon_games::registry::Registry;
+use agon_games::reversixt::course_wire::{Message, MAX_PAYLOAD};
 use agon_games::reversixt::Map;
 use agon_tests::{agon, instances, run, scratch, spec, tournament_run_args, Ran};
 use proptest::prelude::*;

@@ -9,10 +9,10 @@
 //! course client waits for it). The rules file is silent on a disqualification that leaves a
 //! single player: that ends the game, not phase 1, so it is 7 then 9 without 8.
 
-use super::reversixt::Message;
 use crate::record::MoveRecord;
 use crate::runner::MatchObserver;
 use agon_games::contract::Outcome;
+use agon_games::reversixt::course_wire::Message;
 use agon_games::reversixt::session::parse_notation;
 use agon_games::reversixt::{Map, Phase, Position};
 use std::net::TcpStream;

@@ -6,11 +6,11 @@
 //! process died or was killed for a late answer is started again for the next request (as the
 //! engine does under `skip`), so one late answer costs one move, not the rest of the game.
 
-use super::reversixt::{Message, WireError};
 use crate::host::{CallResult, Deadline, SeatHost};
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::protocol::{self, Reply, Start};
 use agon_games::reversixt::convert;
+use agon_games::reversixt::course_wire::{Message, WireError};
 use agon_games::reversixt::protocol as wire;
 use agon_games::reversixt::{Map, MapError, Move, Phase, Position};
 use std::net::TcpStream;

@@ -6,7 +6,7 @@
 //! client has a time limit: no client, silent, slow or not reading, holds up the others.
 
 use super::deadline_io::{DeadlineReader, DeadlineWriter};
-use super::reversixt::Message;
+use agon_games::reversixt::course_wire::Message;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 

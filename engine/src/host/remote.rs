@@ -5,9 +5,9 @@
 
 use super::{Call, CallResult, Deadline, HostKind, SeatHost};
 use crate::course_net::deadline_io::DeadlineReader;
-use crate::course_net::reversixt::{Message, WireError};
 use crate::fault::FaultCause;
 use agon_games::protocol::{self, Reply};
+use agon_games::reversixt::course_wire::{Message, WireError};
 use agon_games::reversixt::protocol as wire;
 use std::io;
 use std::net::TcpStream;

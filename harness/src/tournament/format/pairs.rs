@@ -4,7 +4,7 @@
 use super::super::config::Settings;
 use super::super::plan::GameSpec;
 use super::mix;
-use super::round_robin::course_board_seed;
+use agon_games::flip::course_board_seed;
 
 /// The games of one meeting: `first` takes seat 0 of the even games, `second` of the odd ones.
 /// Ids are `{prefix}-g{index}`; `seed_key` tells the meeting's seeds from every other's.

@@ -30,14 +30,6 @@ impl Schedule for RoundRobin {
     }
 }
 
-/// The board seed of game `i` (from 0) of a pairing in the Flip course's format: game r = i + 1
-/// is on board `base + floor(r / 2)` (`docs/games/flip.md`, "The course tournament format"),
-/// computed as the course's Java code does, in 32-bit `int` arithmetic that wraps at 2^31.
-pub(super) fn course_board_seed(base: i64, i: u32) -> i64 {
-    let round = (i as i64 + 1) / 2;
-    (base as i32).wrapping_add(round as i32) as i64
-}
-
 /// How many games [`schedule`] lays out, counted without laying them out.
 fn planned_games(seats: &[usize], games_per_pairing: u32, entrants: usize) -> u128 {
     let n = entrants as u128;
@@ -192,20 +184,6 @@ pub(super) fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
 mod tests {
     use super::super::test_field::settings;
     use super::*;
-
-    #[test]
-    fn course_board_seeds_wrap_like_java_ints() {
-        assert_eq!(course_board_seed(42, 0), 42);
-        assert_eq!(course_board_seed(42, 1), 43);
-        assert_eq!(course_board_seed(42, 2), 43);
-        assert_eq!(course_board_seed(42, 19), 52);
-        // Java: Integer.MAX_VALUE + 1 == Integer.MIN_VALUE.
-        assert_eq!(course_board_seed(i32::MAX as i64, 1), i32::MIN as i64);
-        assert_eq!(
-            course_board_seed(i32::MAX as i64 - 1, 5),
-            i32::MIN as i64 + 1
-        );
-    }
 
     #[test]
     fn the_schedule_swaps_seats_and_mirrors_seeds() {

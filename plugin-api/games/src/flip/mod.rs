@@ -14,6 +14,7 @@ pub mod protocol;
 pub mod session;
 
 mod config;
+mod course_tournament;
 mod game;
 mod geometry;
 mod grid;
@@ -22,6 +23,7 @@ mod placement;
 mod view;
 
 pub use config::Config;
+pub use course_tournament::course_board_seed;
 pub use game::{Flip, HalfTurn, Invalid, MoveResult, Outcome as FlipOutcome, Player};
 pub use geometry::{Point, EPS};
 pub use java_random::JavaRandom;

@@ -6,6 +6,7 @@
 
 pub mod bot;
 pub mod convert;
+pub mod course_wire;
 #[cfg(test)]
 mod playthrough;
 pub mod protocol;

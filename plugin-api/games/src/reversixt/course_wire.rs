@@ -1,4 +1,4 @@
-//! ReversiXT's course protocol messages (rules file, "Network protocol"): `type: u8`,
+//! ReversiXT's course protocol messages (docs/games/reversixt.md, "Network protocol"): `type: u8`,
 //! `length: u32` (payload bytes only), payload; all integers unsigned, big-endian.
 
 use std::io::{self, Read, Write};
@@ -18,14 +18,30 @@ pub enum Message {
     /// 3, server -> client: your player number.
     PlayerNumber(u8),
     /// 4, server -> client: a move request with the time limit (ms) and depth limit.
-    MoveRequest { time_ms: u32, depth: u8 },
+    MoveRequest {
+        /// The time limit in milliseconds (0: none).
+        time_ms: u32,
+        /// The depth limit in plies (0: none).
+        depth: u8,
+    },
     /// 5, client -> server: a move.
-    MoveReply { x: u16, y: u16, special: u8 },
+    MoveReply {
+        /// The column.
+        x: u16,
+        /// The row.
+        y: u16,
+        /// The special field: a choice or bonus (docs/games/reversixt.md, "Network protocol").
+        special: u8,
+    },
     /// 6, server -> all: a move was made.
     MoveAnnouncement {
+        /// The column.
         x: u16,
+        /// The row.
         y: u16,
+        /// As in [`Message::MoveReply`].
         special: u8,
+        /// Who moved.
         player: u8,
     },
     /// 7, server -> all: that player is disqualified.
@@ -39,23 +55,41 @@ pub enum Message {
 /// Why bytes are not a message.
 #[derive(Debug, thiserror::Error)]
 pub enum WireError {
+    /// The stream ended; says where in a message.
     #[error("the connection closed {0}")]
     Closed(&'static str),
+    /// A type byte the protocol does not have.
     #[error("unknown message type {0}")]
     UnknownType(u8),
     #[error(
         "message type {kind} must have a {expected}-byte payload, the length field says {found}"
     )]
-    Length { kind: u8, expected: u32, found: u32 },
+    /// A fixed-size message with another length.
+    Length {
+        /// The message type.
+        kind: u8,
+        /// Its payload's size.
+        expected: u32,
+        /// The length field.
+        found: u32,
+    },
     #[error(
         "message type {kind} announces {found} payload bytes, more than the {MAX_PAYLOAD} accepted"
     )]
-    TooLong { kind: u8, found: u32 },
+    /// A length beyond [`MAX_PAYLOAD`], refused before anything is allocated.
+    TooLong {
+        /// The message type.
+        kind: u8,
+        /// The length field.
+        found: u32,
+    },
+    /// The stream failed.
     #[error(transparent)]
     Io(io::Error),
 }
 
 impl Message {
+    /// The message's type byte.
     pub fn kind(&self) -> u8 {
         match self {
             Message::Group(_) => 1,
@@ -110,6 +144,7 @@ impl Message {
         out
     }
 
+    /// Writes the message and flushes.
     pub fn write_to(&self, w: &mut impl Write) -> io::Result<()> {
         w.write_all(&self.encode())?;
         w.flush()
