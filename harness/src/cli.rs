@@ -1,6 +1,6 @@
 //! Command-line definitions (clap derive). Every command and flag has help text.
 
-use crate::match_profile::ProfileArgs;
+use crate::match_profile::{HostChoice, ProfileArgs, SandboxMode};
 use agon_engine::loader::cache::CollectionPolicy;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -328,12 +328,12 @@ pub struct ServeArgs {
     pub wait: u64,
     #[command(flatten)]
     pub seeds: SeedArgs,
-    /// Where the plugin seats run: process (default), thread or inline
-    #[arg(long, default_value = "process", value_name = "HOST")]
-    pub host: String,
-    /// Process host: `report` or `strict` confinement (see `agon match --help`)
-    #[arg(long, default_value = "report", value_name = "MODE")]
-    pub sandbox: String,
+    /// Where the plugin seats run
+    #[arg(long, value_enum, default_value_t = HostChoice::Process, value_name = "HOST")]
+    pub host: HostChoice,
+    /// Process host: how to treat confinement the kernel cannot give
+    #[arg(long, value_enum, default_value_t = SandboxMode::Report, value_name = "MODE")]
+    pub sandbox: SandboxMode,
     /// Write the match record (JSON) to this file
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -353,12 +353,12 @@ pub struct ConnectArgs {
     /// The group number sent when joining
     #[arg(long, default_value_t = 1)]
     pub group: u8,
-    /// Where the bot runs: process (default), thread or inline
-    #[arg(long, default_value = "process", value_name = "HOST")]
-    pub host: String,
-    /// Process host: `report` or `strict` confinement (see `agon match --help`)
-    #[arg(long, default_value = "report", value_name = "MODE")]
-    pub sandbox: String,
+    /// Where the bot runs
+    #[arg(long, value_enum, default_value_t = HostChoice::Process, value_name = "HOST")]
+    pub host: HostChoice,
+    /// Process host: how to treat confinement the kernel cannot give
+    #[arg(long, value_enum, default_value_t = SandboxMode::Report, value_name = "MODE")]
+    pub sandbox: SandboxMode,
     /// The bot's seed
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -423,6 +423,11 @@ pub struct DoctorArgs {
 }
 
 #[derive(Args)]
+// A puzzle answer gets ten seconds (the course's), not a move's one, and `--ms` was its name.
+#[command(mut_arg("move_ms", |a| a
+    .default_value("10000")
+    .alias("ms")
+    .help("Time limit for the answer in milliseconds (0: none; a one-hour watchdog remains)")))]
 pub struct SolveArgs {
     /// The puzzle game: lightsout or flowfree
     #[arg(long, value_name = "GAME")]
@@ -433,17 +438,8 @@ pub struct SolveArgs {
     /// The instance: a built-in puzzle's name (`agon games` lists them) or a file
     #[arg(long, value_name = "NAME|FILE")]
     pub puzzle: PathBuf,
-    /// Time limit for the answer in milliseconds (0: none; a one-hour watchdog remains)
-    #[arg(
-        long = "move-ms",
-        alias = "ms",
-        default_value_t = 10_000,
-        value_name = "MS"
-    )]
-    pub ms: u64,
-    /// Where the solver runs: process (default), thread or inline
-    #[arg(long, default_value = "process", value_name = "HOST")]
-    pub host: String,
+    #[command(flatten)]
+    pub profile: ProfileArgs,
     /// Print JSON: `solved`, `reason` (when not solved), `time_ms`, `solution`, `attempts`
     #[arg(long)]
     pub json: bool,
@@ -595,8 +591,8 @@ pub struct PluginsArgs {
     /// Where each file is opened: `process` (a confined agon-host per file, the default: a
     /// broken or hostile library cannot crash or hang this command), or `thread` or `inline`
     /// (in this process; trusted files only)
-    #[arg(long, default_value = "process", value_name = "HOST")]
-    pub host: String,
+    #[arg(long, value_enum, default_value_t = HostChoice::Process, value_name = "HOST")]
+    pub host: HostChoice,
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,

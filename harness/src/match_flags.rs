@@ -2,8 +2,7 @@
 //! (`crate::match_profile`): the seeds, the course protocol's hosting, the game's parameters.
 
 use crate::cli::SeedArgs;
-use crate::match_profile::MatchProfile;
-use agon_engine::host::HostKind;
+use crate::match_profile::{HostChoice, MatchProfile, SandboxMode};
 use agon_engine::seating::Hosting;
 use agon_engine::seed::SeedSecret;
 use agon_games::contract::RawParams;
@@ -20,17 +19,12 @@ pub fn seeds(args: &SeedArgs) -> anyhow::Result<(u64, SeedSecret)> {
 
 /// The hosting of the course protocol's commands (`agon reversixt serve | connect`), from
 /// their `--host` and `--sandbox`; the rest of the match profile as its defaults.
-pub fn hosting(host: HostKind, sandbox: &str) -> anyhow::Result<Hosting> {
-    let strict = match sandbox {
-        "strict" => true,
-        "report" => false,
-        other => bail!("--sandbox `{other}`: expected `report` or `strict`"),
-    };
+pub fn hosting(host: HostChoice, sandbox: SandboxMode) -> anyhow::Result<Hosting> {
     let mut profile = MatchProfile {
-        host,
+        host: host.into(),
         ..MatchProfile::default()
     };
-    profile.sandbox.strict = strict;
+    profile.sandbox.strict = sandbox == SandboxMode::Strict;
     profile.hosting().map_err(|e| anyhow!(e))
 }
 

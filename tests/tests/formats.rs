@@ -96,6 +96,10 @@ fn a_swiss_tournament_pairs_round_by_round_and_resumes_between_rounds() {
     assert_eq!(byes.len(), 3, "three different byes");
     let whole = standings(&out);
     assert_eq!(whole["tournament"]["games_played"], 12);
+    assert_has(
+        &agon_tests::read(out.join("report.md")),
+        "Swiss, 3 rounds paired by score.",
+    );
 
     let shard = agon_output(&[
         "tournament",
@@ -149,6 +153,10 @@ fn a_gauntlet_plays_its_candidates_against_the_field() {
         assert_eq!(candidates, 1, "{id}: {seats:?}");
     }
     assert_eq!(standings(&out)["tournament"]["games_played"], 8);
+    assert_has(
+        &agon_tests::read(out.join("report.md")),
+        "Gauntlet: o1, o2 against the field.",
+    );
 }
 
 /// `agon sprt` finds a searching bot stronger than a random one, and not the other way round;
@@ -184,6 +192,10 @@ fn sprt_decides_which_build_is_stronger() {
         assert_has(&printed, &format!("{} accepted", verdict.to_uppercase()));
         let state = json(out.join("sprt.json"));
         assert_eq!(state["verdict"], verdict, "{name}: {state}");
+        assert_has(
+            &agon_tests::read(out.join("report.md")),
+            &format!("{} accepted", verdict.to_uppercase()),
+        );
         let pairs: u64 = state["pentanomial"]
             .as_array()
             .unwrap()

@@ -9,7 +9,6 @@ use agon_engine::bot_spec::BotSpec;
 use agon_engine::course_net::announcer::Announcer;
 use agon_engine::course_net::client::{self, ClientBot};
 use agon_engine::course_net::lobby;
-use agon_engine::host::HostKind;
 use agon_engine::host::RemoteSeat;
 use agon_engine::input_file::{limits, Input};
 use agon_engine::record::{Budgets, SeatRecord};
@@ -42,8 +41,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         ("lenient_map".to_string(), args.lenient_map.to_string()),
     ]);
     let specs = seat_specs(&args, &map)?;
-    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let hosting = hosting(host, &args.sandbox)?;
+    let hosting = hosting(args.host, args.sandbox)?;
     let joined = welcome_clients(&args, &map, &text, &specs)?;
     let (seats, writers) = take_seats(&specs, joined, game, &hosting)?;
     let settings = match_settings(&args, params)?;
@@ -204,8 +202,7 @@ fn match_settings(args: &ServeArgs, params: RawParams) -> anyhow::Result<MatchSe
 pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
     let game: &dyn GameRules = &ReversiXtRules;
     let spec: BotSpec = args.bot.parse()?;
-    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let hosting = hosting(host, &args.sandbox)?;
+    let hosting = hosting(args.host, args.sandbox)?;
     let address = args
         .server
         .to_socket_addrs()

@@ -2,8 +2,9 @@
 
 use crate::cli::PluginsArgs;
 use crate::console::{name, outln, path_name};
+use crate::match_profile::HostChoice;
 use agon_engine::host::sandbox::SandboxConfig;
-use agon_engine::host::{HostKind, ProcessHost, ProcessHostConfig};
+use agon_engine::host::{ProcessHost, ProcessHostConfig};
 use agon_engine::loader::{cache_dir, BotDescriptor, Manifest, Plugin, StagedPlugin};
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail};
@@ -17,13 +18,11 @@ struct Listed {
 }
 
 pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
-    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let process = match host {
-        HostKind::Process => {
+    let process = match args.host {
+        HostChoice::Process => {
             Some(ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?)
         }
-        HostKind::Inline | HostKind::Thread => None,
-        HostKind::Remote => bail!("--host remote: plugins are files, opened by process or inline"),
+        HostChoice::Inline | HostChoice::Thread => None,
     };
     let mut failures = Vec::new();
     let mut listed = Vec::new();

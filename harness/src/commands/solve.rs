@@ -3,12 +3,9 @@
 use crate::cli::SolveArgs;
 use crate::console::{out, outln};
 use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::sandbox::SandboxConfig;
-use agon_engine::host::{HostKind, ProcessHostConfig};
-use agon_engine::loader::cache_dir;
-use agon_engine::record::{Budgets, MatchRecord};
-use agon_engine::runner::{run_match, MatchSettings};
-use agon_engine::seating::{self, Hosting};
+use agon_engine::record::MatchRecord;
+use agon_engine::runner::run_match;
+use agon_engine::seating;
 use agon_games::contract::{GameRules, RawParams, SolutionView};
 use agon_games::registry::Registry;
 use anyhow::{anyhow, bail, Context};
@@ -20,8 +17,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         bail!("{} is not a puzzle; use `agon match`", game.name());
     }
     let spec = crate::house::resolve(args.bot.parse::<BotSpec>()?, game.name())?;
-    let host: HostKind = args.host.parse().map_err(|e: String| anyhow!(e))?;
-    let hosting = hosting_for(host)?;
+    let profile = args.profile.profile()?;
+    let hosting = profile.hosting().map_err(|e| anyhow!(e))?;
     let value = args.puzzle.display().to_string();
     let built_in = agon_games::contract::built_in(game.game_type().instances, &value).is_some();
     if !built_in && !args.puzzle.is_file() {
@@ -36,17 +33,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     game.new_session(&params, &agon_engine::input_file::GameFiles)
         .map_err(|e| anyhow!("{}: {e}", args.puzzle.display()))?;
     let seat = seating::seat(&spec, 0, game, &hosting)?;
-    let settings = MatchSettings {
-        params,
-        seed: 0,
-        seed_secret: agon_engine::seed::SeedSecret::draw()?,
-        budgets: Budgets {
-            start_ms: Some(5000),
-            move_ms: (args.ms > 0).then_some(args.ms),
-            clock: Default::default(),
-        },
-        fault_policy: None,
-    };
+    let settings = profile.match_settings(params, 0, agon_engine::seed::SeedSecret::draw()?);
     let record = run_match(game, &settings, vec![seat])?;
     if let Some(path) = &args.record {
         record
@@ -60,19 +47,6 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         print_text(&args, game, &spec, &record, &verdict);
         Ok(())
     }
-}
-
-fn hosting_for(host: HostKind) -> anyhow::Result<Hosting> {
-    Ok(Hosting {
-        kind: host,
-        process: match host {
-            HostKind::Process => {
-                Some(ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?)
-            }
-            _ => None,
-        },
-        cache: cache_dir(),
-    })
 }
 
 /// What the one-seat match says of the solver.

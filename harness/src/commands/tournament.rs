@@ -10,7 +10,7 @@ use crate::grading::grade::{grade, unique_entries, Report};
 use crate::grading::report::write_all;
 use crate::journal;
 use crate::journal::folder_lock::{self, FolderLock};
-use crate::standings::sprt::{SprtState, Verdict};
+use crate::standings::sprt::SprtState;
 use crate::tournament::config::Config;
 use crate::tournament::entry::Entry;
 use crate::tournament::format;
@@ -205,7 +205,7 @@ fn write_report(plan: &Plan, dir: &Path, again: bool, quiet: bool) -> anyhow::Re
     }
     write_all(dir, &plan, &report, &games, &pages).map_err(|e| anyhow!(e))?;
     print_standings(&report);
-    if let Some(state) = format::sprt_state(&plan, &entries) {
+    if let Some(state) = format::sprt_state(&plan, entries.iter()) {
         print_sprt(&plan, &state);
         let text = serde_json::to_string_pretty(&state)? + "\n";
         agon_engine::output_file::replace(&dir.join("sprt.json"), text.as_bytes())
@@ -217,44 +217,9 @@ fn write_report(plan: &Plan, dir: &Path, again: bool, quiet: bool) -> anyhow::Re
 
 /// The SPRT's verdict, its ratio against the bounds and the Elo difference the pairs show.
 fn print_sprt(plan: &Plan, state: &SprtState) {
-    let name_of = |e: usize| name(&plan.entrants[e].name);
-    let b = &state.bounds;
-    let verdict = match state.verdict {
-        Verdict::H1 => format!(
-            "H1 accepted: {} is stronger than {} (by elo1 = {}, not elo0 = {})",
-            name_of(1),
-            name_of(0),
-            b.elo1,
-            b.elo0
-        ),
-        Verdict::H0 => format!(
-            "H0 accepted: {} is not elo1 = {} stronger than {}",
-            name_of(1),
-            b.elo1,
-            name_of(0)
-        ),
-        Verdict::Undecided => format!("undecided after {} pairs (max_pairs)", b.max_pairs),
-        Verdict::Continue => "not decided yet: `agon tournament resume` plays on".to_string(),
-    };
-    let (elo, low, high) = state.pentanomial.elo();
-    outln!(
-        "SPRT [{}, {}] alpha {} beta {}: {verdict}",
-        b.elo0,
-        b.elo1,
-        b.alpha,
-        b.beta
-    );
-    outln!(
-        "  LLR {:.2} (bounds {:.2}, {:.2}) after {} pairs {:?}; Elo {:+.1} (95%: {:+.1} to {:+.1})",
-        state.llr,
-        state.lower,
-        state.upper,
-        state.pentanomial.pairs(),
-        state.pentanomial.0,
-        elo,
-        low,
-        high
-    );
+    let [verdict, figures] = state.describe(&plan.entrants[0].name, &plan.entrants[1].name);
+    outln!("{}", name(&verdict));
+    outln!("  {figures}");
 }
 
 fn print_standings(report: &Report) {

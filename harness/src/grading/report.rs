@@ -6,6 +6,7 @@ use super::fault_groups::fault_groups;
 use super::game_pages::Written;
 use super::grade::{CrossTable, Report, Row};
 use crate::tournament::entry::Entry;
+use crate::tournament::format;
 use crate::tournament::plan::Plan;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -181,6 +182,9 @@ fn markdown(plan: &Plan, report: &Report, games: &[&Entry]) -> String {
         plan.settings.profile.move_ms,
         t.clock
     );
+    if let Some(line) = format::describe(plan, games.iter().copied()) {
+        let _ = writeln!(out, "{line}\n");
+    }
     out.push_str("## Standings\n\n");
     out.push_str(&markdown_table(&report.standings, Some(plan)));
     for table in report

@@ -211,6 +211,55 @@ impl SprtState {
     }
 }
 
+impl SprtState {
+    /// Two lines for people: the verdict, then the ratio against its bounds, the pairs and
+    /// the Elo difference they show.
+    pub fn describe(&self, baseline: &str, candidate: &str) -> [String; 2] {
+        let b = &self.bounds;
+        let verdict = match self.verdict {
+            Verdict::H1 => format!(
+                "H1 accepted: {candidate} is stronger than {baseline} (by elo1 = {}, not elo0 = {})",
+                b.elo1, b.elo0
+            ),
+            Verdict::H0 => format!(
+                "H0 accepted: {candidate} is not elo1 = {} stronger than {baseline}",
+                b.elo1
+            ),
+            Verdict::Undecided => format!("undecided after {} pairs (max_pairs)", b.max_pairs),
+            Verdict::Continue => "not decided yet: `agon tournament resume` plays on".to_string(),
+        };
+        let (elo, low, high) = self.pentanomial.elo();
+        [
+            format!(
+                "SPRT [{}, {}] alpha {} beta {}: {verdict}",
+                b.elo0, b.elo1, b.alpha, b.beta
+            ),
+            format!(
+                "LLR {:.2} (bounds {:.2}, {:.2}) after {} pairs {:?}; Elo {} (95%: {} to {})",
+                self.llr,
+                self.lower,
+                self.upper,
+                self.pentanomial.pairs(),
+                self.pentanomial.0,
+                elo_text(elo),
+                elo_text(low),
+                elo_text(high)
+            ),
+        ]
+    }
+}
+
+/// An Elo difference; one side winning every game is beyond any number.
+fn elo_text(elo: f64) -> String {
+    if elo.is_finite() {
+        format!("{elo:+.1}")
+    } else if elo > 0.0 {
+        "+inf (every point won)".into()
+    } else {
+        "-inf (every point lost)".into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -134,6 +134,27 @@ impl Format {
     }
 }
 
+/// The report's line on how the games were paired: none for round robin (whose reports stay
+/// what they were), else the format, and an SPRT's verdict.
+pub fn describe<'a>(
+    plan: &super::plan::Plan,
+    entries: impl Iterator<Item = &'a super::entry::Entry>,
+) -> Option<String> {
+    let format = &plan.settings.format;
+    Some(match format {
+        Format::RoundRobin => return None,
+        Format::Gauntlet { candidates } => {
+            format!("Gauntlet: {} against the field.", candidates.join(", "))
+        }
+        Format::Swiss { rounds } => format!("Swiss, {rounds} rounds paired by score."),
+        Format::Sprt(_) => {
+            let state = sprt_state(plan, entries)?;
+            let [verdict, figures] = state.describe(&plan.entrants[0].name, &plan.entrants[1].name);
+            format!("{verdict}; {figures}.")
+        }
+    })
+}
+
 /// What every format lays out from: the tournament's settings and its entrants.
 pub struct Lineup<'a> {
     pub config_hash: &'a str,

@@ -53,12 +53,11 @@ pub fn sprt_pairs<'a>(progress: &'a Progress) -> impl Iterator<Item = f64> + 'a 
 }
 
 /// The test over a tournament's journal, if its format is SPRT.
-pub fn sprt_state(plan: &Plan, entries: &[Entry]) -> Option<SprtState> {
+pub fn sprt_state<'a>(plan: &Plan, entries: impl Iterator<Item = &'a Entry>) -> Option<SprtState> {
     let Format::Sprt(bounds) = &plan.settings.format else {
         return None;
     };
-    let results: HashMap<&str, &GameResult> =
-        entries.iter().map(|e| (e.id.as_str(), &e.result)).collect();
+    let results: HashMap<&str, &GameResult> = entries.map(|e| (e.id.as_str(), &e.result)).collect();
     let progress = Progress {
         laid_out: &plan.games,
         results: &results,
