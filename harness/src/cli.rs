@@ -1,8 +1,9 @@
 //! Command-line definitions (clap derive). Every command and flag has help text.
 
 use crate::match_profile::{HostChoice, ProfileArgs, SandboxMode};
+use crate::standings::sprt::{DEFAULT_ERROR_RATE, DEFAULT_MAX_PAIRS};
 use agon_engine::loader::cache::CollectionPolicy;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -26,32 +27,37 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Spellings of earlier releases and what replaced them: every quantity flag now ends with its
-/// unit (`-ms`, `-s`, `-days`, `-mib`; docs/command-line.md, "Grammar"). Each old spelling is a
-/// hidden alias for one release, and using it warns.
-pub const OLD_SPELLINGS: &[(&str, &str)] = &[
-    ("--ms", "--move-ms"),
-    ("--time", "--time-s"),
-    ("--wait", "--wait-s"),
-    ("--upload-idle-seconds", "--upload-idle-s"),
-    ("--max-upload-mb", "--max-upload-mib"),
-    ("--memory-mb", "--memory-mib"),
-    ("--older-than", "--older-than-days"),
-    ("--max-size", "--max-size-mib"),
-];
-
-/// The warnings for the old spellings among `args` (each a flag alone or `--flag=value`).
+/// The warnings for the flags among `args` given in a spelling of the release before. Every
+/// quantity flag now ends with its unit (`-ms`, `-s`, `-days`, `-mib`; docs/command-line.md,
+/// "Grammar"); each old spelling is a hidden alias of its flag (`#[arg(alias = ..)]`) for one
+/// release, and the aliases themselves say what to warn of.
 pub fn old_spelling_warnings(args: &[String]) -> Vec<String> {
+    let renamed = renamed_flags(&Cli::command());
     args.iter()
         .take_while(|a| *a != "--")
         .filter_map(|arg| {
             let flag = arg.split_once('=').map_or(arg.as_str(), |(f, _)| f);
-            let (old, new) = OLD_SPELLINGS.iter().find(|(old, _)| *old == flag)?;
+            let new = renamed.get(flag.strip_prefix("--")?)?;
             Some(format!(
-                "agon: warning: {old} is now {new}; the old spelling goes in the next release"
+                "agon: warning: {flag} is now --{new}; the old spelling goes in the next release"
             ))
         })
         .collect()
+}
+
+/// Every long alias in `command` and its subcommands, with the flag it spells.
+fn renamed_flags(command: &clap::Command) -> std::collections::BTreeMap<String, String> {
+    let mut renamed = std::collections::BTreeMap::new();
+    for arg in command.get_arguments() {
+        let Some(long) = arg.get_long() else { continue };
+        for alias in arg.get_all_aliases().into_iter().flatten() {
+            renamed.insert(alias.to_string(), long.to_string());
+        }
+    }
+    for sub in command.get_subcommands() {
+        renamed.extend(renamed_flags(sub));
+    }
+    renamed
 }
 
 #[derive(Subcommand)]
@@ -677,13 +683,13 @@ pub struct SprtArgs {
     #[arg(long, default_value_t = 10.0, value_name = "ELO")]
     pub elo1: f64,
     /// The chance of accepting H1 when H0 holds
-    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    #[arg(long, default_value_t = DEFAULT_ERROR_RATE, value_name = "P")]
     pub alpha: f64,
     /// The chance of accepting H0 when H1 holds
-    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    #[arg(long, default_value_t = DEFAULT_ERROR_RATE, value_name = "P")]
     pub beta: f64,
     /// Game pairs after which the test stops undecided
-    #[arg(long, default_value_t = 20_000, value_name = "N")]
+    #[arg(long, default_value_t = DEFAULT_MAX_PAIRS, value_name = "N")]
     pub max_pairs: u32,
     /// A game parameter, KEY=VALUE; repeat for more
     #[arg(long = "param", value_name = "KEY=VALUE")]
@@ -947,7 +953,6 @@ pub struct BenchArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     /// Every flag that takes a quantity names its unit last (docs/command-line.md, "Grammar").
     #[test]
@@ -976,7 +981,8 @@ mod tests {
         let mut wrong = Vec::new();
         walk(&Cli::command(), "agon", &mut wrong);
         assert!(wrong.is_empty(), "flags without their unit: {wrong:?}");
-        for (old, new) in OLD_SPELLINGS {
+        let renamed = renamed_flags(&Cli::command());
+        for (old, new) in renamed {
             assert_ne!(old, new);
         }
     }

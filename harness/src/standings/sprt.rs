@@ -8,19 +8,38 @@
 
 use serde::{Deserialize, Serialize};
 
-/// What an SPRT decides between, and how sure it must be.
+/// What an SPRT decides between, and how sure it must be: a configuration's `[sprt]` table
+/// (only `elo1` required) and a plan's format.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SprtBounds {
     /// H0: the candidate is this much stronger (logistic Elo), usually 0.
+    #[serde(default)]
     pub elo0: f64,
     /// H1: the candidate is this much stronger.
     pub elo1: f64,
     /// The chance of accepting H1 when H0 holds.
+    #[serde(default = "default_error_rate")]
     pub alpha: f64,
     /// The chance of accepting H0 when H1 holds.
+    #[serde(default = "default_error_rate")]
     pub beta: f64,
     /// Game pairs after which the test stops undecided.
+    #[serde(default = "default_max_pairs")]
     pub max_pairs: u32,
+}
+
+/// The error rates engine testers use.
+pub const DEFAULT_ERROR_RATE: f64 = 0.05;
+/// Enough pairs to tell a 5-Elo gain from none in most tests.
+pub const DEFAULT_MAX_PAIRS: u32 = 20_000;
+
+fn default_error_rate() -> f64 {
+    DEFAULT_ERROR_RATE
+}
+
+fn default_max_pairs() -> u32 {
+    DEFAULT_MAX_PAIRS
 }
 
 impl SprtBounds {

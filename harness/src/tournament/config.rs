@@ -1,8 +1,7 @@
 //! The tournament configuration file (TOML), checked completely before any game starts: every
 //! error names the key (and the entrant) it is about.
 
-use super::format::{Format, MAX_ROUNDS};
-use super::plan::MAX_GAMES;
+use super::format::Format;
 use crate::match_profile::{MatchProfile, SandboxProfile};
 use crate::standings::sprt::SprtBounds;
 use agon_engine::bot_spec::BotSpec;
@@ -63,7 +62,7 @@ pub struct ConfigFile {
     /// Swiss: how many rounds.
     pub rounds: Option<u32>,
     /// SPRT: what the test decides between.
-    pub sprt: Option<SprtSection>,
+    pub sprt: Option<SprtBounds>,
 }
 
 /// The formats a configuration may name (`tournament::format`).
@@ -75,30 +74,6 @@ pub enum FormatName {
     Gauntlet,
     Swiss,
     Sprt,
-}
-
-/// `[sprt]`: the candidate (the second entrant) against the baseline (the first).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SprtSection {
-    #[serde(default)]
-    pub elo0: f64,
-    pub elo1: f64,
-    #[serde(default = "default_error_rate")]
-    pub alpha: f64,
-    #[serde(default = "default_error_rate")]
-    pub beta: f64,
-    #[serde(default = "default_max_pairs")]
-    pub max_pairs: u32,
-}
-
-fn default_error_rate() -> f64 {
-    0.05
-}
-
-/// Enough pairs to tell a 5-Elo gain from none in most tests.
-fn default_max_pairs() -> u32 {
-    20_000
 }
 
 /// How the report counts the builds of an entrant swapped during a run (`--watch`).
@@ -239,7 +214,7 @@ impl Config {
         };
         let entrants = declared_entrants(&raw, base).map_err(fail)?;
         let mut settings = settings;
-        settings.format = format(&raw, game, param_sets.len()).map_err(fail)?;
+        settings.format = format(&raw, game, games_per_pairing, param_sets.len()).map_err(fail)?;
         Ok(Config {
             file: path.to_path_buf(),
             settings,
@@ -327,7 +302,12 @@ fn parsed<T: std::str::FromStr<Err = String>>(
 
 /// The format and its keys: each key only with its format, and every format's demands of the
 /// game (Swiss and SPRT pair two seats under one parameter set).
-fn format(raw: &ConfigFile, game: &dyn GameRules, param_sets: usize) -> Result<Format, KeyProblem> {
+fn format(
+    raw: &ConfigFile,
+    game: &dyn GameRules,
+    games_per_pairing: u32,
+    param_sets: usize,
+) -> Result<Format, KeyProblem> {
     let name = raw.format;
     let stray = [
         (
@@ -364,69 +344,30 @@ fn format(raw: &ConfigFile, game: &dyn GameRules, param_sets: usize) -> Result<F
             ),
         ));
     }
-    if paired && param_sets != 1 {
-        return Err(problem(
-            "sweep",
-            format!(
-                "`format = \"{}\"` plays one parameter set; remove the sweep",
-                name.as_str()
-            ),
-        ));
-    }
-    Ok(match name {
+    let format = match name {
         FormatName::RoundRobin => Format::RoundRobin,
         FormatName::Gauntlet => {
             let mut candidates = raw.candidates.clone();
             candidates.sort();
             candidates.dedup();
-            if candidates.is_empty() {
-                return Err(problem(
-                    "candidates",
-                    "a gauntlet needs `candidates = [\"NAME\", ...]`",
-                ));
-            }
             Format::Gauntlet { candidates }
         }
-        FormatName::Swiss => {
-            let rounds = raw
+        FormatName::Swiss => Format::Swiss {
+            rounds: raw
                 .rounds
-                .ok_or_else(|| problem("rounds", "a Swiss tournament needs `rounds = N`"))?;
-            if !(1..=MAX_ROUNDS).contains(&rounds) {
-                return Err(problem("rounds", format!("expected 1 to {MAX_ROUNDS}")));
-            }
-            if raw.games_per_pairing.unwrap_or(2) % 2 == 1 {
-                return Err(problem(
-                    "games_per_pairing",
-                    "a Swiss meeting is played as games with the seats swapped: expected an \
-                     even number (the default is 2)",
-                ));
-            }
-            Format::Swiss { rounds }
-        }
-        FormatName::Sprt => {
-            let section = raw.sprt.as_ref().ok_or_else(|| {
-                problem(
-                    "sprt",
-                    "an SPRT needs an `[sprt]` table with at least `elo1`",
-                )
-            })?;
-            let bounds = SprtBounds {
-                elo0: section.elo0,
-                elo1: section.elo1,
-                alpha: section.alpha,
-                beta: section.beta,
-                max_pairs: section.max_pairs,
-            };
-            bounds.check().map_err(|e| problem("sprt", e))?;
-            if bounds.max_pairs as usize > MAX_GAMES / 2 {
-                return Err(problem(
-                    "sprt.max_pairs",
-                    format!("expected at most {}", MAX_GAMES / 2),
-                ));
-            }
-            Format::Sprt(bounds)
-        }
-    })
+                .ok_or_else(|| problem("rounds", "a Swiss tournament needs `rounds = N`"))?,
+        },
+        FormatName::Sprt => Format::Sprt(raw.sprt.ok_or_else(|| {
+            problem(
+                "sprt",
+                "an SPRT needs an `[sprt]` table with at least `elo1`",
+            )
+        })?),
+    };
+    format
+        .check_settings(games_per_pairing, param_sets)
+        .map_err(|(key, e)| problem(key, e))?;
+    Ok(format)
 }
 
 impl FormatName {

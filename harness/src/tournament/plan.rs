@@ -4,9 +4,8 @@
 
 use super::config::{Config, Declared, ParamSet, Settings};
 use super::entry::Entry;
-use super::format::{Lineup, Progress};
+use super::format::{Lineup, Progress, Results};
 use super::shard::Shard;
-use crate::journal::GameResult;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::process::ProcessHost;
 use agon_engine::host::HostKind;
@@ -195,7 +194,7 @@ impl Plan {
     pub fn lay_out_next(
         &mut self,
         registry: &Registry,
-        results: &HashMap<&str, &GameResult>,
+        results: &Results,
         batch: usize,
     ) -> Result<bool, String> {
         if self
@@ -651,7 +650,12 @@ fn lay_out(
             config.file.display()
         )));
     }
-    Ok(schedule.next(&lineup, &Progress::start(0)))
+    let start = Progress {
+        laid_out: &[],
+        results: &Results::new(),
+        batch: 0,
+    };
+    Ok(schedule.next(&lineup, &start))
 }
 
 /// The game's seats under each parameter set.

@@ -3,11 +3,11 @@
 
 use super::builds::Builds;
 use super::entry::Entry;
+use super::format::results_by_id;
 use super::in_flight;
 use super::plan::{GameSpec, Plan};
 use crate::console;
 use crate::game_runner::{self, PinnedBot, Played};
-use crate::journal::GameResult;
 use crate::journal::Journal;
 use crate::stop::{Stop, StopOnDrop};
 use crate::worker_pool;
@@ -20,7 +20,7 @@ use agon_engine::seed::SeedSecret;
 use agon_games::registry::Registry;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
@@ -120,8 +120,7 @@ pub fn execute_steps(
     let mut total = execute(plan, dir, options)?;
     loop {
         let entries = crate::journal::read::<Entry>(dir, &plan.entry_check())?;
-        let results: HashMap<&str, &GameResult> =
-            entries.iter().map(|e| (e.id.as_str(), &e.result)).collect();
+        let results = results_by_id(&entries);
         if !plan.lay_out_next(&registry, &results, options.concurrency)? {
             return Ok(total);
         }

@@ -123,7 +123,12 @@ mod tests {
         let gauntlet = Gauntlet {
             candidates: &candidates,
         };
-        let games = gauntlet.next(&lineup, &Progress::start(1));
+        let start = Progress {
+            laid_out: &[],
+            results: &HashMap::new(),
+            batch: 1,
+        };
+        let games = gauntlet.next(&lineup, &start);
         assert_eq!(games.len() as u128, gauntlet.games_at_most(&lineup));
         assert!(gauntlet
             .next(

@@ -24,6 +24,7 @@ pub use sprt::{sprt_state, Sprt};
 pub use swiss::{Swiss, MAX_ROUNDS};
 
 use super::config::Settings;
+use super::entry::Entry;
 use super::plan::GameSpec;
 use crate::journal::GameResult;
 use crate::standings::sprt::SprtBounds;
@@ -93,44 +94,72 @@ impl Format {
 }
 
 impl Format {
-    /// Whether a plan read back from disk holds a format its run can follow: its own
-    /// parameters in range, and the entrants and parameter sets it needs (a configuration is
-    /// checked key by key before; this catches a plan edited since).
+    /// Whether the format's own parameters are in range for `games_per_pairing` games a
+    /// meeting and `param_sets` parameter sets; the error names the configuration key at fault.
+    /// A configuration is checked with it, and a plan read back from disk again.
+    pub fn check_settings(
+        &self,
+        games_per_pairing: u32,
+        param_sets: usize,
+    ) -> Result<(), (&'static str, String)> {
+        let one_set = || match param_sets {
+            1 => Ok(()),
+            _ => Err((
+                "sweep",
+                format!(
+                    "`format = \"{}\"` plays one parameter set; remove the sweep",
+                    self.name()
+                ),
+            )),
+        };
+        match self {
+            Format::RoundRobin => Ok(()),
+            Format::Gauntlet { candidates } if candidates.is_empty() => Err((
+                "candidates",
+                "a gauntlet needs `candidates = [\"NAME\", ...]`".into(),
+            )),
+            Format::Gauntlet { .. } => Ok(()),
+            Format::Swiss { rounds } => {
+                if !(1..=MAX_ROUNDS).contains(rounds) {
+                    return Err((
+                        "rounds",
+                        format!("{rounds} rounds; expected 1 to {MAX_ROUNDS}"),
+                    ));
+                }
+                if games_per_pairing % 2 == 1 {
+                    return Err((
+                        "games_per_pairing",
+                        "a Swiss meeting is played as games with the seats swapped: expected \
+                         an even number (the default is 2)"
+                            .into(),
+                    ));
+                }
+                one_set()
+            }
+            Format::Sprt(bounds) => {
+                bounds.check().map_err(|e| ("sprt", e))?;
+                if bounds.max_pairs as usize > super::plan::MAX_GAMES / 2 {
+                    return Err((
+                        "sprt.max_pairs",
+                        format!("expected at most {}", super::plan::MAX_GAMES / 2),
+                    ));
+                }
+                one_set()
+            }
+        }
+    }
+
+    /// Whether a plan read back from disk holds a format its run can follow: its parameters
+    /// in range, and the entrants it needs (this catches a plan edited since it was made).
     pub fn check_plan(
         &self,
         games_per_pairing: u32,
         param_sets: usize,
         names: &[&str],
     ) -> Result<(), String> {
-        let one_set = || match param_sets {
-            1 => Ok(()),
-            n => Err(format!(
-                "a {} plan has one parameter set, not {n}",
-                self.name()
-            )),
-        };
-        match self {
-            Format::RoundRobin => Ok(()),
-            Format::Gauntlet { candidates } => gauntlet::check_field(candidates, names, &[2]),
-            Format::Swiss { rounds } => {
-                if !(1..=MAX_ROUNDS).contains(rounds) || games_per_pairing % 2 == 1 {
-                    return Err(format!(
-                        "a Swiss plan of {rounds} rounds of {games_per_pairing} games a \
-                         meeting (expected 1 to {MAX_ROUNDS} rounds, an even number of games)"
-                    ));
-                }
-                one_set()?;
-                self.check_field(names, &[2])
-            }
-            Format::Sprt(bounds) => {
-                bounds.check()?;
-                if bounds.max_pairs as usize > super::plan::MAX_GAMES / 2 {
-                    return Err(format!("an SPRT of up to {} pairs", bounds.max_pairs));
-                }
-                one_set()?;
-                self.check_field(names, &[2])
-            }
-        }
+        self.check_settings(games_per_pairing, param_sets)
+            .map_err(|(key, e)| format!("{key}: {e}"))?;
+        self.check_field(names, &[2])
     }
 }
 
@@ -168,23 +197,21 @@ pub struct Lineup<'a> {
 /// What has happened so far: the games laid out, and the results of those played.
 pub struct Progress<'a> {
     pub laid_out: &'a [GameSpec],
-    pub results: &'a HashMap<&'a str, &'a GameResult>,
+    pub results: &'a Results<'a>,
     /// How many games the run plays at once: a sequential format lays out at least as many
     /// when it can, so no worker waits for the others.
     pub batch: usize,
 }
 
-impl Progress<'_> {
-    /// Before the first game.
-    pub fn start(batch: usize) -> Progress<'static> {
-        static NONE: std::sync::OnceLock<HashMap<&'static str, &'static GameResult>> =
-            std::sync::OnceLock::new();
-        Progress {
-            laid_out: &[],
-            results: NONE.get_or_init(HashMap::new),
-            batch,
-        }
-    }
+/// Results by game id.
+pub type Results<'a> = HashMap<&'a str, &'a GameResult>;
+
+/// The results of journal `entries`, by game id.
+pub fn results_by_id<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Results<'a> {
+    entries
+        .into_iter()
+        .map(|e| (e.id.as_str(), &e.result))
+        .collect()
 }
 
 /// One tournament format.

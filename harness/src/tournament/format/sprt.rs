@@ -6,10 +6,8 @@
 
 use super::super::entry::Entry;
 use super::super::plan::{GameSpec, Plan};
-use super::{mix, Format, Lineup, Progress, Schedule};
-use crate::journal::GameResult;
+use super::{mix, results_by_id, Format, Lineup, Progress, Schedule};
 use crate::standings::sprt::{SprtBounds, SprtState, Verdict};
-use std::collections::HashMap;
 
 pub struct Sprt<'a> {
     pub bounds: &'a SprtBounds,
@@ -57,7 +55,7 @@ pub fn sprt_state<'a>(plan: &Plan, entries: impl Iterator<Item = &'a Entry>) -> 
     let Format::Sprt(bounds) = &plan.settings.format else {
         return None;
     };
-    let results: HashMap<&str, &GameResult> = entries.map(|e| (e.id.as_str(), &e.result)).collect();
+    let results = results_by_id(entries);
     let progress = Progress {
         laid_out: &plan.games,
         results: &results,
