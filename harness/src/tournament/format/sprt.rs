@@ -28,8 +28,11 @@ impl Schedule for Sprt<'_> {
         if state.verdict != Verdict::Continue || laid >= self.bounds.max_pairs as usize {
             return Vec::new();
         }
-        // Whole pairs, at least one per game the run plays at once.
-        let batch = progress.batch.div_ceil(2).max(1);
+        // Whole pairs, at least one per game the run plays at once, and the square root of the
+        // pairs so far: each step costs the run a fixed setup and a read of the journal, so a
+        // step per pair made a long test quadratic (204 pairs took 19 s, the same games in one
+        // step 7 s), while the pairs played past the deciding one stay under 1/sqrt(n) of n.
+        let batch = progress.batch.div_ceil(2).max(laid.isqrt() + 1);
         let end = (laid + batch).min(self.bounds.max_pairs as usize);
         (laid..end).flat_map(|p| pair(lineup, p)).collect()
     }
@@ -88,4 +91,62 @@ fn pair(lineup: &Lineup, p: usize) -> [GameSpec; 2] {
         seed,
         params: params.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_field::settings;
+    use super::*;
+    use crate::journal::GameResult;
+    use std::collections::HashMap;
+
+    // Hypotheses either side of an even score, so that drawn pairs never decide.
+    const BOUNDS: SprtBounds = SprtBounds {
+        elo0: -5.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+        max_pairs: 10_000,
+    };
+
+    /// Every pair drawn: the test runs to its limit, a batch at a time.
+    #[test]
+    fn batches_grow_with_the_square_root_of_the_pairs_so_far() {
+        let settings = settings(2);
+        let names = ["old", "new"];
+        let lineup = Lineup {
+            config_hash: "h",
+            settings: &settings,
+            seats: &[2],
+            names: &names,
+        };
+        let sprt = Sprt { bounds: &BOUNDS };
+        let mut laid_out: Vec<GameSpec> = Vec::new();
+        let mut results: HashMap<String, GameResult> = HashMap::new();
+        let mut steps = 0;
+        loop {
+            let by_id: super::super::Results =
+                results.iter().map(|(k, v)| (k.as_str(), v)).collect();
+            let progress = Progress {
+                laid_out: &laid_out,
+                results: &by_id,
+                batch: 2,
+            };
+            let next = sprt.next(&lineup, &progress);
+            if next.is_empty() {
+                break;
+            }
+            let pairs_before = laid_out.len() / 2;
+            let expected = (pairs_before.isqrt() + 1).min(10_000 - pairs_before);
+            assert_eq!(next.len() / 2, expected);
+            for game in &next {
+                let draw = GameResult::by_rules(&[0.5, 0.5], &[], "draw");
+                results.insert(game.id.clone(), draw);
+            }
+            laid_out.extend(next);
+            steps += 1;
+        }
+        assert_eq!(laid_out.len() / 2, 10_000, "up to max_pairs, not past it");
+        assert!(steps < 250, "{steps} steps for 10,000 pairs");
+    }
 }
