@@ -1,8 +1,8 @@
 //! Command-line definitions (clap derive). Every command and flag has help text.
 
-use crate::match_profile::{HostChoice, ProfileArgs, SandboxMode};
-use crate::standings::sprt::{DEFAULT_ERROR_RATE, DEFAULT_MAX_PAIRS};
 use agon_engine::loader::cache::CollectionPolicy;
+use agon_play::match_profile::{HostChoice, ProfileArgs, SandboxMode};
+use agon_play::standings::sprt::{DEFAULT_ERROR_RATE, DEFAULT_MAX_PAIRS};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 

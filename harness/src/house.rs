@@ -8,10 +8,10 @@
 
 use crate::cli::HouseArgs;
 use crate::commands::new::vendor;
-use crate::console::outln;
-use crate::journal::folder_lock::FolderLock;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::loader::{cache_dir, Manifest, Plugin, StagedPlugin};
+use agon_play::console::outln;
+use agon_play::journal::folder_lock::FolderLock;
 use anyhow::{anyhow, bail, Context};
 use std::path::{Path, PathBuf};
 use std::process::Command;

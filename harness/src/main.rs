@@ -1,32 +1,20 @@
 //! `agon`: the command line of the Agon tournament engine. A thin layer over `agon-engine`.
 
 mod bench;
-mod charts;
 mod cli;
 #[cfg(test)]
 mod command_reference;
 mod commands;
-mod console;
 mod error_text;
-mod exit_guard;
 mod feedback;
-mod game_runner;
 mod grading;
 mod house;
-mod journal;
-mod json_lines;
 mod ladder;
 mod match_flags;
-mod match_profile;
-mod pages;
 mod portal;
-mod standings;
-mod stop;
-mod swap;
 mod tournament;
-mod view;
-mod worker_pool;
 
+use agon_play::{console, exit_guard};
 use clap::Parser;
 
 fn main() {

@@ -1,11 +1,11 @@
 //! What the flags that several commands share mean to the engine, beside the match profile
-//! (`crate::match_profile`): the seeds, the course protocol's hosting, the game's parameters.
+//! (`agon_play::match_profile`): the seeds, the course protocol's hosting, the game's parameters.
 
 use crate::cli::SeedArgs;
-use crate::match_profile::{HostChoice, MatchProfile, SandboxMode};
 use agon_engine::seating::Hosting;
 use agon_engine::seed::SeedSecret;
 use agon_games::contract::RawParams;
+use agon_play::match_profile::{HostChoice, MatchProfile, SandboxMode};
 use anyhow::{anyhow, bail};
 
 /// The match seed and the seed secret: as given, or drawn.

@@ -7,9 +7,9 @@
 
 use super::figure::{single, summarize, Figure};
 use crate::ladder::run::{run, LadderOptions};
-use crate::stop::Stop;
 use agon_engine::host::Clock;
 use agon_engine::record::Budgets;
+use agon_play::stop::Stop;
 use anyhow::{anyhow, bail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -29,7 +29,7 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
     let builds = [std::fs::read(random)?, std::fs::read(alphabeta)?];
     publish(&builds[0], &teams, "a.so")?;
     publish(&builds[0], &teams, "b.so")?;
-    let hosting = crate::match_profile::MatchProfile::default()
+    let hosting = agon_play::match_profile::MatchProfile::default()
         .hosting()
         .map_err(|e| anyhow::anyhow!(e))?;
     let stop = Arc::new(Stop::default());

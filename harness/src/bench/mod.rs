@@ -18,8 +18,8 @@ mod tournament;
 mod viewer;
 
 use crate::cli::BenchArgs;
-use crate::console::outln;
 use agon_engine::loader::Plugin;
+use agon_play::console::outln;
 use anyhow::{anyhow, Context};
 use figure::{Figure, SAMPLES};
 use std::path::{Path, PathBuf};

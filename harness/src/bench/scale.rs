@@ -6,13 +6,13 @@
 //! with its peak memory (the child's maximum resident set).
 
 use super::figure::{single, Figure};
-use crate::grading::game_pages;
 use crate::tournament::config::Config;
 use crate::tournament::entry::Entry;
 use crate::tournament::plan::Plan;
 use crate::tournament::shard::Shard;
 use agon_engine::loader::cache_dir;
 use agon_games::registry::Registry;
+use agon_play::view::game_files;
 use anyhow::{anyhow, bail, Context};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -114,8 +114,8 @@ fn template_record(dir: &Path, agon: &Path, random: &Path) -> anyhow::Result<Vec
 /// The viewer's data file of the template record.
 fn viewer_data(record: &[u8]) -> anyhow::Result<Vec<u8>> {
     let record: agon_engine::record::MatchRecord = serde_json::from_slice(record)?;
-    let shown = crate::view::shown(&record, &Registry::builtin(), None)?;
-    Ok(crate::view::data_file(&shown).into_bytes())
+    let shown = agon_play::view::shown(&record, &Registry::builtin(), None)?;
+    Ok(agon_play::view::data_file(&shown).into_bytes())
 }
 
 /// The shard folders a job array of `shards` tasks leaves: each shard's slice of the plan, and
@@ -139,7 +139,7 @@ fn write_shards(
     for (index, games) in slices.into_iter().enumerate() {
         let folder = dir.join(format!("shard-{index}"));
         std::fs::create_dir_all(folder.join("records"))?;
-        std::fs::create_dir_all(folder.join(game_pages::FOLDER))?;
+        std::fs::create_dir_all(folder.join(game_files::FOLDER))?;
         let mut slice = without_games.clone();
         slice.games_total = Some(plan.games.len());
         slice.shard = Some(format!("{index}/{shards}"));
@@ -157,9 +157,9 @@ fn write_shards(
                 seats: game.seats.clone(),
                 names: game.seats.iter().map(|&e| names[e].clone()).collect(),
                 sha256: game.seats.iter().map(|&e| sha256[e].clone()).collect(),
-                result: crate::journal::GameResult {
+                result: agon_play::journal::GameResult {
                     moves: 40,
-                    ..crate::journal::GameResult::by_rules(&scores, &[], "synthetic")
+                    ..agon_play::journal::GameResult::by_rules(&scores, &[], "synthetic")
                 },
                 ms_per_move: vec![0.1; game.seats.len()],
                 nodes: vec![None; game.seats.len()],
@@ -171,7 +171,7 @@ fn write_shards(
                 record,
             )
             .with_context(|| format!("writing a record into {}", folder.display()))?;
-            std::fs::write(game_pages::data_path(&folder, &game.id), data)
+            std::fs::write(game_files::data_path(&folder, &game.id), data)
                 .with_context(|| format!("writing a data file into {}", folder.display()))?;
         }
         journal.flush()?;

@@ -1,7 +1,7 @@
 //! The table `agon bench` prints, and each suite's figures set against its target.
 
 use super::figure::Figure;
-use crate::console::outln;
+use agon_play::console::outln;
 
 /// Prints `figures` as a table, then the ratios and targets of every suite that ran.
 pub fn print(figures: &[Figure], ladder_games: u64) {

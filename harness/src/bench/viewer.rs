@@ -33,7 +33,7 @@ fn page_figures(
     let mut size = 0.0;
     for _ in 0..5 {
         let t0 = Instant::now();
-        let page = crate::view::page(record, &registry, None)?;
+        let page = agon_play::view::page(record, &registry, None)?;
         times.push(t0.elapsed().as_secs_f64() * 1000.0);
         size = page.len() as f64 / 1024.0;
     }

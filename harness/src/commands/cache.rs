@@ -1,12 +1,12 @@
 //! `agon cache path | list | gc`: the content-addressed cache of plugin copies.
 
 use crate::cli::{CacheCommand, CacheGcArgs, CacheListArgs};
-use crate::console::{name, outln, path_name};
 use agon_engine::loader::cache::{
     collect, days, entry_in_use, scan, CacheEntry, Collection, CollectionPolicy, Oddity,
     RemovalReason,
 };
 use agon_engine::loader::cache_dir;
+use agon_play::console::{name, outln, path_name};
 use anyhow::bail;
 use serde_json::{json, Value};
 use std::time::{Duration, SystemTime};
@@ -48,7 +48,7 @@ fn list(args: CacheListArgs) -> anyhow::Result<()> {
         });
         outln!(
             "{}",
-            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+            agon_play::console::json_text(&serde_json::to_string_pretty(&out)?)
         );
         return Ok(());
     }
@@ -99,7 +99,7 @@ fn gc(args: CacheGcArgs) -> anyhow::Result<()> {
     if args.json {
         outln!(
             "{}",
-            crate::console::json_text(&serde_json::to_string_pretty(&collection_json(&done))?)
+            agon_play::console::json_text(&serde_json::to_string_pretty(&collection_json(&done))?)
         );
     } else {
         print_collection(&done, &args, now);

@@ -2,7 +2,6 @@
 //! and a plugin bot as a client of any course server (rules file, "Network protocol").
 
 use crate::cli::{ConnectArgs, ServeArgs};
-use crate::console::outln;
 use crate::feedback::summary::{publish, Shown};
 use crate::match_flags::hosting;
 use agon_engine::bot_spec::BotSpec;
@@ -18,6 +17,7 @@ use agon_games::contract::{GameRules, RawParams};
 use agon_games::reversixt::course_wire::MAX_PAYLOAD;
 use agon_games::reversixt::session::ReversiXtRules;
 use agon_games::reversixt::Map;
+use agon_play::console::outln;
 use anyhow::{anyhow, bail, Context};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::time::Duration;
@@ -234,7 +234,7 @@ pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
         });
         outln!(
             "{}",
-            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+            agon_play::console::json_text(&serde_json::to_string_pretty(&out)?)
         );
         return Ok(());
     }

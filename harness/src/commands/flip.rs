@@ -1,9 +1,9 @@
 //! `agon flip board`: the course simulator's start board, bit for bit.
 
 use crate::cli::FlipBoardArgs;
-use crate::console::outln;
 use agon_games::contract::RawParams;
 use agon_games::flip::{place, Config};
+use agon_play::console::outln;
 use anyhow::anyhow;
 
 pub fn board(args: FlipBoardArgs) -> anyhow::Result<()> {
@@ -24,7 +24,7 @@ pub fn board(args: FlipBoardArgs) -> anyhow::Result<()> {
         });
         outln!(
             "{}",
-            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+            agon_play::console::json_text(&serde_json::to_string_pretty(&out)?)
         );
         return Ok(());
     }

@@ -1,8 +1,8 @@
 //! `agon games`
 
 use crate::cli::GamesArgs;
-use crate::console::outln;
 use agon_games::registry::Registry;
+use agon_play::console::outln;
 
 pub fn run(args: GamesArgs) -> anyhow::Result<()> {
     let registry = Registry::builtin();
@@ -23,7 +23,7 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
             .collect();
         outln!(
             "{}",
-            crate::console::json_text(&serde_json::to_string_pretty(&games)?)
+            agon_play::console::json_text(&serde_json::to_string_pretty(&games)?)
         );
         return Ok(());
     }

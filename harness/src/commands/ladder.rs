@@ -5,12 +5,12 @@ use crate::commands::tournament::MAX_CONCURRENCY;
 use crate::ladder::configured::{check_configured, TrialBudgets};
 use crate::ladder::run::{run as run_ladder, LadderOptions, Summary as LadderSummary};
 use crate::match_flags::parse_params;
-use crate::match_profile::MatchProfile;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::HostKind;
 use agon_engine::seating::Hosting;
 use agon_games::contract::RawParams;
 use agon_games::registry::Registry;
+use agon_play::match_profile::MatchProfile;
 use anyhow::{anyhow, bail};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -135,7 +135,7 @@ pub fn report(out: &std::path::Path, summary: &LadderSummary) {
         ),
         None => "done".into(),
     };
-    crate::console::outln!(
+    agon_play::console::outln!(
         "ladder {}: {how}: {} games in the journal, {} played in {:.1} s; standings in {}",
         out.display(),
         summary.games,

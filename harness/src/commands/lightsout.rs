@@ -1,8 +1,8 @@
 //! `agon lightsout table | conjecture`: exact results by rank over GF(2), never enumeration.
 
 use crate::cli::{LightsoutCommand, LightsoutConjectureArgs, LightsoutTableArgs};
-use crate::console::{out, outln};
 use agon_games::lightsout::nullity;
+use agon_play::console::{out, outln};
 use anyhow::{anyhow, bail};
 
 pub fn run(command: LightsoutCommand) -> anyhow::Result<()> {
@@ -51,7 +51,7 @@ fn table(args: LightsoutTableArgs) -> anyhow::Result<()> {
         });
         outln!(
             "{}",
-            crate::console::json_text(&serde_json::to_string(&out)?)
+            agon_play::console::json_text(&serde_json::to_string(&out)?)
         );
         return Ok(());
     }
@@ -91,7 +91,7 @@ fn conjecture(args: LightsoutConjectureArgs) -> anyhow::Result<()> {
                 1u64 << found.min(62),
                 if expected == 0 { "all" } else { "half" }
             );
-            crate::exit_guard::exit(1);
+            agon_play::exit_guard::exit(1);
         }
     }
     outln!(

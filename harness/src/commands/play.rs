@@ -1,7 +1,6 @@
 //! `agon match`: one match between bots.
 
 use crate::cli::MatchArgs;
-use crate::console::{name, outln};
 use crate::feedback::summary::{publish, Shown};
 use crate::feedback::trace::TracePrinter;
 use crate::match_flags::{parse_params, seeds};
@@ -10,6 +9,7 @@ use agon_engine::runner::{run_match, run_observed_match};
 use agon_engine::seating::{self, Trial};
 use agon_games::contract::{GameRules, ParamError, RawParams};
 use agon_games::registry::Registry;
+use agon_play::console::{name, outln};
 use anyhow::{anyhow, bail, Context};
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
@@ -84,7 +84,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     };
     publish(&record, args.record.as_deref(), shown)?;
     if let Some(path) = &args.view {
-        crate::view::write_page(&record, None, path)
+        agon_play::view::write_page(&record, None, path)
             .with_context(|| format!("--view {}", path.display()))?;
         if !args.json {
             outln!("view: {}", path.display());

@@ -1,12 +1,12 @@
 //! `agon plugins FILE...`
 
 use crate::cli::PluginsArgs;
-use crate::console::{name, outln, path_name};
-use crate::match_profile::HostChoice;
 use agon_engine::host::sandbox::SandboxConfig;
 use agon_engine::host::{ProcessHost, ProcessHostConfig};
 use agon_engine::loader::{cache_dir, BotDescriptor, Manifest, Plugin, StagedPlugin};
 use agon_games::registry::Registry;
+use agon_play::console::{name, outln, path_name};
+use agon_play::match_profile::HostChoice;
 use anyhow::{anyhow, bail};
 use std::path::{Path, PathBuf};
 
@@ -75,7 +75,7 @@ fn print_json(listed: &[Listed], failures: &[(&PathBuf, String)]) -> anyhow::Res
     let out = serde_json::json!({ "plugins": plugins, "errors": errors });
     outln!(
         "{}",
-        crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+        agon_play::console::json_text(&serde_json::to_string_pretty(&out)?)
     );
     Ok(())
 }

@@ -80,7 +80,7 @@ fn team(command: TeamCommand) -> anyhow::Result<()> {
                 "agon: team `{name}` added; its token, shown this once (the portal keeps only \
                  its hash; `agon portal team revoke {name}` then `team add` makes a new one):"
             );
-            crate::console::outln!("{token}");
+            agon_play::console::outln!("{token}");
         }
         TeamCommand::List(args) => {
             let folder = PortalFolder::open(&args.dir).map_err(|e| anyhow!(e))?;
@@ -98,7 +98,7 @@ fn team(command: TeamCommand) -> anyhow::Result<()> {
                 } else {
                     "active"
                 };
-                crate::console::outln!("{}\t{} builds\t{state}", team.name, team.builds);
+                agon_play::console::outln!("{}\t{} builds\t{state}", team.name, team.builds);
             }
         }
         TeamCommand::Revoke(args) => {

@@ -1,10 +1,10 @@
 //! `agon replay verify FILE`
 
 use crate::cli::VerifyArgs;
-use crate::console::outln;
 use agon_engine::record::MatchRecord;
 use agon_engine::replay;
 use agon_games::registry::Registry;
+use agon_play::console::outln;
 use anyhow::anyhow;
 
 pub fn verify(args: VerifyArgs) -> anyhow::Result<()> {

@@ -2,9 +2,9 @@
 //! course maps built in.
 
 use crate::cli::{CheckMapArgs, MapsArgs};
-use crate::console::outln;
 use agon_engine::input_file::{limits, Input};
 use agon_games::reversixt::{Map, Square};
+use agon_play::console::outln;
 use anyhow::anyhow;
 
 /// `agon reversixt maps`: the built-in course maps.
@@ -86,7 +86,7 @@ pub fn check_map(args: CheckMapArgs) -> anyhow::Result<()> {
         });
         outln!(
             "{}",
-            crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+            agon_play::console::json_text(&serde_json::to_string_pretty(&out)?)
         );
         return Ok(());
     }

@@ -1,13 +1,13 @@
 //! `agon solve`: one puzzle, one solver, the engine's verdict.
 
 use crate::cli::SolveArgs;
-use crate::console::{out, outln};
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::record::MatchRecord;
 use agon_engine::runner::run_match;
 use agon_engine::seating;
 use agon_games::contract::{GameRules, RawParams, SolutionView};
 use agon_games::registry::Registry;
+use agon_play::console::{out, outln};
 use anyhow::{anyhow, bail, Context};
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
@@ -110,7 +110,7 @@ fn print_json(
     }
     outln!(
         "{}",
-        crate::console::json_text(&serde_json::to_string_pretty(&out)?)
+        agon_play::console::json_text(&serde_json::to_string_pretty(&out)?)
     );
     Ok(())
 }

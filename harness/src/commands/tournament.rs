@@ -4,13 +4,9 @@ use crate::cli::{
     TournamentCommand, TournamentDirArgs, TournamentMergeArgs, TournamentPlanArgs,
     TournamentReportArgs, TournamentResumeArgs, TournamentRunArgs,
 };
-use crate::console::{name, outln};
 use crate::grading::game_pages;
 use crate::grading::grade::{grade, unique_entries, Report};
 use crate::grading::report::write_all;
-use crate::journal;
-use crate::journal::folder_lock::{self, FolderLock};
-use crate::standings::sprt::SprtState;
 use crate::tournament::config::Config;
 use crate::tournament::entry::Entry;
 use crate::tournament::format;
@@ -23,6 +19,10 @@ use agon_engine::loader::cache_dir;
 use agon_engine::record::MatchRecord;
 use agon_engine::seed::SeedSecret;
 use agon_games::registry::Registry;
+use agon_play::console::{name, outln};
+use agon_play::journal;
+use agon_play::journal::folder_lock::{self, FolderLock};
+use agon_play::standings::sprt::SprtState;
 use anyhow::{anyhow, bail, Context};
 use std::path::Path;
 
@@ -265,7 +265,7 @@ fn plan(args: TournamentPlanArgs) -> anyhow::Result<()> {
     if args.json {
         outln!(
             "{}",
-            crate::console::json_text(&serde_json::to_string_pretty(&plan)?)
+            agon_play::console::json_text(&serde_json::to_string_pretty(&plan)?)
         );
     } else {
         for g in &plan.games {

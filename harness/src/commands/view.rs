@@ -1,8 +1,8 @@
 //! `agon view RECORD [--out FILE.html] [--open]`
 
 use crate::cli::ViewArgs;
-use crate::console::outln;
 use agon_engine::record::MatchRecord;
+use agon_play::console::outln;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -12,7 +12,7 @@ pub fn run(args: ViewArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| args.record.with_extension("html"));
-    crate::view::write_page(&record, args.title.as_deref(), &out)
+    agon_play::view::write_page(&record, args.title.as_deref(), &out)
         .with_context(|| format!("{}", args.record.display()))?;
     outln!("{}: the viewer of {}", out.display(), args.record.display());
     if args.open {

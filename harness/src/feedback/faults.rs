@@ -2,9 +2,9 @@
 //! and the detail (for `illegal`, the rules' reason), then what to do about it ([`super::hints`]).
 
 use super::hints::what_to_do;
-use crate::console::name;
 use agon_engine::fault::Phase;
 use agon_engine::record::MatchRecord;
+use agon_play::console::name;
 use std::fmt::Write as _;
 
 pub fn explained(record: &MatchRecord) -> String {

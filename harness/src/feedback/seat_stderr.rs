@@ -3,9 +3,9 @@
 //! whole. Each line is quoted behind `  | ` so that a bot's text never passes for the
 //! summary's own.
 
-use crate::console::name;
 use agon_engine::host::HostKind;
 use agon_engine::record::MatchRecord;
+use agon_play::console::name;
 use std::fmt::Write as _;
 
 /// Lines shown of a faulty seat's stderr.

@@ -3,9 +3,9 @@
 //! record as JSON.
 
 use super::{faults, seat_stderr};
-use crate::console::{name, out, outln};
 use agon_engine::host::sandbox::cgroup;
 use agon_engine::record::MatchRecord;
+use agon_play::console::{name, out, outln};
 use anyhow::Context;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -27,7 +27,7 @@ pub fn publish(record: &MatchRecord, path: Option<&Path>, shown: Shown) -> anyho
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
     }
     match shown {
-        Shown::Json => outln!("{}", crate::console::json_text(&record.to_json())),
+        Shown::Json => outln!("{}", agon_play::console::json_text(&record.to_json())),
         Shown::Summary { whole_stderr } => {
             out!("{}", summary(record, whole_stderr));
             if let Some(path) = path {

@@ -3,11 +3,11 @@
 //! then each answer in the game's notation with the time it took, one line per action, and the
 //! faults as they happen. Printed on stdout, a line at a time.
 
-use crate::console::{name, outln};
 use agon_engine::fault::{Fault, Phase};
 use agon_engine::record::{Forced, MoveRecord};
 use agon_engine::runner::MatchObserver;
 use agon_games::contract::Session;
+use agon_play::console::{name, outln};
 
 /// Prints the trace of a match whose seats hold `bots` (their names, in seat order).
 pub struct TracePrinter {

@@ -50,9 +50,9 @@ pub fn fault_groups(entries: &[&Entry]) -> Vec<FaultGroup> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journal::{GameResult, JournalFault};
     use agon_engine::fault::FaultCause;
     use agon_games::contract::Termination;
+    use agon_play::journal::{GameResult, JournalFault};
 
     fn game(id: &str, faults: &[(usize, FaultCause, &str)]) -> Entry {
         Entry {

@@ -4,30 +4,15 @@
 //! A game's data file is written once, by the report of the run that played it (a merge links
 //! the shards' files), for the games that have none yet; `agon tournament report DIR --games`
 //! writes every one again. A page's heading words the game's result by entrant
-//! ([`crate::view::named_result`]).
+//! ([`agon_play::view::named_result`]).
 
 use crate::tournament::entry::Entry;
 use agon_engine::record::MatchRecord;
+use agon_play::view::game_files::{data_path, write_data, write_viewer};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// The folder of the pages, in the tournament folder.
-pub const FOLDER: &str = "games";
-
-/// The one viewer page, in [`FOLDER`].
-pub const VIEWER: &str = "viewer.html";
-
-/// The viewer of game `id`, relative to the tournament folder (as the report links it).
-pub fn link(id: &str) -> String {
-    format!("{FOLDER}/{VIEWER}#game={id}")
-}
-
-/// The data file of game `id` in the tournament folder `dir`.
-pub fn data_path(dir: &Path, id: &str) -> PathBuf {
-    dir.join(FOLDER).join(format!("{id}.js"))
-}
 
 /// What writing the pages did.
 #[derive(Debug, Default)]
@@ -159,29 +144,16 @@ impl Progress {
     }
 }
 
-/// Writes the one viewer page of a `game` into `dir` (a tournament's or a ladder's folder).
-pub fn write_viewer(dir: &Path, game: &str) -> Result<(), String> {
-    let folder = dir.join(FOLDER);
-    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    let page = crate::view::shared_page(&agon_games::registry::Registry::builtin(), game)
-        .map_err(|e| format!("{e:#}"))?;
-    let path = folder.join(VIEWER);
-    agon_engine::output_file::replace(&path, page.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))
-}
-
 fn write_one(dir: &Path, game: &Entry, title: &str) -> Result<(), String> {
     let record_path = dir.join("records").join(format!("{}.json", game.id));
     let record = MatchRecord::read(&record_path).map_err(|e| e.to_string())?;
     let title = format!("{title}: game {} ({})", game.id, game.names.join(" vs "));
-    let shown = crate::view::shown_named(
+    let shown = agon_play::view::shown_named(
         &record,
         &agon_games::registry::Registry::builtin(),
         Some(&title),
         &game.names,
     )
     .map_err(|e| format!("{e:#}"))?;
-    let path = data_path(dir, &game.id);
-    agon_engine::output_file::replace(&path, crate::view::data_file(&shown).as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))
+    write_data(dir, &game.id, &shown)
 }

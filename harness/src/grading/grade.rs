@@ -3,10 +3,10 @@
 //! advantage. Only what the games decided goes in: no times, so deterministic bots give
 //! identical standings whatever the concurrency or interruptions.
 
-use crate::standings::bradley_terry::bradley_terry;
-use crate::standings::Tally;
 use crate::tournament::entry::Entry;
 use crate::tournament::plan::{Excluded, Plan};
+use agon_play::standings::bradley_terry::bradley_terry;
+use agon_play::standings::Tally;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 

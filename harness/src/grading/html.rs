@@ -5,13 +5,14 @@
 
 use super::entrant_build::entrant_build;
 use super::fault_groups::fault_groups;
-use super::game_pages::{self, Written};
+use super::game_pages::Written;
 use super::grade::{CrossTable, FirstSeat, Report, Row};
-use crate::charts::{grouped_bars, intervals};
 use crate::tournament::entry::Entry;
 use crate::tournament::plan::{Excluded, Plan};
-use crate::view::named_result;
 use agon_games::registry::Registry;
+use agon_play::charts::{grouped_bars, intervals};
+use agon_play::view::game_files;
+use agon_play::view::named_result;
 use minijinja::{context, Value};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -184,7 +185,7 @@ fn fault_lines(plan: &Plan, entries: &[&Entry], pages: &Written) -> Vec<FaultLin
             .games
             .iter()
             .take(LINKED_GAMES)
-            .map(|id| (id.clone(), pages.has(id).then(|| game_pages::link(id))))
+            .map(|id| (id.clone(), pages.has(id).then(|| game_files::link(id))))
             .collect();
         lines.push(FaultLine {
             anchor,
@@ -212,7 +213,7 @@ fn game_lines(plan: &Plan, entries: &[&Entry], pages: &Written) -> Vec<GameLine>
         .take(LISTED_GAMES)
         .map(|e| GameLine {
             id: e.id.clone(),
-            href: pages.has(&e.id).then(|| game_pages::link(&e.id)),
+            href: pages.has(&e.id).then(|| game_files::link(&e.id)),
             set: plan
                 .param_sets
                 .get(e.param_set)
@@ -353,7 +354,7 @@ pub fn page(plan: &Plan, report: &Report, entries: &[&Entry], pages: &Written) -
 }
 
 fn render(page: Value) -> String {
-    crate::pages::render("report.html", page).expect("the report renders")
+    agon_play::pages::render("report.html", page).expect("the report renders")
 }
 
 /// What was played, and under which settings, in one sentence.

@@ -1,4 +1,4 @@
-//! Grading: standings (ratings from `crate::standings::bradley_terry`) and the report files of a
+//! Grading: standings (ratings from `agon_play::standings::bradley_terry`) and the report files of a
 //! tournament.
 
 pub mod entrant_build;

@@ -4,10 +4,10 @@
 
 use super::builds::{Slots, Status};
 use super::entry::LadderGame;
-use crate::standings::weng_lin::{Rated, Ratings, CONSERVATIVE_SIGMAS};
-use crate::standings::Tally;
 use agon_engine::output_file;
 use agon_games::contract::RawParams;
+use agon_play::standings::weng_lin::{Rated, Ratings, CONSERVATIVE_SIGMAS};
+use agon_play::standings::Tally;
 use minijinja::{context, Value};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
@@ -249,7 +249,7 @@ impl Board {
                 }
             })
             .collect();
-        crate::pages::render(
+        agon_play::pages::render(
             "ladder.html",
             context! {
                 title => title(&self.game),

@@ -2,7 +2,7 @@
 //! version 1, each new content the next number, and content seen before (a team that goes back
 //! to an earlier build) keeps its number, so its games and rating continue.
 
-use crate::swap::build::Build;
+use agon_play::swap::build::Build;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Default)]

@@ -68,7 +68,7 @@ pub fn check_configured(
         if let Trial::Refused(message) = trial {
             return Err(format!(
                 "--bot {spec}: the bot refused its parameters: {}",
-                crate::console::name(&message)
+                agon_play::console::name(&message)
             ));
         }
     }

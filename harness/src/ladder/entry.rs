@@ -1,9 +1,9 @@
 //! One line of a ladder's journal: a finished game, with the build every seat played.
 
-use crate::journal::{GameResult, JournalEntry};
-use crate::swap::build::Build;
 use agon_engine::record::MatchRecord;
 use agon_engine::seed::SeedSecret;
+use agon_play::journal::{GameResult, JournalEntry};
+use agon_play::swap::build::Build;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

@@ -3,8 +3,8 @@
 //! ladder continues (its accepted builds keep their version numbers), where a torn or damaged
 //! line is skipped with a warning: events explain, the journal alone decides results.
 
-use crate::json_lines;
-use crate::swap::build::Build;
+use agon_play::json_lines;
+use agon_play::swap::build::Build;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;

@@ -1,19 +1,12 @@
 //! What the ladder page's game links open: the same viewer layout as a tournament's
-//! (`crate::grading::game_pages`), one viewer page `OUT/games/viewer.html` and a data file per
+//! (`agon_play::view::game_files`), one viewer page `OUT/games/viewer.html` and a data file per
 //! game, `OUT/games/game-N.js`, written by the worker that played the game.
 
 use super::entry::LadderGame;
-use crate::grading::game_pages::data_path;
-pub use crate::grading::game_pages::{link, write_viewer};
-use agon_engine::output_file;
 use agon_engine::record::MatchRecord;
 use agon_games::registry::Registry;
+pub use agon_play::view::game_files::{has_data, link, write_viewer};
 use std::path::Path;
-
-/// Whether game `id` has its data file in the ladder's folder `out`.
-pub fn has_data(out: &Path, id: &str) -> bool {
-    data_path(out, id).is_file()
-}
 
 /// Writes the data file of `game`, played as `record`, into `out`; `ladder` titles the page.
 pub fn write_data(
@@ -28,11 +21,9 @@ pub fn write_data(
         .map(|s| format!("{} v{}", s.team_or_slot(), s.version))
         .collect();
     let title = format!("{ladder}: {} ({})", game.id, seats.join(" vs "));
-    let shown = crate::view::shown(record, &Registry::builtin(), Some(&title))
+    let shown = agon_play::view::shown(record, &Registry::builtin(), Some(&title))
         .map_err(|e| format!("{e:#}"))?;
-    let path = data_path(out, &game.id);
-    output_file::replace(&path, crate::view::data_file(&shown).as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))
+    agon_play::view::game_files::write_data(out, &game.id, &shown)
 }
 
 /// Writes the data files the ladder page would link but that are missing (the latest games of

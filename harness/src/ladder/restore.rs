@@ -6,8 +6,8 @@
 //! the events (the portal) learns the verdict on every file it put there.
 
 use super::events::{Event, Logged};
-use crate::swap::build::Build;
 use agon_engine::bot_spec::BotSpec;
+use agon_play::swap::build::Build;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -34,9 +34,11 @@ fn template_script_hashes() -> Vec<String> {
     let mut pages: Vec<String> = registry
         .names()
         .iter()
-        .filter_map(|game| crate::view::shared_page(&registry, game).ok())
+        .filter_map(|game| agon_play::view::shared_page(&registry, game).ok())
         .collect();
-    pages.extend(crate::pages::fixed_scripts().map(|script| format!("<script>{script}</script>")));
+    pages.extend(
+        agon_play::pages::fixed_scripts().map(|script| format!("<script>{script}</script>")),
+    );
     let mut hashes: Vec<String> = pages
         .iter()
         .flat_map(|page| inline_scripts(page).map(hash).collect::<Vec<_>>())
@@ -131,7 +133,7 @@ mod tests {
         assert!(!policy.contains(&hash("run()")), "{policy}");
         // Every inline script of a page the portal serves is.
         let registry = agon_games::registry::Registry::builtin();
-        let viewer = crate::view::shared_page(&registry, "breakthrough").unwrap();
+        let viewer = agon_play::view::shared_page(&registry, "breakthrough").unwrap();
         let mut checked = 0;
         for script in inline_scripts(&viewer) {
             assert!(
@@ -141,7 +143,7 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 2, "{checked}");
-        for script in crate::pages::fixed_scripts() {
+        for script in agon_play::pages::fixed_scripts() {
             assert!(policy.contains(&hash(script)));
         }
     }

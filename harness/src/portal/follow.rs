@@ -100,7 +100,7 @@ impl Follower {
     pub fn new(ladder_dir: &Path, store: &Store) -> Result<Follower, String> {
         Ok(Follower {
             events: LineReader::new(ladder_dir.join(crate::ladder::events::FILE), 0),
-            journal: LineReader::new(ladder_dir.join(crate::journal::FILE), 0),
+            journal: LineReader::new(ladder_dir.join(agon_play::journal::FILE), 0),
             applied: store.read_offset(EVENTS_KEY)?,
         })
     }

@@ -63,7 +63,7 @@ pub fn run(
     let address = listener
         .local_addr()
         .map_err(|e| format!("cannot listen on {}: {e}", settings.listen))?;
-    crate::console::outln!(
+    agon_play::console::outln!(
         "agon portal: {}://{address}/ ({}; folder {})",
         if tls.is_some() { "https" } else { "http" },
         portal.game,

@@ -160,7 +160,7 @@ pub fn rating(row: &Value) -> Option<Rating> {
 /// Where the viewer shows game `id`, and where its record is downloaded.
 pub fn game_links(id: &str) -> (String, String) {
     (
-        format!("/{}", crate::grading::game_pages::link(id)),
+        format!("/{}", agon_play::view::game_files::link(id)),
         format!("/records/{id}.json"),
     )
 }

@@ -24,7 +24,7 @@ const REFRESH_SECONDS: u32 = 5;
 
 /// A page, with its policy.
 pub fn page(status: StatusCode, template: &str, context: minijinja::Value) -> Response {
-    let body = match crate::pages::render(template, context) {
+    let body = match agon_play::pages::render(template, context) {
         Ok(body) => body,
         Err(e) => return Refusal::internal(format!("{template}: {e}")).into_page(None),
     };
@@ -47,7 +47,7 @@ impl Refusal {
             message => self.message,
             team,
         };
-        let body = crate::pages::render("portal_message.html", context)
+        let body = agon_play::pages::render("portal_message.html", context)
             .unwrap_or_else(|_| "the portal could not render its message".into());
         let mut response = (self.status, Html(body)).into_response();
         secure(response.headers_mut(), page_policy());
@@ -236,7 +236,7 @@ pub async fn game_data(State(portal): Shared, Path(file): Path<String>) -> Respo
     let Some(id) = file.strip_suffix(".js").filter(|id| is_game_id(id)) else {
         return Refusal::not_found(format!("no game file `{file}`")).into_page(None);
     };
-    let path = crate::grading::game_pages::data_path(&portal.folder.ladder(), id);
+    let path = agon_play::view::game_files::data_path(&portal.folder.ladder(), id);
     served(&path, "text/javascript; charset=utf-8", None).await
 }
 

@@ -4,11 +4,11 @@
 //! when an entrant's file changes under it.
 
 use super::plan::Plan;
-use crate::swap::sparring::Sparring;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::HostKind;
 use agon_engine::loader::{file_version, FileVersion, StagedPlugin};
 use agon_engine::seed::SeedSecret;
+use agon_play::swap::sparring::Sparring;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -173,7 +173,7 @@ fn planned_copy(
         None => Err(format!(
             "entrant `{}`: {} {now}, and the plugin cache {} no longer holds the planned build \
              (sha256 {short}): put that build back in place, or plan the tournament again",
-            crate::console::name(name),
+            agon_play::console::name(name),
             file.display(),
             cache.display()
         )),
@@ -184,8 +184,8 @@ fn warn_planned_build(name: &str, file: &std::path::Path, now: &str, sha256: &st
     eprintln!(
         "agon: warning: entrant `{}`: {} {now}; this run plays the planned build (sha256 {}) \
          from the plugin cache to the end (`--watch` takes new builds)",
-        crate::console::name(name),
-        crate::console::path_name(file),
+        agon_play::console::name(name),
+        agon_play::console::path_name(file),
         &sha256[..12.min(sha256.len())],
     );
 }

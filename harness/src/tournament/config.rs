@@ -2,12 +2,12 @@
 //! error names the key (and the entrant) it is about.
 
 use super::format::Format;
-use crate::match_profile::{MatchProfile, SandboxProfile};
-use crate::standings::sprt::SprtBounds;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::input_file::{limits, Input};
 use agon_games::contract::{built_in, GameRules, RawParams};
 use agon_games::registry::Registry;
+use agon_play::match_profile::{MatchProfile, SandboxProfile};
+use agon_play::standings::sprt::SprtBounds;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,7 +25,7 @@ pub struct ConfigFile {
     #[serde(default)]
     pub seed: u64,
     pub concurrency: Option<usize>,
-    /// The match profile's keys (`crate::match_profile`, where their defaults are).
+    /// The match profile's keys (`agon_play::match_profile`, where their defaults are).
     pub host: Option<String>,
     pub move_ms: Option<u64>,
     pub start_ms: Option<u64>,

@@ -1,8 +1,8 @@
 //! One line of a tournament's journal: a finished game of the plan, its seats named by entrant.
 
-use crate::journal::{GameResult, JournalEntry, REJECTED};
 use agon_engine::record::MatchRecord;
 use agon_engine::seed::SeedSecret;
+use agon_play::journal::{GameResult, JournalEntry, REJECTED};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

@@ -17,10 +17,10 @@
 
 use super::entry::Entry;
 use super::plan::{GameSpec, Plan};
-use crate::journal::{GameResult, JournalFault};
-use crate::json_lines;
 use agon_engine::fault::FaultCause;
 use agon_games::contract::{Outcome, Termination};
+use agon_play::journal::{GameResult, JournalFault};
+use agon_play::json_lines;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;

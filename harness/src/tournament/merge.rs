@@ -10,9 +10,9 @@
 use super::entry::Entry;
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
-use crate::grading::game_pages;
-use crate::journal::{self, Journal};
 use agon_engine::seed::SeedSecret;
+use agon_play::journal::{self, Journal};
+use agon_play::view::game_files;
 use anyhow::{anyhow, bail, Context};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
@@ -208,7 +208,7 @@ fn stage(
     staging: &Path,
     allow_missing: bool,
 ) -> anyhow::Result<Counts> {
-    for folder in ["records", game_pages::FOLDER] {
+    for folder in ["records", game_files::FOLDER] {
         std::fs::create_dir_all(staging.join(folder))
             .with_context(|| format!("cannot create {}", staging.display()))?;
     }
@@ -238,9 +238,9 @@ fn stage(
             link_record(&part.dir, staging, &entry.id)?;
             // The viewer's data file too, where the shard's report wrote one (else the merged
             // report writes it).
-            let data = game_pages::data_path(&part.dir, &entry.id);
+            let data = game_files::data_path(&part.dir, &entry.id);
             if data.is_file() {
-                link_or_copy(&data, &game_pages::data_path(staging, &entry.id))?;
+                link_or_copy(&data, &game_files::data_path(staging, &entry.id))?;
             }
             journal.append_unsynced(&entry)?;
             let first = Seen {

@@ -6,11 +6,6 @@ use super::entry::Entry;
 use super::format::results_by_id;
 use super::in_flight;
 use super::plan::{GameSpec, Plan};
-use crate::console;
-use crate::game_runner::{self, PinnedBot, Played};
-use crate::journal::Journal;
-use crate::stop::{Stop, StopOnDrop};
-use crate::worker_pool;
 use agon_engine::host::crash_evidence::CrashLabel;
 use agon_engine::host::HostKind;
 use agon_engine::record::MatchRecord;
@@ -18,6 +13,11 @@ use agon_engine::runner::MatchSettings;
 use agon_engine::seating::Hosting;
 use agon_engine::seed::SeedSecret;
 use agon_games::registry::Registry;
+use agon_play::console;
+use agon_play::game_runner::{self, PinnedBot, Played};
+use agon_play::journal::Journal;
+use agon_play::stop::{Stop, StopOnDrop};
+use agon_play::worker_pool;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, HashSet};
@@ -119,7 +119,7 @@ pub fn execute_steps(
     let registry = Registry::builtin();
     let mut total = execute(plan, dir, options)?;
     loop {
-        let entries = crate::journal::read::<Entry>(dir, &plan.entry_check())?;
+        let entries = agon_play::journal::read::<Entry>(dir, &plan.entry_check())?;
         let results = results_by_id(&entries);
         if !plan.lay_out_next(&registry, &results, options.concurrency)? {
             return Ok(total);

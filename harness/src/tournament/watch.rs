@@ -1,5 +1,5 @@
 //! `agon tournament run --watch`: the folders of the entrants' plugin files are watched while
-//! the tournament runs (see `crate::swap`). A new build of an entrant's file that passes
+//! the tournament runs (see `agon_play::swap`). A new build of an entrant's file that passes
 //! validation (its bot, in process hosts, with the tournament's first parameter set) replaces
 //! the entrant for every game not yet started; games in flight finish with the build they
 //! started with. Every game is seated from a content-addressed copy, never from the watched
@@ -7,11 +7,11 @@
 
 use super::builds::Builds;
 use super::plan::Plan;
-use crate::stop::Stop;
-use crate::swap::intake::{Arrival, Intake};
-use crate::swap::validation::{Candidate, Validator};
 use agon_engine::record::Budgets;
 use agon_engine::seating::Hosting;
+use agon_play::stop::Stop;
+use agon_play::swap::intake::{Arrival, Intake};
+use agon_play::swap::validation::{Candidate, Validator};
 use crossbeam_channel::Receiver;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -152,7 +152,7 @@ fn take(plan: &Plan, builds: &Builds, entrant: usize, candidate: &Candidate, val
     match builds.take_new(plan, entrant, build.copy, &build.sha256) {
         Ok(()) => eprintln!(
             "agon: entrant `{}`: new build (sha256 {}) plays the games not yet started",
-            crate::console::name(name),
+            agon_play::console::name(name),
             &build.sha256[..12.min(build.sha256.len())]
         ),
         Err(why) => log::warn!("entrant `{name}`: new build refused: {why}"),

@@ -3,8 +3,8 @@
 pub mod vendor;
 
 use crate::cli::NewArgs;
-use crate::console::outln;
 use agon_games::registry::Registry;
+use agon_play::console::outln;
 use anyhow::{bail, Context};
 use std::path::Path;
 

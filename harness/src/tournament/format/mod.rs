@@ -6,7 +6,7 @@
 //! - [`Gauntlet`]: the candidates against the field, never against each other.
 //! - [`Swiss`]: rounds paired by score (`swiss_pairing`).
 //! - [`Sprt`]: game pairs between two builds until the sequential test decides
-//!   (`crate::standings::sprt`).
+//!   (`agon_play::standings::sprt`).
 //!
 //! Round robin and gauntlet know every game before the first is played, so their plans shard;
 //! Swiss and SPRT lay out a step at a time.
@@ -26,8 +26,8 @@ pub use swiss::{Swiss, MAX_ROUNDS};
 use super::config::Settings;
 use super::entry::Entry;
 use super::plan::GameSpec;
-use crate::journal::GameResult;
-use crate::standings::sprt::SprtBounds;
+use agon_play::journal::GameResult;
+use agon_play::standings::sprt::SprtBounds;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -240,8 +240,8 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 #[cfg(test)]
 pub(crate) mod test_field {
     use super::super::config::Settings;
-    use crate::match_profile::MatchProfile;
     use agon_engine::host::{Clock, HostKind};
+    use agon_play::match_profile::MatchProfile;
 
     pub fn settings(games_per_pairing: u32) -> Settings {
         Settings {

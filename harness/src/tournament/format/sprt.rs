@@ -1,13 +1,13 @@
 //! SPRT: game pairs between the baseline (entrant 0) and the candidate (entrant 1), each pair
 //! one seed with the seats swapped, laid out a batch at a time until the test decides
-//! (`crate::standings::sprt`). The verdict is taken over the pairs in the order they were laid
+//! (`agon_play::standings::sprt`). The verdict is taken over the pairs in the order they were laid
 //! out, stopping at the first that crosses a bound, so it does not depend on which games a
 //! busy machine finished first.
 
 use super::super::entry::Entry;
 use super::super::plan::{GameSpec, Plan};
 use super::{mix, results_by_id, Format, Lineup, Progress, Schedule};
-use crate::standings::sprt::{SprtBounds, SprtState, Verdict};
+use agon_play::standings::sprt::{SprtBounds, SprtState, Verdict};
 
 pub struct Sprt<'a> {
     pub bounds: &'a SprtBounds,
@@ -97,7 +97,7 @@ fn pair(lineup: &Lineup, p: usize) -> [GameSpec; 2] {
 mod tests {
     use super::super::test_field::settings;
     use super::*;
-    use crate::journal::GameResult;
+    use agon_play::journal::GameResult;
     use std::collections::HashMap;
 
     // Hypotheses either side of an even score, so that drawn pairs never decide.

@@ -133,7 +133,7 @@ fn lay_out(lineup: &Lineup, round: usize, pairing: &Round) -> Vec<GameSpec> {
 mod tests {
     use super::super::test_field::settings;
     use super::*;
-    use crate::journal::GameResult;
+    use agon_play::journal::GameResult;
     use proptest::prelude::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};

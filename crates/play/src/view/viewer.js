@@ -41,7 +41,7 @@ Agon.arrow = function (x1, y1, x2, y2, colour, width, dashed) {
   return g;
 };
 
-// Patches as `agon view` writes them (harness/src/view/patch.rs): {"=": v} replaces, {"o": {..},
+// Patches as `agon view` writes them (crates/play/src/view/patch.rs): {"=": v} replaces, {"o": {..},
 // "d": [..]} patches an object's keys, {"a": [[i, p], ..], "n": len} an array's elements, {"s":
 // [[at, removed, text], ..]} replaces runs of a string, in order.
 function applyPatch(value, patch) {
@@ -70,7 +70,7 @@ function formatMicros(us) {
   return us >= 1000 ? (us / 1000).toFixed(1) + " ms" : us + " µs";
 }
 
-// The data as `agon view` packs it: JSON, gzipped, in base64 (harness/src/view/mod.rs).
+// The data as `agon view` packs it: JSON, gzipped, in base64 (crates/play/src/view/mod.rs).
 async function unpackText(text) {
   const bytes = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
@@ -83,7 +83,7 @@ async function unpack(text) {
 
 // A tournament's one viewer page (`games/viewer.html#game=ID`): the game's data file, `ID.js`
 // beside the page, loaded with a script element (which works from file://, where fetch does
-// not); it calls `Agon.loaded` with what the page shows (harness/src/view/mod.rs, `Shown`).
+// not); it calls `Agon.loaded` with what the page shows (crates/play/src/view/mod.rs, `Shown`).
 function loadShown() {
   const wanted = /[#&]game=([A-Za-z0-9_-]+)/.exec(location.hash);
   if (!wanted) return Promise.reject(new Error("no game named: open this page as viewer.html#game=ID"));
@@ -132,7 +132,7 @@ async function fillPage(shown) {
     row.appendChild(Agon.el("td", {}, value));
     facts.appendChild(row);
   }
-  // The chart is SVG the engine drew (harness/src/charts.rs), its texts escaped there; packed
+  // The chart is SVG the engine drew (crates/play/src/charts.rs), its texts escaped there; packed
   // as the data is.
   document.getElementById("chart").innerHTML = await unpackText(shown.chart);
 }
@@ -145,7 +145,7 @@ async function main() {
     packed = shown.data;
   }
   const data = await unpack(packed);
-  // The seats' colours, the same as the score chart's (harness/src/charts.rs).
+  // The seats' colours, the same as the score chart's (crates/play/src/charts.rs).
   Agon.colours = data.colours;
   const frames = [data.frames.first];
   for (const p of data.frames.patches) frames.push(applyPatch(frames[frames.length - 1], p));

@@ -122,6 +122,7 @@ pub fn write(args: std::fmt::Arguments, newline: bool) {
 }
 
 /// `println!` that survives a closed standard output.
+#[macro_export]
 macro_rules! outln {
     () => {
         $crate::console::write(format_args!(""), true)
@@ -132,13 +133,14 @@ macro_rules! outln {
 }
 
 /// `print!` that survives a closed standard output.
+#[macro_export]
 macro_rules! out {
     ($($arg:tt)*) => {
         $crate::console::write(format_args!($($arg)*), false)
     };
 }
 
-pub(crate) use {out, outln};
+pub use crate::{out, outln};
 
 #[cfg(test)]
 mod tests {

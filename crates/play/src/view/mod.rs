@@ -8,11 +8,13 @@
 //! |---------------|----------------------------------------------------------------------|
 //! | `frames.rs`   | the record replayed with the rules: positions, moves, faults as data  |
 //! | `patch.rs`    | each position as a patch against the one before                      |
+//! | `game_files.rs` | where a folder's viewer page and games' data files live, and writing them |
 //! | `named_result.rs` | a result in words that name the players, not their seats or colours |
 //! | `pages/viewer.html` | the page (a template of `crate::pages`), `viewer.css` its style |
 //! | `viewer.js`   | controls, side panel, patches; each game's `view.js` draws its board  |
 
 mod frames;
+pub mod game_files;
 mod named_result;
 mod patch;
 
