@@ -8,7 +8,6 @@ mod commands;
 mod error_text;
 mod feedback;
 mod grading;
-mod house;
 mod ladder;
 mod match_flags;
 mod portal;
@@ -45,7 +44,7 @@ fn main() {
         cli::Command::Plugins(args) => commands::plugins::run(args),
         cli::Command::Games(args) => commands::games::run(args),
         cli::Command::Doctor(args) => commands::doctor::run(args),
-        cli::Command::House(args) => house::list(args),
+        cli::Command::House(args) => commands::house::list(args),
         cli::Command::Match(args) => commands::play::run(args),
         cli::Command::New(args) => commands::new::run(args),
         cli::Command::Replay(cli::ReplayCommand::Verify(args)) => commands::replay::verify(args),

@@ -3,6 +3,7 @@ pub mod course_server;
 pub mod doctor;
 pub mod flip;
 pub mod games;
+pub mod house;
 pub mod ladder;
 pub mod lightsout;
 pub mod new;

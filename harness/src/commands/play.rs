@@ -29,7 +29,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let specs = args
         .bots
         .iter()
-        .map(|s| crate::house::resolve(s.parse::<BotSpec>()?, game.name()))
+        .map(|s| agon_house::resolve(s.parse::<BotSpec>()?, game.name()))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let needed = seats_for(game, &params)?;
     if specs.len() != needed {

@@ -16,7 +16,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if game.seats() != 1 {
         bail!("{} is not a puzzle; use `agon match`", game.name());
     }
-    let spec = crate::house::resolve(args.bot.parse::<BotSpec>()?, game.name())?;
+    let spec = agon_house::resolve(args.bot.parse::<BotSpec>()?, game.name())?;
     let profile = args.profile.profile()?;
     let hosting = profile.hosting().map_err(|e| anyhow!(e))?;
     let value = args.puzzle.display().to_string();

@@ -82,7 +82,7 @@ fn configuration(args: &SprtArgs) -> anyhow::Result<Table> {
 /// house bot's as given.
 fn absolute(spec: &str) -> anyhow::Result<String> {
     let mut parsed: BotSpec = spec.parse()?;
-    if crate::house::is_house(&parsed) {
+    if agon_house::is_house(&parsed) {
         return Ok(spec.to_string());
     }
     parsed.file =

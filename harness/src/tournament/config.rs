@@ -467,7 +467,7 @@ fn bot_entrant(
     let spec: BotSpec = bot
         .parse()
         .map_err(|e: agon_engine::bot_spec::BotSpecError| (key("bot"), e.to_string()))?;
-    let mut spec = crate::house::resolve(spec, game).map_err(|e| (key("bot"), format!("{e:#}")))?;
+    let mut spec = agon_house::resolve(spec, game).map_err(|e| (key("bot"), format!("{e:#}")))?;
     spec.file = base.join(&spec.file);
     if !spec.file.is_file() {
         return Err((

@@ -1,9 +1,8 @@
 //! `agon new`: a team's first bot, as a standalone Cargo project that builds and plays.
 
-pub mod vendor;
-
 use crate::cli::NewArgs;
 use agon_games::registry::Registry;
+use agon_house::vendor;
 use agon_play::console::outln;
 use anyhow::{bail, Context};
 use std::path::Path;

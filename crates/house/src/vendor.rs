@@ -1,6 +1,6 @@
 //! The SDK's own source, written into a team's project (`vendor/`) so that the project builds
 //! wherever it is copied, with no Agon checkout beside it. `build.rs` carries the sources in
-//! this binary; here their manifests are made standalone: what they inherit from Agon's
+//! the binary; here their manifests are made standalone: what they inherit from Agon's
 //! workspace is filled in, and the paths between them point into `vendor/`.
 
 use anyhow::{anyhow, Context};

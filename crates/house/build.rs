@@ -1,8 +1,8 @@
 //! Carries the sources of the SDK and the crates under it inside the `agon` binary, so that
 //! `agon new` can write them into a team's project: the project then builds wherever it is
-//! copied, with no Agon checkout beside it (see `src/commands/new/vendor.rs`). It carries the
+//! copied, with no Agon checkout beside it (see `src/vendor.rs`). It carries the
 //! reference plugins of `plugins/` too, which `agon` builds on first use as the house bots
-//! (`--bot house:NAME`, `src/house.rs`), so an installed `agon` has opponents from any folder.
+//! (`--bot house:NAME`, `src/bots.rs`), so an installed `agon` has opponents from any folder.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -23,8 +23,9 @@ fn main() {
     let manifest_dir =
         std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let root = Path::new(&manifest_dir)
-        .parent()
-        .expect("the harness is a folder of the workspace")
+        .ancestors()
+        .nth(2)
+        .expect("this crate is a folder of the workspace's `crates/`")
         .to_path_buf();
     let mut files = Vec::new();
     for name in WORKSPACE_FILES {
@@ -51,7 +52,7 @@ fn main() {
         let relative = relative.to_str().expect("a UTF-8 source path");
         writeln!(
             table,
-            "    ({relative:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../{relative}\"))),"
+            "    ({relative:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../../{relative}\"))),"
         )
         .unwrap();
     }

@@ -1,16 +1,8 @@
-//! The house bots: the reference plugins of the repository (`plugins/`: random, greedy,
-//! alpha-beta, the seed teams' strategies), played as `--bot house:NAME` from any folder.
-//!
-//! `agon` carries their source (`build.rs`) and builds them with cargo the first time a game's
-//! house bot is asked for, into its cache folder, keyed by the carried sources so that another
-//! `agon` never plays a stale build. A student's installed `agon` has the Rust toolchain beside
-//! it (it built their bot), and the dependencies are those of the engine's own lock file.
+//! Building and finding the house bots.
 
-use crate::cli::HouseArgs;
-use crate::commands::new::vendor;
+use crate::vendor;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::loader::{cache_dir, Manifest, Plugin, StagedPlugin};
-use agon_play::console::outln;
 use agon_play::journal::folder_lock::FolderLock;
 use anyhow::{anyhow, bail, Context};
 use std::path::{Path, PathBuf};
@@ -45,21 +37,6 @@ pub fn resolve(mut spec: BotSpec, game: &str) -> anyhow::Result<BotSpec> {
     };
     spec.file = file.clone();
     Ok(spec)
-}
-
-/// `agon house`: every house bot of one game or all, built first where needed.
-pub fn list(args: HouseArgs) -> anyhow::Result<()> {
-    let registry = agon_games::registry::Registry::builtin();
-    let games: Vec<&str> = match &args.game {
-        Some(game) => vec![registry.get(game)?.name()],
-        None => registry.names(),
-    };
-    for game in games {
-        for (file, bot) in bots_of(game)? {
-            outln!("{game:<13} house:{bot:<16} {}", file.display());
-        }
-    }
-    Ok(())
 }
 
 /// Every house bot of `game`: its library and name, in package order.
