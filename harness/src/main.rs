@@ -7,11 +7,7 @@ mod command_reference;
 mod commands;
 mod error_text;
 mod feedback;
-mod grading;
-mod ladder;
 mod match_flags;
-mod portal;
-mod tournament;
 
 use agon_play::{console, exit_guard};
 use clap::Parser;

@@ -6,9 +6,9 @@
 //! are compared with those at the end: a ladder runs for days.
 
 use super::figure::{single, summarize, Figure};
-use crate::ladder::run::{run, LadderOptions};
 use agon_engine::host::Clock;
 use agon_engine::record::Budgets;
+use agon_ladder::run::{run, LadderOptions};
 use agon_play::stop::Stop;
 use anyhow::{anyhow, bail};
 use serde_json::Value;

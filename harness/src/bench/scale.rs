@@ -6,13 +6,13 @@
 //! with its peak memory (the child's maximum resident set).
 
 use super::figure::{single, Figure};
-use crate::tournament::config::Config;
-use crate::tournament::entry::Entry;
-use crate::tournament::plan::Plan;
-use crate::tournament::shard::Shard;
 use agon_engine::loader::cache_dir;
 use agon_games::registry::Registry;
 use agon_play::view::game_files;
+use agon_tournament::config::Config;
+use agon_tournament::entry::Entry;
+use agon_tournament::plan::Plan;
+use agon_tournament::shard::Shard;
 use anyhow::{anyhow, bail, Context};
 use std::io::Write;
 use std::path::{Path, PathBuf};

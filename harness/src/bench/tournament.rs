@@ -2,13 +2,13 @@
 //! (process host, the default for team code), and the cost of one fsynced journal append.
 
 use super::figure::{summarize, Figure};
-use crate::tournament::config::Config;
-use crate::tournament::entry::Entry;
-use crate::tournament::plan::Plan;
-use crate::tournament::run::{execute, RunOptions};
 use agon_engine::loader::cache_dir;
 use agon_games::registry::Registry;
 use agon_play::journal::{self, Journal};
+use agon_tournament::config::Config;
+use agon_tournament::entry::Entry;
+use agon_tournament::plan::Plan;
+use agon_tournament::run::{execute, RunOptions};
 use anyhow::anyhow;
 use std::path::Path;
 use std::time::Instant;

@@ -2,14 +2,14 @@
 
 use crate::cli::{LadderArgs, LadderPlayArgs};
 use crate::commands::tournament::MAX_CONCURRENCY;
-use crate::ladder::configured::{check_configured, TrialBudgets};
-use crate::ladder::run::{run as run_ladder, LadderOptions, Summary as LadderSummary};
 use crate::match_flags::parse_params;
 use agon_engine::bot_spec::BotSpec;
 use agon_engine::host::HostKind;
 use agon_engine::seating::Hosting;
 use agon_games::contract::RawParams;
 use agon_games::registry::Registry;
+use agon_ladder::configured::{check_configured, TrialBudgets};
+use agon_ladder::run::{run as run_ladder, LadderOptions, Summary as LadderSummary};
 use agon_play::match_profile::MatchProfile;
 use anyhow::{anyhow, bail};
 use std::collections::BTreeMap;
@@ -110,7 +110,7 @@ fn configured_slots(
 }
 
 /// The `--bot` slots whose files are in the folder already must offer their bots for the game
-/// and take their parameters (`crate::ladder::configured`).
+/// and take their parameters (`agon_ladder::configured`).
 fn check_configured_bots(
     dir: &Path,
     args: &LadderPlayArgs,
@@ -141,6 +141,6 @@ pub fn report(out: &std::path::Path, summary: &LadderSummary) {
         summary.games,
         summary.played,
         summary.seconds,
-        out.join(crate::ladder::board::JSON).display()
+        out.join(agon_ladder::board::JSON).display()
     );
 }

@@ -2,7 +2,7 @@
 //! commands, on this machine only).
 
 use crate::cli::{PortalArgs, PortalCommand, PortalServeArgs, TeamCommand};
-use crate::portal::{
+use agon_portal::{
     self, ConnectionLimits, LimitSettings, PortalFolder, PortalSettings, Store, TeamName, TokenKey,
 };
 use anyhow::{anyhow, bail};
@@ -59,20 +59,20 @@ fn serve(args: PortalServeArgs) -> anyhow::Result<()> {
     };
     agon_engine::interrupt::finish_games_in_flight();
     let out = options.out.clone();
-    let summary = portal::run(folder, options, settings).map_err(|e| anyhow!(e))?;
+    let summary = agon_portal::run(folder, options, settings).map_err(|e| anyhow!(e))?;
     crate::commands::ladder::report(&out, &summary);
     Ok(())
 }
 
 fn team(command: TeamCommand) -> anyhow::Result<()> {
-    let now = crate::ladder::events::unix_ms();
+    let now = agon_ladder::events::unix_ms();
     match command {
         TeamCommand::Add(args) => {
             let name = TeamName::parse(&args.name).map_err(|e| anyhow!(e))?;
             let folder = PortalFolder::open(&args.portal.dir).map_err(|e| anyhow!(e))?;
             let store = Store::open(&folder.database()).map_err(|e| anyhow!(e))?;
             let key = TokenKey::load_or_create(&folder.key()).map_err(|e| anyhow!(e))?;
-            let token = portal::new_token().map_err(|e| anyhow!(e))?;
+            let token = agon_portal::new_token().map_err(|e| anyhow!(e))?;
             store
                 .add_team(name.as_str(), &key.hash(&token), now)
                 .map_err(|e| anyhow!(e))?;

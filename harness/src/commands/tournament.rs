@@ -4,17 +4,6 @@ use crate::cli::{
     TournamentCommand, TournamentDirArgs, TournamentMergeArgs, TournamentPlanArgs,
     TournamentReportArgs, TournamentResumeArgs, TournamentRunArgs,
 };
-use crate::grading::game_pages;
-use crate::grading::grade::{grade, unique_entries, Report};
-use crate::grading::report::write_all;
-use crate::tournament::config::Config;
-use crate::tournament::entry::Entry;
-use crate::tournament::format;
-use crate::tournament::layout::{self, Task};
-use crate::tournament::merge;
-use crate::tournament::plan::Plan;
-use crate::tournament::run::{execute_steps, RunOptions};
-use crate::tournament::shard::Shard;
 use agon_engine::loader::cache_dir;
 use agon_engine::record::MatchRecord;
 use agon_engine::seed::SeedSecret;
@@ -23,6 +12,17 @@ use agon_play::console::{name, outln};
 use agon_play::journal;
 use agon_play::journal::folder_lock::{self, FolderLock};
 use agon_play::standings::sprt::SprtState;
+use agon_tournament::config::Config;
+use agon_tournament::entry::Entry;
+use agon_tournament::format;
+use agon_tournament::grading::game_pages;
+use agon_tournament::grading::grade::{grade, unique_entries, Report};
+use agon_tournament::grading::report::write_all;
+use agon_tournament::layout::{self, Task};
+use agon_tournament::merge;
+use agon_tournament::plan::Plan;
+use agon_tournament::run::{execute_steps, RunOptions};
+use agon_tournament::shard::Shard;
 use anyhow::{anyhow, bail, Context};
 use std::path::Path;
 
@@ -191,7 +191,7 @@ fn write_report(plan: &Plan, dir: &Path, again: bool, quiet: bool) -> anyhow::Re
             MatchRecord::read(&dir.join("records").join(format!("{}.json", entry.id))).ok()?;
         Some(record.seats.get(seat)?.plugin_version.clone())
     };
-    let (plan, entries) = crate::grading::versions::apply(plan, &entries, &version_of);
+    let (plan, entries) = agon_tournament::grading::versions::apply(plan, &entries, &version_of);
     let report = grade(&plan, &entries);
     let games = unique_entries(&plan, &entries);
     let title = plan

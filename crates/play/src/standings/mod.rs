@@ -1,8 +1,8 @@
 //! Standings, for both modes: how games count for a participant ([`Tally`]) and the two ways
 //! Agon rates. A tournament has all its games before it rates and fits Bradley-Terry to them at
 //! once; a ladder never has, and updates Weng-Lin ratings game by game. Each mode lays out its
-//! own table from these: a tournament's per entrant (`crate::grading::grade`), a ladder's per
-//! build (`crate::ladder::board`).
+//! own table from these: a tournament's per entrant (`agon_tournament::grading::grade`), a ladder's per
+//! build (`agon_ladder::board`).
 //!
 //! | file               | what                                                          |
 //! |--------------------|---------------------------------------------------------------|

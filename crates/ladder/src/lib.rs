@@ -1,4 +1,4 @@
-//! The ladder: continuous play among a watched folder of team builds (hot swap).
+//! `agon-ladder`: continuous play among a watched folder of team builds (hot swap).
 //!
 //! A slot is a file name in the watched folder; each build of it that passes validation becomes
 //! the slot's current version for the games that start afterwards. The folder intake and the

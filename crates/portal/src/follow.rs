@@ -6,8 +6,8 @@
 
 use super::store::{BuildStatus, Store, Verdict};
 use super::team_name::TeamName;
-use crate::ladder::entry::LadderGame;
-use crate::ladder::events::{Event, Logged};
+use agon_ladder::entry::LadderGame;
+use agon_ladder::events::{Event, Logged};
 use std::collections::{HashMap, VecDeque};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -99,7 +99,7 @@ impl Follower {
     /// database takes only the events it has not taken before).
     pub fn new(ladder_dir: &Path, store: &Store) -> Result<Follower, String> {
         Ok(Follower {
-            events: LineReader::new(ladder_dir.join(crate::ladder::events::FILE), 0),
+            events: LineReader::new(ladder_dir.join(agon_ladder::events::FILE), 0),
             journal: LineReader::new(ladder_dir.join(agon_play::journal::FILE), 0),
             applied: store.read_offset(EVENTS_KEY)?,
         })

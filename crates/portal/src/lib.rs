@@ -1,4 +1,4 @@
-//! The course portal (`agon portal`): the ladder and a web server in one process. Teams upload
+//! `agon-portal`, the course portal (`agon portal`): the ladder and a web server in one process. Teams upload
 //! builds with their token, the ladder validates and plays them as any build in its folder,
 //! and the pages show each build's verdict, rating and games.
 //!

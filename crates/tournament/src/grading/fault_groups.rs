@@ -2,7 +2,7 @@
 //! cause, in which games, with one message as the example. Messages of one kind differ in
 //! details (a timeout's milliseconds), so a line per message would repeat one fault many times.
 
-use crate::tournament::entry::Entry;
+use crate::entry::Entry;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq)]

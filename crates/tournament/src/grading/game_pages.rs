@@ -6,7 +6,7 @@
 //! writes every one again. A page's heading words the game's result by entrant
 //! ([`agon_play::view::named_result`]).
 
-use crate::tournament::entry::Entry;
+use crate::entry::Entry;
 use agon_engine::record::MatchRecord;
 use agon_play::view::game_files::{data_path, write_data, write_viewer};
 use indicatif::{ProgressBar, ProgressStyle};

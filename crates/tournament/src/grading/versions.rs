@@ -7,9 +7,9 @@
 //! what its grade is of; the version of a build the plan did not record is the one its first
 //! game's record names.
 
-use crate::tournament::config::SwappedBuilds;
-use crate::tournament::entry::Entry;
-use crate::tournament::plan::{Entrant, Plan};
+use crate::config::SwappedBuilds;
+use crate::entry::Entry;
+use crate::plan::{Entrant, Plan};
 
 /// A build an entrant played: its sha256 and the first game (and seat) that played it, if one
 /// did.

@@ -5,9 +5,9 @@ use super::entrant_build::entrant_build;
 use super::fault_groups::fault_groups;
 use super::game_pages::Written;
 use super::grade::{CrossTable, Report, Row};
-use crate::tournament::entry::Entry;
-use crate::tournament::format;
-use crate::tournament::plan::Plan;
+use crate::entry::Entry;
+use crate::format;
+use crate::plan::Plan;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@ use super::scrub::without_paths;
 use super::state::Portal;
 use super::store::{BuildRow, BuildStatus};
 use super::team_name::TeamName;
-use crate::ladder::entry::LadderGame;
+use agon_ladder::entry::LadderGame;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -7,7 +7,7 @@ use super::refusal::Refusal;
 use super::session::{cleared_cookie, Session};
 use super::state::Portal;
 use super::web::{page, same_origin};
-use crate::ladder::events::unix_ms;
+use agon_ladder::events::unix_ms;
 use axum::extract::{FromRequest, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};

@@ -1,10 +1,11 @@
-//! Tournaments: a checked configuration, a plan of stable game ids, a worker pool that appends
+//! `agon-tournament`. Tournaments: a checked configuration, a plan of stable game ids, a worker pool that appends
 //! every finished game to a journal, resumption, shards and their merge.
 
 pub mod builds;
 pub mod config;
 pub mod entry;
 pub mod format;
+pub mod grading;
 pub mod in_flight;
 pub mod layout;
 pub mod merge;

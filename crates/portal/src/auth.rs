@@ -9,7 +9,7 @@ use super::refusal::Refusal;
 use super::session::Session;
 use super::state::Portal;
 use super::team_name::TeamName;
-use crate::ladder::events::unix_ms;
+use agon_ladder::events::unix_ms;
 use axum::http::{header, Extensions, HeaderMap};
 use std::sync::Arc;
 

@@ -26,7 +26,7 @@ impl Portal {
 
     /// `standings.json` as the ladder last wrote it (none before its first write).
     pub fn standings(&self) -> Option<serde_json::Value> {
-        let path = self.folder.ladder().join(crate::ladder::board::JSON);
+        let path = self.folder.ladder().join(agon_ladder::board::JSON);
         let text = std::fs::read_to_string(path).ok()?;
         serde_json::from_str(&text).ok()
     }

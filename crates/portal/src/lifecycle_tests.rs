@@ -7,7 +7,7 @@
 
 use super::follow::apply;
 use super::store::{BuildStatus, Store, FOUND_IN_FOLDER};
-use crate::ladder::events::{Event, Logged};
+use agon_ladder::events::{Event, Logged};
 use agon_play::swap::build::Build;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};

@@ -15,8 +15,8 @@ use super::store::Store;
 use super::team_name::TeamName;
 use super::tls::Tls;
 use super::token::TokenKey;
-use crate::ladder::events::unix_ms;
-use crate::ladder::run::{run as run_ladder, LadderOptions, Summary};
+use agon_ladder::events::unix_ms;
+use agon_ladder::run::{run as run_ladder, LadderOptions, Summary};
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! What an entrant's grade is of: the plugin file, its version and the sha256 the plan recorded
 //! for the build the graded games were played with (`versions.rs` gives a swapped build's).
 
-use crate::tournament::plan::Plan;
+use crate::plan::Plan;
 use agon_engine::bot_spec::BotSpec;
 
 /// Empty (the default) for a name the plan does not have.

@@ -13,7 +13,7 @@ use super::session::Session;
 use super::state::Portal;
 use super::store::{BuildStatus, Verdict};
 use super::team_name::TeamName;
-use crate::ladder::events::unix_ms;
+use agon_ladder::events::unix_ms;
 use axum::extract::multipart::Field;
 use axum::extract::{FromRequest, Multipart, Request};
 use serde::Serialize;

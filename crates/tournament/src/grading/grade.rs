@@ -3,8 +3,8 @@
 //! advantage. Only what the games decided goes in: no times, so deterministic bots give
 //! identical standings whatever the concurrency or interruptions.
 
-use crate::tournament::entry::Entry;
-use crate::tournament::plan::{Excluded, Plan};
+use crate::entry::Entry;
+use crate::plan::{Excluded, Plan};
 use agon_play::standings::bradley_terry::bradley_terry;
 use agon_play::standings::Tally;
 use serde::Serialize;
