@@ -2,26 +2,52 @@
 //!
 //! Each game (its rules, protocol and session) and the registry of games live in `agon_games`;
 //! the engine drives them through `agon_games::contract`.
-//! - [`loader`]: finds, checks and loads plugin files (content-addressed copies first).
-//! - [`host`]: how a seat runs: inline on the match thread, on its own worker thread, in a
-//!   sandboxed child process ([`host::sandbox`]), or as a remote course client.
-//! - [`runner`]: one match: seats, clocks, the fault policy -> a [`record::MatchRecord`].
-//! - [`record`] and [`replay`]: the JSON match record and its verification by the rules.
+//!
+//! Its front is flat, as shakmaty's is: every type a caller names is re-exported here, so a
+//! caller writes `agon_engine::MatchRecord`, never the module that defines it. Modules are public
+//! only where they group free functions a caller calls by their module's name:
+//! - [`loader`]: finds, checks and loads plugin files (content-addressed copies first), and its
+//!   [`loader::cache`].
+//! - the hosts' parts a command drives itself: the process host's child side ([`process`]), the
+//!   [`sandbox`] and its cgroups, [`crash_evidence`], [`engine_stall`].
+//! - [`seating`]: seats a bot on the host a match profile names; [`seed`]: seat seeds.
+//! - [`replay`]: a match record verified by the rules; [`local_match`]: a match on this machine.
 //! - [`input_file`] and [`output_file`]: reading outside files safely (also the files game
-//!   parameters name, [`input_file::GameFiles`]), replacing outputs whole.
+//!   parameters name, [`GameFiles`]), replacing outputs whole.
+//! - [`interrupt`]: signals and the stop they ask for; [`course_net`]: the course servers' TCP
+//!   connections.
 
-pub mod bot_spec;
+mod bot_spec;
 pub mod course_net;
-pub mod decimal;
-pub mod fault;
-pub mod host;
+mod decimal;
+mod fault;
+mod host;
 pub mod input_file;
 pub mod interrupt;
 pub mod loader;
 pub mod local_match;
 pub mod output_file;
-pub mod record;
+mod record;
 pub mod replay;
-pub mod runner;
+mod runner;
 pub mod seating;
 pub mod seed;
+
+pub use bot_spec::{BotSpec, BotSpecError};
+pub use course_net::{announcer::Announcer, client::ClientBot};
+pub use fault::{Fault, FaultCause, Phase};
+pub use host::crash_evidence::CrashLabel;
+pub use host::sandbox::{cgroup::HostCgroup, SandboxConfig};
+pub use host::{crash_evidence, engine_stall, process, sandbox};
+pub use host::{
+    thread_cpu_time, CallResult, Clock, Deadline, HostKind, InlineHost, ProcessHost,
+    ProcessHostConfig, RemoteSeat, SeatHost, ThreadHost, CPU_WATCHDOG_FACTOR,
+};
+pub use input_file::{GameFiles, Input, InputError};
+pub use loader::cache::{CacheEntry, Collection, CollectionPolicy, Oddity, RemovalReason};
+pub use loader::{BotDescriptor, FileVersion, LoadError, Manifest, Plugin, StagedPlugin};
+pub use process::ProcessHostError;
+pub use record::{Budgets, Forced, MatchRecord, MoveRecord, SeatRecord};
+pub use runner::{run_match, run_observed_match, MatchError, MatchObserver, MatchSettings, Seat};
+pub use seating::{seat_from_plugin, Hosting, Trial};
+pub use seed::{seat_seed, SeedSecret};

@@ -6,11 +6,11 @@
 //! cargo build --release && cargo run --release -p agon --example seed_matchups [-- SEED]
 //! ```
 
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::HostKind;
-use agon_engine::record::Budgets;
-use agon_engine::runner::{run_match, MatchSettings};
 use agon_engine::seating;
+use agon_engine::BotSpec;
+use agon_engine::Budgets;
+use agon_engine::HostKind;
+use agon_engine::{run_match, MatchSettings};
 use agon_games::contract::RawParams;
 use agon_games::registry::Registry;
 use anyhow::Context;
@@ -78,7 +78,7 @@ fn main() -> anyhow::Result<()> {
         let settings = MatchSettings {
             params: RawParams::new(),
             seed,
-            seed_secret: agon_engine::seed::SeedSecret::draw()?,
+            seed_secret: agon_engine::SeedSecret::draw()?,
             budgets: Budgets {
                 start_ms: Some(10_000),
                 move_ms: Some(600_000),

@@ -1,6 +1,6 @@
 //! Command-line definitions (clap derive). Every command and flag has help text.
 
-use agon_engine::loader::cache::CollectionPolicy;
+use agon_engine::CollectionPolicy;
 use agon_play::match_profile::{HostChoice, ProfileArgs, SandboxMode};
 use agon_play::standings::sprt::{DEFAULT_ERROR_RATE, DEFAULT_MAX_PAIRS};
 use clap::{Args, CommandFactory, Parser, Subcommand};

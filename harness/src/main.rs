@@ -32,7 +32,7 @@ fn main() {
         if let Err(e) = installed {
             log::warn!("cannot catch stop signals: {e}");
         }
-        if let Err(e) = agon_engine::host::process::allow_many_hosts() {
+        if let Err(e) = agon_engine::process::allow_many_hosts() {
             log::warn!("cannot raise the limit on open files: {e}");
         }
     }
@@ -84,7 +84,7 @@ fn main() {
 /// Once per run, at its end: how often the engine itself was stalled and for how long (each
 /// stall long enough to matter was warned of as it happened; none was charged to a bot).
 fn say_engine_stalls() {
-    let stalls = agon_engine::host::engine_stall::stalls_so_far();
+    let stalls = agon_engine::engine_stall::stalls_so_far();
     if stalls.count > 0 {
         eprintln!("agon: {stalls}");
     }

@@ -2,8 +2,8 @@
 //! (`agon_play::match_profile`): the seeds, the course protocol's hosting, the game's parameters.
 
 use crate::cli::SeedArgs;
-use agon_engine::seating::Hosting;
-use agon_engine::seed::SeedSecret;
+use agon_engine::Hosting;
+use agon_engine::SeedSecret;
 use agon_games::contract::RawParams;
 use agon_play::match_profile::{HostChoice, MatchProfile, SandboxMode};
 use anyhow::{anyhow, bail};

@@ -30,8 +30,7 @@ fn packages() -> Vec<String> {
 
 /// The seed secret of tests that need the same seat seeds on every run (never a real run's:
 /// those draw theirs from the operating system).
-pub const TEST_SECRET: agon_engine::seed::SeedSecret =
-    agon_engine::seed::SeedSecret::from_bytes([0x5a; 32]);
+pub const TEST_SECRET: agon_engine::SeedSecret = agon_engine::SeedSecret::from_bytes([0x5a; 32]);
 
 /// The built-in maps or puzzles of `game`, as files of the repository
 /// (`plugin-api/games/src/GAME/instances/`).
@@ -176,16 +175,15 @@ pub fn agon() -> Command {
 pub fn seats<S: AsRef<str>>(
     specs: &[S],
     game: &dyn agon_games::contract::GameRules,
-    host: agon_engine::host::HostKind,
-) -> Vec<agon_engine::runner::Seat> {
+    host: agon_engine::HostKind,
+) -> Vec<agon_engine::Seat> {
     specs
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let spec: agon_engine::bot_spec::BotSpec = s.as_ref().parse().unwrap();
-            let plugin =
-                agon_engine::loader::Plugin::load_with_cache(&spec.file, &cache_dir()).unwrap();
-            agon_engine::seating::seat_from_plugin(&plugin, &spec, i, game, host).unwrap()
+            let spec: agon_engine::BotSpec = s.as_ref().parse().unwrap();
+            let plugin = agon_engine::Plugin::load_with_cache(&spec.file, &cache_dir()).unwrap();
+            agon_engine::seat_from_plugin(&plugin, &spec, i, game, host).unwrap()
         })
         .collect()
 }

@@ -2,7 +2,7 @@
 //! crashed writers, links pointing out of the cache) and by real plugin loads, also while other
 //! agon processes use the cache.
 
-use agon_engine::loader::StagedPlugin;
+use agon_engine::StagedPlugin;
 use agon_tests::{agon, assert_has, plugin, run, scratch, Ran};
 use std::fs::FileTimes;
 use std::path::{Path, PathBuf};

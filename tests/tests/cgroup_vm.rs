@@ -1,4 +1,4 @@
-//! The per-host cgroup v2 (`agon_engine::host::sandbox::cgroup`) on a kernel that offers one: a
+//! The per-host cgroup v2 (`agon_engine::sandbox::cgroup`) on a kernel that offers one: a
 //! Debian kernel booted under QEMU with `cgroup_no_v1=all`, so that every controller is on the
 //! v2 hierarchy (the machines the tests run on may bind them to v1). Inside, this same test
 //! binary runs [`checks_inside_a_cgroup_v2_vm`], which plays real matches through the process
@@ -420,7 +420,7 @@ impl Inner {
     /// shell placed in a host cgroup leaves a `sleep` behind and exits; the cgroup, dropped
     /// while the `sleep` is still there, is removed once it has ended, not left behind.
     fn a_cgroup_is_removed_once_its_last_process_has_exited(&self) {
-        use agon_engine::host::sandbox::{cgroup::HostCgroup, SandboxConfig};
+        use agon_engine::{HostCgroup, SandboxConfig};
         use std::io::Write;
         let mut shell = Command::new("/bin/sh")
             .args(["-c", "read go; sleep 0.5 & exit 0"])

@@ -1,11 +1,11 @@
 //! Flip through the engine: seeded games between the baselines replay exactly, invalid moves
 //! are recorded as skips, faults skip the half-turn, the start board matches the rules file.
 
-use agon_engine::fault::FaultCause;
-use agon_engine::host::HostKind;
-use agon_engine::record::{Budgets, Forced, MatchRecord};
 use agon_engine::replay;
-use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::FaultCause;
+use agon_engine::HostKind;
+use agon_engine::{run_match, MatchSettings};
+use agon_engine::{Budgets, Forced, MatchRecord};
 use agon_games::contract::{FaultPolicy, GameRules};
 use agon_games::registry::Registry;
 use agon_tests::{agon, run, seats, spec};

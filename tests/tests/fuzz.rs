@@ -5,8 +5,8 @@
 //! binary, tournament configurations and journals. Zero panics, an answer within the call's
 //! time, and every refusal says where (a line and column, or the file).
 
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::record::MatchRecord;
+use agon_engine::BotSpec;
+use agon_engine::MatchRecord;
 use agon_games::contract::RawParams;
 use agon_games::flowfree::Puzzle;
 use agon_games::lightsout::Board;
@@ -183,10 +183,10 @@ proptest! {
         let rules = registry.games().nth(game).unwrap();
         let params: RawParams = pairs.into_iter().collect();
         // Refused with a message, or a game that starts: never a panic.
-        if let Ok(session) = rules.new_session(&params, &agon_engine::input_file::GameFiles) {
+        if let Ok(session) = rules.new_session(&params, &agon_engine::GameFiles) {
             let _ = session.to_act();
         }
-        let _ = rules.seats_for(&params, &agon_engine::input_file::GameFiles);
+        let _ = rules.seats_for(&params, &agon_engine::GameFiles);
     }
 }
 

@@ -1,10 +1,10 @@
 //! The loader against real files: good plugins, and every kind of bad file it must refuse with
 //! a message naming the file.
 
-use agon_engine::host::process::ProcessHostError;
-use agon_engine::host::sandbox::SandboxConfig;
-use agon_engine::host::{ProcessHost, ProcessHostConfig};
-use agon_engine::loader::{LoadError, Plugin, StagedPlugin};
+use agon_engine::ProcessHostError;
+use agon_engine::SandboxConfig;
+use agon_engine::{LoadError, Plugin, StagedPlugin};
+use agon_engine::{ProcessHost, ProcessHostConfig};
 use agon_games::contract::{
     FaultPolicy, GameRules, GameType, ParamError, ParamFiles, RawParams, Seats, Session,
     SolutionView, Starter,

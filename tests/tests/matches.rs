@@ -1,12 +1,12 @@
 //! Whole matches in-process, over built plugins: forfeits for every fault the thread and inline
 //! hosts can contain, determinism, metrics, and replay verification of real records.
 
-use agon_engine::fault::{FaultCause, Phase};
-use agon_engine::host::HostKind;
-use agon_engine::record::Forced;
-use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
-use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::Forced;
+use agon_engine::HostKind;
+use agon_engine::{run_match, MatchSettings};
+use agon_engine::{Budgets, MatchRecord};
+use agon_engine::{FaultCause, Phase};
 use agon_games::contract::{FaultPolicy, GameRules, RawParams, Termination};
 use agon_games::registry::Registry;
 use agon_tests::{assert_has, seats, spec};
@@ -339,7 +339,7 @@ fn replay_verification_catches_tampering() {
         (
             "fault",
             Box::new(|r| {
-                r.faults.push(agon_engine::fault::Fault {
+                r.faults.push(agon_engine::Fault {
                     seat: 0,
                     phase: Phase::Move,
                     ply: 0,

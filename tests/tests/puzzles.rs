@@ -176,9 +176,7 @@ fn lights_out_boards_are_solved_minimally_or_shown_unsolvable() {
 }
 
 fn start(rules: &dyn GameRules, params: &RawParams) -> Box<dyn agon_games::contract::Session> {
-    let session = rules
-        .new_session(params, &agon_engine::input_file::GameFiles)
-        .unwrap();
+    let session = rules.new_session(params, &agon_engine::GameFiles).unwrap();
     let info = StartInfo {
         seed: 0,
         start_budget_ms: 0,

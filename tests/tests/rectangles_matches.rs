@@ -2,11 +2,11 @@
 //! seats of a round are asked at once on every host kind, each under its own budget; a fault
 //! costs only the seat that made it under every policy; records number the rounds and replay.
 
-use agon_engine::fault::FaultCause;
-use agon_engine::host::HostKind;
-use agon_engine::record::{Budgets, Forced, MatchRecord};
 use agon_engine::replay;
-use agon_engine::runner::{run_match, MatchSettings};
+use agon_engine::FaultCause;
+use agon_engine::HostKind;
+use agon_engine::{run_match, MatchSettings};
+use agon_engine::{Budgets, Forced, MatchRecord};
 use agon_games::contract::{FaultPolicy, GameRules, Termination};
 use agon_games::registry::Registry;
 use agon_tests::{agon_ok, assert_has, scratch, seats, spec};

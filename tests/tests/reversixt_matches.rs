@@ -2,11 +2,11 @@
 //! that lets the others play on (rules file, "Faults"), the time account with carry-over (rules
 //! file, "Time and depth limits"), ranks as results, and replay verification of the records.
 
-use agon_engine::fault::FaultCause;
-use agon_engine::host::HostKind;
-use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
-use agon_engine::runner::{run_match, MatchError, MatchSettings};
+use agon_engine::FaultCause;
+use agon_engine::HostKind;
+use agon_engine::{run_match, MatchError, MatchSettings};
+use agon_engine::{Budgets, MatchRecord};
 use agon_games::contract::{GameRules, RawParams, Termination};
 use agon_games::registry::Registry;
 use agon_tests::{assert_has, instances, seats, spec};

@@ -1,16 +1,16 @@
 //! The process host against the misbehaving corpus: every bad bot ends in a recorded fault with
 //! the right cause, on time, with nothing left behind, and never escapes (docs/architecture.md, "Hosts").
 
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::fault::FaultCause;
-use agon_engine::host::process::{ProcessHost, ProcessHostConfig};
-use agon_engine::host::sandbox::SandboxConfig;
-use agon_engine::host::Clock;
-use agon_engine::loader::StagedPlugin;
-use agon_engine::record::{Budgets, MatchRecord};
 use agon_engine::replay;
-use agon_engine::runner::{run_match, MatchSettings, Seat};
 use agon_engine::seating;
+use agon_engine::BotSpec;
+use agon_engine::Clock;
+use agon_engine::FaultCause;
+use agon_engine::SandboxConfig;
+use agon_engine::StagedPlugin;
+use agon_engine::{run_match, MatchSettings, Seat};
+use agon_engine::{Budgets, MatchRecord};
+use agon_engine::{ProcessHost, ProcessHostConfig};
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
 use agon_tests::{
@@ -431,7 +431,7 @@ fn strict_mode_runs_only_where_every_protection_holds() {
         );
     }
     let threaded = strict(&["--threads", "1"]);
-    match agon_engine::host::sandbox::cgroup::delegation() {
+    match agon_engine::sandbox::cgroup::delegation() {
         Ok(_) => {
             assert!(sandbox["cgroup"].is_string(), "{sandbox}");
             let (v, _) = run_cli(&threaded);
@@ -444,7 +444,7 @@ fn strict_mode_runs_only_where_every_protection_holds() {
             let stderr = run(agon().args(&threaded)).expect_failure().stderr;
             assert_has(
                 &stderr,
-                &agon_engine::host::sandbox::cgroup::unavailable_message(&why),
+                &agon_engine::sandbox::cgroup::unavailable_message(&why),
             );
             // Without strict mode it runs, and its record says what was missing.
             let (v, _) = run_cli(&threaded[..threaded.len() - 2]);

@@ -495,7 +495,7 @@ fn a_host_gets_a_cgroup_of_its_own_where_one_can_be_made() {
     let missing = threaded["seats"][0]["sandbox"]["missing"].to_string();
     assert_has(&missing, "is not a cgroup v2 file system");
     assert!(v["seats"][0]["sandbox"].get("cgroup").is_none(), "{v}");
-    let Ok(parent) = agon_engine::host::sandbox::cgroup::delegation() else {
+    let Ok(parent) = agon_engine::sandbox::cgroup::delegation() else {
         eprintln!("skipped: the engine may create no cgroup v2 here");
         return;
     };

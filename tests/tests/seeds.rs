@@ -3,7 +3,7 @@
 //! way the old, unkeyed derivation allowed learns nothing of the match seed or of its
 //! opponent's seed; the secret, kept in the record, still reproduces the game exactly.
 
-use agon_engine::seed::{seat_seed, SeedSecret};
+use agon_engine::{seat_seed, SeedSecret};
 use agon_tests::{
     agon_ok, agon_output, assert_has_all, match_args, run, scratch, spec, tournament_config,
     tournament_run,

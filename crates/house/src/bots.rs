@@ -1,8 +1,8 @@
 //! Building and finding the house bots.
 
 use crate::vendor;
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::loader::{cache_dir, Manifest, Plugin, StagedPlugin};
+use agon_engine::BotSpec;
+use agon_engine::{loader::cache_dir, Manifest, Plugin, StagedPlugin};
 use agon_play::journal::folder_lock::FolderLock;
 use anyhow::{anyhow, bail, Context};
 use std::path::{Path, PathBuf};

@@ -5,10 +5,10 @@
 //! standings without a word.) A file that arrives later, or one that does not load, is judged
 //! by validation like every build.
 
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::ProcessHost;
-use agon_engine::loader::{Manifest, StagedPlugin};
-use agon_engine::seating::{self, Hosting, Trial};
+use agon_engine::BotSpec;
+use agon_engine::ProcessHost;
+use agon_engine::{seating, Hosting, Trial};
+use agon_engine::{Manifest, StagedPlugin};
 use agon_games::contract::{GameRules, RawParams};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -107,7 +107,7 @@ fn offered(manifest: &Manifest, bot: &str, game: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agon_engine::loader::BotDescriptor;
+    use agon_engine::BotDescriptor;
 
     fn manifest(bots: &[(&str, &str)]) -> Manifest {
         Manifest {

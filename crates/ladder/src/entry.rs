@@ -1,7 +1,7 @@
 //! One line of a ladder's journal: a finished game, with the build every seat played.
 
-use agon_engine::record::MatchRecord;
-use agon_engine::seed::SeedSecret;
+use agon_engine::MatchRecord;
+use agon_engine::SeedSecret;
 use agon_play::journal::{GameResult, JournalEntry};
 use agon_play::swap::build::Build;
 use serde::{Deserialize, Serialize};

@@ -3,7 +3,7 @@
 //! game, `OUT/games/game-N.js`, written by the worker that played the game.
 
 use super::entry::LadderGame;
-use agon_engine::record::MatchRecord;
+use agon_engine::MatchRecord;
 use agon_games::registry::Registry;
 pub use agon_play::view::game_files::{has_data, link, write_viewer};
 use std::path::Path;

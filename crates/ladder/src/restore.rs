@@ -6,7 +6,7 @@
 //! the events (the portal) learns the verdict on every file it put there.
 
 use super::events::{Event, Logged};
-use agon_engine::bot_spec::BotSpec;
+use agon_engine::BotSpec;
 use agon_play::swap::build::Build;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -14,11 +14,11 @@ use super::events::{unix_ms, Event, EventLog, Logged};
 use super::game_pages;
 use super::pairing::Pairing;
 use super::restore::{LastVerdict, Restored};
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::record::Budgets;
-use agon_engine::runner::MatchSettings;
-use agon_engine::seating::Hosting;
-use agon_engine::seed::SeedSecret;
+use agon_engine::BotSpec;
+use agon_engine::Budgets;
+use agon_engine::Hosting;
+use agon_engine::MatchSettings;
+use agon_engine::SeedSecret;
 use agon_games::contract::{FaultPolicy, GameRules, RawParams};
 use agon_games::registry::Registry;
 use agon_play::console::name;
@@ -135,10 +135,10 @@ pub fn run(options: &LadderOptions) -> Result<Summary, String> {
 /// How many seats a game of `rules` under `params` has, once the game accepts the parameters.
 fn seats(rules: &dyn GameRules, params: &RawParams) -> Result<usize, String> {
     let seats = rules
-        .seats_for(params, &agon_engine::input_file::GameFiles)
+        .seats_for(params, &agon_engine::GameFiles)
         .map_err(|e| format!("{}: {e}", rules.name()))?;
     rules
-        .new_session(params, &agon_engine::input_file::GameFiles)
+        .new_session(params, &agon_engine::GameFiles)
         .map_err(|e| format!("{}: {e} ({})", rules.name(), rules.parameter_help()))?;
     Ok(seats)
 }
@@ -600,7 +600,7 @@ impl<'a> Ladder<'a> {
             validation_ms,
         } = validated;
         let options = self.options;
-        let in_process = !matches!(options.hosting.kind, agon_engine::host::HostKind::Process);
+        let in_process = !matches!(options.hosting.kind, agon_engine::HostKind::Process);
         let loaded = self.state.slots.loaded_with(&build.slot, &build.sha256);
         if in_process && loaded > options.max_builds_in_process {
             let reason = format!(

@@ -4,11 +4,11 @@
 //! the line between a game played and one not finished through nobody's fault are written
 //! once.
 
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::crash_evidence::{self, CrashLabel};
-use agon_engine::record::MatchRecord;
-use agon_engine::runner::{run_match, MatchError, MatchSettings, Seat};
-use agon_engine::seating::{self, Hosting};
+use agon_engine::BotSpec;
+use agon_engine::MatchRecord;
+use agon_engine::{crash_evidence, CrashLabel};
+use agon_engine::{run_match, MatchError, MatchSettings, Seat};
+use agon_engine::{seating, Hosting};
 use agon_games::contract::GameRules;
 use std::time::Instant;
 

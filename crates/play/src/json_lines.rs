@@ -2,7 +2,7 @@
 //! line at a time, each line bounded: memory grows with the lines kept, never with one line's
 //! size, and a file may have any length.
 
-use agon_engine::input_file::{Input, InputError};
+use agon_engine::{Input, InputError};
 use serde::de::DeserializeOwned;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};

@@ -4,12 +4,12 @@
 //! group every command that plays games flattens), with its defaults written once, here, and
 //! one place that turns it into the engine's terms.
 
-use agon_engine::host::sandbox::SandboxConfig;
-use agon_engine::host::{Clock, HostKind, ProcessHostConfig};
-use agon_engine::record::Budgets;
-use agon_engine::runner::MatchSettings;
-use agon_engine::seating::Hosting;
-use agon_engine::seed::SeedSecret;
+use agon_engine::Budgets;
+use agon_engine::Hosting;
+use agon_engine::MatchSettings;
+use agon_engine::SandboxConfig;
+use agon_engine::SeedSecret;
+use agon_engine::{Clock, HostKind, ProcessHostConfig};
 use agon_games::contract::{FaultPolicy, RawParams};
 use clap::{Args, ValueEnum};
 use serde::{Deserialize, Serialize};
@@ -129,7 +129,7 @@ impl MatchProfile {
 
     /// What a configuration may not ask: a user the bots may not run as, no memory at all.
     pub fn check(&self) -> Result<(), (&'static str, String)> {
-        agon_engine::host::sandbox::check_user(self.sandbox.user.as_deref())
+        agon_engine::sandbox::check_user(self.sandbox.user.as_deref())
             .map_err(|e| ("sandbox.user", e))?;
         if self.sandbox.memory_mb == Some(0) {
             return Err(("sandbox.memory_mb", "must be at least 1".into()));

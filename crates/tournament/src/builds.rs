@@ -4,10 +4,10 @@
 //! when an entrant's file changes under it.
 
 use super::plan::Plan;
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::HostKind;
-use agon_engine::loader::{file_version, FileVersion, StagedPlugin};
-use agon_engine::seed::SeedSecret;
+use agon_engine::BotSpec;
+use agon_engine::HostKind;
+use agon_engine::SeedSecret;
+use agon_engine::{loader::file_version, FileVersion, StagedPlugin};
 use agon_play::swap::sparring::Sparring;
 use std::path::PathBuf;
 use std::sync::Mutex;

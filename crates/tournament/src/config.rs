@@ -2,8 +2,8 @@
 //! error names the key (and the entrant) it is about.
 
 use super::format::Format;
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::input_file::{limits, Input};
+use agon_engine::BotSpec;
+use agon_engine::{input_file::limits, Input};
 use agon_games::contract::{built_in, GameRules, RawParams};
 use agon_games::registry::Registry;
 use agon_play::match_profile::{MatchProfile, SandboxProfile};
@@ -406,7 +406,7 @@ fn game_seed(raw: &ConfigFile, game: &dyn GameRules) -> Result<Option<(String, i
     if game.seats() == 1 {
         return Err(problem("game_seed_param", "puzzles take no per-game seed"));
     }
-    game.new_session(&probe, &agon_engine::input_file::GameFiles)
+    game.new_session(&probe, &agon_engine::GameFiles)
         .map_err(|e| problem("game_seed_param", e.to_string()))?;
     Ok(Some((name.clone(), raw.game_seed_base)))
 }
@@ -466,7 +466,7 @@ fn bot_entrant(
 ) -> Result<(String, BotSpec), KeyProblem> {
     let spec: BotSpec = bot
         .parse()
-        .map_err(|e: agon_engine::bot_spec::BotSpecError| (key("bot"), e.to_string()))?;
+        .map_err(|e: agon_engine::BotSpecError| (key("bot"), e.to_string()))?;
     let mut spec = agon_house::resolve(spec, game).map_err(|e| (key("bot"), format!("{e:#}")))?;
     spec.file = base.join(&spec.file);
     if !spec.file.is_file() {
@@ -518,7 +518,7 @@ fn puzzle_sets(
                     .map_err(|e| (key.clone(), e.to_string()))?,
             };
             let params = RawParams::from([("instance".to_string(), text)]);
-            game.new_session(&params, &agon_engine::input_file::GameFiles)
+            game.new_session(&params, &agon_engine::GameFiles)
                 .map_err(|e| (key.clone(), format!("{}: {e}", path.display())))?;
             let name = match built_in(game.game_type().instances, file) {
                 Some(puzzle) => puzzle.name.to_string(),
@@ -618,7 +618,7 @@ fn param_sets(
                     }
                 }
             }
-            game.new_session(&params, &agon_engine::input_file::GameFiles)
+            game.new_session(&params, &agon_engine::GameFiles)
                 .map_err(|e| {
                     let key = if swept.is_empty() {
                         "params".to_string()
@@ -674,7 +674,7 @@ mod tests {
         .unwrap();
         assert_eq!(c.param_sets.len(), 4);
         assert_eq!(c.param_sets[0].label, "first=white workers_to_base=1");
-        assert_eq!(c.settings.profile.host, agon_engine::host::HostKind::Thread);
+        assert_eq!(c.settings.profile.host, agon_engine::HostKind::Thread);
         assert_eq!(c.entrants.len(), 2);
     }
 

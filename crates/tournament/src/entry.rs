@@ -1,7 +1,7 @@
 //! One line of a tournament's journal: a finished game of the plan, its seats named by entrant.
 
-use agon_engine::record::MatchRecord;
-use agon_engine::seed::SeedSecret;
+use agon_engine::MatchRecord;
+use agon_engine::SeedSecret;
 use agon_play::journal::{GameResult, JournalEntry, REJECTED};
 use serde::{Deserialize, Serialize};
 use std::path::Path;

@@ -5,7 +5,7 @@
 //!
 //! Before such a game starts, `in-flight/<game id>` is written with its entrants; it is removed
 //! once the game is recorded. While a bot is in a call, the engine's fatal-signal handler knows
-//! which seat it is (`agon_engine::host::crash_evidence`) and appends a line to
+//! which seat it is (`agon_engine::crash_evidence`) and appends a line to
 //! `in-flight/evidence.jsonl` before the crash takes its course. Files left behind when the
 //! engine opens the folder again (under the journal's lock, so no running writer owns them) mean
 //! the engine died with those games in flight: each such death is appended to `crashes.jsonl`,
@@ -17,7 +17,7 @@
 
 use super::entry::Entry;
 use super::plan::{GameSpec, Plan};
-use agon_engine::fault::FaultCause;
+use agon_engine::FaultCause;
 use agon_games::contract::{Outcome, Termination};
 use agon_play::journal::{GameResult, JournalFault};
 use agon_play::json_lines;
@@ -71,7 +71,7 @@ fn marker_path(dir: &Path, id: &str) -> PathBuf {
 pub fn watch_for_crashes(dir: &Path) -> Result<(), String> {
     let folder = dir.join(FOLDER);
     std::fs::create_dir_all(&folder)
-        .and_then(|()| agon_engine::host::crash_evidence::install(&folder.join(EVIDENCE)))
+        .and_then(|()| agon_engine::crash_evidence::install(&folder.join(EVIDENCE)))
         .map_err(|e| format!("{}: {e}", folder.display()))
 }
 

@@ -10,7 +10,7 @@
 use super::entry::Entry;
 use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
-use agon_engine::seed::SeedSecret;
+use agon_engine::SeedSecret;
 use agon_play::journal::{self, Journal};
 use agon_play::view::game_files;
 use anyhow::{anyhow, bail, Context};

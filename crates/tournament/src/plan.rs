@@ -6,13 +6,13 @@ use super::config::{Config, Declared, ParamSet, Settings};
 use super::entry::Entry;
 use super::format::{Lineup, Progress, Results};
 use super::shard::Shard;
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::process::ProcessHost;
-use agon_engine::host::HostKind;
-use agon_engine::input_file::{limits, Input};
-use agon_engine::loader::{Manifest, StagedPlugin};
-use agon_engine::seating::{self, Hosting, Trial};
-use agon_engine::seed::SeedSecret;
+use agon_engine::BotSpec;
+use agon_engine::HostKind;
+use agon_engine::ProcessHost;
+use agon_engine::SeedSecret;
+use agon_engine::{input_file::limits, Input};
+use agon_engine::{seating, Hosting, Trial};
+use agon_engine::{Manifest, StagedPlugin};
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
 use serde::{Deserialize, Serialize};
@@ -662,7 +662,7 @@ fn lay_out(
 fn seats(game: &dyn GameRules, param_sets: &[ParamSet]) -> Result<Vec<usize>, String> {
     param_sets
         .iter()
-        .map(|p| game.seats_for(&p.params, &agon_engine::input_file::GameFiles))
+        .map(|p| game.seats_for(&p.params, &agon_engine::GameFiles))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())
 }

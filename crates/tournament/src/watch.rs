@@ -7,8 +7,8 @@
 
 use super::builds::Builds;
 use super::plan::Plan;
-use agon_engine::record::Budgets;
-use agon_engine::seating::Hosting;
+use agon_engine::Budgets;
+use agon_engine::Hosting;
 use agon_play::stop::Stop;
 use agon_play::swap::intake::{Arrival, Intake};
 use agon_play::swap::validation::{Candidate, Validator};

@@ -3,12 +3,12 @@
 //! validation and apply).
 
 use super::figure::{summarize, Figure};
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::HostKind;
-use agon_engine::loader::Plugin;
-use agon_engine::record::{Budgets, MatchRecord};
-use agon_engine::runner::{run_match, MatchSettings};
-use agon_engine::seating::seat_from_plugin;
+use agon_engine::seat_from_plugin;
+use agon_engine::BotSpec;
+use agon_engine::HostKind;
+use agon_engine::Plugin;
+use agon_engine::{run_match, MatchSettings};
+use agon_engine::{Budgets, MatchRecord};
 use agon_games::contract::RawParams;
 use agon_games::flip::{Config, Flip, Point};
 use agon_games::registry::Registry;
@@ -34,7 +34,7 @@ pub(super) fn game(greedy: &Path) -> anyhow::Result<(MatchRecord, f64)> {
     let settings = MatchSettings {
         params: params(),
         seed: 1,
-        seed_secret: agon_engine::seed::SeedSecret::draw()?,
+        seed_secret: agon_engine::SeedSecret::draw()?,
         budgets: Budgets::default(),
         fault_policy: None,
     };

@@ -5,12 +5,12 @@
 //! monotonic and real-time clocks).
 
 use super::figure::{per_call, summarize, Figure};
-use agon_engine::host::sandbox::SandboxConfig;
-use agon_engine::host::{
+use agon_engine::SandboxConfig;
+use agon_engine::{
     crash_evidence, thread_cpu_time, Clock, Deadline, InlineHost, ProcessHost, ProcessHostConfig,
     SeatHost, ThreadHost,
 };
-use agon_engine::loader::{cache_dir, Plugin, StagedPlugin};
+use agon_engine::{loader::cache_dir, Plugin, StagedPlugin};
 use agon_games::breakthrough::{Config, Position};
 use agon_games::registry::Registry;
 use agon_sdk::breakthrough::convert;

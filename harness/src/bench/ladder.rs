@@ -6,8 +6,8 @@
 //! are compared with those at the end: a ladder runs for days.
 
 use super::figure::{single, summarize, Figure};
-use agon_engine::host::Clock;
-use agon_engine::record::Budgets;
+use agon_engine::Budgets;
+use agon_engine::Clock;
 use agon_ladder::run::{run, LadderOptions};
 use agon_play::stop::Stop;
 use anyhow::{anyhow, bail};
@@ -41,7 +41,7 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
         concurrency: 2,
         games: None,
         seed: 1,
-        seed_secret: agon_engine::seed::SeedSecret::draw()?,
+        seed_secret: agon_engine::SeedSecret::draw()?,
         settle: Duration::from_millis(500),
         max_builds_in_process: 8,
         budgets: Budgets {

@@ -18,7 +18,7 @@ mod tournament;
 mod viewer;
 
 use crate::cli::BenchArgs;
-use agon_engine::loader::Plugin;
+use agon_engine::Plugin;
 use agon_play::console::outln;
 use anyhow::{anyhow, Context};
 use figure::{Figure, SAMPLES};

@@ -47,7 +47,7 @@ pub fn portal(
     games: u64,
 ) -> anyhow::Result<Vec<Figure>> {
     // The strangers and the worst inputs are a thousand sockets of this process.
-    agon_engine::host::process::allow_many_hosts()?;
+    agon_engine::process::allow_many_hosts()?;
     let root = std::env::temp_dir().join(format!("agon-bench-portal-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root)?;

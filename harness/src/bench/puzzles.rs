@@ -2,8 +2,8 @@
 //! for 1..30 x 1..30, and a random solvable 1000 x 1000 Lights Out board solved by `gf2`.
 
 use super::figure::{summarize, Figure};
-use agon_engine::host::{Deadline, InlineHost, SeatHost};
-use agon_engine::loader::Plugin;
+use agon_engine::Plugin;
+use agon_engine::{Deadline, InlineHost, SeatHost};
 use agon_games::lightsout::{nullity, Board, Click};
 use agon_games::registry::Registry;
 use agon_sdk::protocol::{self, flowfree as ff, lightsout as lo, Reply, Start};
@@ -78,7 +78,7 @@ pub fn flowfree(solver: &Path, folder: Option<&Path>) -> anyhow::Result<Vec<Figu
             let t0 = Instant::now();
             let call = host.act(observation.clone(), Deadline::wall(None));
             samples.push(t0.elapsed().as_secs_f64() * 1000.0);
-            let agon_engine::host::CallResult::Answer(bytes) = call.result else {
+            let agon_engine::CallResult::Answer(bytes) = call.result else {
                 return Err(anyhow!("{file}: fast failed"));
             };
             let reply: Reply<ff::Answer> = protocol::decode(&bytes).map_err(|e| anyhow!(e))?;
@@ -142,7 +142,7 @@ pub fn lightsout_large(solver: &Path) -> anyhow::Result<Figure> {
             Deadline::wall(Some(Duration::from_secs(60))),
         );
         samples.push(t0.elapsed().as_secs_f64() * 1000.0);
-        let agon_engine::host::CallResult::Answer(bytes) = call.result else {
+        let agon_engine::CallResult::Answer(bytes) = call.result else {
             return Err(anyhow!("gf2 failed on the 1000 x 1000 board"));
         };
         let reply: Reply<lo::Answer> = protocol::decode(&bytes).map_err(|e| anyhow!(e))?;

@@ -3,12 +3,12 @@
 //! played (royal cavalry, army, chaser and random).
 
 use super::figure::{summarize, Figure, SAMPLES};
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::HostKind;
-use agon_engine::loader::Plugin;
-use agon_engine::record::Budgets;
-use agon_engine::runner::{run_match, MatchSettings};
-use agon_engine::seating::seat_from_plugin;
+use agon_engine::seat_from_plugin;
+use agon_engine::BotSpec;
+use agon_engine::Budgets;
+use agon_engine::HostKind;
+use agon_engine::Plugin;
+use agon_engine::{run_match, MatchSettings};
 use agon_games::contract::{raw_params, GameRules};
 use agon_games::rectangles::session::{parse_notation, RectanglesRules};
 use agon_games::rectangles::{Config, Direction, Game};
@@ -37,7 +37,7 @@ pub fn rules_per_round(
     let settings = MatchSettings {
         params,
         seed: 7,
-        seed_secret: agon_engine::seed::SeedSecret::draw()?,
+        seed_secret: agon_engine::SeedSecret::draw()?,
         budgets: Budgets::default(),
         fault_policy: None,
     };

@@ -4,12 +4,12 @@
 //! search speed (nodes per second of its moves in a game on the eight-player map).
 
 use super::figure::{summarize, Figure, SAMPLES};
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::HostKind;
-use agon_engine::loader::Plugin;
-use agon_engine::record::Budgets;
-use agon_engine::runner::{run_match, MatchSettings};
-use agon_engine::seating::seat_from_plugin;
+use agon_engine::seat_from_plugin;
+use agon_engine::BotSpec;
+use agon_engine::Budgets;
+use agon_engine::HostKind;
+use agon_engine::Plugin;
+use agon_engine::{run_match, MatchSettings};
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::reversixt::session::ReversiXtRules;
 use agon_games::reversixt::{Map, Phase, Position};
@@ -86,7 +86,7 @@ pub fn seed_nodes(
     let seed_spec: BotSpec = format!("{}:seed?ms={ms}", seed.display()).parse()?;
     let greedy_spec: BotSpec = format!("{}:greedy", greedy.display()).parse()?;
     let params = RawParams::from([("map".to_string(), map.to_string())]);
-    let players = rules.seats_for(&params, &agon_engine::input_file::GameFiles)?;
+    let players = rules.seats_for(&params, &agon_engine::GameFiles)?;
     let seats = (0..players)
         .map(|i| {
             if i % 4 == 0 {
@@ -99,7 +99,7 @@ pub fn seed_nodes(
     let settings = MatchSettings {
         params,
         seed: 1,
-        seed_secret: agon_engine::seed::SeedSecret::draw()?,
+        seed_secret: agon_engine::SeedSecret::draw()?,
         budgets: Budgets {
             start_ms: None,
             move_ms: Some(1000),
@@ -136,7 +136,7 @@ pub fn greedy_games(greedy: &Path, per_sample: Duration) -> anyhow::Result<Figur
     let settings = MatchSettings {
         params: RawParams::from([("instance".to_string(), OTHELLO.to_string())]),
         seed: 1,
-        seed_secret: agon_engine::seed::SeedSecret::draw()?,
+        seed_secret: agon_engine::SeedSecret::draw()?,
         budgets: Budgets::default(),
         fault_policy: None,
     };

@@ -113,7 +113,7 @@ fn template_record(dir: &Path, agon: &Path, random: &Path) -> anyhow::Result<Vec
 
 /// The viewer's data file of the template record.
 fn viewer_data(record: &[u8]) -> anyhow::Result<Vec<u8>> {
-    let record: agon_engine::record::MatchRecord = serde_json::from_slice(record)?;
+    let record: agon_engine::MatchRecord = serde_json::from_slice(record)?;
     let shown = agon_play::view::shown(&record, &Registry::builtin(), None)?;
     Ok(agon_play::view::data_file(&shown).into_bytes())
 }

@@ -71,7 +71,7 @@ pub fn journal_append() -> anyhow::Result<Figure> {
         id: "0123456789abcdef-s00-e00e01-g000".into(),
         param_set: 0,
         seed: 1,
-        seed_secret: Some(agon_engine::seed::SeedSecret::from_bytes([1; 32])),
+        seed_secret: Some(agon_engine::SeedSecret::from_bytes([1; 32])),
         seats: vec![0, 1],
         names: vec!["a".into(), "b".into()],
         sha256: vec!["0".repeat(64), "1".repeat(64)],

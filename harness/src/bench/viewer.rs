@@ -5,7 +5,7 @@
 
 use super::figure::{summarize, Figure};
 use agon_engine::local_match;
-use agon_engine::record::MatchRecord;
+use agon_engine::MatchRecord;
 use agon_games::registry::Registry;
 use std::path::Path;
 use std::time::Instant;
@@ -16,7 +16,7 @@ fn reversixt_game(greedy: &Path, map: &str) -> anyhow::Result<MatchRecord> {
     let rules = Registry::builtin();
     let seats = rules.get("reversixt")?.seats_for(
         &agon_games::contract::raw_params(&params),
-        &agon_engine::input_file::GameFiles,
+        &agon_engine::GameFiles,
     )?;
     let bots = vec![format!("{}:greedy", greedy.display()); seats];
     // A budget no greedy move comes near: the figure is the page, not the game.

@@ -1,11 +1,11 @@
 //! `agon cache path | list | gc`: the content-addressed cache of plugin copies.
 
 use crate::cli::{CacheCommand, CacheGcArgs, CacheListArgs};
-use agon_engine::loader::cache::{
-    collect, days, entry_in_use, scan, CacheEntry, Collection, CollectionPolicy, Oddity,
-    RemovalReason,
-};
 use agon_engine::loader::cache_dir;
+use agon_engine::{
+    loader::cache::collect, loader::cache::days, loader::cache::entry_in_use, loader::cache::scan,
+    CacheEntry, Collection, CollectionPolicy, Oddity, RemovalReason,
+};
 use agon_play::console::{name, outln, path_name};
 use anyhow::bail;
 use serde_json::{json, Value};

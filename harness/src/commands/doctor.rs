@@ -3,8 +3,8 @@
 //! match prints can point here instead of explaining everything on every run.
 
 use crate::cli::DoctorArgs;
-use agon_engine::host::process::ProcessHostConfig;
-use agon_engine::host::sandbox::{cgroup, landlock, SandboxConfig};
+use agon_engine::ProcessHostConfig;
+use agon_engine::{sandbox::cgroup, sandbox::landlock, SandboxConfig};
 use serde::Serialize;
 
 /// One mechanism of the sandbox, probed.

@@ -3,9 +3,9 @@
 use crate::cli::{LadderArgs, LadderPlayArgs};
 use crate::commands::tournament::MAX_CONCURRENCY;
 use crate::match_flags::parse_params;
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::HostKind;
-use agon_engine::seating::Hosting;
+use agon_engine::BotSpec;
+use agon_engine::HostKind;
+use agon_engine::Hosting;
 use agon_games::contract::RawParams;
 use agon_games::registry::Registry;
 use agon_ladder::configured::{check_configured, TrialBudgets};
@@ -58,7 +58,7 @@ pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Resu
         concurrency: args.concurrency,
         games: args.games,
         seed,
-        seed_secret: agon_engine::seed::SeedSecret::draw()?,
+        seed_secret: agon_engine::SeedSecret::draw()?,
         settle: Duration::from_millis(args.settle_ms),
         max_builds_in_process: args.max_builds_in_process,
         budgets: profile.budgets(),

@@ -4,9 +4,9 @@ use crate::cli::MatchArgs;
 use crate::feedback::summary::{publish, Shown};
 use crate::feedback::trace::TracePrinter;
 use crate::match_flags::{parse_params, seeds};
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::runner::{run_match, run_observed_match};
-use agon_engine::seating::{self, Trial};
+use agon_engine::BotSpec;
+use agon_engine::{run_match, run_observed_match};
+use agon_engine::{seating, Trial};
 use agon_games::contract::{GameRules, ParamError, RawParams};
 use agon_games::registry::Registry;
 use agon_play::console::{name, outln};
@@ -96,7 +96,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
 /// How many bots `game` seats under `params`, once it accepts them: a bad `--param` is refused
 /// before any bot's host is started.
 fn seats_for(game: &dyn GameRules, params: &RawParams) -> anyhow::Result<usize> {
-    let files = agon_engine::input_file::GameFiles;
+    let files = agon_engine::GameFiles;
     let refused = |e: ParamError| {
         anyhow!(
             "{}: {e} (parameters: {})",

@@ -1,9 +1,9 @@
 //! `agon plugins FILE...`
 
 use crate::cli::PluginsArgs;
-use agon_engine::host::sandbox::SandboxConfig;
-use agon_engine::host::{ProcessHost, ProcessHostConfig};
-use agon_engine::loader::{cache_dir, BotDescriptor, Manifest, Plugin, StagedPlugin};
+use agon_engine::SandboxConfig;
+use agon_engine::{loader::cache_dir, BotDescriptor, Manifest, Plugin, StagedPlugin};
+use agon_engine::{ProcessHost, ProcessHostConfig};
 use agon_games::registry::Registry;
 use agon_play::console::{name, outln, path_name};
 use agon_play::match_profile::HostChoice;

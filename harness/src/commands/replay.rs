@@ -1,8 +1,8 @@
 //! `agon replay verify FILE`
 
 use crate::cli::VerifyArgs;
-use agon_engine::record::MatchRecord;
 use agon_engine::replay;
+use agon_engine::MatchRecord;
 use agon_games::registry::Registry;
 use agon_play::console::outln;
 use anyhow::anyhow;

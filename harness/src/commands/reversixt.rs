@@ -2,7 +2,7 @@
 //! course maps built in.
 
 use crate::cli::{CheckMapArgs, MapsArgs};
-use agon_engine::input_file::{limits, Input};
+use agon_engine::{input_file::limits, Input};
 use agon_games::reversixt::{Map, Square};
 use agon_play::console::outln;
 use anyhow::anyhow;

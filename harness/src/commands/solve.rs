@@ -1,10 +1,10 @@
 //! `agon solve`: one puzzle, one solver, the engine's verdict.
 
 use crate::cli::SolveArgs;
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::record::MatchRecord;
-use agon_engine::runner::run_match;
+use agon_engine::run_match;
 use agon_engine::seating;
+use agon_engine::BotSpec;
+use agon_engine::MatchRecord;
 use agon_games::contract::{GameRules, RawParams, SolutionView};
 use agon_games::registry::Registry;
 use agon_play::console::{out, outln};
@@ -30,10 +30,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     }
     let params = RawParams::from([("puzzle".to_string(), args.puzzle.display().to_string())]);
     // Refuse a bad instance before starting the solver, naming the file.
-    game.new_session(&params, &agon_engine::input_file::GameFiles)
+    game.new_session(&params, &agon_engine::GameFiles)
         .map_err(|e| anyhow!("{}: {e}", args.puzzle.display()))?;
     let seat = seating::seat(&spec, 0, game, &hosting)?;
-    let settings = profile.match_settings(params, 0, agon_engine::seed::SeedSecret::draw()?);
+    let settings = profile.match_settings(params, 0, agon_engine::SeedSecret::draw()?);
     let record = run_match(game, &settings, vec![seat])?;
     if let Some(path) = &args.record {
         record

@@ -3,7 +3,7 @@
 
 use crate::cli::{SprtArgs, TournamentRunArgs};
 use crate::commands::tournament;
-use agon_engine::bot_spec::BotSpec;
+use agon_engine::BotSpec;
 use anyhow::{anyhow, bail, Context};
 use toml::{Table, Value};
 

@@ -5,8 +5,8 @@ use crate::cli::{
     TournamentReportArgs, TournamentResumeArgs, TournamentRunArgs,
 };
 use agon_engine::loader::cache_dir;
-use agon_engine::record::MatchRecord;
-use agon_engine::seed::SeedSecret;
+use agon_engine::MatchRecord;
+use agon_engine::SeedSecret;
 use agon_games::registry::Registry;
 use agon_play::console::{name, outln};
 use agon_play::journal;

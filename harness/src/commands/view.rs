@@ -1,7 +1,7 @@
 //! `agon view RECORD [--out FILE.html] [--open]`
 
 use crate::cli::ViewArgs;
-use agon_engine::record::MatchRecord;
+use agon_engine::MatchRecord;
 use agon_play::console::outln;
 use anyhow::Context;
 use std::path::{Path, PathBuf};

@@ -2,8 +2,8 @@
 //! and the detail (for `illegal`, the rules' reason), then what to do about it ([`super::hints`]).
 
 use super::hints::what_to_do;
-use agon_engine::fault::Phase;
-use agon_engine::record::MatchRecord;
+use agon_engine::MatchRecord;
+use agon_engine::Phase;
 use agon_play::console::name;
 use std::fmt::Write as _;
 

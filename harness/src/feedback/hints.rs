@@ -2,9 +2,9 @@
 //! record tells more (the budget and clock of a timeout, where a panic happened, a file the
 //! sandbox denied, a stack overflow).
 
-use agon_engine::fault::{Fault, FaultCause, Phase};
-use agon_engine::host::{Clock, HostKind, CPU_WATCHDOG_FACTOR};
-use agon_engine::record::MatchRecord;
+use agon_engine::MatchRecord;
+use agon_engine::{Clock, HostKind, CPU_WATCHDOG_FACTOR};
+use agon_engine::{Fault, FaultCause, Phase};
 
 /// The advice for `fault` of `record`, one or more lines (without the `what to do:` label).
 pub fn what_to_do(fault: &Fault, record: &MatchRecord) -> Vec<String> {

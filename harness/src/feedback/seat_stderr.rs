@@ -3,8 +3,8 @@
 //! whole. Each line is quoted behind `  | ` so that a bot's text never passes for the
 //! summary's own.
 
-use agon_engine::host::HostKind;
-use agon_engine::record::MatchRecord;
+use agon_engine::HostKind;
+use agon_engine::MatchRecord;
 use agon_play::console::name;
 use std::fmt::Write as _;
 

@@ -3,8 +3,8 @@
 //! record as JSON.
 
 use super::{faults, seat_stderr};
-use agon_engine::host::sandbox::cgroup;
-use agon_engine::record::MatchRecord;
+use agon_engine::sandbox::cgroup;
+use agon_engine::MatchRecord;
 use agon_play::console::{name, out, outln};
 use anyhow::Context;
 use std::fmt::Write as _;

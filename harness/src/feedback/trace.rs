@@ -3,9 +3,9 @@
 //! then each answer in the game's notation with the time it took, one line per action, and the
 //! faults as they happen. Printed on stdout, a line at a time.
 
-use agon_engine::fault::{Fault, Phase};
-use agon_engine::record::{Forced, MoveRecord};
-use agon_engine::runner::MatchObserver;
+use agon_engine::MatchObserver;
+use agon_engine::{Fault, Phase};
+use agon_engine::{Forced, MoveRecord};
 use agon_games::contract::Session;
 use agon_play::console::{name, outln};
 

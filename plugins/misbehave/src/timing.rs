@@ -11,7 +11,7 @@ use agon_sdk::protocol::breakthrough::{Breakthrough, Move, Observation, Setup};
 use agon_sdk::protocol::{encode, Reply, Start};
 use std::time::Duration;
 
-/// The process host's answer pipe and frame kind (`agon_engine::host::process::frame`).
+/// The process host's answer pipe and frame kind (`agon_engine::process::frame`).
 const ANSWER_FD: i32 = 4;
 const REQUEST_FD: i32 = 3;
 const ANSWER: u8 = 2;

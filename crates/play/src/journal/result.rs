@@ -1,7 +1,7 @@
 //! How a game ended, as every mode's journal row keeps it, and what that means for one seat.
 
-use agon_engine::fault::FaultCause;
-use agon_engine::record::MatchRecord;
+use agon_engine::FaultCause;
+use agon_engine::MatchRecord;
 use agon_games::contract::Termination;
 use serde::{Deserialize, Serialize};
 
@@ -57,7 +57,7 @@ impl JournalFault {
         JournalFault::of_faults(&record.faults)
     }
 
-    fn of_faults(faults: &[agon_engine::fault::Fault]) -> Vec<JournalFault> {
+    fn of_faults(faults: &[agon_engine::Fault]) -> Vec<JournalFault> {
         faults
             .iter()
             .enumerate()
@@ -136,9 +136,9 @@ mod tests {
 
     #[test]
     fn a_game_of_many_faults_keeps_every_fault_in_a_bounded_line() {
-        let fault = agon_engine::fault::Fault {
+        let fault = agon_engine::Fault {
             seat: 1,
-            phase: agon_engine::fault::Phase::Move,
+            phase: agon_engine::Phase::Move,
             ply: 0,
             cause: FaultCause::Timeout,
             detail: "x".repeat(2000),

@@ -1,7 +1,7 @@
 //! A build that passed validation: which plugin and bot it is, and the content-addressed copy
 //! every game of it loads.
 
-use agon_engine::bot_spec::BotSpec;
+use agon_engine::BotSpec;
 use agon_games::contract::RawParams;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;

@@ -19,7 +19,7 @@
 
 use crate::stop::Stop;
 use crate::swap::validation::Candidate;
-use agon_engine::loader::{elf_extent, file_version, FileVersion, StagedPlugin};
+use agon_engine::{loader::elf_extent, loader::file_version, FileVersion, StagedPlugin};
 use crossbeam_channel::select;
 use crossbeam_channel::Sender;
 use notify::event::{AccessKind, AccessMode, ModifyKind, RenameMode};

@@ -4,10 +4,10 @@
 //! entrants), else its own slot's current build, else the house bot, the SDK's random player,
 //! which every game of several seats has.
 
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::InlineHost;
-use agon_engine::record::SeatRecord;
-use agon_engine::runner::Seat;
+use agon_engine::BotSpec;
+use agon_engine::InlineHost;
+use agon_engine::Seat;
+use agon_engine::SeatRecord;
 use agon_games::registry::Registry;
 use agon_sdk::export::BotEntry;
 use rand::seq::IndexedRandom;

@@ -14,13 +14,13 @@
 
 use super::build::Build;
 use super::sparring::{house_seat, Opponent, Sparring};
-use agon_engine::bot_spec::BotSpec;
-use agon_engine::host::{HostKind, ProcessHost};
-use agon_engine::loader::{Manifest, StagedPlugin};
-use agon_engine::record::{Budgets, MatchRecord};
-use agon_engine::runner::{run_match, MatchSettings, Seat};
-use agon_engine::seating::{self, Hosting};
-use agon_engine::seed::SeedSecret;
+use agon_engine::BotSpec;
+use agon_engine::SeedSecret;
+use agon_engine::{run_match, MatchSettings, Seat};
+use agon_engine::{seating, Hosting};
+use agon_engine::{Budgets, MatchRecord};
+use agon_engine::{HostKind, ProcessHost};
+use agon_engine::{Manifest, StagedPlugin};
 use agon_games::contract::{FaultPolicy, GameRules, RawParams};
 use agon_games::registry::Registry;
 use rand::Rng;
@@ -188,7 +188,7 @@ impl Validator {
         candidate: &BotSpec,
         hosting: &Hosting,
     ) -> Result<String, String> {
-        let files = agon_engine::input_file::GameFiles;
+        let files = agon_engine::GameFiles;
         let seats = rules
             .seats_for(&self.params, &files)
             .map_err(|e| format!("the game's parameters: {e}"))?;
@@ -278,7 +278,7 @@ fn first_bot<'m>(manifest: &'m Manifest, game: &str) -> Option<&'m str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agon_engine::loader::BotDescriptor;
+    use agon_engine::BotDescriptor;
 
     fn bot(name: &str, game: &str, tournament: bool) -> BotDescriptor {
         BotDescriptor {

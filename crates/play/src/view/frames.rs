@@ -2,8 +2,8 @@
 //! shows of it, as the JSON the page reads.
 
 use super::patch;
-use agon_engine::record::MatchRecord;
-use agon_engine::replay::{self, Step};
+use agon_engine::MatchRecord;
+use agon_engine::{replay, replay::Step};
 use agon_games::contract::Session;
 use agon_games::registry::Registry;
 use serde_json::{json, Value};

@@ -20,7 +20,7 @@ mod patch;
 
 pub use named_result::named_result;
 
-use agon_engine::record::MatchRecord;
+use agon_engine::MatchRecord;
 use agon_games::registry::Registry;
 use minijinja::{context, Value};
 

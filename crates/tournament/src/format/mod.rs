@@ -240,7 +240,7 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 #[cfg(test)]
 pub(crate) mod test_field {
     use super::super::config::Settings;
-    use agon_engine::host::{Clock, HostKind};
+    use agon_engine::{Clock, HostKind};
     use agon_play::match_profile::MatchProfile;
 
     pub fn settings(games_per_pairing: u32) -> Settings {

@@ -2,7 +2,7 @@
 //! for the build the graded games were played with (`versions.rs` gives a swapped build's).
 
 use crate::plan::Plan;
-use agon_engine::bot_spec::BotSpec;
+use agon_engine::BotSpec;
 
 /// Empty (the default) for a name the plan does not have.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -50,7 +50,7 @@ pub fn fault_groups(entries: &[&Entry]) -> Vec<FaultGroup> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agon_engine::fault::FaultCause;
+    use agon_engine::FaultCause;
     use agon_games::contract::Termination;
     use agon_play::journal::{GameResult, JournalFault};
 

@@ -7,7 +7,7 @@
 //! ([`agon_play::view::named_result`]).
 
 use crate::entry::Entry;
-use agon_engine::record::MatchRecord;
+use agon_engine::MatchRecord;
 use agon_play::view::game_files::{data_path, write_data, write_viewer};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;

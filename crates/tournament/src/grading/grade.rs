@@ -212,8 +212,8 @@ pub fn grade(plan: &Plan, entries: &[Entry]) -> Report {
             games_planned: plan.games_planned(),
             games_played: games.len(),
             clock: match plan.settings.profile.clock {
-                agon_engine::host::Clock::Cpu => "cpu".into(),
-                agon_engine::host::Clock::Wall => "wall".into(),
+                agon_engine::Clock::Cpu => "cpu".into(),
+                agon_engine::Clock::Wall => "wall".into(),
             },
             games_missing: plan.games_planned() - games.len(),
             excluded: plan.excluded.clone(),
