@@ -600,7 +600,7 @@ impl<'a> Ladder<'a> {
             validation_ms,
         } = validated;
         let options = self.options;
-        let in_process = !matches!(options.hosting.kind, agon_engine::HostKind::Process);
+        let in_process = options.hosting.kind.in_process();
         let loaded = self.state.slots.loaded_with(&build.slot, &build.sha256);
         if in_process && loaded > options.max_builds_in_process {
             let reason = format!(

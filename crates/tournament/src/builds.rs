@@ -5,7 +5,6 @@
 
 use super::plan::Plan;
 use agon_engine::BotSpec;
-use agon_engine::HostKind;
 use agon_engine::SeedSecret;
 use agon_engine::{loader::file_version, FileVersion, StagedPlugin};
 use agon_play::swap::sparring::Sparring;
@@ -117,10 +116,7 @@ impl Builds {
         copy: PathBuf,
         sha256: &str,
     ) -> Result<(), String> {
-        let in_process = matches!(
-            plan.settings.profile.host,
-            HostKind::Thread | HostKind::Inline
-        );
+        let in_process = plan.settings.profile.host.in_process();
         let mut current = self.current.lock().unwrap_or_else(|p| p.into_inner());
         let slot = &mut current[entrant];
         if in_process && slot.loaded >= MAX_BUILDS_IN_PROCESS {

@@ -7,7 +7,6 @@ use super::format::results_by_id;
 use super::in_flight;
 use super::plan::{GameSpec, Plan};
 use agon_engine::CrashLabel;
-use agon_engine::HostKind;
 use agon_engine::Hosting;
 use agon_engine::MatchRecord;
 use agon_engine::MatchSettings;
@@ -62,10 +61,7 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     let (journal, entries) = Journal::open(dir, &plan.entry_check())?;
     let share = share(plan);
     let done: HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
-    let in_process = matches!(
-        plan.settings.profile.host,
-        HostKind::Thread | HostKind::Inline
-    );
+    let in_process = plan.settings.profile.host.in_process();
     let crashes = if in_process {
         crashes_so_far(plan, dir, &done)?
     } else {

@@ -60,6 +60,18 @@ pub enum HostKind {
     Remote,
 }
 
+impl HostKind {
+    /// Whether a bot on this host runs inside agon's own process, where what it loads stays
+    /// loaded (a library is never unloaded) and its crash is agon's: the callers that bound
+    /// loaded builds or guard against crashes ask this, never which host it is.
+    pub fn in_process(self) -> bool {
+        match self {
+            HostKind::Inline | HostKind::Thread => true,
+            HostKind::Process | HostKind::Remote => false,
+        }
+    }
+}
+
 impl fmt::Display for HostKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -15,11 +15,11 @@
 use super::build::Build;
 use super::sparring::{house_seat, Opponent, Sparring};
 use agon_engine::BotSpec;
+use agon_engine::ProcessHost;
 use agon_engine::SeedSecret;
 use agon_engine::{run_match, MatchSettings, Seat};
 use agon_engine::{seating, Hosting};
 use agon_engine::{Budgets, MatchRecord};
-use agon_engine::{HostKind, ProcessHost};
 use agon_engine::{Manifest, StagedPlugin};
 use agon_games::contract::{FaultPolicy, GameRules, RawParams};
 use agon_games::registry::Registry;
@@ -127,9 +127,10 @@ impl Validator {
     /// The hostings of the validation games: the real games', after a process host's where
     /// those run in the engine's process.
     fn hostings(&self) -> Vec<&Hosting> {
-        match self.hosting.kind {
-            HostKind::Process => vec![&self.hosting],
-            _ => vec![&self.inspection, &self.hosting],
+        if self.hosting.kind.in_process() {
+            vec![&self.inspection, &self.hosting]
+        } else {
+            vec![&self.hosting]
         }
     }
 
