@@ -303,12 +303,15 @@ pub struct ServeArgs {
     /// plugin bot as FILE:BOT[?key=value&...]; one per player of the map
     #[arg(long = "seat", value_name = "SPEC|remote", required = true)]
     pub seats: Vec<String>,
-    /// The TCP port to listen on (0: any free port, printed on standard error)
-    #[arg(long, default_value_t = 7777)]
-    pub port: u16,
-    /// The address to listen on
-    #[arg(long, default_value = "0.0.0.0", value_name = "ADDRESS")]
-    pub bind: String,
+    /// Where the course clients connect (port 0: any free port, printed on standard error)
+    #[arg(long, default_value = "0.0.0.0:7777", value_name = "ADDR:PORT")]
+    pub listen: String,
+    /// The release before's spelling of --listen's port; warns
+    #[arg(long, hide = true)]
+    pub port: Option<u16>,
+    /// The release before's spelling of --listen's address; warns
+    #[arg(long, hide = true)]
+    pub bind: Option<String>,
     /// Seconds added to each player's time account before each move request; unused time
     /// carries over (the course server's -t; 0: no time limit, --move-ms guards each move)
     #[arg(
@@ -351,7 +354,7 @@ pub struct ServeArgs {
 #[derive(Args)]
 pub struct ConnectArgs {
     /// The course server, HOST:PORT
-    #[arg(value_name = "HOST:PORT")]
+    #[arg(value_name = "ADDR:PORT")]
     pub server: String,
     /// The bot, as FILE:BOT or FILE:BOT?key=value&key=value
     #[arg(long, value_name = "SPEC")]

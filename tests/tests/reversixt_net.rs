@@ -29,7 +29,7 @@ fn serve(name: &str, seats: &[&str], time: &str) -> Server {
 fn serve_map(name: &str, map: &std::path::Path, seats: &[&str], time: &str) -> Server {
     let record = scratch(name).join("record.json");
     let mut command = agon();
-    command.args(["reversixt", "serve", "--port", "0", "--bind", "127.0.0.1"]);
+    command.args(["reversixt", "serve", "--listen", "127.0.0.1:0"]);
     command.arg("--map").arg(map);
     for s in seats {
         command.args(["--seat", s]);
@@ -415,7 +415,7 @@ fn serve_refuses_a_map_its_clients_would_refuse() {
     text.push_str(&"- ".repeat(2048 * 2048));
     std::fs::write(&map, text).unwrap();
     let stderr = run(agon()
-        .args(["reversixt", "serve", "--port", "0", "--bind", "127.0.0.1"])
+        .args(["reversixt", "serve", "--listen", "127.0.0.1:0"])
         .arg("--map")
         .arg(&map)
         .args(["--seat", "remote", "--seat", "remote"]))

@@ -108,6 +108,26 @@ fn seat_specs(args: &ServeArgs, map: &Map) -> anyhow::Result<Vec<SeatSpec>> {
     Ok(specs)
 }
 
+/// Where to listen: `--listen`, with the old `--bind` and `--port` (which warn) put in its place.
+fn listen_address(args: &ServeArgs) -> String {
+    if args.bind.is_none() && args.port.is_none() {
+        return args.listen.clone();
+    }
+    log::warn!("`--bind` and `--port` are spelled `--listen ADDR:PORT` now; the old flags go in the next release");
+    let (address, port) = args
+        .listen
+        .rsplit_once(':')
+        .unwrap_or((&args.listen, "7777"));
+    let address = match args.bind.as_deref() {
+        // An IPv6 address is written in brackets before its port.
+        Some(bind) if bind.contains(':') && !bind.starts_with('[') => format!("[{bind}]"),
+        Some(bind) => bind.to_string(),
+        None => address.to_string(),
+    };
+    let port = args.port.map_or(port.to_string(), |p| p.to_string());
+    format!("{address}:{port}")
+}
+
 /// Waits for a course client per remote seat, then tells each its player number and the map.
 fn welcome_clients(
     args: &ServeArgs,
@@ -115,8 +135,9 @@ fn welcome_clients(
     text: &str,
     specs: &[SeatSpec],
 ) -> anyhow::Result<Vec<lobby::Joined>> {
-    let listener = TcpListener::bind((args.bind.as_str(), args.port))
-        .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
+    let address = listen_address(args);
+    let listener =
+        TcpListener::bind(&address).with_context(|| format!("cannot listen on {address}"))?;
     let remote: Vec<usize> = (0..specs.len())
         .filter(|&i| matches!(specs[i], SeatSpec::Remote))
         .collect();
@@ -256,4 +277,40 @@ pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
         report.restarts
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listen_address;
+    use crate::cli::{Cli, Command, ReversixtCommand};
+    use clap::Parser;
+
+    fn serve(flags: &[&str]) -> String {
+        let mut line = vec![
+            "agon",
+            "reversixt",
+            "serve",
+            "--map",
+            "m",
+            "--seat",
+            "remote",
+        ];
+        line.extend(flags);
+        match Cli::parse_from(line).command {
+            Command::Reversixt(ReversixtCommand::Serve(args)) => listen_address(&args),
+            _ => unreachable!("a serve command line"),
+        }
+    }
+
+    #[test]
+    fn the_old_bind_and_port_flags_still_say_where_to_listen() {
+        assert_eq!(serve(&[]), "0.0.0.0:7777");
+        assert_eq!(serve(&["--listen", "127.0.0.1:0"]), "127.0.0.1:0");
+        assert_eq!(serve(&["--port", "0"]), "0.0.0.0:0");
+        assert_eq!(
+            serve(&["--bind", "127.0.0.1", "--port", "9"]),
+            "127.0.0.1:9"
+        );
+        assert_eq!(serve(&["--bind", "::1"]), "[::1]:7777");
+    }
 }
