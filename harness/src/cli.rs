@@ -368,9 +368,9 @@ pub struct ConnectArgs {
     /// Process host: how to treat confinement the kernel cannot give
     #[arg(long, value_enum, default_value_t = SandboxMode::Report, value_name = "MODE")]
     pub sandbox: SandboxMode,
-    /// The bot's seed
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// The bot's seed (default: drawn, and printed on standard error)
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Print the result as JSON
     #[arg(long)]
     pub json: bool,
@@ -447,6 +447,8 @@ pub struct SolveArgs {
     /// The instance: a built-in puzzle's name (`agon games` lists them) or a file
     #[arg(long, value_name = "NAME|FILE")]
     pub puzzle: PathBuf,
+    #[command(flatten)]
+    pub seeds: SeedArgs,
     #[command(flatten)]
     pub profile: ProfileArgs,
     /// Print JSON: `solved`, `reason` (when not solved), `time_ms`, `solution`, `attempts`
@@ -703,9 +705,9 @@ pub struct SprtArgs {
     /// Games played at once (default: the number of cores)
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
-    /// The seed the pairs' seeds derive from
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// The seed the pairs' seeds derive from (default: drawn, and kept in OUT/sprt.toml)
+    #[arg(long)]
+    pub seed: Option<u64>,
     #[command(flatten)]
     pub profile: ProfileArgs,
     /// No progress bar

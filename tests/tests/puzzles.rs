@@ -399,3 +399,39 @@ fn puzzles_refuse_to_skip_or_play_a_random_answer() {
         assert!(session.outcome().is_none());
     }
 }
+
+/// `agon solve` takes the seeds `agon match` takes: given, the record keeps them (so a solve is
+/// repeated exactly); left out, a seed is drawn and kept all the same.
+#[test]
+fn solve_takes_and_records_the_match_seeds() {
+    let dir = scratch("solve-seeds");
+    let secret = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    let bot = spec("lightsout-gf2", "gf2");
+    let solve = |record: &Path, seeds: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--game",
+            "lightsout",
+            "--bot",
+            &bot,
+            "--puzzle",
+            "all_on_5x5",
+            "--record",
+            record.to_str().unwrap(),
+        ];
+        args.extend(seeds);
+        agon_ok(&args);
+        serde_json::from_str::<Value>(&std::fs::read_to_string(record).unwrap()).unwrap()
+    };
+    let given = solve(
+        &dir.join("given.json"),
+        &["--seed", "42", "--seed-secret", secret],
+    );
+    assert_eq!(given["seed"], 42);
+    assert_eq!(given["seed_secret"], secret);
+    let drawn = solve(&dir.join("drawn.json"), &[]);
+    assert!(
+        drawn["seed"].is_u64() && drawn["seed_secret"].is_string(),
+        "{drawn}"
+    );
+}

@@ -227,15 +227,20 @@ pub fn connect(args: ConnectArgs) -> anyhow::Result<()> {
     let address = args
         .server
         .to_socket_addrs()
-        .with_context(|| format!("`{}` is not HOST:PORT", args.server))?
+        .with_context(|| format!("`{}` is not ADDR:PORT", args.server))?
         .next()
         .ok_or_else(|| anyhow!("`{}` names no address", args.server))?;
     let stream = TcpStream::connect_timeout(&address, Duration::from_secs(10))
         .with_context(|| format!("cannot connect to {address}"))?;
     let seat = seating::seat(&spec, 0, game, &hosting)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        let drawn = rand::random();
+        eprintln!("agon: the bot's seed is {drawn} (`--seed {drawn}` gives it again)");
+        drawn
+    });
     let bot = ClientBot {
         host: seat.host,
-        seed: args.seed,
+        seed,
         bot_params: spec.params.clone(),
         start_budget: Some(Duration::from_secs(10)),
     };

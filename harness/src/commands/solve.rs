@@ -1,6 +1,7 @@
 //! `agon solve`: one puzzle, one solver, the engine's verdict.
 
 use crate::cli::SolveArgs;
+use crate::match_flags::seeds;
 use agon_engine::run_match;
 use agon_engine::seating;
 use agon_engine::BotSpec;
@@ -33,7 +34,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     game.new_session(&params, &agon_engine::GameFiles)
         .map_err(|e| anyhow!("{}: {e}", args.puzzle.display()))?;
     let seat = seating::seat(&spec, 0, game, &hosting)?;
-    let settings = profile.match_settings(params, 0, agon_engine::SeedSecret::draw()?);
+    let (seed, seed_secret) = seeds(&args.seeds)?;
+    let settings = profile.match_settings(params, seed, seed_secret);
     let record = run_match(game, &settings, vec![seat])?;
     if let Some(path) = &args.record {
         record

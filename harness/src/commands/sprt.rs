@@ -41,9 +41,11 @@ fn configuration(args: &SprtArgs) -> anyhow::Result<Table> {
         "name",
         format!("SPRT: {} against {}", args.new, args.old).into(),
     );
+    // A TOML integer is an i64: a drawn seed keeps to its range.
+    let seed = args.seed.unwrap_or_else(|| rand::random::<u64>() >> 1);
     set(
         "seed",
-        Value::Integer(i64::try_from(args.seed).context("--seed")?),
+        Value::Integer(i64::try_from(seed).context("--seed")?),
     );
     // The profile's keys, as the configuration names them.
     let profile = Value::try_from(args.profile.profile()?)?;
