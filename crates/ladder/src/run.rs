@@ -22,7 +22,7 @@ use agon_engine::SeedSecret;
 use agon_games::contract::{FaultPolicy, GameRules, RawParams};
 use agon_games::registry::Registry;
 use agon_play::console::name;
-use agon_play::game_runner::{self, PinnedBot, Played};
+use agon_play::game_runner::{self, seat_count, PinnedBot, Played};
 use agon_play::journal::Journal;
 use agon_play::standings::weng_lin::Ratings;
 use agon_play::stop::Stop;
@@ -125,22 +125,11 @@ enum Verdict {
 pub fn run(options: &LadderOptions) -> Result<Summary, String> {
     let registry = Registry::builtin();
     let rules = registry.get(&options.game).map_err(|e| e.to_string())?;
-    let seats = seats(rules, &options.params)?;
+    let seats = seat_count(rules, &options.params)?;
     let mut ladder = Ladder::open(options, rules, seats)?;
     let started = Instant::now();
     let outcome = ladder.run_until_stopped(rules);
     ladder.finish(outcome, started)
-}
-
-/// How many seats a game of `rules` under `params` has, once the game accepts the parameters.
-fn seats(rules: &dyn GameRules, params: &RawParams) -> Result<usize, String> {
-    let seats = rules
-        .seats_for(params, &agon_engine::GameFiles)
-        .map_err(|e| format!("{}: {e}", rules.name()))?;
-    rules
-        .new_session(params, &agon_engine::GameFiles)
-        .map_err(|e| format!("{}: {e} ({})", rules.name(), rules.parameter_help()))?;
-    Ok(seats)
 }
 
 struct State {

@@ -9,8 +9,24 @@ use agon_engine::MatchRecord;
 use agon_engine::{crash_evidence, CrashLabel};
 use agon_engine::{run_match, MatchError, MatchSettings, Seat};
 use agon_engine::{seating, Hosting};
-use agon_games::contract::GameRules;
+use agon_games::contract::{GameRules, RawParams};
 use std::time::Instant;
+
+/// How many bots a game of `rules` seats under `params`, once the game accepts them: a bad
+/// parameter is refused, naming the game and its parameters, before any bot's host starts.
+pub fn seat_count(rules: &dyn GameRules, params: &RawParams) -> Result<usize, String> {
+    let files = agon_engine::GameFiles;
+    let refused = |e| {
+        format!(
+            "{}: {e} (parameters: {})",
+            rules.name(),
+            rules.parameter_help()
+        )
+    };
+    let seats = rules.seats_for(params, &files).map_err(refused)?;
+    rules.new_session(params, &files).map_err(refused)?;
+    Ok(seats)
+}
 
 /// One seat's bot, pinned to a build.
 pub struct PinnedBot {
@@ -95,4 +111,38 @@ fn seat_all(
         seats.push(placed);
     }
     Ok(seats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seat_count;
+    use agon_games::contract::RawParams;
+    use agon_games::registry::Registry;
+
+    fn params(pairs: &[(&str, &str)]) -> RawParams {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn seat_count_is_the_games_once_it_accepts_the_parameters() {
+        let registry = Registry::builtin();
+        let breakthrough = registry.get("breakthrough").unwrap();
+        assert_eq!(seat_count(breakthrough, &params(&[])), Ok(2));
+        let reversixt = registry.get("reversixt").unwrap();
+        assert!(seat_count(reversixt, &params(&[("map", "example")])).unwrap() >= 2);
+        // Refused by the seat count (a map that does not exist) and by the session alike: the
+        // message names the game and what it takes.
+        for bad in [
+            (reversixt, params(&[("map", "no-such-map")])),
+            (breakthrough, params(&[("rows", "3")])),
+        ] {
+            let error = seat_count(bad.0, &bad.1).unwrap_err();
+            let name = bad.0.name();
+            assert!(error.starts_with(&format!("{name}: ")), "{error}");
+            assert!(error.contains("(parameters: "), "{error}");
+        }
+    }
 }

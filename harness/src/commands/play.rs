@@ -7,9 +7,9 @@ use crate::match_flags::{parse_params, seeds};
 use agon_engine::BotSpec;
 use agon_engine::{run_match, run_observed_match};
 use agon_engine::{seating, Trial};
-use agon_games::contract::{GameRules, ParamError, RawParams};
 use agon_games::registry::Registry;
 use agon_play::console::{name, outln};
+use agon_play::game_runner::seat_count;
 use anyhow::{anyhow, bail, Context};
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
@@ -31,7 +31,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| agon_house::resolve(s.parse::<BotSpec>()?, game.name()))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let needed = seats_for(game, &params)?;
+    let needed = seat_count(game, &params).map_err(|e| anyhow!(e))?;
     if specs.len() != needed {
         bail!(
             "{} needs {needed} bots (one --bot per seat), got {}",
@@ -91,20 +91,4 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// How many bots `game` seats under `params`, once it accepts them: a bad `--param` is refused
-/// before any bot's host is started.
-fn seats_for(game: &dyn GameRules, params: &RawParams) -> anyhow::Result<usize> {
-    let files = agon_engine::GameFiles;
-    let refused = |e: ParamError| {
-        anyhow!(
-            "{}: {e} (parameters: {})",
-            game.name(),
-            game.parameter_help()
-        )
-    };
-    let seats = game.seats_for(params, &files).map_err(refused)?;
-    game.new_session(params, &files).map_err(refused)?;
-    Ok(seats)
 }
