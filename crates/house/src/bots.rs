@@ -1,10 +1,10 @@
 //! Building and finding the house bots.
 
 use crate::vendor;
+use crate::HouseError;
 use agon_engine::BotSpec;
-use agon_engine::{loader::cache_dir, Manifest, Plugin, StagedPlugin};
+use agon_engine::{loader::cache_dir, LoadError, Manifest, Plugin, StagedPlugin};
 use agon_play::journal::folder_lock::FolderLock;
-use anyhow::{anyhow, bail, Context};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -18,34 +18,37 @@ pub fn is_house(spec: &BotSpec) -> bool {
 
 /// `spec` with a house bot's file resolved to the built library that has bot `NAME` for
 /// `game` (building the game's house plugins first if needed); any other spec as it is.
-pub fn resolve(mut spec: BotSpec, game: &str) -> anyhow::Result<BotSpec> {
+pub fn resolve(mut spec: BotSpec, game: &str) -> Result<BotSpec, HouseError> {
     if !is_house(&spec) {
         return Ok(spec);
     }
     let bots = bots_of(game)?;
     let Some((file, _)) = bots.iter().find(|(_, name)| *name == spec.bot) else {
         let names: Vec<&str> = bots.iter().map(|(_, n)| n.as_str()).collect();
-        bail!(
-            "no house bot `{}` for {game}; its house bots: {}",
-            spec.bot,
-            if names.is_empty() {
+        return Err(HouseError::NoSuchBot {
+            bot: spec.bot,
+            game: game.to_string(),
+            known: if names.is_empty() {
                 "none".to_string()
             } else {
                 names.join(", ")
-            }
-        );
+            },
+        });
     };
     spec.file = file.clone();
     Ok(spec)
 }
 
 /// Every house bot of `game`: its library and name, in package order.
-pub fn bots_of(game: &str) -> anyhow::Result<Vec<(PathBuf, String)>> {
+pub fn bots_of(game: &str) -> Result<Vec<(PathBuf, String)>, HouseError> {
     let packages = packages_of(game);
     let built = ensure_built(&packages)?;
     let mut bots = Vec::new();
     for (package, file) in packages.iter().zip(built) {
-        let manifest = manifest(&file).with_context(|| format!("house plugin {package}"))?;
+        let manifest = manifest(&file).map_err(|source| HouseError::Plugin {
+            package: package.clone(),
+            source,
+        })?;
         for bot in manifest.bots.iter().filter(|b| b.game.as_str() == game) {
             bots.push((file.clone(), bot.name.to_string()));
         }
@@ -65,7 +68,7 @@ pub fn packages_of(game: &str) -> Vec<String> {
         .collect()
 }
 
-fn manifest(file: &Path) -> anyhow::Result<Manifest> {
+fn manifest(file: &Path) -> Result<Manifest, LoadError> {
     let staged = StagedPlugin::stage(file, &cache_dir())?;
     Ok(Plugin::open(&staged)?.manifest)
 }
@@ -87,16 +90,15 @@ fn library(folder: &Path, package: &str) -> PathBuf {
 }
 
 /// The built libraries of `packages` (in that order), building those missing.
-pub fn ensure_built(packages: &[String]) -> anyhow::Result<Vec<PathBuf>> {
+pub fn ensure_built(packages: &[String]) -> Result<Vec<PathBuf>, HouseError> {
     let folder = folder();
     let files: Vec<PathBuf> = packages.iter().map(|p| library(&folder, p)).collect();
     if files.iter().all(|f| f.is_file()) {
         return Ok(files);
     }
-    std::fs::create_dir_all(&folder)
-        .with_context(|| format!("cannot create {}", folder.display()))?;
+    std::fs::create_dir_all(&folder).map_err(HouseError::io("create", &folder))?;
     // Two agons asking at once: the second waits, then finds the libraries built.
-    let _lock = FolderLock::acquire(&folder, "house.lock").map_err(|e| anyhow!(e))?;
+    let _lock = FolderLock::acquire(&folder, "house.lock").map_err(HouseError::Lock)?;
     if !files.iter().all(|f| f.is_file()) {
         build(&folder, packages)?;
     }
@@ -105,7 +107,7 @@ pub fn ensure_built(packages: &[String]) -> anyhow::Result<Vec<PathBuf>> {
 
 /// Writes the carried crates into `folder/src` as a workspace of their own and builds
 /// `packages` there, then copies their libraries into `folder/lib`.
-fn build(folder: &Path, packages: &[String]) -> anyhow::Result<()> {
+fn build(folder: &Path, packages: &[String]) -> Result<(), HouseError> {
     let source = folder.join("src");
     let _ = std::fs::remove_dir_all(&source);
     let mut crates: Vec<&str> = vendor::PACKAGES.to_vec();
@@ -123,8 +125,11 @@ fn build(folder: &Path, packages: &[String]) -> anyhow::Result<()> {
             ),
         ])),
     );
-    std::fs::write(source.join("Cargo.toml"), toml::to_string(&manifest)?)?;
-    std::fs::write(source.join("Cargo.lock"), vendor::lock_file())?;
+    let text = toml::to_string(&manifest).map_err(|e| HouseError::Carried(e.to_string()))?;
+    let path = source.join("Cargo.toml");
+    std::fs::write(&path, text).map_err(HouseError::io("write", &path))?;
+    let path = source.join("Cargo.lock");
+    std::fs::write(&path, vendor::lock_file()).map_err(HouseError::io("write", &path))?;
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| folder.join("target"));
@@ -137,17 +142,16 @@ fn build(folder: &Path, packages: &[String]) -> anyhow::Result<()> {
     if !cargo_build(&source, &target, packages, true)?
         && !cargo_build(&source, &target, packages, false)?
     {
-        bail!("building the house bots failed (cargo's messages are above)");
+        return Err(HouseError::BuildFailed);
     }
     let lib = folder.join("lib");
-    std::fs::create_dir_all(&lib)?;
+    std::fs::create_dir_all(&lib).map_err(HouseError::io("create", &lib))?;
     for package in packages {
         let name = format!("lib{}.so", package.replace('-', "_"));
         let built = target.join("release").join(&name);
         let partial = lib.join(format!(".{name}.partial"));
-        std::fs::copy(&built, &partial)
-            .with_context(|| format!("cannot copy {}", built.display()))?;
-        std::fs::rename(&partial, lib.join(&name))?;
+        std::fs::copy(&built, &partial).map_err(HouseError::io("copy", &built))?;
+        std::fs::rename(&partial, lib.join(&name)).map_err(HouseError::io("rename", &partial))?;
     }
     Ok(())
 }
@@ -159,7 +163,7 @@ fn cargo_build(
     target: &Path,
     packages: &[String],
     offline: bool,
-) -> anyhow::Result<bool> {
+) -> Result<bool, HouseError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(&cargo);
     command
@@ -173,11 +177,9 @@ fn cargo_build(
         command.arg("--offline");
         command.stderr(std::process::Stdio::null());
     }
-    let status = command.status().with_context(|| {
-        format!(
-            "cannot run {} (the house bots are built with the Rust toolchain)",
-            Path::new(&cargo).display()
-        )
+    let status = command.status().map_err(|source| HouseError::NoCargo {
+        cargo: Path::new(&cargo).display().to_string(),
+        source,
     })?;
     Ok(status.success())
 }

@@ -10,6 +10,8 @@
 //! beside it (it built their bot), and the dependencies are those of the engine's own lock file.
 
 mod bots;
+mod error;
 pub mod vendor;
 
 pub use bots::{bots_of, ensure_built, is_house, packages_of, resolve, FILE};
+pub use error::HouseError;

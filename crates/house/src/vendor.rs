@@ -3,12 +3,24 @@
 //! the binary; here their manifests are made standalone: what they inherit from Agon's
 //! workspace is filled in, and the paths between them point into `vendor/`.
 
-use anyhow::{anyhow, Context};
+use crate::HouseError;
 use std::collections::BTreeMap;
 use std::path::Path;
 use toml::{Table, Value};
 
 include!(concat!(env!("OUT_DIR"), "/sdk_sources.rs"));
+
+/// A carried manifest that does not parse or lacks what it should have.
+macro_rules! carried {
+    ($($why:tt)*) => {
+        HouseError::Carried(format!($($why)*))
+    };
+}
+
+/// The error of a carried manifest that does not parse or print.
+fn unreadable(error: impl std::fmt::Display) -> HouseError {
+    HouseError::Carried(error.to_string())
+}
 
 /// The project's folder for the vendored crates, one folder per package.
 pub const VENDOR: &str = "vendor";
@@ -26,7 +38,7 @@ struct Workspace {
 }
 
 /// Writes every vendored crate into `project/vendor/<package>/`.
-pub fn write_sdk(project: &Path) -> anyhow::Result<()> {
+pub fn write_sdk(project: &Path) -> Result<(), HouseError> {
     write_crates(project, &PACKAGES)
 }
 
@@ -61,8 +73,8 @@ pub fn sources_digest() -> String {
 
 /// The carried workspace manifest's `[profile.*]` sections, for a workspace of carried crates
 /// that builds as Agon's does.
-pub fn profiles() -> anyhow::Result<Table> {
-    let root: Table = carried("Cargo.toml").parse()?;
+pub fn profiles() -> Result<Table, HouseError> {
+    let root: Table = carried("Cargo.toml").parse().map_err(unreadable)?;
     let mut out = Table::new();
     if let Some(profile) = root.get("profile") {
         out.insert("profile".into(), profile.clone());
@@ -72,7 +84,7 @@ pub fn profiles() -> anyhow::Result<Table> {
 
 /// Writes the carried crates `packages` into `project/vendor/<package>/`, their manifests made
 /// standalone.
-pub fn write_crates(project: &Path, packages: &[&str]) -> anyhow::Result<()> {
+pub fn write_crates(project: &Path, packages: &[&str]) -> Result<(), HouseError> {
     let workspace = workspace()?;
     let folders = crate_folders()?;
     for (relative, text) in SDK_SOURCES {
@@ -87,18 +99,18 @@ pub fn write_crates(project: &Path, packages: &[&str]) -> anyhow::Result<()> {
         }
         let inside = &relative[folder.len() + 1..];
         let text = if inside == "Cargo.toml" {
-            standalone_manifest(text, &workspace, &folders)
-                .with_context(|| format!("the carried {relative}"))?
+            standalone_manifest(text, &workspace, &folders).map_err(|e| match e {
+                HouseError::Carried(why) => HouseError::Carried(format!("{relative}: {why}")),
+                other => other,
+            })?
         } else {
             text.to_string()
         };
         let target = project.join(VENDOR).join(package).join(inside);
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create {}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(HouseError::io("create", parent))?;
         }
-        std::fs::write(&target, text)
-            .with_context(|| format!("cannot write {}", target.display()))?;
+        std::fs::write(&target, text).map_err(HouseError::io("write", &target))?;
     }
     Ok(())
 }
@@ -116,14 +128,14 @@ fn carried(relative: &str) -> &'static str {
         .unwrap_or_else(|| panic!("build.rs carries {relative}"))
 }
 
-fn workspace() -> anyhow::Result<Workspace> {
-    let root: Table = carried("Cargo.toml").parse()?;
-    let section = |name: &str| -> anyhow::Result<Table> {
+fn workspace() -> Result<Workspace, HouseError> {
+    let root: Table = carried("Cargo.toml").parse().map_err(unreadable)?;
+    let section = |name: &str| -> Result<Table, HouseError> {
         root.get("workspace")
             .and_then(|w| w.get(name))
             .and_then(Value::as_table)
             .cloned()
-            .ok_or_else(|| anyhow!("the workspace manifest has no [workspace.{name}]"))
+            .ok_or_else(|| carried!("the workspace manifest has no [workspace.{name}]"))
     };
     Ok(Workspace {
         package: section("package")?,
@@ -132,18 +144,18 @@ fn workspace() -> anyhow::Result<Workspace> {
 }
 
 /// Each carried crate's workspace folder and its package name (its folder under `vendor/`).
-fn crate_folders() -> anyhow::Result<BTreeMap<String, String>> {
+fn crate_folders() -> Result<BTreeMap<String, String>, HouseError> {
     let mut folders = BTreeMap::new();
     for (relative, text) in SDK_SOURCES {
         let Some(folder) = relative.strip_suffix("/Cargo.toml") else {
             continue;
         };
-        let manifest: Table = text.parse()?;
+        let manifest: Table = text.parse().map_err(unreadable)?;
         let name = manifest
             .get("package")
             .and_then(|p| p.get("name"))
             .and_then(Value::as_str)
-            .ok_or_else(|| anyhow!("{relative} names no package"))?;
+            .ok_or_else(|| carried!("{relative} names no package"))?;
         folders.insert(folder.to_string(), name.to_string());
     }
     Ok(folders)
@@ -155,8 +167,8 @@ fn standalone_manifest(
     manifest: &str,
     workspace: &Workspace,
     folders: &BTreeMap<String, String>,
-) -> anyhow::Result<String> {
-    let mut manifest: Table = manifest.parse()?;
+) -> Result<String, HouseError> {
+    let mut manifest: Table = manifest.parse().map_err(unreadable)?;
     manifest.remove("dev-dependencies");
     manifest.remove("lints");
     if let Some(package) = manifest.get_mut("package").and_then(Value::as_table_mut) {
@@ -166,7 +178,7 @@ fn standalone_manifest(
                     .package
                     .get(key)
                     .cloned()
-                    .ok_or_else(|| anyhow!("[workspace.package] has no {key}"))?;
+                    .ok_or_else(|| carried!("[workspace.package] has no {key}"))?;
             }
         }
     }
@@ -193,11 +205,12 @@ fn standalone_manifest(
         "build-dependencies",
     ] {
         if let Some(value) = manifest.remove(section) {
-            text += &toml::to_string(&Table::from_iter([(section.to_string(), value)]))?;
+            text += &toml::to_string(&Table::from_iter([(section.to_string(), value)]))
+                .map_err(unreadable)?;
             text.push('\n');
         }
     }
-    text += &toml::to_string(&manifest)?;
+    text += &toml::to_string(&manifest).map_err(unreadable)?;
     Ok(text)
 }
 
@@ -213,18 +226,18 @@ fn inherited_dependency(
     member: &Value,
     workspace: &Workspace,
     folders: &BTreeMap<String, String>,
-) -> anyhow::Result<Value> {
+) -> Result<Value, HouseError> {
     let mut spec = match workspace.dependencies.get(name) {
         Some(Value::String(version)) => {
             Table::from_iter([("version".to_string(), Value::String(version.clone()))])
         }
         Some(Value::Table(table)) => table.clone(),
-        _ => return Err(anyhow!("[workspace.dependencies] has no {name}")),
+        _ => return Err(carried!("[workspace.dependencies] has no {name}")),
     };
     if let Some(path) = spec.get("path").and_then(Value::as_str) {
         let package = folders
             .get(path)
-            .ok_or_else(|| anyhow!("{name} is a path ({path}) that is not vendored"))?;
+            .ok_or_else(|| carried!("{name} is a path ({path}) that is not vendored"))?;
         spec.insert("path".into(), Value::String(format!("../{package}")));
     }
     if let Some(Value::Array(extra)) = member.get("features") {

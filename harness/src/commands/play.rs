@@ -29,7 +29,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let specs = args
         .bots
         .iter()
-        .map(|s| agon_house::resolve(s.parse::<BotSpec>()?, game.name()))
+        .map(|s| Ok(agon_house::resolve(s.parse::<BotSpec>()?, game.name())?))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let needed = seat_count(game, &params).map_err(|e| anyhow!(e))?;
     if specs.len() != needed {
