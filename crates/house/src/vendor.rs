@@ -10,16 +10,9 @@ use toml::{Table, Value};
 
 include!(concat!(env!("OUT_DIR"), "/sdk_sources.rs"));
 
-/// A carried manifest that does not parse or lacks what it should have.
-macro_rules! carried {
-    ($($why:tt)*) => {
-        HouseError::Carried(format!($($why)*))
-    };
-}
-
-/// The error of a carried manifest that does not parse or print.
-fn unreadable(error: impl std::fmt::Display) -> HouseError {
-    HouseError::Carried(error.to_string())
+/// The error of a carried manifest that does not parse, print or say what it should.
+fn defect(why: impl std::fmt::Display) -> HouseError {
+    HouseError::Carried(why.to_string())
 }
 
 /// The project's folder for the vendored crates, one folder per package.
@@ -74,7 +67,7 @@ pub fn sources_digest() -> String {
 /// The carried workspace manifest's `[profile.*]` sections, for a workspace of carried crates
 /// that builds as Agon's does.
 pub fn profiles() -> Result<Table, HouseError> {
-    let root: Table = carried("Cargo.toml").parse().map_err(unreadable)?;
+    let root: Table = carried("Cargo.toml").parse().map_err(defect)?;
     let mut out = Table::new();
     if let Some(profile) = root.get("profile") {
         out.insert("profile".into(), profile.clone());
@@ -129,13 +122,13 @@ fn carried(relative: &str) -> &'static str {
 }
 
 fn workspace() -> Result<Workspace, HouseError> {
-    let root: Table = carried("Cargo.toml").parse().map_err(unreadable)?;
+    let root: Table = carried("Cargo.toml").parse().map_err(defect)?;
     let section = |name: &str| -> Result<Table, HouseError> {
         root.get("workspace")
             .and_then(|w| w.get(name))
             .and_then(Value::as_table)
             .cloned()
-            .ok_or_else(|| carried!("the workspace manifest has no [workspace.{name}]"))
+            .ok_or_else(|| defect(format!("the workspace manifest has no [workspace.{name}]")))
     };
     Ok(Workspace {
         package: section("package")?,
@@ -150,12 +143,12 @@ fn crate_folders() -> Result<BTreeMap<String, String>, HouseError> {
         let Some(folder) = relative.strip_suffix("/Cargo.toml") else {
             continue;
         };
-        let manifest: Table = text.parse().map_err(unreadable)?;
+        let manifest: Table = text.parse().map_err(defect)?;
         let name = manifest
             .get("package")
             .and_then(|p| p.get("name"))
             .and_then(Value::as_str)
-            .ok_or_else(|| carried!("{relative} names no package"))?;
+            .ok_or_else(|| defect(format!("{relative} names no package")))?;
         folders.insert(folder.to_string(), name.to_string());
     }
     Ok(folders)
@@ -168,7 +161,7 @@ fn standalone_manifest(
     workspace: &Workspace,
     folders: &BTreeMap<String, String>,
 ) -> Result<String, HouseError> {
-    let mut manifest: Table = manifest.parse().map_err(unreadable)?;
+    let mut manifest: Table = manifest.parse().map_err(defect)?;
     manifest.remove("dev-dependencies");
     manifest.remove("lints");
     if let Some(package) = manifest.get_mut("package").and_then(Value::as_table_mut) {
@@ -178,7 +171,7 @@ fn standalone_manifest(
                     .package
                     .get(key)
                     .cloned()
-                    .ok_or_else(|| carried!("[workspace.package] has no {key}"))?;
+                    .ok_or_else(|| defect(format!("[workspace.package] has no {key}")))?;
             }
         }
     }
@@ -206,11 +199,11 @@ fn standalone_manifest(
     ] {
         if let Some(value) = manifest.remove(section) {
             text += &toml::to_string(&Table::from_iter([(section.to_string(), value)]))
-                .map_err(unreadable)?;
+                .map_err(defect)?;
             text.push('\n');
         }
     }
-    text += &toml::to_string(&manifest).map_err(unreadable)?;
+    text += &toml::to_string(&manifest).map_err(defect)?;
     Ok(text)
 }
 
@@ -232,12 +225,12 @@ fn inherited_dependency(
             Table::from_iter([("version".to_string(), Value::String(version.clone()))])
         }
         Some(Value::Table(table)) => table.clone(),
-        _ => return Err(carried!("[workspace.dependencies] has no {name}")),
+        _ => return Err(defect(format!("[workspace.dependencies] has no {name}"))),
     };
     if let Some(path) = spec.get("path").and_then(Value::as_str) {
         let package = folders
             .get(path)
-            .ok_or_else(|| carried!("{name} is a path ({path}) that is not vendored"))?;
+            .ok_or_else(|| defect(format!("{name} is a path ({path}) that is not vendored")))?;
         spec.insert("path".into(), Value::String(format!("../{package}")));
     }
     if let Some(Value::Array(extra)) = member.get("features") {
