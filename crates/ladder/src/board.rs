@@ -8,6 +8,7 @@ use agon_engine::output_file;
 use agon_games::contract::RawParams;
 use agon_play::standings::weng_lin::{Rated, Ratings, CONSERVATIVE_SIGMAS};
 use agon_play::standings::Tally;
+use agon_play::view::game_files;
 use minijinja::{context, Value};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
@@ -310,8 +311,7 @@ fn game_view(dir: &Path, game: &LadderGame) -> Value {
         .iter()
         .map(|s| context! { team => s.team_or_slot(), slot => s.slot, version => s.version })
         .collect();
-    let viewer =
-        super::game_pages::has_data(dir, &game.id).then(|| super::game_pages::link(&game.id));
+    let viewer = game_files::has_data(dir, &game.id).then(|| game_files::link(&game.id));
     let points: Vec<String> = game.result.scores.iter().map(|s| s.to_string()).collect();
     let faults: Vec<String> = game
         .result

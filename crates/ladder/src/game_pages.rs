@@ -1,11 +1,12 @@
 //! What the ladder page's game links open: the same viewer layout as a tournament's
-//! (`agon_play::view::game_files`), one viewer page `OUT/games/viewer.html` and a data file per
+//! (`agon_play::view::game_files`; its records through `agon_play::record_files`), one viewer page `OUT/games/viewer.html` and a data file per
 //! game, `OUT/games/game-N.js`, written by the worker that played the game.
 
 use super::entry::LadderGame;
 use agon_engine::MatchRecord;
 use agon_games::registry::Registry;
-pub use agon_play::view::game_files::{has_data, link, write_viewer};
+use agon_play::record_files;
+use agon_play::view::game_files::{self, has_data};
 use std::path::Path;
 
 /// Writes the data file of `game`, played as `record`, into `out`; `ladder` titles the page.
@@ -23,7 +24,7 @@ pub fn write_data(
     let title = format!("{ladder}: {} ({})", game.id, seats.join(" vs "));
     let shown = agon_play::view::shown(record, &Registry::builtin(), Some(&title))
         .map_err(|e| format!("{e:#}"))?;
-    agon_play::view::game_files::write_data(out, &game.id, &shown)
+    game_files::write_data(out, &game.id, &shown)
 }
 
 /// Writes the data files the ladder page would link but that are missing (the latest games of
@@ -31,7 +32,7 @@ pub fn write_data(
 /// whose record is gone or does not replay keeps no link; the ladder goes on.
 pub fn write_missing<'a>(out: &Path, ladder: &str, games: impl Iterator<Item = &'a LadderGame>) {
     for game in games.filter(|g| !has_data(out, &g.id)) {
-        let path = out.join("records").join(format!("{}.json", game.id));
+        let path = record_files::path(out, &game.id);
         let written = MatchRecord::read(&path)
             .map_err(|e| e.to_string())
             .and_then(|record| write_data(out, ladder, game, &record));

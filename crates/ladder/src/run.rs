@@ -24,12 +24,14 @@ use agon_games::registry::Registry;
 use agon_play::console::name;
 use agon_play::game_runner::{self, seat_count, PinnedBot, Played};
 use agon_play::journal::Journal;
+use agon_play::record_files;
 use agon_play::standings::weng_lin::Ratings;
 use agon_play::stop::Stop;
 use agon_play::swap::build::Build;
 use agon_play::swap::intake::{Arrival, Intake};
 use agon_play::swap::sparring::Sparring;
 use agon_play::swap::validation::{Validated, Validator};
+use agon_play::view::game_files;
 use agon_play::worker_pool;
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use rand::{RngCore, SeedableRng};
@@ -226,7 +228,7 @@ impl<'a> Ladder<'a> {
         seats: usize,
     ) -> Result<Ladder<'a>, String> {
         let out = &options.out;
-        let records = out.join("records");
+        let records = record_files::folder(out);
         std::fs::create_dir_all(&records).map_err(|e| format!("{}: {e}", records.display()))?;
         let (journal, earlier) = Journal::open::<LadderGame>(out, &|g: &LadderGame| g.check())?;
         let (mut events, earlier_events) = EventLog::open(out)?;
@@ -258,7 +260,7 @@ impl<'a> Ladder<'a> {
             state.sparring.set(&build.slot, Some(build.spec()));
             state.slots.make_current(build);
         }
-        game_pages::write_viewer(out, rules.name())?;
+        game_files::write_viewer(out, rules.name())?;
         game_pages::write_missing(out, &board::title(rules.name()), state.standings.latest());
         events.append(Event::Started {
             seed: options.seed,
@@ -765,10 +767,7 @@ fn play(job: Job, options: &LadderOptions) -> Done {
         game_ms,
         (started_unix_ms, unix_ms()),
     );
-    let path = options
-        .out
-        .join("records")
-        .join(format!("{}.json", game.id));
+    let path = record_files::path(&options.out, &game.id);
     if let Err(e) = record.write(&path) {
         return failed(format!("{}: {e}", path.display()));
     }

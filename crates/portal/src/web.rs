@@ -10,6 +10,7 @@ use super::scrub::without_paths;
 use super::state::Portal;
 use super::team_view::{game_view, rating, shown_team, TeamView};
 use super::upload::{take_upload, Form};
+use agon_play::record_files;
 use axum::body::Bytes;
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -245,11 +246,7 @@ pub async fn record(State(portal): Shared, Path(file): Path<String>) -> Response
     let Some(id) = file.strip_suffix(".json").filter(|id| is_game_id(id)) else {
         return Refusal::not_found(format!("no record `{file}`")).into_page(None);
     };
-    let path = portal
-        .folder
-        .ladder()
-        .join("records")
-        .join(format!("{id}.json"));
+    let path = record_files::path(&portal.folder.ladder(), id);
     let attachment = format!("attachment; filename=\"{id}.json\"");
     served(&path, "application/json", Some(attachment)).await
 }

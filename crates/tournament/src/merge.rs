@@ -12,6 +12,7 @@ use super::plan::{GameSpec, Plan};
 use super::shard::Shard;
 use agon_engine::SeedSecret;
 use agon_play::journal::{self, Journal};
+use agon_play::record_files;
 use agon_play::view::game_files;
 use anyhow::{anyhow, bail, Context};
 use std::collections::hash_map::DefaultHasher;
@@ -208,7 +209,7 @@ fn stage(
     staging: &Path,
     allow_missing: bool,
 ) -> anyhow::Result<Counts> {
-    for folder in ["records", game_files::FOLDER] {
+    for folder in [record_files::FOLDER, game_files::FOLDER] {
         std::fs::create_dir_all(staging.join(folder))
             .with_context(|| format!("cannot create {}", staging.display()))?;
     }
@@ -290,11 +291,7 @@ fn result_digest(entry: &Entry) -> u64 {
 /// Links a game's record into the merged folder (a copy where a link cannot be made, such as
 /// across file systems); a record that is missing is merged without, with a warning.
 fn link_record(dir: &Path, staging: &Path, id: &str) -> Result<(), String> {
-    let name = format!("{id}.json");
-    let (from, to) = (
-        dir.join("records").join(&name),
-        staging.join("records").join(&name),
-    );
+    let (from, to) = (record_files::path(dir, id), record_files::path(staging, id));
     if !from.is_file() {
         eprintln!(
             "agon: warning: {} is missing; the game is merged without its record",

@@ -15,6 +15,7 @@ use agon_games::registry::Registry;
 use agon_play::console;
 use agon_play::game_runner::{self, PinnedBot, Played};
 use agon_play::journal::Journal;
+use agon_play::record_files;
 use agon_play::stop::{Stop, StopOnDrop};
 use agon_play::worker_pool;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
@@ -74,7 +75,8 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     let hosting = hosting(plan)?;
     // The planned builds, whatever the entrants' files hold now.
     let builds = Builds::planned(plan, secret, &hosting.cache)?;
-    std::fs::create_dir_all(dir.join("records")).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(record_files::folder(dir))
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
 
     let mut recorder = Recorder::new(plan, journal, &entries, share.len(), already_done, options);
     let started = Instant::now();
@@ -545,7 +547,7 @@ fn match_settings(plan: &Plan, game: &GameSpec, secret: &SeedSecret) -> MatchSet
 }
 
 fn save_record(dir: &Path, id: &str, record: &MatchRecord) -> Result<(), String> {
-    let path = dir.join("records").join(format!("{id}.json"));
+    let path = record_files::path(dir, id);
     record
         .write(&path)
         .map_err(|e| format!("{}: {e}", path.display()))

@@ -8,6 +8,7 @@
 use super::figure::{single, Figure};
 use agon_engine::loader::cache_dir;
 use agon_games::registry::Registry;
+use agon_play::record_files;
 use agon_play::view::game_files;
 use agon_tournament::config::Config;
 use agon_tournament::entry::Entry;
@@ -138,7 +139,7 @@ fn write_shards(
     let mut folders = Vec::new();
     for (index, games) in slices.into_iter().enumerate() {
         let folder = dir.join(format!("shard-{index}"));
-        std::fs::create_dir_all(folder.join("records"))?;
+        std::fs::create_dir_all(record_files::folder(&folder))?;
         std::fs::create_dir_all(folder.join(game_files::FOLDER))?;
         let mut slice = without_games.clone();
         slice.games_total = Some(plan.games.len());
@@ -166,11 +167,8 @@ fn write_shards(
             };
             serde_json::to_writer(&mut journal, &entry)?;
             journal.write_all(b"\n")?;
-            std::fs::write(
-                folder.join("records").join(format!("{}.json", game.id)),
-                record,
-            )
-            .with_context(|| format!("writing a record into {}", folder.display()))?;
+            std::fs::write(record_files::path(&folder, &game.id), record)
+                .with_context(|| format!("writing a record into {}", folder.display()))?;
             std::fs::write(game_files::data_path(&folder, &game.id), data)
                 .with_context(|| format!("writing a data file into {}", folder.display()))?;
         }

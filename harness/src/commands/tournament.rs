@@ -11,6 +11,7 @@ use agon_games::registry::Registry;
 use agon_play::console::{name, outln};
 use agon_play::journal;
 use agon_play::journal::folder_lock::{self, FolderLock};
+use agon_play::record_files;
 use agon_play::standings::sprt::SprtState;
 use agon_tournament::config::Config;
 use agon_tournament::entry::Entry;
@@ -187,8 +188,7 @@ fn write_report(plan: &Plan, dir: &Path, again: bool, quiet: bool) -> anyhow::Re
     let _lock = FolderLock::acquire(dir, folder_lock::REPORT).map_err(|e| anyhow!(e))?;
     let entries = journal::read(dir, &plan.entry_check()).map_err(|e| anyhow!(e))?;
     let version_of = |entry: &Entry, seat: usize| {
-        let record =
-            MatchRecord::read(&dir.join("records").join(format!("{}.json", entry.id))).ok()?;
+        let record = MatchRecord::read(&record_files::path(dir, &entry.id)).ok()?;
         Some(record.seats.get(seat)?.plugin_version.clone())
     };
     let (plan, entries) = agon_tournament::grading::versions::apply(plan, &entries, &version_of);

@@ -10,6 +10,7 @@
 
 use super::folder_lock::{self, FolderLock};
 use crate::json_lines::{self, BoundedLines, Content, Line, MAX_LINE};
+use crate::record_files;
 use agon_engine::output_file;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -136,7 +137,7 @@ impl Journal {
                 .and_then(|()| file.sync_all())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
         }
-        for folder in [dir.to_path_buf(), dir.join("records")] {
+        for folder in [dir.to_path_buf(), record_files::folder(dir)] {
             match output_file::remove_leftovers(&folder) {
                 Ok(0) => {}
                 Ok(n) => log::info!(

@@ -8,6 +8,7 @@
 
 use crate::entry::Entry;
 use agon_engine::MatchRecord;
+use agon_play::record_files;
 use agon_play::view::game_files::{data_path, write_data, write_viewer};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -145,7 +146,7 @@ impl Progress {
 }
 
 fn write_one(dir: &Path, game: &Entry, title: &str) -> Result<(), String> {
-    let record_path = dir.join("records").join(format!("{}.json", game.id));
+    let record_path = record_files::path(dir, &game.id);
     let record = MatchRecord::read(&record_path).map_err(|e| e.to_string())?;
     let title = format!("{title}: game {} ({})", game.id, game.names.join(" vs "));
     let shown = agon_play::view::shown_named(
