@@ -3,6 +3,7 @@
 //! and a carried manifest that does not make sense a defect of this `agon` itself.
 
 use agon_engine::LoadError;
+use agon_play::journal::folder_lock::LockError;
 use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
@@ -28,8 +29,8 @@ pub enum HouseError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{0}")]
-    Lock(String),
+    #[error(transparent)]
+    Lock(#[from] LockError),
     #[error("cannot run {cargo} (the house bots are built with the Rust toolchain): {source}")]
     NoCargo {
         cargo: String,

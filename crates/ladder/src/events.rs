@@ -102,11 +102,13 @@ impl EventLog {
 /// The events in `dir` (none if there is no file yet).
 pub fn read(dir: &Path) -> Result<Vec<Logged>, String> {
     let path = dir.join(FILE);
-    let Some(mut lines) = json_lines::open("ladder events", &path, json_lines::MAX_LINE)? else {
+    let Some(mut lines) = json_lines::open("ladder events", &path, json_lines::MAX_LINE)
+        .map_err(|e| e.to_string())?
+    else {
         return Ok(Vec::new());
     };
     let mut events = Vec::new();
-    while let Some(line) = lines.next_line()? {
+    while let Some(line) = lines.next_line().map_err(|e| e.to_string())? {
         if line.is_blank() {
             continue;
         }

@@ -230,7 +230,8 @@ impl<'a> Ladder<'a> {
         let out = &options.out;
         let records = record_files::folder(out);
         std::fs::create_dir_all(&records).map_err(|e| format!("{}: {e}", records.display()))?;
-        let (journal, earlier) = Journal::open::<LadderGame>(out, &|g: &LadderGame| g.check())?;
+        let (journal, earlier) = Journal::open::<LadderGame>(out, &|g: &LadderGame| g.check())
+            .map_err(|e| e.to_string())?;
         let (mut events, earlier_events) = EventLog::open(out)?;
         let mut state = State {
             slots: Slots::default(),
@@ -498,7 +499,9 @@ impl<'a> Ladder<'a> {
         match finished {
             Done::Game(game) => {
                 self.failures_in_a_row = 0;
-                self.journal.append(game.as_ref())?;
+                self.journal
+                    .append(game.as_ref())
+                    .map_err(|e| e.to_string())?;
                 self.told();
                 self.state.record(&game);
                 self.played += 1;

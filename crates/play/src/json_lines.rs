@@ -21,19 +21,48 @@ pub const MAX_LINE: u64 = 16 << 20;
 /// refused for its size (a size limit refused long tournaments, or cut them).
 const ANY_SIZE: u64 = u64::MAX;
 
+/// A JSON-lines file that cannot be opened or read on.
+#[derive(Debug, thiserror::Error)]
+pub enum LinesError {
+    #[error(transparent)]
+    Open(#[from] InputError),
+    #[error("{}: cannot read line {line}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        /// 1-based.
+        line: usize,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Why a line read whole is not what it should be: data, kept with the damaged line.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum LineProblem {
+    #[error("{size} bytes long, more than the {max_line} bytes a line may have")]
+    TooLong { size: u64, max_line: u64 },
+    #[error("not UTF-8 text")]
+    NotText,
+    #[error("{0}")]
+    NotJson(String),
+    /// Well-formed, but not what its reader accepts (a tournament's plan, a ladder's sense).
+    #[error("{0}")]
+    Refused(String),
+}
+
 /// The lines of the JSON-lines file at `path` (`what` names it in messages), or `None` when
 /// there is no such file. It must be a regular file, not a link; it may have any size.
 pub fn open(
     what: &'static str,
     path: &Path,
     max_line: u64,
-) -> Result<Option<BoundedLines<File>>, String> {
+) -> Result<Option<BoundedLines<File>>, LinesError> {
     match Input::new(what, ANY_SIZE).no_follow().open(path) {
         Ok((file, _)) => Ok(Some(BoundedLines::new(file, path, max_line))),
         Err(InputError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
             Ok(None)
         }
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -73,21 +102,22 @@ impl Line<'_> {
     }
 
     /// The whole line, or why it is not there: it was longer than the bound.
-    pub fn text(&self) -> Result<&[u8], String> {
+    pub fn text(&self) -> Result<&[u8], LineProblem> {
         match self.content {
             Content::Whole(text) => Ok(text),
-            Content::TooLong { .. } => Err(format!(
-                "{} bytes long, more than the {} bytes a line may have",
-                self.size, self.max_line
-            )),
+            Content::TooLong { .. } => Err(LineProblem::TooLong {
+                size: self.size,
+                max_line: self.max_line,
+            }),
         }
     }
 
     /// The line read as JSON of a `T`, or why it cannot be: it was longer than the bound, or
     /// is not such JSON.
-    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, String> {
-        self.text()
-            .and_then(|text| serde_json::from_slice(text).map_err(|e| e.to_string()))
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, LineProblem> {
+        self.text().and_then(|text| {
+            serde_json::from_slice(text).map_err(|e| LineProblem::NotJson(e.to_string()))
+        })
     }
 }
 
@@ -115,7 +145,7 @@ impl<R: Read> BoundedLines<R> {
     }
 
     /// The next line, or `None` at the end of the file.
-    pub fn next_line(&mut self) -> Result<Option<Line<'_>>, String> {
+    pub fn next_line(&mut self) -> Result<Option<Line<'_>>, LinesError> {
         self.line.clear();
         let read = (&mut self.reader)
             .take(self.max_line.saturating_add(1))
@@ -152,7 +182,7 @@ impl<R: Read> BoundedLines<R> {
 
     /// Skips to the end of the current line: the bytes skipped (newline not counted), and
     /// whether a newline ended them.
-    fn skip_rest_of_line(&mut self) -> Result<(u64, bool), String> {
+    fn skip_rest_of_line(&mut self) -> Result<(u64, bool), LinesError> {
         let mut skipped = 0;
         loop {
             self.skipped.clear();
@@ -170,11 +200,11 @@ impl<R: Read> BoundedLines<R> {
         }
     }
 
-    fn read_error(&self, e: std::io::Error) -> String {
-        format!(
-            "{}: cannot read line {}: {e}",
-            self.path.display(),
-            self.lines_read + 1
-        )
+    fn read_error(&self, source: std::io::Error) -> LinesError {
+        LinesError::Read {
+            path: self.path.clone(),
+            line: self.lines_read + 1,
+            source,
+        }
     }
 }

@@ -181,10 +181,10 @@ fn read_crashes(path: &Path) -> Result<Vec<Crash>, String> {
         Ok(Some(lines)) => lines,
         Ok(None) => return Ok(Vec::new()),
         Err(_) if !path.exists() => return Ok(Vec::new()),
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.to_string()),
     };
     let mut crashes = Vec::new();
-    while let Some(line) = lines.next_line()? {
+    while let Some(line) = lines.next_line().map_err(|e| e.to_string())? {
         if line.is_blank() {
             continue;
         }

@@ -215,50 +215,51 @@ fn stage(
     }
     plan.write(staging)?;
     let check = plan.entry_check();
-    let (mut journal, _) = Journal::open(staging, &check).map_err(|e| anyhow!(e))?;
+    let (mut journal, _) = Journal::open(staging, &check)?;
     let mut seen: HashMap<String, Seen> = HashMap::new();
     let mut conflicts = Vec::new();
     let mut without_journal = Vec::new();
     for (index, part) in parts.iter().enumerate() {
-        let had_journal = journal::stream(&part.dir, &check, |entry: Entry| {
-            let result = result_digest(&entry);
-            if let Some(first) = seen.get_mut(&entry.id) {
-                first.copies += 1;
-                if first.secret == entry.seed_secret && first.result != result {
-                    conflicts.push(format!(
-                        "{} ({} / {}: {})",
-                        entry.id,
-                        parts[first.part].dir.display(),
-                        part.dir.display(),
-                        entry.result.reason
-                    ));
+        let had_journal =
+            journal::stream(&part.dir, &check, |entry: Entry| -> anyhow::Result<()> {
+                let result = result_digest(&entry);
+                if let Some(first) = seen.get_mut(&entry.id) {
+                    first.copies += 1;
+                    if first.secret == entry.seed_secret && first.result != result {
+                        conflicts.push(format!(
+                            "{} ({} / {}: {})",
+                            entry.id,
+                            parts[first.part].dir.display(),
+                            part.dir.display(),
+                            entry.result.reason
+                        ));
+                    }
+                    return Ok(());
                 }
-                return Ok(());
-            }
-            // The record first: a journal line always has its record.
-            link_record(&part.dir, staging, &entry.id)?;
-            // The viewer's data file too, where the shard's report wrote one (else the merged
-            // report writes it).
-            let data = game_files::data_path(&part.dir, &entry.id);
-            if data.is_file() {
-                link_or_copy(&data, &game_files::data_path(staging, &entry.id))?;
-            }
-            journal.append_unsynced(&entry)?;
-            let first = Seen {
-                secret: entry.seed_secret,
-                result,
-                part: index,
-                copies: 1,
-            };
-            seen.insert(entry.id, first);
-            Ok(())
-        })
-        .map_err(|e| anyhow!(e))?;
+                // The record first: a journal line always has its record.
+                link_record(&part.dir, staging, &entry.id).map_err(anyhow::Error::msg)?;
+                // The viewer's data file too, where the shard's report wrote one (else the merged
+                // report writes it).
+                let data = game_files::data_path(&part.dir, &entry.id);
+                if data.is_file() {
+                    link_or_copy(&data, &game_files::data_path(staging, &entry.id))
+                        .map_err(anyhow::Error::msg)?;
+                }
+                journal.append_unsynced(&entry)?;
+                let first = Seen {
+                    secret: entry.seed_secret,
+                    result,
+                    part: index,
+                    copies: 1,
+                };
+                seen.insert(entry.id, first);
+                Ok(())
+            })?;
         if !had_journal {
             without_journal.push(part.name());
         }
     }
-    journal.sync().map_err(|e| anyhow!(e))?;
+    journal.sync()?;
     if !conflicts.is_empty() {
         bail!(
             "{} games have different results in different shards; nothing was merged:\n  {}",

@@ -59,7 +59,7 @@ enum Done {
 
 pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSummary, String> {
     let secret = seed_secret(plan, dir)?;
-    let (journal, entries) = Journal::open(dir, &plan.entry_check())?;
+    let (journal, entries) = Journal::open(dir, &plan.entry_check()).map_err(|e| e.to_string())?;
     let share = share(plan);
     let done: HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
     let in_process = plan.settings.profile.host.in_process();
@@ -117,7 +117,8 @@ pub fn execute_steps(
     let registry = Registry::builtin();
     let mut total = execute(plan, dir, options)?;
     loop {
-        let entries = agon_play::journal::read::<Entry>(dir, &plan.entry_check())?;
+        let entries = agon_play::journal::read::<Entry>(dir, &plan.entry_check())
+            .map_err(|e| e.to_string())?;
         let results = results_by_id(&entries);
         if !plan.lay_out_next(&registry, &results, options.concurrency)? {
             return Ok(total);
@@ -245,7 +246,7 @@ impl<'a> Recorder<'a> {
             excluded_seat(self.plan, game, excluded).expect("partitioned on an excluded seat");
         let reason = &excluded[&self.plan.entrants[game.seats[loser]].name];
         let entry = in_flight::forfeit_entry(self.plan, game, loser, reason);
-        self.journal.append(&entry)?;
+        self.journal.append(&entry).map_err(|e| e.to_string())?;
         self.count(&entry);
         Ok(())
     }
@@ -263,7 +264,7 @@ impl<'a> Recorder<'a> {
             match result {
                 Done::Game(entry) => {
                     if let Err(e) = self.journal.append(entry.as_ref()) {
-                        self.failure = Some(e);
+                        self.failure = Some(e.to_string());
                         break;
                     }
                     self.count(&entry);

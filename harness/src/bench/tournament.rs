@@ -65,8 +65,7 @@ pub fn throughput(random: &Path) -> anyhow::Result<Vec<Figure>> {
 /// One journal line written and fsynced, in microseconds.
 pub fn journal_append() -> anyhow::Result<Figure> {
     let dir = scratch("journal")?;
-    let (mut journal, _) =
-        Journal::open(&dir, &journal::any_entry::<Entry>).map_err(|e| anyhow!(e))?;
+    let (mut journal, _) = Journal::open(&dir, &journal::any_entry::<Entry>)?;
     let entry = Entry {
         id: "0123456789abcdef-s00-e00e01-g000".into(),
         param_set: 0,
@@ -91,7 +90,7 @@ pub fn journal_append() -> anyhow::Result<Figure> {
     let mut samples = Vec::new();
     for _ in 0..200 {
         let t0 = Instant::now();
-        journal.append(&entry).map_err(|e| anyhow!(e))?;
+        journal.append(&entry)?;
         samples.push(t0.elapsed().as_secs_f64() * 1e6);
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -185,8 +185,8 @@ fn play_and_report(
 fn write_report(plan: &Plan, dir: &Path, again: bool, quiet: bool) -> anyhow::Result<()> {
     // Reports written at once (two graders, or a run finishing) take turns: each writes every
     // file from one reading of the journal.
-    let _lock = FolderLock::acquire(dir, folder_lock::REPORT).map_err(|e| anyhow!(e))?;
-    let entries = journal::read(dir, &plan.entry_check()).map_err(|e| anyhow!(e))?;
+    let _lock = FolderLock::acquire(dir, folder_lock::REPORT)?;
+    let entries = journal::read(dir, &plan.entry_check())?;
     let version_of = |entry: &Entry, seat: usize| {
         let record = MatchRecord::read(&record_files::path(dir, &entry.id)).ok()?;
         Some(record.seats.get(seat)?.plugin_version.clone())
@@ -277,7 +277,7 @@ fn plan(args: TournamentPlanArgs) -> anyhow::Result<()> {
 
 fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
     let plan = Plan::read(&args.dir).map_err(|e| anyhow!(e))?;
-    let repair = journal::repair(&args.dir, &plan.entry_check()).map_err(|e| anyhow!(e))?;
+    let repair = journal::repair(&args.dir, &plan.entry_check())?;
     if repair.rejected.is_empty() {
         outln!(
             "{}: the journal is sound ({} games); nothing to repair",
@@ -294,7 +294,7 @@ fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
                 .as_deref()
                 .map(|g| format!(" (game {g})"))
                 .unwrap_or_default(),
-            name(&d.problem)
+            name(&d.problem.to_string())
         );
     }
     outln!(

@@ -8,8 +8,9 @@
 //! games, not with a line, since a line longer than [`MAX_LINE`] is damage that is skipped (and
 //! copied aside by a repair) without being held.
 
-use super::folder_lock::{self, FolderLock};
-use crate::json_lines::{self, BoundedLines, Content, Line, MAX_LINE};
+use super::error::JournalError;
+use super::folder_lock::{self, FolderLock, LockError};
+use crate::json_lines::{self, BoundedLines, Content, Line, LineProblem, MAX_LINE};
 use crate::record_files;
 use agon_engine::output_file;
 use serde::de::DeserializeOwned;
@@ -53,7 +54,7 @@ pub struct Damaged {
     pub line: usize,
     /// The game id, when the line still shows one.
     pub game: Option<String>,
-    pub problem: String,
+    pub problem: LineProblem,
     /// Its length in bytes, newline not counted.
     pub size: u64,
     /// Where it starts in the journal.
@@ -62,7 +63,7 @@ pub struct Damaged {
 
 impl Damaged {
     /// The damaged `line`, with its `problem` and the game id it still shows.
-    fn of(line: &Line<'_>, problem: String) -> Damaged {
+    fn of(line: &Line<'_>, problem: LineProblem) -> Damaged {
         Damaged {
             line: line.number,
             game: game_id(match line.content {
@@ -92,14 +93,15 @@ impl Journal {
     pub fn open<E: JournalEntry>(
         dir: &Path,
         check: EntryCheck<E>,
-    ) -> Result<(Journal, Vec<E>), String> {
-        let (journal, scan) = Journal::open_scanned(dir, check, MAX_LINE)?;
-        if let Some(first) = scan.damaged.first() {
-            return Err(damage_message::<E>(
+    ) -> Result<(Journal, Vec<E>), JournalError> {
+        let (journal, mut scan) = Journal::open_scanned(dir, check, MAX_LINE)?;
+        if !scan.damaged.is_empty() {
+            let count = scan.damaged.len();
+            return Err(damaged::<E>(
                 &journal.path,
                 dir,
-                first,
-                scan.damaged.len(),
+                scan.damaged.swap_remove(0),
+                count,
             ));
         }
         Ok((journal, scan.entries))
@@ -109,14 +111,12 @@ impl Journal {
         dir: &Path,
         check: EntryCheck<E>,
         max_line: u64,
-    ) -> Result<(Journal, Scan<E>), String> {
-        let lock = FolderLock::try_acquire(dir, folder_lock::WRITER).map_err(|e| {
-            e.unwrap_or_else(|| {
-                format!(
-                    "{}: another agon is running this tournament (its journal is locked)",
-                    dir.display()
-                )
-            })
+    ) -> Result<(Journal, Scan<E>), JournalError> {
+        let lock = FolderLock::try_acquire(dir, folder_lock::WRITER).map_err(|e| match e {
+            LockError::Held { .. } => JournalError::Busy {
+                dir: dir.to_path_buf(),
+            },
+            other => other.into(),
         })?;
         let path = dir.join(FILE);
         let file = OpenOptions::new()
@@ -127,15 +127,13 @@ impl Journal {
             .open(&path)
             .map_err(|e| open_error(&path, e))?;
         check_regular(&file, &path)?;
-        let copy = file
-            .try_clone()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let copy = file.try_clone().map_err(JournalError::io(&path))?;
         let scan = scan(&mut BoundedLines::new(copy, &path, max_line), check)?;
         if let Some(offset) = scan.torn_at {
             log::warn!("{}: cutting a torn last line", path.display());
             file.set_len(offset)
                 .and_then(|()| file.sync_all())
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+                .map_err(JournalError::io(&path))?;
         }
         for folder in [dir.to_path_buf(), record_files::folder(dir)] {
             match output_file::remove_leftovers(&folder) {
@@ -144,7 +142,7 @@ impl Journal {
                     "{}: removed {n} unfinished temporary files",
                     folder.display()
                 ),
-                Err(e) => return Err(format!("{}: {e}", folder.display())),
+                Err(e) => return Err(JournalError::io(folder)(e)),
             }
         }
         Ok((
@@ -158,35 +156,31 @@ impl Journal {
     }
 
     /// Appends one game and forces it to disk.
-    pub fn append<E: JournalEntry>(&mut self, entry: &E) -> Result<(), String> {
+    pub fn append<E: JournalEntry>(&mut self, entry: &E) -> Result<(), JournalError> {
         self.append_unsynced(entry)?;
         self.sync()
     }
 
     /// Forces what was appended to disk.
-    pub fn sync(&mut self) -> Result<(), String> {
-        self.file
-            .sync_data()
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+    pub fn sync(&mut self) -> Result<(), JournalError> {
+        self.file.sync_data().map_err(JournalError::io(&self.path))
     }
 
     /// Appends one game without forcing it to disk: for a journal that counts only once whole
     /// (a merge's, renamed into place after one [`Journal::sync`]), where a disk flush per line
     /// cost a million-game merge most of its time.
-    pub fn append_unsynced<E: JournalEntry>(&mut self, entry: &E) -> Result<(), String> {
+    pub fn append_unsynced<E: JournalEntry>(&mut self, entry: &E) -> Result<(), JournalError> {
         let mut line = serde_json::to_string(entry).expect("entries serialize");
         line.push('\n');
         if line.len() as u64 > MAX_LINE {
-            // It would read back as damaged: better to stop now, saying why.
-            return Err(format!(
-                "{}: an entry of {} bytes is longer than a journal line may be ({MAX_LINE} bytes)",
-                self.path.display(),
-                line.len()
-            ));
+            return Err(JournalError::EntryTooLong {
+                path: self.path.clone(),
+                size: line.len(),
+            });
         }
         self.file
             .write_all(line.as_bytes())
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+            .map_err(JournalError::io(&self.path))
     }
 }
 
@@ -199,7 +193,7 @@ pub struct Repair {
 
 /// Moves the damaged lines of `dir`'s journal to `journal.rejected` (appended, so earlier
 /// repairs stay) and keeps the rest; their games are played again by `resume`.
-pub fn repair<E: JournalEntry>(dir: &Path, check: EntryCheck<E>) -> Result<Repair, String> {
+pub fn repair<E: JournalEntry>(dir: &Path, check: EntryCheck<E>) -> Result<Repair, JournalError> {
     repair_within(dir, check, MAX_LINE)
 }
 
@@ -207,7 +201,7 @@ fn repair_within<E: JournalEntry>(
     dir: &Path,
     check: EntryCheck<E>,
     max_line: u64,
-) -> Result<Repair, String> {
+) -> Result<Repair, JournalError> {
     let (journal, scan) = Journal::open_scanned(dir, check, max_line)?;
     let kept = scan.entries.len();
     if scan.damaged.is_empty() {
@@ -228,10 +222,9 @@ fn repair_within<E: JournalEntry>(
     let sound = set_apart(&journal, &scan.damaged, &mut rejected)?;
     rejected
         .sync_all()
-        .map_err(|e| format!("{}: {e}", rejected_path.display()))?;
+        .map_err(JournalError::io(&rejected_path))?;
     // The rejected lines are safe in their file before the journal loses them.
-    output_file::replace(&journal.path, &sound)
-        .map_err(|e| format!("{}: {e}", journal.path.display()))?;
+    output_file::replace(&journal.path, &sound).map_err(JournalError::io(&journal.path))?;
     Ok(Repair {
         kept,
         rejected: scan.damaged,
@@ -246,13 +239,13 @@ fn set_apart(
     journal: &Journal,
     damaged: &[Damaged],
     rejected: &mut File,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, JournalError> {
     let path = &journal.path;
     let mut source = journal
         .file
         .try_clone()
         .and_then(|mut file| file.seek(SeekFrom::Start(0)).map(|_| BufReader::new(file)))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(JournalError::io(path))?;
     let mut sound = Vec::new();
     let mut at = 0;
     for line in damaged {
@@ -262,7 +255,7 @@ fn set_apart(
     }
     source
         .read_to_end(&mut sound)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(JournalError::io(path))?;
     Ok(sound)
 }
 
@@ -272,36 +265,39 @@ fn copy_exactly(
     len: u64,
     sink: &mut impl Write,
     path: &Path,
-) -> Result<(), String> {
+) -> Result<(), JournalError> {
     match std::io::copy(&mut source.take(len), sink) {
         Ok(copied) if copied == len => Ok(()),
-        Ok(copied) => Err(format!(
-            "{}: ended {copied} bytes into a stretch of {len} bytes it held when scanned",
-            path.display()
-        )),
-        Err(e) => Err(format!("{}: {e}", path.display())),
+        Ok(copied) => Err(JournalError::Changed {
+            path: path.to_path_buf(),
+            copied,
+            len,
+        }),
+        Err(e) => Err(JournalError::io(path)(e)),
     }
 }
 
 /// The entries of `dir`'s journal, for reading only (a report, a merge): a torn last line is
 /// left alone (the writer may be in the middle of it), a damaged line is an error.
-pub fn read<E: JournalEntry>(dir: &Path, check: EntryCheck<E>) -> Result<Vec<E>, String> {
+pub fn read<E: JournalEntry>(dir: &Path, check: EntryCheck<E>) -> Result<Vec<E>, JournalError> {
     read_within(dir, check, MAX_LINE)
 }
 
 /// Hands each entry of `dir`'s journal to `each` as it is read, holding one line at a time
 /// (a merge of a million games holds no journal whole). A damaged line is an error naming it;
-/// a torn last line is left alone. `Ok(false)`: the folder has no journal.
-pub fn stream<E: JournalEntry>(
+/// a torn last line is left alone. `Ok(false)`: the folder has no journal. `each`'s own errors
+/// (`X`) stop the stream and are returned as they are.
+pub fn stream<E: JournalEntry, X: From<JournalError>>(
     dir: &Path,
     check: EntryCheck<E>,
-    mut each: impl FnMut(E) -> Result<(), String>,
-) -> Result<bool, String> {
+    mut each: impl FnMut(E) -> Result<(), X>,
+) -> Result<bool, X> {
     let path = dir.join(FILE);
-    let Some(mut lines) = json_lines::open("journal", &path, MAX_LINE)? else {
+    let opened = json_lines::open("journal", &path, MAX_LINE).map_err(JournalError::from)?;
+    let Some(mut lines) = opened else {
         return Ok(false);
     };
-    while let Some(line) = lines.next_line()? {
+    while let Some(line) = lines.next_line().map_err(JournalError::from)? {
         if !line.terminated {
             break;
         }
@@ -311,8 +307,8 @@ pub fn stream<E: JournalEntry>(
         match line.text().and_then(|text| parse_entry(text, check)) {
             Ok(entry) => each(entry)?,
             Err(problem) => {
-                let damaged = Damaged::of(&line, problem);
-                return Err(damage_message::<E>(&path, dir, &damaged, 1));
+                let first = Damaged::of(&line, problem);
+                return Err(damaged::<E>(&path, dir, first, 1).into());
             }
         }
     }
@@ -323,72 +319,54 @@ fn read_within<E: JournalEntry>(
     dir: &Path,
     check: EntryCheck<E>,
     max_line: u64,
-) -> Result<Vec<E>, String> {
+) -> Result<Vec<E>, JournalError> {
     let path = dir.join(FILE);
     let Some(mut lines) = json_lines::open("journal", &path, max_line)? else {
         return Ok(Vec::new());
     };
-    let scan = scan(&mut lines, check)?;
-    match scan.damaged.first() {
-        Some(first) => Err(damage_message::<E>(&path, dir, first, scan.damaged.len())),
-        None => Ok(scan.entries),
+    let mut scan = scan(&mut lines, check)?;
+    if scan.damaged.is_empty() {
+        return Ok(scan.entries);
     }
+    let count = scan.damaged.len();
+    Err(damaged::<E>(&path, dir, scan.damaged.swap_remove(0), count))
 }
 
-fn open_error(path: &Path, e: std::io::Error) -> String {
+fn open_error(path: &Path, e: std::io::Error) -> JournalError {
     if e.raw_os_error() == Some(libc::ELOOP) {
-        format!(
-            "{}: a symbolic link; a journal must be a regular file in the tournament folder",
-            path.display()
-        )
+        JournalError::Link {
+            path: path.to_path_buf(),
+        }
     } else {
-        format!("{}: {e}", path.display())
+        JournalError::io(path)(e)
     }
 }
 
-fn check_regular(file: &File, path: &Path) -> Result<(), String> {
-    let meta = file
-        .metadata()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+fn check_regular(file: &File, path: &Path) -> Result<(), JournalError> {
+    let meta = file.metadata().map_err(JournalError::io(path))?;
     if !meta.is_file() {
-        return Err(format!(
-            "{}: {}, not a regular file",
-            path.display(),
-            agon_engine::input_file::describe(&meta.file_type())
-        ));
+        return Err(JournalError::NotAFile {
+            path: path.to_path_buf(),
+            kind: agon_engine::input_file::describe(&meta.file_type()).to_string(),
+        });
     }
     Ok(())
 }
 
-fn damage_message<E: JournalEntry>(
-    path: &Path,
-    dir: &Path,
-    first: &Damaged,
-    count: usize,
-) -> String {
-    format!(
-        "{}: line {}{} is not a journal entry of this folder ({}){}; {}",
-        path.display(),
-        first.line,
-        first
-            .game
-            .as_deref()
-            .map(|g| format!(" (game {g})"))
-            .unwrap_or_default(),
-        first.problem,
-        if count > 1 {
-            format!(", and {} more lines are damaged", count - 1)
-        } else {
-            String::new()
-        },
-        E::repair_hint(dir)
-    )
+/// The error of `count` damaged lines in the journal at `path`, `first` the first of them.
+fn damaged<E: JournalEntry>(path: &Path, dir: &Path, first: Damaged, count: usize) -> JournalError {
+    JournalError::Damaged {
+        path: path.to_path_buf(),
+        first: Box::new(first),
+        count,
+        hint: E::repair_hint(dir),
+    }
 }
 
 fn scan<E: JournalEntry>(
     lines: &mut BoundedLines<impl Read>,
     check: EntryCheck<E>,
-) -> Result<Scan<E>, String> {
+) -> Result<Scan<E>, JournalError> {
     let mut result = Scan {
         entries: Vec::new(),
         damaged: Vec::new(),
@@ -411,11 +389,12 @@ fn scan<E: JournalEntry>(
     Ok(result)
 }
 
-fn parse_entry<E: JournalEntry>(line: &[u8], check: EntryCheck<E>) -> Result<E, String> {
-    std::str::from_utf8(line)
-        .map_err(|_| "not UTF-8 text".to_string())
-        .and_then(|l| serde_json::from_str::<E>(l.trim_end()).map_err(|e| e.to_string()))
-        .and_then(|entry| check(&entry).map(|()| entry))
+fn parse_entry<E: JournalEntry>(line: &[u8], check: EntryCheck<E>) -> Result<E, LineProblem> {
+    let text = std::str::from_utf8(line).map_err(|_| LineProblem::NotText)?;
+    let entry = serde_json::from_str::<E>(text.trim_end())
+        .map_err(|e| LineProblem::NotJson(e.to_string()))?;
+    check(&entry).map_err(LineProblem::Refused)?;
+    Ok(entry)
 }
 
 /// The game id a damaged line still shows (`"id":"..."`), if any.
@@ -518,7 +497,8 @@ mod tests {
         append_raw(&dir, b"{\"id\":\"g2\",");
         let before = std::fs::read(dir.join(FILE)).unwrap();
         let err = Journal::open(&dir, &any_entry::<Entry>).err().unwrap();
-        assert!(err.contains("another agon is running"), "{err}");
+        assert!(matches!(err, JournalError::Busy { .. }), "{err}");
+        assert!(err.to_string().contains("another agon is running"), "{err}");
         assert_eq!(std::fs::read(dir.join(FILE)).unwrap(), before);
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -535,8 +515,11 @@ mod tests {
         );
         std::fs::write(dir.join(FILE), text).unwrap();
         for err in [
-            read(&dir, &any_entry::<Entry>).unwrap_err(),
-            Journal::open(&dir, &any_entry::<Entry>).err().unwrap(),
+            read(&dir, &any_entry::<Entry>).unwrap_err().to_string(),
+            Journal::open(&dir, &any_entry::<Entry>)
+                .err()
+                .unwrap()
+                .to_string(),
         ] {
             assert!(err.contains("line 1 (game g1)"), "{err}");
             assert!(err.contains("1 more lines are damaged"), "{err}");
@@ -566,7 +549,7 @@ mod tests {
                 Err(format!("game {} is not planned", e.id))
             }
         };
-        let err = read(&dir, &only_g2).unwrap_err();
+        let err = read(&dir, &only_g2).unwrap_err().to_string();
         assert!(err.contains("game g1 is not planned"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -578,9 +561,10 @@ mod tests {
         std::fs::write(&victim, b"precious, no newline at the end").unwrap();
         std::os::unix::fs::symlink(&victim, dir.join(FILE)).unwrap();
         let err = Journal::open(&dir, &any_entry::<Entry>).err().unwrap();
-        assert!(err.contains("symbolic link"), "{err}");
+        assert!(matches!(err, JournalError::Link { .. }), "{err}");
         assert!(read(&dir, &any_entry::<Entry>)
             .unwrap_err()
+            .to_string()
             .contains("symbolic link"));
         assert_eq!(
             std::fs::read(&victim).unwrap(),
@@ -637,8 +621,11 @@ mod tests {
         append_raw(&dir, format!("{long}\n").as_bytes());
         append_raw(&dir, &line_of(&entry("g3")));
         for err in [
-            read(&dir, &any_entry::<Entry>).unwrap_err(),
-            Journal::open(&dir, &any_entry::<Entry>).err().unwrap(),
+            read(&dir, &any_entry::<Entry>).unwrap_err().to_string(),
+            Journal::open(&dir, &any_entry::<Entry>)
+                .err()
+                .unwrap()
+                .to_string(),
         ] {
             assert!(err.contains("line 3 (game g9)"), "{err}");
             assert!(
@@ -681,7 +668,9 @@ mod tests {
         assert_eq!(scan.damaged.len(), 1);
         assert_eq!(scan.damaged[0].line, 3);
         assert_eq!(scan.damaged[0].game.as_deref(), Some("g3"));
-        let err = read_within(&dir, &any_entry::<Entry>, max_line as u64).unwrap_err();
+        let err = read_within(&dir, &any_entry::<Entry>, max_line as u64)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("line 3 (game g3) is not a journal entry of this folder (401 bytes long, more than the 400 bytes a line may have)"),
             "{err}"
@@ -720,7 +709,7 @@ mod tests {
         file.set_len(hole_end).unwrap();
         append_raw(&dir, b"\n{\"id\":\"g3\",\"seed\":\"x\"}\n");
         append_raw(&dir, &line_of(&entry("g4")));
-        let err = read(&dir, &any_entry::<Entry>).unwrap_err();
+        let err = read(&dir, &any_entry::<Entry>).unwrap_err().to_string();
         let hole = format!(
             "line 2 is not a journal entry of this folder ({} bytes long",
             hole_end - first

@@ -1,0 +1,78 @@
+//! What can go wrong with a journal, as callers can tell apart: another writer holds the
+//! folder, a file is not what a journal may be, a line is damaged (with what the mode offers to
+//! set it aside), or the disk failed.
+
+use super::file::Damaged;
+use super::folder_lock::LockError;
+use crate::json_lines::{LinesError, MAX_LINE};
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error("{}: another agon is running this tournament (its journal is locked)", dir.display())]
+    Busy { dir: PathBuf },
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error(transparent)]
+    Lines(#[from] LinesError),
+    #[error(
+        "{}: a symbolic link; a journal must be a regular file in the tournament folder",
+        path.display()
+    )]
+    Link { path: PathBuf },
+    #[error("{}: {kind}, not a regular file", path.display())]
+    NotAFile { path: PathBuf, kind: String },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// It would read back as damaged: better to stop when it is written, saying why.
+    #[error(
+        "{}: an entry of {size} bytes is longer than a journal line may be ({MAX_LINE} bytes)",
+        path.display()
+    )]
+    EntryTooLong { path: PathBuf, size: usize },
+    /// The writer lock keeps the journal as it was scanned; a file that changed anyway is not
+    /// repaired from a stale scan.
+    #[error(
+        "{}: ended {copied} bytes into a stretch of {len} bytes it held when scanned",
+        path.display()
+    )]
+    Changed {
+        path: PathBuf,
+        copied: u64,
+        len: u64,
+    },
+    #[error("{}: line {}{} is not a journal entry of this folder ({}){}; {hint}",
+        path.display(),
+        first.line,
+        first.game.as_deref().map(|g| format!(" (game {g})")).unwrap_or_default(),
+        first.problem,
+        more_damaged(*count))]
+    Damaged {
+        path: PathBuf,
+        first: Box<Damaged>,
+        /// How many lines are damaged, `first` included.
+        count: usize,
+        /// What the mode offers to set the damaged lines aside.
+        hint: String,
+    },
+}
+
+impl JournalError {
+    /// An I/O failure on `path`.
+    pub(super) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> JournalError {
+        let path = path.into();
+        move |source| JournalError::Io { path, source }
+    }
+}
+
+fn more_damaged(count: usize) -> String {
+    if count > 1 {
+        format!(", and {} more lines are damaged", count - 1)
+    } else {
+        String::new()
+    }
+}
