@@ -7,6 +7,7 @@ use agon_engine::MatchRecord;
 use agon_games::registry::Registry;
 use agon_play::record_files;
 use agon_play::view::game_files::{self, has_data};
+use agon_play::view::ViewError;
 use std::path::Path;
 
 /// Writes the data file of `game`, played as `record`, into `out`; `ladder` titles the page.
@@ -15,15 +16,14 @@ pub fn write_data(
     ladder: &str,
     game: &LadderGame,
     record: &MatchRecord,
-) -> Result<(), String> {
+) -> Result<(), ViewError> {
     let seats: Vec<String> = game
         .seats
         .iter()
         .map(|s| format!("{} v{}", s.team_or_slot(), s.version))
         .collect();
     let title = format!("{ladder}: {} ({})", game.id, seats.join(" vs "));
-    let shown = agon_play::view::shown(record, &Registry::builtin(), Some(&title))
-        .map_err(|e| format!("{e:#}"))?;
+    let shown = agon_play::view::shown(record, &Registry::builtin(), Some(&title))?;
     game_files::write_data(out, &game.id, &shown)
 }
 
@@ -33,9 +33,10 @@ pub fn write_data(
 pub fn write_missing<'a>(out: &Path, ladder: &str, games: impl Iterator<Item = &'a LadderGame>) {
     for game in games.filter(|g| !has_data(out, &g.id)) {
         let path = record_files::path(out, &game.id);
-        let written = MatchRecord::read(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|record| write_data(out, ladder, game, &record));
+        let written = match MatchRecord::read(&path) {
+            Ok(record) => write_data(out, ladder, game, &record).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
         if let Err(e) = written {
             log::warn!("no viewer for {}: {e}", game.id);
         }

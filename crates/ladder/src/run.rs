@@ -261,7 +261,7 @@ impl<'a> Ladder<'a> {
             state.sparring.set(&build.slot, Some(build.spec()));
             state.slots.make_current(build);
         }
-        game_files::write_viewer(out, rules.name())?;
+        game_files::write_viewer(out, rules.name()).map_err(|e| e.to_string())?;
         game_pages::write_missing(out, &board::title(rules.name()), state.standings.latest());
         events.append(Event::Started {
             seed: options.seed,

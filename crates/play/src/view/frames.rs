@@ -2,6 +2,7 @@
 //! shows of it, as the JSON the page reads.
 
 use super::patch;
+use super::ViewError;
 use agon_engine::MatchRecord;
 use agon_engine::{replay, replay::Step};
 use agon_games::contract::Session;
@@ -10,7 +11,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 /// The page's data for `record`; refuses a record that does not replay.
-pub fn page_data(record: &MatchRecord, registry: &Registry) -> anyhow::Result<Replayed> {
+pub fn page_data(record: &MatchRecord, registry: &Registry) -> Result<Replayed, ViewError> {
     let mut frames: Vec<Value> = Vec::with_capacity(record.moves.len() + 1);
     let mut actions: Vec<Option<Value>> = Vec::with_capacity(record.moves.len());
     let mut refused: Vec<(usize, Value)> = Vec::new();
@@ -52,11 +53,7 @@ pub fn page_data(record: &MatchRecord, registry: &Registry) -> anyhow::Result<Re
             });
         }
     };
-    replay::verify_observed(record, registry, &mut observe).map_err(|mismatch| {
-        anyhow::anyhow!(
-            "the record does not replay with the rules, so it cannot be shown: {mismatch}"
-        )
-    })?;
+    replay::verify_observed(record, registry, &mut observe).map_err(ViewError::NotReplayable)?;
     let patches: Vec<Value> = frames
         .windows(2)
         .map(|pair| patch::diff(&pair[0], &pair[1]).unwrap_or_else(|| json!({ "o": {} })))

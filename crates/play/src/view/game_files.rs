@@ -3,7 +3,7 @@
 //! which the page loads when a link names the game (`viewer.html#game=<id>`). Both modes write
 //! and link them through here, so the layout is written once.
 
-use super::Shown;
+use super::{Shown, ViewError};
 use agon_engine::output_file;
 use agon_games::registry::Registry;
 use std::path::{Path, PathBuf};
@@ -30,17 +30,16 @@ pub fn has_data(dir: &Path, id: &str) -> bool {
 }
 
 /// Writes the one viewer page of a `game` into `dir` (a tournament's or a ladder's folder).
-pub fn write_viewer(dir: &Path, game: &str) -> Result<(), String> {
+pub fn write_viewer(dir: &Path, game: &str) -> Result<(), ViewError> {
     let folder = dir.join(FOLDER);
-    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    let page = super::shared_page(&Registry::builtin(), game).map_err(|e| format!("{e:#}"))?;
+    std::fs::create_dir_all(&folder).map_err(ViewError::write(&folder))?;
+    let page = super::shared_page(&Registry::builtin(), game)?;
     let path = folder.join(VIEWER);
-    output_file::replace(&path, page.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+    output_file::replace(&path, page.as_bytes()).map_err(ViewError::write(path))
 }
 
 /// Writes game `id`'s data file, showing `shown`, into `dir`.
-pub fn write_data(dir: &Path, id: &str, shown: &Shown) -> Result<(), String> {
+pub fn write_data(dir: &Path, id: &str, shown: &Shown) -> Result<(), ViewError> {
     let path = data_path(dir, id);
-    output_file::replace(&path, super::data_file(shown).as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))
+    output_file::replace(&path, super::data_file(shown).as_bytes()).map_err(ViewError::write(path))
 }

@@ -6,6 +6,7 @@
 //!
 //! | file          | concept                                                              |
 //! |---------------|----------------------------------------------------------------------|
+//! | `error.rs`    | why a page or data file was not made                                 |
 //! | `frames.rs`   | the record replayed with the rules: positions, moves, faults as data  |
 //! | `patch.rs`    | each position as a patch against the one before                      |
 //! | `game_files.rs` | where a folder's viewer page and games' data files live, and writing them |
@@ -13,11 +14,13 @@
 //! | `pages/viewer.html` | the page (a template of `crate::pages`), `viewer.css` its style |
 //! | `viewer.js`   | controls, side panel, patches; each game's `view.js` draws its board  |
 
+mod error;
 mod frames;
 pub mod game_files;
 mod named_result;
 mod patch;
 
+pub use error::ViewError;
 pub use named_result::named_result;
 
 use agon_engine::MatchRecord;
@@ -46,7 +49,7 @@ pub fn shown(
     record: &MatchRecord,
     registry: &Registry,
     title: Option<&str>,
-) -> anyhow::Result<Shown> {
+) -> Result<Shown, ViewError> {
     shown_named(record, registry, title, &team_names(record))
 }
 
@@ -56,7 +59,7 @@ pub fn shown_named(
     registry: &Registry,
     title: Option<&str>,
     names: &[String],
-) -> anyhow::Result<Shown> {
+) -> Result<Shown, ViewError> {
     registry.get(&record.game)?;
     let replayed = frames::page_data(record, registry)?;
     let (chart_svg, chart_area) = crate::charts::scores_over_time(&replayed.scores, "game score");
@@ -159,14 +162,14 @@ pub fn page(
     record: &MatchRecord,
     registry: &Registry,
     title: Option<&str>,
-) -> anyhow::Result<String> {
+) -> Result<String, ViewError> {
     let shown = shown(record, registry, title)?;
     render(registry, &shown.game.clone(), Some(shown))
 }
 
 /// The one viewer page of a tournament of `game`: it shows the game its address names
 /// (`viewer.html#game=ID`), loading that game's data file ([`data_file`]).
-pub fn shared_page(registry: &Registry, game: &str) -> anyhow::Result<String> {
+pub fn shared_page(registry: &Registry, game: &str) -> Result<String, ViewError> {
     render(registry, game, None)
 }
 
@@ -184,7 +187,7 @@ pub fn data_file(shown: &Shown) -> String {
     format!("Agon.loaded({file});\n")
 }
 
-fn render(registry: &Registry, game: &str, shown: Option<Shown>) -> anyhow::Result<String> {
+fn render(registry: &Registry, game: &str, shown: Option<Shown>) -> Result<String, ViewError> {
     let rules = registry.get(game)?;
     let (title, subtitle, facts, chart, data) = match shown {
         Some(s) => (s.title, s.subtitle, s.facts, s.chart, s.data),
@@ -219,11 +222,9 @@ pub fn write_page(
     record: &MatchRecord,
     title: Option<&str>,
     out: &std::path::Path,
-) -> anyhow::Result<()> {
-    use anyhow::Context;
+) -> Result<(), ViewError> {
     let html = page(record, &Registry::builtin(), title)?;
-    agon_engine::output_file::replace(out, html.as_bytes())
-        .with_context(|| format!("cannot write {}", out.display()))
+    agon_engine::output_file::replace(out, html.as_bytes()).map_err(ViewError::write(out))
 }
 
 fn ms_or_none(ms: Option<u64>) -> String {

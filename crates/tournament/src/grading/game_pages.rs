@@ -45,7 +45,10 @@ pub fn write(
     if let Err(e) = write_viewer(dir, game) {
         return Written {
             pages: 0,
-            failed: games.iter().map(|g| (g.id.clone(), e.clone())).collect(),
+            failed: games
+                .iter()
+                .map(|g| (g.id.clone(), e.to_string()))
+                .collect(),
         };
     }
     let todo: Vec<&&Entry> = games
@@ -155,6 +158,6 @@ fn write_one(dir: &Path, game: &Entry, title: &str) -> Result<(), String> {
         Some(&title),
         &game.names,
     )
-    .map_err(|e| format!("{e:#}"))?;
-    write_data(dir, &game.id, &shown)
+    .map_err(|e| e.to_string())?;
+    write_data(dir, &game.id, &shown).map_err(|e| e.to_string())
 }
