@@ -127,7 +127,7 @@ enum Verdict {
 pub fn run(options: &LadderOptions) -> Result<Summary, String> {
     let registry = Registry::builtin();
     let rules = registry.get(&options.game).map_err(|e| e.to_string())?;
-    let seats = seat_count(rules, &options.params)?;
+    let seats = seat_count(rules, &options.params).map_err(|e| e.to_string())?;
     let mut ladder = Ladder::open(options, rules, seats)?;
     let started = Instant::now();
     let outcome = ladder.run_until_stopped(rules);

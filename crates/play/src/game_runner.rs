@@ -9,19 +9,28 @@ use agon_engine::MatchRecord;
 use agon_engine::{crash_evidence, CrashLabel};
 use agon_engine::{run_match, MatchError, MatchSettings, Seat};
 use agon_engine::{seating, Hosting};
-use agon_games::contract::{GameRules, RawParams};
+use agon_games::contract::{GameRules, ParamError, RawParams};
 use std::time::Instant;
+
+/// Parameters a game refused, with the game's name and what parameters it takes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{game}: {problem} (parameters: {help})")]
+pub struct RefusedParams {
+    pub game: &'static str,
+    #[source]
+    pub problem: ParamError,
+    /// The game's parameters, as its help names them.
+    pub help: &'static str,
+}
 
 /// How many bots a game of `rules` seats under `params`, once the game accepts them: a bad
 /// parameter is refused, naming the game and its parameters, before any bot's host starts.
-pub fn seat_count(rules: &dyn GameRules, params: &RawParams) -> Result<usize, String> {
+pub fn seat_count(rules: &dyn GameRules, params: &RawParams) -> Result<usize, RefusedParams> {
     let files = agon_engine::GameFiles;
-    let refused = |e| {
-        format!(
-            "{}: {e} (parameters: {})",
-            rules.name(),
-            rules.parameter_help()
-        )
+    let refused = |problem| RefusedParams {
+        game: rules.name(),
+        problem,
+        help: rules.parameter_help(),
     };
     let seats = rules.seats_for(params, &files).map_err(refused)?;
     rules.new_session(params, &files).map_err(refused)?;
@@ -141,6 +150,8 @@ mod tests {
         ] {
             let error = seat_count(bad.0, &bad.1).unwrap_err();
             let name = bad.0.name();
+            assert_eq!(error.game, name);
+            let error = error.to_string();
             assert!(error.starts_with(&format!("{name}: ")), "{error}");
             assert!(error.contains("(parameters: "), "{error}");
         }

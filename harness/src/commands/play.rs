@@ -31,7 +31,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| Ok(agon_house::resolve(s.parse::<BotSpec>()?, game.name())?))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let needed = seat_count(game, &params).map_err(|e| anyhow!(e))?;
+    let needed = seat_count(game, &params)?;
     if specs.len() != needed {
         bail!(
             "{} needs {needed} bots (one --bot per seat), got {}",
