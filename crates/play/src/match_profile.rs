@@ -128,15 +128,35 @@ impl MatchProfile {
     }
 
     /// What a configuration may not ask: a user the bots may not run as, no memory at all.
-    pub fn check(&self) -> Result<(), (&'static str, String)> {
-        agon_engine::sandbox::check_user(self.sandbox.user.as_deref())
-            .map_err(|e| ("sandbox.user", e))?;
+    pub fn check(&self) -> Result<(), BadSetting> {
+        agon_engine::sandbox::check_user(self.sandbox.user.as_deref()).map_err(|problem| {
+            BadSetting {
+                key: "sandbox.user",
+                problem,
+            }
+        })?;
         if self.sandbox.memory_mb == Some(0) {
-            return Err(("sandbox.memory_mb", "must be at least 1".into()));
+            return Err(BadSetting {
+                key: "sandbox.memory_mb",
+                problem: "must be at least 1".into(),
+            });
         }
         Ok(())
     }
 }
+
+/// A setting a profile may not have: its configuration key, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {problem}")]
+pub struct BadSetting {
+    pub key: &'static str,
+    pub problem: String,
+}
+
+/// A [`BadSetting`] that came from the command line, named by its flag.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--{}: {}", flag_of(.0.key), .0.problem)]
+pub struct BadFlag(pub BadSetting);
 
 /// Where a bot runs, as the command line and a configuration name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -230,7 +250,7 @@ fn parse_fault_policy(text: &str) -> Result<FaultPolicy, String> {
 
 impl ProfileArgs {
     /// The profile the flags give, checked as a configuration's is.
-    pub fn profile(&self) -> anyhow::Result<MatchProfile> {
+    pub fn profile(&self) -> Result<MatchProfile, BadFlag> {
         let profile = MatchProfile {
             host: self.host.into(),
             move_ms: self.move_ms,
@@ -244,9 +264,7 @@ impl ProfileArgs {
                 user: self.sandbox_user.clone(),
             },
         };
-        profile
-            .check()
-            .map_err(|(key, e)| anyhow::anyhow!("--{}: {e}", flag_of(key)))?;
+        profile.check().map_err(BadFlag)?;
         Ok(profile)
     }
 }
@@ -308,5 +326,14 @@ mod tests {
             error.to_string().contains("process, thread, inline"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_setting_that_cannot_be_is_named_by_its_key_or_its_flag() {
+        let flags = Flags::try_parse_from(["agon", "--memory-mib", "0"]).unwrap();
+        let error = flags.profile.profile().unwrap_err();
+        assert_eq!(error.0.key, "sandbox.memory_mb");
+        assert_eq!(error.to_string(), "--memory-mib: must be at least 1");
+        assert_eq!(error.0.to_string(), "sandbox.memory_mb: must be at least 1");
     }
 }

@@ -276,7 +276,9 @@ fn settings(
         on_fault: parsed("on_fault", &raw.on_fault)?,
         sandbox: raw.sandbox.clone(),
     };
-    profile.check().map_err(|(key, e)| problem(key, e))?;
+    profile
+        .check()
+        .map_err(|bad| problem(bad.key, bad.problem))?;
     Ok(Settings {
         game: raw.game.clone(),
         name: raw.name.clone(),
