@@ -352,7 +352,7 @@ impl<'a> Ladder<'a> {
             drop(jobs_tx);
             // The watcher's own error explains a "stopped" one better.
             match watching.join() {
-                Ok(Err(e)) => Err(e),
+                Ok(Err(e)) => Err(e.to_string()),
                 Err(_) => Err("the folder watcher panicked".into()),
                 Ok(Ok(())) => result,
             }

@@ -52,20 +52,20 @@ impl SprtBounds {
     }
 
     /// Whether the bounds describe a test: `elo0 < elo1`, error rates in (0, 1/2).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), BadBounds> {
         if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo0 < self.elo1) {
-            return Err(format!(
-                "expected elo0 < elo1, got elo0 = {} and elo1 = {}",
-                self.elo0, self.elo1
-            ));
+            return Err(BadBounds::Elo {
+                elo0: self.elo0,
+                elo1: self.elo1,
+            });
         }
-        for (name, p) in [("alpha", self.alpha), ("beta", self.beta)] {
-            if !(p > 0.0 && p < 0.5) {
-                return Err(format!("{name} = {p}: expected an error rate in (0, 0.5)"));
+        for (name, rate) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(rate > 0.0 && rate < 0.5) {
+                return Err(BadBounds::ErrorRate { name, rate });
             }
         }
         if self.max_pairs == 0 {
-            return Err("max_pairs must be at least 1".into());
+            return Err(BadBounds::NoPairs);
         }
         Ok(())
     }
@@ -279,6 +279,17 @@ fn elo_text(elo: f64) -> String {
     }
 }
 
+/// Bounds that do not describe a test.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BadBounds {
+    #[error("expected elo0 < elo1, got elo0 = {elo0} and elo1 = {elo1}")]
+    Elo { elo0: f64, elo1: f64 },
+    #[error("{name} = {rate}: expected an error rate in (0, 0.5)")]
+    ErrorRate { name: &'static str, rate: f64 },
+    #[error("max_pairs must be at least 1")]
+    NoPairs,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,7 +392,21 @@ mod tests {
             elo1: -5.0,
             ..BOUNDS
         };
-        assert!(bad.check().is_err());
+        assert_eq!(
+            bad.check(),
+            Err(BadBounds::Elo {
+                elo0: BOUNDS.elo0,
+                elo1: -5.0
+            })
+        );
+        let careless = SprtBounds {
+            alpha: 0.5,
+            ..BOUNDS
+        };
+        assert_eq!(
+            careless.check().unwrap_err().to_string(),
+            "alpha = 0.5: expected an error rate in (0, 0.5)"
+        );
         assert!(BOUNDS.check().is_ok());
     }
 }

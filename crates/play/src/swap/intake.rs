@@ -77,6 +77,24 @@ pub struct Intake {
     listings: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
+/// The watched folder cannot be watched.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot watch {}: {source}", dir.display())]
+pub struct WatchError {
+    pub dir: PathBuf,
+    #[source]
+    pub source: notify::Error,
+}
+
+impl WatchError {
+    fn of(dir: &Path) -> impl FnOnce(notify::Error) -> WatchError + '_ {
+        move |source| WatchError {
+            dir: dir.to_path_buf(),
+            source,
+        }
+    }
+}
+
 impl Intake {
     pub fn new(dir: &Path, settle: Duration) -> Intake {
         Intake {
@@ -91,16 +109,16 @@ impl Intake {
 
     /// Watches until `stop` is asked, sending every arrival to `to`. The first listing hands
     /// over every file already in the folder.
-    pub fn run(mut self, to: Sender<Arrival>, stop: &Stop) -> Result<(), String> {
+    pub fn run(mut self, to: Sender<Arrival>, stop: &Stop) -> Result<(), WatchError> {
         return_large_buffers_to_the_system();
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
         let mut watcher = notify::recommended_watcher(move |event| {
             let _ = events_tx.send(event);
         })
-        .map_err(|e| format!("cannot watch {}: {e}", self.dir.display()))?;
+        .map_err(WatchError::of(&self.dir))?;
         watcher
             .watch(&self.dir, RecursiveMode::NonRecursive)
-            .map_err(|e| format!("cannot watch {}: {e}", self.dir.display()))?;
+            .map_err(WatchError::of(&self.dir))?;
         let mut rescan = events_untrusted(&self.dir).then_some(RESCAN);
         if let Some(every) = rescan {
             log::info!(

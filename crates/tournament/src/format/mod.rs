@@ -137,7 +137,7 @@ impl Format {
                 one_set()
             }
             Format::Sprt(bounds) => {
-                bounds.check().map_err(|e| ("sprt", e))?;
+                bounds.check().map_err(|e| ("sprt", e.to_string()))?;
                 if bounds.max_pairs as usize > super::plan::MAX_GAMES / 2 {
                     return Err((
                         "sprt.max_pairs",
