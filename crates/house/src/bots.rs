@@ -98,7 +98,7 @@ pub fn ensure_built(packages: &[String]) -> Result<Vec<PathBuf>, HouseError> {
     }
     std::fs::create_dir_all(&folder).map_err(HouseError::io("create", &folder))?;
     // Two agons asking at once: the second waits, then finds the libraries built.
-    let _lock = FolderLock::acquire(&folder, "house.lock").map_err(HouseError::Lock)?;
+    let _lock = FolderLock::acquire(&folder, "house.lock")?;
     if !files.iter().all(|f| f.is_file()) {
         build(&folder, packages)?;
     }

@@ -1,6 +1,7 @@
 //! What the ladder page's game links open: the same viewer layout as a tournament's
-//! (`agon_play::view::game_files`; its records through `agon_play::record_files`), one viewer page `OUT/games/viewer.html` and a data file per
-//! game, `OUT/games/game-N.js`, written by the worker that played the game.
+//! (`agon_play::view::game_files`: one viewer page `OUT/games/viewer.html`, which the ladder's
+//! run writes), and here each game's data file, `OUT/games/game-N.js`, written by the worker
+//! that played the game from its record (`agon_play::record_files`).
 
 use super::entry::LadderGame;
 use agon_engine::MatchRecord;

@@ -13,7 +13,7 @@
 //! | `pairing.rs` | which slots play next, in which seats, to keep game counts balanced |
 //! | `restore.rs` | what a restarted ladder plays on with: each slot's last accepted build, by content |
 //! | `board.rs` | the board: `standings.json` and `ladder.html` (tallies and ratings from `agon_play::standings`), rewritten after every game |
-//! | `game_pages.rs` | what the page's game links open: the viewer page and each game's data file |
+//! | `game_pages.rs` | what the page's game links open: each game's viewer data file |
 //! | `run.rs` | the loop that ties them together |
 
 pub mod board;

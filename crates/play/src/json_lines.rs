@@ -36,13 +36,15 @@ pub enum LinesError {
     },
 }
 
-/// Why a line read whole is not what it should be: data, kept with the damaged line.
+/// Why a line is not an entry: too long to hold, not UTF-8, not JSON of the type, or refused
+/// by its reader. Data, kept with the damaged line.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum LineProblem {
     #[error("{size} bytes long, more than the {max_line} bytes a line may have")]
     TooLong { size: u64, max_line: u64 },
     #[error("not UTF-8 text")]
     NotText,
+    /// serde_json's account of what it expected, where.
     #[error("{0}")]
     NotJson(String),
     /// Well-formed, but not what its reader accepts (a tournament's plan, a ladder's sense).

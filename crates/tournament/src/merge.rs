@@ -209,8 +209,11 @@ fn stage(
     staging: &Path,
     allow_missing: bool,
 ) -> anyhow::Result<Counts> {
-    for folder in [record_files::FOLDER, game_files::FOLDER] {
-        std::fs::create_dir_all(staging.join(folder))
+    for folder in [
+        record_files::folder(staging),
+        staging.join(game_files::FOLDER),
+    ] {
+        std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot create {}", staging.display()))?;
     }
     plan.write(staging)?;

@@ -11,8 +11,9 @@ use std::path::PathBuf;
 pub enum JournalError {
     #[error("{}: another agon is running this tournament (its journal is locked)", dir.display())]
     Busy { dir: PathBuf },
+    /// The writer lock could not be taken for a reason other than another writer.
     #[error(transparent)]
-    Lock(#[from] LockError),
+    Lock(LockError),
     #[error(transparent)]
     Lines(#[from] LinesError),
     #[error(
@@ -21,7 +22,7 @@ pub enum JournalError {
     )]
     Link { path: PathBuf },
     #[error("{}: {kind}, not a regular file", path.display())]
-    NotAFile { path: PathBuf, kind: String },
+    NotAFile { path: PathBuf, kind: &'static str },
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -59,6 +60,19 @@ pub enum JournalError {
         /// What the mode offers to set the damaged lines aside.
         hint: String,
     },
+}
+
+impl From<LockError> for JournalError {
+    /// A held writer lock is another agon running the folder; any other lock failure is the
+    /// lock's own.
+    fn from(error: LockError) -> JournalError {
+        match error {
+            LockError::Held { path } => JournalError::Busy {
+                dir: path.parent().map(PathBuf::from).unwrap_or_default(),
+            },
+            other => JournalError::Lock(other),
+        }
+    }
 }
 
 impl JournalError {

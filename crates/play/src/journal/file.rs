@@ -9,7 +9,7 @@
 //! copied aside by a repair) without being held.
 
 use super::error::JournalError;
-use super::folder_lock::{self, FolderLock, LockError};
+use super::folder_lock::{self, FolderLock};
 use crate::json_lines::{self, BoundedLines, Content, Line, LineProblem, MAX_LINE};
 use crate::record_files;
 use agon_engine::output_file;
@@ -47,7 +47,7 @@ pub struct Journal {
     _lock: FolderLock,
 }
 
-/// A complete line that is not an entry of this tournament.
+/// A complete line that is not an entry of this folder's journal.
 #[derive(Debug, Clone)]
 pub struct Damaged {
     /// 1-based.
@@ -94,15 +94,9 @@ impl Journal {
         dir: &Path,
         check: EntryCheck<E>,
     ) -> Result<(Journal, Vec<E>), JournalError> {
-        let (journal, mut scan) = Journal::open_scanned(dir, check, MAX_LINE)?;
-        if !scan.damaged.is_empty() {
-            let count = scan.damaged.len();
-            return Err(damaged::<E>(
-                &journal.path,
-                dir,
-                scan.damaged.swap_remove(0),
-                count,
-            ));
+        let (journal, scan) = Journal::open_scanned(dir, check, MAX_LINE)?;
+        if let Some(error) = damaged::<E>(&journal.path, dir, scan.damaged) {
+            return Err(error);
         }
         Ok((journal, scan.entries))
     }
@@ -112,12 +106,7 @@ impl Journal {
         check: EntryCheck<E>,
         max_line: u64,
     ) -> Result<(Journal, Scan<E>), JournalError> {
-        let lock = FolderLock::try_acquire(dir, folder_lock::WRITER).map_err(|e| match e {
-            LockError::Held { .. } => JournalError::Busy {
-                dir: dir.to_path_buf(),
-            },
-            other => other.into(),
-        })?;
+        let lock = FolderLock::try_acquire(dir, folder_lock::WRITER)?;
         let path = dir.join(FILE);
         let file = OpenOptions::new()
             .read(true)
@@ -308,7 +297,8 @@ pub fn stream<E: JournalEntry, X: From<JournalError>>(
             Ok(entry) => each(entry)?,
             Err(problem) => {
                 let first = Damaged::of(&line, problem);
-                return Err(damaged::<E>(&path, dir, first, 1).into());
+                let error = damaged::<E>(&path, dir, vec![first]).expect("one damaged line");
+                return Err(error.into());
             }
         }
     }
@@ -324,12 +314,11 @@ fn read_within<E: JournalEntry>(
     let Some(mut lines) = json_lines::open("journal", &path, max_line)? else {
         return Ok(Vec::new());
     };
-    let mut scan = scan(&mut lines, check)?;
-    if scan.damaged.is_empty() {
-        return Ok(scan.entries);
+    let scan = scan(&mut lines, check)?;
+    match damaged::<E>(&path, dir, scan.damaged) {
+        Some(error) => Err(error),
+        None => Ok(scan.entries),
     }
-    let count = scan.damaged.len();
-    Err(damaged::<E>(&path, dir, scan.damaged.swap_remove(0), count))
 }
 
 fn open_error(path: &Path, e: std::io::Error) -> JournalError {
@@ -347,20 +336,27 @@ fn check_regular(file: &File, path: &Path) -> Result<(), JournalError> {
     if !meta.is_file() {
         return Err(JournalError::NotAFile {
             path: path.to_path_buf(),
-            kind: agon_engine::input_file::describe(&meta.file_type()).to_string(),
+            kind: agon_engine::input_file::describe(&meta.file_type()),
         });
     }
     Ok(())
 }
 
-/// The error of `count` damaged lines in the journal at `path`, `first` the first of them.
-fn damaged<E: JournalEntry>(path: &Path, dir: &Path, first: Damaged, count: usize) -> JournalError {
-    JournalError::Damaged {
+/// The error of the `damaged` lines of the journal at `path`, naming the first of them; `None`
+/// when there are none.
+fn damaged<E: JournalEntry>(
+    path: &Path,
+    dir: &Path,
+    damaged: Vec<Damaged>,
+) -> Option<JournalError> {
+    let count = damaged.len();
+    let first = damaged.into_iter().next()?;
+    Some(JournalError::Damaged {
         path: path.to_path_buf(),
         first: Box::new(first),
         count,
         hint: E::repair_hint(dir),
-    }
+    })
 }
 
 fn scan<E: JournalEntry>(
@@ -442,7 +438,7 @@ mod tests {
 
     fn scratch(name: &str) -> PathBuf {
         let dir = output_file::fresh_scratch(&format!("journal-{name}")).unwrap();
-        std::fs::create_dir_all(dir.join("records")).unwrap();
+        std::fs::create_dir_all(record_files::folder(&dir)).unwrap();
         dir
     }
 
@@ -584,11 +580,13 @@ mod tests {
     #[test]
     fn opening_removes_what_dead_writers_left() {
         let dir = scratch("leftovers");
-        std::fs::write(dir.join("records").join("g1.tmp.4242"), b"{").unwrap();
-        std::fs::write(dir.join("records").join(".g2.json.tmp.4242.0"), b"{").unwrap();
-        std::fs::write(dir.join("records").join("g3.json"), b"{}").unwrap();
+        std::fs::write(record_files::folder(&dir).join("g1.tmp.4242"), b"{").unwrap();
+        std::fs::write(record_files::folder(&dir).join(".g2.json.tmp.4242.0"), b"{").unwrap();
+        std::fs::write(record_files::folder(&dir).join("g3.json"), b"{}").unwrap();
         let _journal = Journal::open(&dir, &any_entry::<Entry>).unwrap();
-        let left: Vec<_> = std::fs::read_dir(dir.join("records")).unwrap().collect();
+        let left: Vec<_> = std::fs::read_dir(record_files::folder(&dir))
+            .unwrap()
+            .collect();
         assert_eq!(left.len(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -44,8 +44,13 @@ impl FolderLock {
         let file = open(dir, name)?;
         match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
             Ok(()) => Ok(FolderLock { _file: file }),
-            Err(_) => Err(LockError::Held {
+            Err(rustix::io::Errno::WOULDBLOCK) => Err(LockError::Held {
                 path: dir.join(name),
+            }),
+            // No lock at all (a file system without locks): not another process's doing.
+            Err(source) => Err(LockError::Lock {
+                path: dir.join(name),
+                source,
             }),
         }
     }

@@ -87,7 +87,7 @@ pub struct WatchError {
 }
 
 impl WatchError {
-    fn of(dir: &Path) -> impl FnOnce(notify::Error) -> WatchError + '_ {
+    fn watching(dir: &Path) -> impl FnOnce(notify::Error) -> WatchError + '_ {
         move |source| WatchError {
             dir: dir.to_path_buf(),
             source,
@@ -115,10 +115,10 @@ impl Intake {
         let mut watcher = notify::recommended_watcher(move |event| {
             let _ = events_tx.send(event);
         })
-        .map_err(WatchError::of(&self.dir))?;
+        .map_err(WatchError::watching(&self.dir))?;
         watcher
             .watch(&self.dir, RecursiveMode::NonRecursive)
-            .map_err(WatchError::of(&self.dir))?;
+            .map_err(WatchError::watching(&self.dir))?;
         let mut rescan = events_untrusted(&self.dir).then_some(RESCAN);
         if let Some(every) = rescan {
             log::info!(
@@ -483,6 +483,21 @@ mod tests {
             "{listings} listings of an idle folder in 1.5 s"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_watched_is_named() {
+        let missing = std::env::temp_dir().join(format!("agon-no-such-{}", std::process::id()));
+        let (to, _arrivals) = crossbeam_channel::unbounded();
+        let error = Intake::new(&missing, Duration::from_millis(100))
+            .run(to, &Stop::default())
+            .unwrap_err();
+        assert_eq!(error.dir, missing);
+        let text = error.to_string();
+        assert!(
+            text.starts_with(&format!("cannot watch {}: ", missing.display())),
+            "{text}"
+        );
     }
 
     #[test]

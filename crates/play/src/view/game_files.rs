@@ -32,7 +32,7 @@ pub fn has_data(dir: &Path, id: &str) -> bool {
 /// Writes the one viewer page of a `game` into `dir` (a tournament's or a ladder's folder).
 pub fn write_viewer(dir: &Path, game: &str) -> Result<(), ViewError> {
     let folder = dir.join(FOLDER);
-    std::fs::create_dir_all(&folder).map_err(ViewError::write(&folder))?;
+    std::fs::create_dir_all(&folder).map_err(ViewError::create(&folder))?;
     let page = super::shared_page(&Registry::builtin(), game)?;
     let path = folder.join(VIEWER);
     output_file::replace(&path, page.as_bytes()).map_err(ViewError::write(path))

@@ -43,12 +43,10 @@ pub fn write(
     quiet: bool,
 ) -> Written {
     if let Err(e) = write_viewer(dir, game) {
+        let why = e.to_string();
         return Written {
             pages: 0,
-            failed: games
-                .iter()
-                .map(|g| (g.id.clone(), e.to_string()))
-                .collect(),
+            failed: games.iter().map(|g| (g.id.clone(), why.clone())).collect(),
         };
     }
     let todo: Vec<&&Entry> = games
