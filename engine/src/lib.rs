@@ -13,7 +13,8 @@
 //! - [`seating`]: seats a bot on the host a match profile names; [`seed`]: seat seeds.
 //! - [`replay`]: a match record verified by the rules; [`local_match`]: a match on this machine.
 //! - [`input_file`] and [`output_file`]: reading outside files safely (also the files game
-//!   parameters name, [`GameFiles`]), replacing outputs whole.
+//!   parameters name, [`GameFiles`]), replacing outputs whole; [`PathError`], an I/O failure
+//!   on a named path, which every crate reports that way ([`OnPath::on_path`]).
 //! - [`interrupt`]: signals and the stop they ask for; [`course_net`]: the course servers' TCP
 //!   connections.
 
@@ -27,6 +28,7 @@ pub mod interrupt;
 pub mod loader;
 pub mod local_match;
 pub mod output_file;
+mod path_error;
 mod record;
 pub mod replay;
 mod runner;
@@ -46,6 +48,7 @@ pub use host::{
 pub use input_file::{GameFiles, Input, InputError};
 pub use loader::cache::{CacheEntry, Collection, CollectionPolicy, Oddity, RemovalReason};
 pub use loader::{BotDescriptor, FileVersion, LoadError, Manifest, Plugin, StagedPlugin};
+pub use path_error::{OnPath, PathError};
 pub use process::ProcessHostError;
 pub use record::{Budgets, Forced, MatchRecord, MoveRecord, SeatRecord};
 pub use runner::{run_match, run_observed_match, MatchError, MatchObserver, MatchSettings, Seat};

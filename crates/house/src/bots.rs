@@ -2,8 +2,8 @@
 
 use crate::vendor;
 use crate::HouseError;
-use agon_engine::BotSpec;
 use agon_engine::{loader::cache_dir, LoadError, Manifest, Plugin, StagedPlugin};
+use agon_engine::{BotSpec, OnPath};
 use agon_play::journal::folder_lock::FolderLock;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -96,7 +96,9 @@ pub fn ensure_built(packages: &[String]) -> Result<Vec<PathBuf>, HouseError> {
     if files.iter().all(|f| f.is_file()) {
         return Ok(files);
     }
-    std::fs::create_dir_all(&folder).map_err(HouseError::io("create", &folder))?;
+    std::fs::create_dir_all(&folder)
+        .on_path(&folder)
+        .map_err(HouseError::io("create"))?;
     // Two agons asking at once: the second waits, then finds the libraries built.
     let _lock = FolderLock::acquire(&folder, "house.lock")?;
     if !files.iter().all(|f| f.is_file()) {
@@ -127,9 +129,13 @@ fn build(folder: &Path, packages: &[String]) -> Result<(), HouseError> {
     );
     let text = toml::to_string(&manifest).map_err(|e| HouseError::Carried(e.to_string()))?;
     let path = source.join("Cargo.toml");
-    std::fs::write(&path, text).map_err(HouseError::io("write", &path))?;
+    std::fs::write(&path, text)
+        .on_path(&path)
+        .map_err(HouseError::io("write"))?;
     let path = source.join("Cargo.lock");
-    std::fs::write(&path, vendor::lock_file()).map_err(HouseError::io("write", &path))?;
+    std::fs::write(&path, vendor::lock_file())
+        .on_path(&path)
+        .map_err(HouseError::io("write"))?;
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| folder.join("target"));
@@ -145,13 +151,19 @@ fn build(folder: &Path, packages: &[String]) -> Result<(), HouseError> {
         return Err(HouseError::BuildFailed);
     }
     let lib = folder.join("lib");
-    std::fs::create_dir_all(&lib).map_err(HouseError::io("create", &lib))?;
+    std::fs::create_dir_all(&lib)
+        .on_path(&lib)
+        .map_err(HouseError::io("create"))?;
     for package in packages {
         let name = format!("lib{}.so", package.replace('-', "_"));
         let built = target.join("release").join(&name);
         let partial = lib.join(format!(".{name}.partial"));
-        std::fs::copy(&built, &partial).map_err(HouseError::io("copy", &built))?;
-        std::fs::rename(&partial, lib.join(&name)).map_err(HouseError::io("rename", &partial))?;
+        std::fs::copy(&built, &partial)
+            .on_path(&built)
+            .map_err(HouseError::io("copy"))?;
+        std::fs::rename(&partial, lib.join(&name))
+            .on_path(&partial)
+            .map_err(HouseError::io("rename"))?;
     }
     Ok(())
 }

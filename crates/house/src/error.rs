@@ -2,9 +2,8 @@
 //! a bot that does not exist is the user's to fix, a failed build or a full disk the machine's,
 //! and a carried manifest that does not make sense a defect of this `agon` itself.
 
-use agon_engine::LoadError;
+use agon_engine::{LoadError, PathError};
 use agon_play::journal::folder_lock::LockError;
-use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
 pub enum HouseError {
@@ -21,13 +20,12 @@ pub enum HouseError {
         #[source]
         source: LoadError,
     },
-    #[error("cannot {action} {}: {source}", path.display())]
+    #[error("cannot {action} {source}")]
     Io {
         /// What was being done, as a verb phrase (`create`, `write`, `copy`).
         action: &'static str,
-        path: PathBuf,
         #[source]
-        source: std::io::Error,
+        source: PathError,
     },
     #[error(transparent)]
     Lock(#[from] LockError),
@@ -46,28 +44,26 @@ pub enum HouseError {
 }
 
 impl HouseError {
-    /// An I/O failure while doing `action` on `path`.
-    pub(crate) fn io(
-        action: &'static str,
-        path: impl Into<PathBuf>,
-    ) -> impl FnOnce(std::io::Error) -> HouseError {
-        let path = path.into();
-        move |source| HouseError::Io {
-            action,
-            path,
-            source,
-        }
+    /// An I/O failure while doing `action` on a path.
+    pub(crate) fn io(action: &'static str) -> impl FnOnce(PathError) -> HouseError {
+        move |source| HouseError::Io { action, source }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::HouseError;
+    use agon_engine::OnPath;
+    use std::path::Path;
 
     #[test]
     fn an_io_error_says_what_was_done_to_which_file() {
         let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
-        let error = HouseError::io("create", "/cache/house")(denied);
+        let failed: std::io::Result<()> = Err(denied);
+        let error = failed
+            .on_path(Path::new("/cache/house"))
+            .map_err(HouseError::io("create"))
+            .unwrap_err();
         assert_eq!(
             error.to_string(),
             "cannot create /cache/house: permission denied"

@@ -4,6 +4,7 @@
 //! workspace is filled in, and the paths between them point into `vendor/`.
 
 use crate::HouseError;
+use agon_engine::OnPath;
 use std::collections::BTreeMap;
 use std::path::Path;
 use toml::{Table, Value};
@@ -101,9 +102,13 @@ pub fn write_crates(project: &Path, packages: &[&str]) -> Result<(), HouseError>
         };
         let target = project.join(VENDOR).join(package).join(inside);
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(HouseError::io("create", parent))?;
+            std::fs::create_dir_all(parent)
+                .on_path(parent)
+                .map_err(HouseError::io("create"))?;
         }
-        std::fs::write(&target, text).map_err(HouseError::io("write", &target))?;
+        std::fs::write(&target, text)
+            .on_path(&target)
+            .map_err(HouseError::io("write"))?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 use super::file::Damaged;
 use super::folder_lock::LockError;
 use crate::json_lines::{LinesError, MAX_LINE};
+use agon_engine::PathError;
 use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
@@ -23,12 +24,8 @@ pub enum JournalError {
     Link { path: PathBuf },
     #[error("{}: {kind}, not a regular file", path.display())]
     NotAFile { path: PathBuf, kind: &'static str },
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] PathError),
     /// It would read back as damaged: better to stop when it is written, saying why.
     #[error(
         "{}: an entry of {size} bytes is longer than a journal line may be ({MAX_LINE} bytes)",
@@ -72,14 +69,6 @@ impl From<LockError> for JournalError {
             },
             other => JournalError::Lock(other),
         }
-    }
-}
-
-impl JournalError {
-    /// An I/O failure on `path`.
-    pub(super) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> JournalError {
-        let path = path.into();
-        move |source| JournalError::Io { path, source }
     }
 }
 

@@ -12,7 +12,7 @@ use super::error::JournalError;
 use super::folder_lock::{self, FolderLock};
 use crate::json_lines::{self, BoundedLines, Content, Line, LineProblem, MAX_LINE};
 use crate::record_files;
-use agon_engine::output_file;
+use agon_engine::{output_file, OnPath, PathError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
@@ -116,13 +116,13 @@ impl Journal {
             .open(&path)
             .map_err(|e| open_error(&path, e))?;
         check_regular(&file, &path)?;
-        let copy = file.try_clone().map_err(JournalError::io(&path))?;
+        let copy = file.try_clone().on_path(&path)?;
         let scan = scan(&mut BoundedLines::new(copy, &path, max_line), check)?;
         if let Some(offset) = scan.torn_at {
             log::warn!("{}: cutting a torn last line", path.display());
             file.set_len(offset)
                 .and_then(|()| file.sync_all())
-                .map_err(JournalError::io(&path))?;
+                .on_path(&path)?;
         }
         for folder in [dir.to_path_buf(), record_files::folder(dir)] {
             match output_file::remove_leftovers(&folder) {
@@ -131,7 +131,7 @@ impl Journal {
                     "{}: removed {n} unfinished temporary files",
                     folder.display()
                 ),
-                Err(e) => return Err(JournalError::io(folder)(e)),
+                Err(e) => return Err(PathError::new(&folder, e).into()),
             }
         }
         Ok((
@@ -152,7 +152,7 @@ impl Journal {
 
     /// Forces what was appended to disk.
     pub fn sync(&mut self) -> Result<(), JournalError> {
-        self.file.sync_data().map_err(JournalError::io(&self.path))
+        Ok(self.file.sync_data().on_path(&self.path)?)
     }
 
     /// Appends one game without forcing it to disk: for a journal that counts only once whole
@@ -167,9 +167,7 @@ impl Journal {
                 size: line.len(),
             });
         }
-        self.file
-            .write_all(line.as_bytes())
-            .map_err(JournalError::io(&self.path))
+        Ok(self.file.write_all(line.as_bytes()).on_path(&self.path)?)
     }
 }
 
@@ -209,11 +207,9 @@ fn repair_within<E: JournalEntry>(
         .map_err(|e| open_error(&rejected_path, e))?;
     check_regular(&rejected, &rejected_path)?;
     let sound = set_apart(&journal, &scan.damaged, &mut rejected)?;
-    rejected
-        .sync_all()
-        .map_err(JournalError::io(&rejected_path))?;
+    rejected.sync_all().on_path(&rejected_path)?;
     // The rejected lines are safe in their file before the journal loses them.
-    output_file::replace(&journal.path, &sound).map_err(JournalError::io(&journal.path))?;
+    output_file::replace(&journal.path, &sound).on_path(&journal.path)?;
     Ok(Repair {
         kept,
         rejected: scan.damaged,
@@ -234,7 +230,7 @@ fn set_apart(
         .file
         .try_clone()
         .and_then(|mut file| file.seek(SeekFrom::Start(0)).map(|_| BufReader::new(file)))
-        .map_err(JournalError::io(path))?;
+        .on_path(path)?;
     let mut sound = Vec::new();
     let mut at = 0;
     for line in damaged {
@@ -242,9 +238,7 @@ fn set_apart(
         copy_exactly(&mut source, line.size + 1, rejected, path)?;
         at = line.offset + line.size + 1;
     }
-    source
-        .read_to_end(&mut sound)
-        .map_err(JournalError::io(path))?;
+    source.read_to_end(&mut sound).on_path(path)?;
     Ok(sound)
 }
 
@@ -262,7 +256,7 @@ fn copy_exactly(
             copied,
             len,
         }),
-        Err(e) => Err(JournalError::io(path)(e)),
+        Err(e) => Err(PathError::new(path, e).into()),
     }
 }
 
@@ -327,12 +321,12 @@ fn open_error(path: &Path, e: std::io::Error) -> JournalError {
             path: path.to_path_buf(),
         }
     } else {
-        JournalError::io(path)(e)
+        PathError::new(path, e).into()
     }
 }
 
 fn check_regular(file: &File, path: &Path) -> Result<(), JournalError> {
-    let meta = file.metadata().map_err(JournalError::io(path))?;
+    let meta = file.metadata().on_path(path)?;
     if !meta.is_file() {
         return Err(JournalError::NotAFile {
             path: path.to_path_buf(),

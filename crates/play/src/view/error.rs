@@ -3,8 +3,8 @@
 //! or file could not be made.
 
 use agon_engine::replay::ReplayMismatch;
+use agon_engine::PathError;
 use agon_games::registry::UnknownGame;
-use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ViewError {
@@ -14,30 +14,8 @@ pub enum ViewError {
     NotReplayable(#[source] ReplayMismatch),
     #[error(transparent)]
     Template(#[from] minijinja::Error),
-    #[error("cannot create {}: {source}", path.display())]
-    Create {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("cannot write {}: {source}", path.display())]
-    Write {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-}
-
-impl ViewError {
-    /// A failure to create the folder `path`.
-    pub(crate) fn create(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> ViewError {
-        let path = path.into();
-        move |source| ViewError::Create { path, source }
-    }
-
-    /// A failure to write `path`.
-    pub(crate) fn write(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> ViewError {
-        let path = path.into();
-        move |source| ViewError::Write { path, source }
-    }
+    #[error("cannot create {0}")]
+    Create(#[source] PathError),
+    #[error("cannot write {0}")]
+    Write(#[source] PathError),
 }

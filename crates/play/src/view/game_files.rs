@@ -4,7 +4,7 @@
 //! and link them through here, so the layout is written once.
 
 use super::{Shown, ViewError};
-use agon_engine::output_file;
+use agon_engine::{output_file, OnPath};
 use agon_games::registry::Registry;
 use std::path::{Path, PathBuf};
 
@@ -32,14 +32,20 @@ pub fn has_data(dir: &Path, id: &str) -> bool {
 /// Writes the one viewer page of a `game` into `dir` (a tournament's or a ladder's folder).
 pub fn write_viewer(dir: &Path, game: &str) -> Result<(), ViewError> {
     let folder = dir.join(FOLDER);
-    std::fs::create_dir_all(&folder).map_err(ViewError::create(&folder))?;
+    std::fs::create_dir_all(&folder)
+        .on_path(&folder)
+        .map_err(ViewError::Create)?;
     let page = super::shared_page(&Registry::builtin(), game)?;
     let path = folder.join(VIEWER);
-    output_file::replace(&path, page.as_bytes()).map_err(ViewError::write(path))
+    output_file::replace(&path, page.as_bytes())
+        .on_path(&path)
+        .map_err(ViewError::Write)
 }
 
 /// Writes game `id`'s data file, showing `shown`, into `dir`.
 pub fn write_data(dir: &Path, id: &str, shown: &Shown) -> Result<(), ViewError> {
     let path = data_path(dir, id);
-    output_file::replace(&path, super::data_file(shown).as_bytes()).map_err(ViewError::write(path))
+    output_file::replace(&path, super::data_file(shown).as_bytes())
+        .on_path(&path)
+        .map_err(ViewError::Write)
 }

@@ -23,7 +23,7 @@ mod patch;
 pub use error::ViewError;
 pub use named_result::named_result;
 
-use agon_engine::MatchRecord;
+use agon_engine::{MatchRecord, OnPath};
 use agon_games::registry::Registry;
 use minijinja::{context, Value};
 
@@ -224,7 +224,9 @@ pub fn write_page(
     out: &std::path::Path,
 ) -> Result<(), ViewError> {
     let html = page(record, &Registry::builtin(), title)?;
-    agon_engine::output_file::replace(out, html.as_bytes()).map_err(ViewError::write(out))
+    agon_engine::output_file::replace(out, html.as_bytes())
+        .on_path(out)
+        .map_err(ViewError::Write)
 }
 
 fn ms_or_none(ms: Option<u64>) -> String {
