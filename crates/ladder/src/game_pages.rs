@@ -34,12 +34,13 @@ pub fn write_data(
 pub fn write_missing<'a>(out: &Path, ladder: &str, games: impl Iterator<Item = &'a LadderGame>) {
     for game in games.filter(|g| !has_data(out, &g.id)) {
         let path = record_files::path(out, &game.id);
-        let written = match MatchRecord::read(&path) {
-            Ok(record) => write_data(out, ladder, game, &record).map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        };
-        if let Err(e) = written {
-            log::warn!("no viewer for {}: {e}", game.id);
+        match MatchRecord::read(&path) {
+            Ok(record) => {
+                if let Err(e) = write_data(out, ladder, game, &record) {
+                    log::warn!("no viewer for {}: {e}", game.id);
+                }
+            }
+            Err(e) => log::warn!("no viewer for {}: {e}", game.id),
         }
     }
 }

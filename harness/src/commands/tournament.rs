@@ -287,15 +287,7 @@ fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     for d in &repair.rejected {
-        outln!(
-            "line {}{}: {}",
-            d.line,
-            d.game
-                .as_deref()
-                .map(|g| format!(" (game {g})"))
-                .unwrap_or_default(),
-            name(&d.problem.to_string())
-        );
+        outln!("{d}: {}", name(&d.problem.to_string()));
     }
     outln!(
         "moved {} damaged lines to {}; kept {} games; `agon tournament resume {}` plays the \

@@ -43,10 +43,8 @@ pub enum JournalError {
         copied: u64,
         len: u64,
     },
-    #[error("{}: line {}{} is not a journal entry of this folder ({}){}; {hint}",
+    #[error("{}: {first} is not a journal entry of this folder ({}){}; {hint}",
         path.display(),
-        first.line,
-        first.game.as_deref().map(|g| format!(" (game {g})")).unwrap_or_default(),
         first.problem,
         more_damaged(*count))]
     Damaged {

@@ -77,6 +77,17 @@ impl Damaged {
     }
 }
 
+impl std::fmt::Display for Damaged {
+    /// Where it is: `line 7`, or `line 7 (game r1-g3)` when the line still shows its game.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}", self.line)?;
+        match &self.game {
+            Some(game) => write!(f, " (game {game})"),
+            None => Ok(()),
+        }
+    }
+}
+
 /// What a journal file holds.
 struct Scan<E> {
     entries: Vec<E>,
@@ -291,8 +302,7 @@ pub fn stream<E: JournalEntry, X: From<JournalError>>(
             Ok(entry) => each(entry)?,
             Err(problem) => {
                 let first = Damaged::of(&line, problem);
-                let error = damaged::<E>(&path, dir, vec![first]).expect("one damaged line");
-                return Err(error.into());
+                return Err(damaged_from::<E>(&path, dir, first, 1).into());
             }
         }
     }
@@ -345,12 +355,22 @@ fn damaged<E: JournalEntry>(
 ) -> Option<JournalError> {
     let count = damaged.len();
     let first = damaged.into_iter().next()?;
-    Some(JournalError::Damaged {
+    Some(damaged_from::<E>(path, dir, first, count))
+}
+
+/// The error of `count` damaged lines of the journal at `path`, of which `first` is named.
+fn damaged_from<E: JournalEntry>(
+    path: &Path,
+    dir: &Path,
+    first: Damaged,
+    count: usize,
+) -> JournalError {
+    JournalError::Damaged {
         path: path.to_path_buf(),
         first: Box::new(first),
         count,
         hint: E::repair_hint(dir),
-    })
+    }
 }
 
 fn scan<E: JournalEntry>(
