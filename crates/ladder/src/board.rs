@@ -4,7 +4,7 @@
 
 use super::builds::{Slots, Status};
 use super::entry::LadderGame;
-use agon_engine::output_file;
+use agon_engine::{output_file, OnPath, PathError};
 use agon_games::contract::RawParams;
 use agon_play::standings::weng_lin::{Rated, Ratings, CONSERVATIVE_SIGMAS};
 use agon_play::standings::Tally;
@@ -184,13 +184,13 @@ impl Board {
     }
 
     /// Writes `standings.json` and `ladder.html` into `dir`.
-    pub fn write(&self, dir: &Path, slots: &Slots, ratings: &Ratings) -> Result<(), String> {
+    pub fn write(&self, dir: &Path, slots: &Slots, ratings: &Ratings) -> Result<(), PathError> {
         let json = serde_json::to_string_pretty(&self.to_json(slots, ratings))
             .expect("standings serialize");
         let html = self.html(dir, slots, ratings);
         for (name, bytes) in [(JSON, json.as_bytes()), (HTML, html.as_bytes())] {
             let path = dir.join(name);
-            output_file::replace(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            output_file::replace(&path, bytes).on_path(&path)?;
         }
         Ok(())
     }

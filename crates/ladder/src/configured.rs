@@ -5,6 +5,7 @@
 //! standings without a word.) A file that arrives later, or one that does not load, is judged
 //! by validation like every build.
 
+use crate::LadderError;
 use agon_engine::BotSpec;
 use agon_engine::ProcessHost;
 use agon_engine::{seating, Hosting, Trial};
@@ -28,7 +29,7 @@ pub fn check_configured(
     params: &RawParams,
     validation: &Hosting,
     budgets: &TrialBudgets,
-) -> Result<(), String> {
+) -> Result<(), LadderError> {
     let Some(process) = validation.process.as_ref() else {
         return Ok(());
     };
@@ -43,12 +44,12 @@ pub fn check_configured(
         let Ok(manifest) = ProcessHost::inspect(process, &staged) else {
             continue;
         };
-        offered(&manifest, &spec.bot, game.name()).map_err(|offers| {
-            format!(
-                "--bot {spec}: {slot} offers no bot `{}` for {} ({offers})",
-                spec.bot,
-                game.name()
-            )
+        offered(&manifest, &spec.bot, game.name()).map_err(|offers| LadderError::NotOffered {
+            spec: spec.to_string(),
+            slot: slot.clone(),
+            bot: spec.bot.clone(),
+            game: game.name().to_string(),
+            offers,
         })?;
         if spec.params.is_empty() {
             continue;
@@ -66,10 +67,10 @@ pub fn check_configured(
             budgets.move_ms,
         );
         if let Trial::Refused(message) = trial {
-            return Err(format!(
-                "--bot {spec}: the bot refused its parameters: {}",
-                agon_play::console::name(&message)
-            ));
+            return Err(LadderError::BotRefused {
+                spec: spec.to_string(),
+                reason: agon_play::console::name(&message).into_owned(),
+            });
         }
     }
     Ok(())

@@ -3,7 +3,9 @@
 //! ladder continues (its accepted builds keep their version numbers), where a torn or damaged
 //! line is skipped with a warning: events explain, the journal alone decides results.
 
-use agon_play::json_lines;
+use crate::LadderError;
+use agon_engine::{OnPath, PathError};
+use agon_play::json_lines::{self, LinesError};
 use agon_play::swap::build::Build;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -66,7 +68,7 @@ pub struct EventLog {
 
 impl EventLog {
     /// Opens `dir/events.jsonl` for appending and returns what it holds.
-    pub fn open(dir: &Path) -> Result<(EventLog, Vec<Logged>), String> {
+    pub fn open(dir: &Path) -> Result<(EventLog, Vec<Logged>), LadderError> {
         let path = dir.join(FILE);
         let earlier = read(dir)?;
         let file = OpenOptions::new()
@@ -74,18 +76,16 @@ impl EventLog {
             .append(true)
             .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
             .open(&path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .on_path(&path)?;
         let mut log = EventLog { file, path };
         // A torn last line (a crash mid-write) is ended, so the next event starts a line.
         if std::fs::read(&log.path).is_ok_and(|b| !b.is_empty() && !b.ends_with(b"\n")) {
-            log.file
-                .write_all(b"\n")
-                .map_err(|e| format!("{}: {e}", log.path.display()))?;
+            log.file.write_all(b"\n").on_path(&log.path)?;
         }
         Ok((log, earlier))
     }
 
-    pub fn append(&mut self, event: Event) -> Result<(), String> {
+    pub fn append(&mut self, event: Event) -> Result<(), PathError> {
         let logged = Logged {
             unix_ms: unix_ms(),
             event,
@@ -95,20 +95,18 @@ impl EventLog {
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.sync_data())
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+            .on_path(&self.path)
     }
 }
 
 /// The events in `dir` (none if there is no file yet).
-pub fn read(dir: &Path) -> Result<Vec<Logged>, String> {
+pub fn read(dir: &Path) -> Result<Vec<Logged>, LinesError> {
     let path = dir.join(FILE);
-    let Some(mut lines) = json_lines::open("ladder events", &path, json_lines::MAX_LINE)
-        .map_err(|e| e.to_string())?
-    else {
+    let Some(mut lines) = json_lines::open("ladder events", &path, json_lines::MAX_LINE)? else {
         return Ok(Vec::new());
     };
     let mut events = Vec::new();
-    while let Some(line) = lines.next_line().map_err(|e| e.to_string())? {
+    while let Some(line) = lines.next_line()? {
         if line.is_blank() {
             continue;
         }
@@ -124,4 +122,74 @@ pub fn unix_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("agon-events-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn events_are_read_back_in_order() {
+        let dir = scratch("order");
+        let (mut log, earlier) = EventLog::open(&dir).unwrap();
+        assert!(earlier.is_empty());
+        log.append(Event::Retired {
+            slot: "a.so".into(),
+        })
+        .unwrap();
+        log.append(Event::Stopped {
+            games: 3,
+            why: "done".into(),
+        })
+        .unwrap();
+        let events: Vec<Event> = read(&dir).unwrap().into_iter().map(|l| l.event).collect();
+        assert_eq!(
+            events,
+            vec![
+                Event::Retired {
+                    slot: "a.so".into()
+                },
+                Event::Stopped {
+                    games: 3,
+                    why: "done".into()
+                }
+            ]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_folder_that_is_not_there_is_named() {
+        let dir = scratch("missing").join("gone");
+        let Err(error) = EventLog::open(&dir) else {
+            panic!("opened an events file in a missing folder");
+        };
+        match &error {
+            LadderError::Io(e) => assert_eq!(e.path, dir.join(FILE)),
+            other => panic!("not an I/O error on the events file: {other:?}"),
+        }
+        assert!(error
+            .to_string()
+            .starts_with(&dir.join(FILE).display().to_string()));
+        std::fs::remove_dir_all(dir.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn an_events_file_that_is_a_folder_is_refused_when_read() {
+        let dir = scratch("folder");
+        std::fs::create_dir(dir.join(FILE)).unwrap();
+        let Err(error) = EventLog::open(&dir) else {
+            panic!("read a folder as the events file");
+        };
+        assert!(matches!(error, LadderError::Events(_)), "{error:?}");
+        assert!(error.to_string().contains(FILE), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -15,13 +15,17 @@
 //! | `board.rs` | the board: `standings.json` and `ladder.html` (tallies and ratings from `agon_play::standings`), rewritten after every game |
 //! | `game_pages.rs` | what the page's game links open: each game's viewer data file |
 //! | `run.rs` | the loop that ties them together |
+//! | `error.rs` | `LadderError`: what stops a ladder |
 
 pub mod board;
 pub mod builds;
 pub mod configured;
 pub mod entry;
+mod error;
 pub mod events;
 pub mod game_pages;
 pub mod pairing;
 pub mod restore;
 pub mod run;
+
+pub use error::LadderError;

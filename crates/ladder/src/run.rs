@@ -14,11 +14,13 @@ use super::events::{unix_ms, Event, EventLog, Logged};
 use super::game_pages;
 use super::pairing::Pairing;
 use super::restore::{LastVerdict, Restored};
+use crate::LadderError;
 use agon_engine::BotSpec;
 use agon_engine::Budgets;
 use agon_engine::Hosting;
 use agon_engine::MatchSettings;
 use agon_engine::SeedSecret;
+use agon_engine::{OnPath, PathError};
 use agon_games::contract::{FaultPolicy, GameRules, RawParams};
 use agon_games::registry::Registry;
 use agon_play::console::name;
@@ -124,10 +126,10 @@ enum Verdict {
     FirstListingJudged,
 }
 
-pub fn run(options: &LadderOptions) -> Result<Summary, String> {
+pub fn run(options: &LadderOptions) -> Result<Summary, LadderError> {
     let registry = Registry::builtin();
-    let rules = registry.get(&options.game).map_err(|e| e.to_string())?;
-    let seats = seat_count(rules, &options.params).map_err(|e| e.to_string())?;
+    let rules = registry.get(&options.game)?;
+    let seats = seat_count(rules, &options.params)?;
     let mut ladder = Ladder::open(options, rules, seats)?;
     let started = Instant::now();
     let outcome = ladder.run_until_stopped(rules);
@@ -156,7 +158,7 @@ impl State {
         self.pairing.count(&slots);
     }
 
-    fn write(&self, out: &Path) -> Result<(), String> {
+    fn write(&self, out: &Path) -> Result<(), PathError> {
         self.standings.write(out, &self.slots, &self.ratings)
     }
 
@@ -226,12 +228,11 @@ impl<'a> Ladder<'a> {
         options: &'a LadderOptions,
         rules: &dyn GameRules,
         seats: usize,
-    ) -> Result<Ladder<'a>, String> {
+    ) -> Result<Ladder<'a>, LadderError> {
         let out = &options.out;
         let records = record_files::folder(out);
-        std::fs::create_dir_all(&records).map_err(|e| format!("{}: {e}", records.display()))?;
-        let (journal, earlier) = Journal::open::<LadderGame>(out, &|g: &LadderGame| g.check())
-            .map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&records).on_path(&records)?;
+        let (journal, earlier) = Journal::open::<LadderGame>(out, &|g: &LadderGame| g.check())?;
         let (mut events, earlier_events) = EventLog::open(out)?;
         let mut state = State {
             slots: Slots::default(),
@@ -261,7 +262,7 @@ impl<'a> Ladder<'a> {
             state.sparring.set(&build.slot, Some(build.spec()));
             state.slots.make_current(build);
         }
-        game_files::write_viewer(out, rules.name()).map_err(|e| e.to_string())?;
+        game_files::write_viewer(out, rules.name())?;
         game_pages::write_missing(out, &board::title(rules.name()), state.standings.latest());
         events.append(Event::Started {
             seed: options.seed,
@@ -302,7 +303,7 @@ impl<'a> Ladder<'a> {
         }
     }
 
-    fn append_event(&mut self, event: Event) -> Result<(), String> {
+    fn append_event(&mut self, event: Event) -> Result<(), PathError> {
         self.events.append(event)?;
         self.told();
         Ok(())
@@ -310,7 +311,7 @@ impl<'a> Ladder<'a> {
 
     /// Runs the intake, the validator and the workers, and the main loop on this thread, until
     /// the ladder stops.
-    fn run_until_stopped(&mut self, rules: &dyn GameRules) -> Result<(), String> {
+    fn run_until_stopped(&mut self, rules: &dyn GameRules) -> Result<(), LadderError> {
         let options = self.options;
         let stop = Stop::default();
         let (arrivals_tx, arrivals_rx) = unbounded::<Arrival>();
@@ -329,42 +330,46 @@ impl<'a> Ladder<'a> {
             sparring: self.state.sparring.clone(),
         };
         let work = |job: Job, done: &Sender<Done>| done.send(play(job, options)).is_ok();
-        std::thread::scope(|scope| -> Result<(), String> {
+        std::thread::scope(|scope| -> Result<(), LadderError> {
             let intake = Intake::new(&options.dir, options.settle);
             let intake_stop = &stop;
             let watching = std::thread::Builder::new()
                 .name("ladder-intake".into())
                 .spawn_scoped(scope, move || intake.run(arrivals_tx, intake_stop))
-                .map_err(|e| format!("cannot start the folder watcher: {e}"))?;
+                .map_err(LadderError::thread("folder watcher"))?;
             let judged_before = std::mem::take(&mut self.judged_before);
             std::thread::Builder::new()
                 .name("ladder-validator".into())
                 .spawn_scoped(scope, move || {
                     validate_arrivals(&validator, judged_before, arrivals_rx, verdicts_tx)
                 })
-                .map_err(|e| format!("cannot start the validator: {e}"))?;
+                .map_err(LadderError::thread("validator"))?;
             let channels = (&jobs_rx, &done_tx);
             worker_pool::start(scope, "ladder", options.concurrency, channels, &work)
-                .map_err(|e| format!("cannot start a worker: {e}"))?;
+                .map_err(LadderError::thread("workers"))?;
             drop(done_tx);
             let result = self.main_loop((&jobs_tx, &done_rx, &verdicts_rx));
             stop.request();
             drop(jobs_tx);
             // The watcher's own error explains a "stopped" one better.
             match watching.join() {
-                Ok(Err(e)) => Err(e.to_string()),
-                Err(_) => Err("the folder watcher panicked".into()),
+                Ok(Err(e)) => Err(e.into()),
+                Err(_) => Err(LadderError::WatcherPanicked),
                 Ok(Ok(())) => result,
             }
         })
     }
 
     /// Logs why the ladder stopped and writes the standings a last time.
-    fn finish(mut self, outcome: Result<(), String>, started: Instant) -> Result<Summary, String> {
+    fn finish(
+        mut self,
+        outcome: Result<(), LadderError>,
+        started: Instant,
+    ) -> Result<Summary, LadderError> {
         let failure = outcome.err();
         let stopped_by = agon_engine::interrupt::stop_asked();
         let why = match (stopped_by, &failure) {
-            (_, Some(e)) => e.clone(),
+            (_, Some(e)) => e.to_string(),
             (Some(signal), None) => format!("stopped by {}", agon_engine::interrupt::name(signal)),
             (None, None) => "the games asked for were played".into(),
         };
@@ -389,7 +394,7 @@ impl<'a> Ladder<'a> {
     fn main_loop(
         &mut self,
         (jobs, done, verdicts): (&Sender<Job>, &Receiver<Done>, &Receiver<Verdict>),
-    ) -> Result<(), String> {
+    ) -> Result<(), LadderError> {
         let signals = agon_engine::interrupt::subscribe();
         let never = crossbeam_channel::never();
         loop {
@@ -406,12 +411,12 @@ impl<'a> Ladder<'a> {
             }
             select! {
                 recv(done) -> finished => {
-                    let Ok(finished) = finished else { return Err("the workers stopped".into()) };
+                    let Ok(finished) = finished else { return Err(LadderError::Stopped("workers")) };
                     self.take_finished(finished)?;
                 }
                 recv(verdicts) -> verdict => {
                     let Ok(verdict) = verdict else {
-                        return Err("the folder watcher stopped".into());
+                        return Err(LadderError::Stopped("folder watcher"));
                     };
                     self.first_listing_judged |= matches!(verdict, Verdict::FirstListingJudged);
                     self.take_verdict(verdict)?;
@@ -442,7 +447,7 @@ impl<'a> Ladder<'a> {
 
     /// Starts games until every worker has one, no group of slots can play, or the games asked
     /// for are all started.
-    fn start_games(&mut self, jobs: &Sender<Job>) -> Result<(), String> {
+    fn start_games(&mut self, jobs: &Sender<Job>) -> Result<(), LadderError> {
         let options = self.options;
         while self.in_flight < options.concurrency {
             let active: Vec<&str> = self
@@ -482,7 +487,7 @@ impl<'a> Ladder<'a> {
             self.next_number += 1;
             self.in_flight += 1;
             jobs.send(job)
-                .map_err(|_| "the workers stopped".to_string())?;
+                .map_err(|_| LadderError::Stopped("workers"))?;
             if options
                 .games
                 .is_some_and(|n| self.state.standings.games() + (self.in_flight as u64) >= n)
@@ -494,14 +499,12 @@ impl<'a> Ladder<'a> {
     }
 
     /// Journals a finished game, or gives its slots' turn back when it was not played.
-    fn take_finished(&mut self, finished: Done) -> Result<(), String> {
+    fn take_finished(&mut self, finished: Done) -> Result<(), LadderError> {
         self.in_flight -= 1;
         match finished {
             Done::Game(game) => {
                 self.failures_in_a_row = 0;
-                self.journal
-                    .append(game.as_ref())
-                    .map_err(|e| e.to_string())?;
+                self.journal.append(game.as_ref())?;
                 self.told();
                 self.state.record(&game);
                 self.played += 1;
@@ -523,9 +526,10 @@ impl<'a> Ladder<'a> {
                 log::error!("{}", name(&why));
                 self.failures_in_a_row += 1;
                 if self.failures_in_a_row >= FAILURES_IN_A_ROW {
-                    return Err(format!(
-                        "{FAILURES_IN_A_ROW} games in a row could not be set up; the last: {why}"
-                    ));
+                    return Err(LadderError::SetUpFailed {
+                        count: FAILURES_IN_A_ROW,
+                        last: why,
+                    });
                 }
             }
         }
@@ -534,7 +538,7 @@ impl<'a> Ladder<'a> {
 
     /// Acts on the validator's verdict on a build: the slot takes it, keeps its last good build,
     /// or is retired.
-    fn take_verdict(&mut self, verdict: Verdict) -> Result<(), String> {
+    fn take_verdict(&mut self, verdict: Verdict) -> Result<(), PathError> {
         match verdict {
             Verdict::FirstListingJudged => Ok(()),
             Verdict::Removed { slot } => self.retire(slot),
@@ -555,7 +559,7 @@ impl<'a> Ladder<'a> {
 
     /// Says again what was said of the content found in `slot` before the restart (the slot
     /// already plays on with its last accepted build).
-    fn repeat(&mut self, slot: String, earlier: LastVerdict, inode: u64) -> Result<(), String> {
+    fn repeat(&mut self, slot: String, earlier: LastVerdict, inode: u64) -> Result<(), PathError> {
         let inode = Some(inode);
         let event = match earlier {
             LastVerdict::Accepted(build) => Event::Accepted {
@@ -574,7 +578,7 @@ impl<'a> Ladder<'a> {
         self.append_event(event)
     }
 
-    fn retire(&mut self, slot: String) -> Result<(), String> {
+    fn retire(&mut self, slot: String) -> Result<(), PathError> {
         if self.state.slots.retire(&slot) {
             self.state.sparring.set(&slot, None);
             self.append_event(Event::Retired { slot: slot.clone() })?;
@@ -587,7 +591,7 @@ impl<'a> Ladder<'a> {
 
     /// Makes a validated build its slot's current one, unless an in-process host has loaded
     /// as many of the slot's builds as it may.
-    fn accept(&mut self, validated: Validated, inode: u64) -> Result<(), String> {
+    fn accept(&mut self, validated: Validated, inode: u64) -> Result<(), PathError> {
         let Validated {
             mut build,
             smoke,
@@ -646,7 +650,7 @@ impl<'a> Ladder<'a> {
         sha256: Option<String>,
         reason: String,
         inode: Option<u64>,
-    ) -> Result<(), String> {
+    ) -> Result<(), PathError> {
         log::warn!(
             "{}: build refused, the slot keeps its last good build: {}",
             name(&slot),

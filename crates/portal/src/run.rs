@@ -90,7 +90,7 @@ pub fn run(
             follower.poll(&portal.store, &portal.news);
         })
     };
-    let summary = run_ladder(&ladder);
+    let summary = run_ladder(&ladder).map_err(|e| e.to_string());
     drop(ladder); // the follower's channel closes: it reads what is left and ends
     let _ = stop_server.send(true);
     let _ = runtime.block_on(server);

@@ -62,7 +62,7 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
         let measured = measure(&teams, &out, &builds, games);
         stop.request();
         let ran = ladder.join().map_err(|_| anyhow!("the ladder panicked"))?;
-        ran.map_err(|e| anyhow!(e))?;
+        ran?;
         measured
     });
     let _ = std::fs::remove_dir_all(&root);

@@ -19,7 +19,7 @@ use std::time::Duration;
 pub fn run(args: LadderArgs) -> anyhow::Result<()> {
     let options = options(args.dir, args.out, args.play)?;
     agon_engine::interrupt::finish_games_in_flight();
-    let summary = run_ladder(&options).map_err(|e| anyhow!(e))?;
+    let summary = run_ladder(&options)?;
     report(&options.out, &summary);
     Ok(())
 }
@@ -124,7 +124,9 @@ fn check_configured_bots(
         start_ms: args.profile.start_ms,
         move_ms: args.profile.move_ms,
     };
-    check_configured(dir, configured, game, params, validation, &trial).map_err(|e| anyhow!(e))
+    Ok(check_configured(
+        dir, configured, game, params, validation, &trial,
+    )?)
 }
 
 pub fn report(out: &std::path::Path, summary: &LadderSummary) {
