@@ -17,7 +17,8 @@
 
 use super::entry::Entry;
 use super::plan::{GameSpec, Plan};
-use agon_engine::FaultCause;
+use crate::TournamentError;
+use agon_engine::{FaultCause, OnPath, PathError};
 use agon_games::contract::{Outcome, Termination};
 use agon_play::journal::{GameResult, JournalFault};
 use agon_play::json_lines;
@@ -68,15 +69,15 @@ fn marker_path(dir: &Path, id: &str) -> PathBuf {
 
 /// Starts watching for crashes in this run: from here on a crash during a bot's call on an
 /// in-process host leaves evidence in `dir`.
-pub fn watch_for_crashes(dir: &Path) -> Result<(), String> {
+pub fn watch_for_crashes(dir: &Path) -> Result<(), PathError> {
     let folder = dir.join(FOLDER);
     std::fs::create_dir_all(&folder)
         .and_then(|()| agon_engine::crash_evidence::install(&folder.join(EVIDENCE)))
-        .map_err(|e| format!("{}: {e}", folder.display()))
+        .on_path(&folder)
 }
 
 /// Marks game `game` as in flight (before its first call to a bot).
-pub fn mark(dir: &Path, plan: &Plan, game: &GameSpec) -> Result<(), String> {
+pub fn mark(dir: &Path, plan: &Plan, game: &GameSpec) -> Result<(), PathError> {
     let marker = Marker {
         entrants: game
             .seats
@@ -92,7 +93,7 @@ pub fn mark(dir: &Path, plan: &Plan, game: &GameSpec) -> Result<(), String> {
                 serde_json::to_vec(&marker).expect("a marker serializes"),
             )
         })
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .on_path(&path)
 }
 
 /// The game is recorded (or was abandoned unrecorded): it is no longer in flight.
@@ -106,7 +107,7 @@ pub fn clear(dir: &Path, id: &str) {
 pub fn collect_crashes(
     dir: &Path,
     recorded: &HashSet<&str>,
-) -> Result<(Option<Crash>, Vec<Crash>), String> {
+) -> Result<(Option<Crash>, Vec<Crash>), TournamentError> {
     let folder = dir.join(FOLDER);
     let evidence = read_evidence(&folder.join(EVIDENCE));
     let mut games = Vec::new();
@@ -141,7 +142,7 @@ pub fn collect_crashes(
             .append(true)
             .open(&path)
             .and_then(|mut f| f.write_all(&line).and_then(|()| f.sync_all()))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .on_path(&path)?;
         new = Some(crash);
     }
     Ok((new, read_crashes(&path)?))
@@ -176,24 +177,22 @@ fn evidence_for(games: &[CrashedGame], evidence: Vec<Evidence>) -> Vec<Evidence>
     kept
 }
 
-fn read_crashes(path: &Path) -> Result<Vec<Crash>, String> {
+fn read_crashes(path: &Path) -> Result<Vec<Crash>, TournamentError> {
     let mut lines = match json_lines::open("crash log", path, json_lines::MAX_LINE) {
         Ok(Some(lines)) => lines,
         Ok(None) => return Ok(Vec::new()),
         Err(_) if !path.exists() => return Ok(Vec::new()),
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(e.into()),
     };
     let mut crashes = Vec::new();
-    while let Some(line) = lines.next_line().map_err(|e| e.to_string())? {
+    while let Some(line) = lines.next_line()? {
         if line.is_blank() {
             continue;
         }
-        let crash = line.parse().map_err(|problem| {
-            format!(
-                "{} line {}: not a crash entry: {problem}",
-                path.display(),
-                line.number
-            )
+        let crash = line.parse().map_err(|problem| TournamentError::NotACrash {
+            path: path.to_path_buf(),
+            line: line.number,
+            problem,
         })?;
         crashes.push(crash);
     }
@@ -394,7 +393,11 @@ mod tests {
             json_lines::MAX_LINE + 1,
             json_lines::MAX_LINE
         );
-        assert!(err.contains(&expected), "{err}");
+        assert!(err.to_string().contains(&expected), "{err}");
+        assert!(
+            matches!(err, TournamentError::NotACrash { line: 2, .. }),
+            "{err:?}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

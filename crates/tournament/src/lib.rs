@@ -4,6 +4,7 @@
 pub mod builds;
 pub mod config;
 pub mod entry;
+mod error;
 pub mod format;
 pub mod grading;
 pub mod in_flight;
@@ -13,3 +14,5 @@ pub mod plan;
 pub mod run;
 pub mod shard;
 pub mod watch;
+
+pub use error::TournamentError;

@@ -6,15 +6,17 @@ use super::entry::Entry;
 use super::format::results_by_id;
 use super::in_flight;
 use super::plan::{GameSpec, Plan};
+use crate::TournamentError;
 use agon_engine::CrashLabel;
 use agon_engine::Hosting;
 use agon_engine::MatchRecord;
 use agon_engine::MatchSettings;
 use agon_engine::SeedSecret;
+use agon_engine::{OnPath, PathError};
 use agon_games::registry::Registry;
 use agon_play::console;
 use agon_play::game_runner::{self, PinnedBot, Played};
-use agon_play::journal::Journal;
+use agon_play::journal::{Journal, JournalError};
 use agon_play::record_files;
 use agon_play::stop::{Stop, StopOnDrop};
 use agon_play::worker_pool;
@@ -54,12 +56,16 @@ enum Done {
         id: String,
         why: String,
     },
-    Failed(String),
+    Failed(TournamentError),
 }
 
-pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSummary, String> {
+pub fn execute(
+    plan: &Plan,
+    dir: &Path,
+    options: &RunOptions,
+) -> Result<RunSummary, TournamentError> {
     let secret = seed_secret(plan, dir)?;
-    let (journal, entries) = Journal::open(dir, &plan.entry_check()).map_err(|e| e.to_string())?;
+    let (journal, entries) = Journal::open(dir, &plan.entry_check())?;
     let share = share(plan);
     let done: HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
     let in_process = plan.settings.profile.host.in_process();
@@ -72,11 +78,15 @@ pub fn execute(plan: &Plan, dir: &Path, options: &RunOptions) -> Result<RunSumma
     warn_excluded(&excluded);
     let todo = games_to_play(&share, &done, &in_flight::crashed_games(&crashes));
     let already_done = share.len() - todo.len();
-    let hosting = hosting(plan)?;
+    let hosting = plan
+        .settings
+        .profile
+        .hosting()
+        .map_err(TournamentError::Setup)?;
     // The planned builds, whatever the entrants' files hold now.
-    let builds = Builds::planned(plan, secret, &hosting.cache)?;
-    std::fs::create_dir_all(record_files::folder(dir))
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let builds = Builds::planned(plan, secret, &hosting.cache).map_err(TournamentError::Setup)?;
+    let records = record_files::folder(dir);
+    std::fs::create_dir_all(&records).on_path(&records)?;
 
     let mut recorder = Recorder::new(plan, journal, &entries, share.len(), already_done, options);
     let started = Instant::now();
@@ -113,18 +123,17 @@ pub fn execute_steps(
     plan: &mut Plan,
     dir: &Path,
     options: &RunOptions,
-) -> Result<RunSummary, String> {
+) -> Result<RunSummary, TournamentError> {
     let registry = Registry::builtin();
     let mut total = execute(plan, dir, options)?;
     loop {
-        let entries = agon_play::journal::read::<Entry>(dir, &plan.entry_check())
-            .map_err(|e| e.to_string())?;
+        let entries = agon_play::journal::read::<Entry>(dir, &plan.entry_check())?;
         let results = results_by_id(&entries);
-        if !plan.lay_out_next(&registry, &results, options.concurrency)? {
+        let laid_out = plan.lay_out_next(&registry, &results, options.concurrency);
+        if !laid_out.map_err(TournamentError::Setup)? {
             return Ok(total);
         }
-        plan.write(dir)
-            .map_err(|e| format!("{}: {e}", dir.join("tournament.json").display()))?;
+        plan.write(dir).on_path(&dir.join("tournament.json"))?;
         let step = execute(plan, dir, options)?;
         total.planned = step.planned;
         total.played += step.played;
@@ -133,14 +142,11 @@ pub fn execute_steps(
 }
 
 /// The key of the seat seeds; plans made before there was one are not played on.
-fn seed_secret(plan: &Plan, dir: &Path) -> Result<SeedSecret, String> {
-    plan.seed_secret.ok_or_else(|| {
-        format!(
-            "{}: the plan has no seed secret (it was made by an Agon before 0.3, whose seat \
-             seeds a bot could compute): plan the tournament again in a new folder",
-            dir.join("tournament.json").display()
-        )
-    })
+fn seed_secret(plan: &Plan, dir: &Path) -> Result<SeedSecret, TournamentError> {
+    plan.seed_secret
+        .ok_or_else(|| TournamentError::NoSeedSecret {
+            plan: dir.join("tournament.json"),
+        })
 }
 
 /// The games of this run's share: the plan's (a shard's plan holds only its own).
@@ -196,7 +202,7 @@ struct Recorder<'a> {
     points: BTreeMap<usize, f64>,
     played: usize,
     unplayed: Vec<String>,
-    failure: Option<String>,
+    failure: Option<TournamentError>,
 }
 
 impl<'a> Recorder<'a> {
@@ -241,12 +247,12 @@ impl<'a> Recorder<'a> {
         &mut self,
         game: &GameSpec,
         excluded: &BTreeMap<String, String>,
-    ) -> Result<(), String> {
+    ) -> Result<(), JournalError> {
         let loser =
             excluded_seat(self.plan, game, excluded).expect("partitioned on an excluded seat");
         let reason = &excluded[&self.plan.entrants[game.seats[loser]].name];
         let entry = in_flight::forfeit_entry(self.plan, game, loser, reason);
-        self.journal.append(&entry).map_err(|e| e.to_string())?;
+        self.journal.append(&entry)?;
         self.count(&entry);
         Ok(())
     }
@@ -264,7 +270,7 @@ impl<'a> Recorder<'a> {
             match result {
                 Done::Game(entry) => {
                     if let Err(e) = self.journal.append(entry.as_ref()) {
-                        self.failure = Some(e.to_string());
+                        self.failure = Some(e.into());
                         break;
                     }
                     self.count(&entry);
@@ -291,34 +297,32 @@ impl<'a> Recorder<'a> {
         planned: usize,
         already_done: usize,
         started: Instant,
-    ) -> Result<RunSummary, String> {
+    ) -> Result<RunSummary, TournamentError> {
         let played = self.played;
-        let resume = format!("`agon tournament resume {}`", dir.display());
+        let dir = dir.to_path_buf();
         if let Some(signal) = agon_engine::interrupt::requested() {
-            return Err(format!(
-                "stopped by {}: {} of {} games are recorded ({played} in this run); {} games in \
-                 flight were abandoned, not recorded; {resume} plays the rest",
-                agon_engine::interrupt::name(signal),
-                already_done + played,
+            return Err(TournamentError::Stopped {
+                signal: agon_engine::interrupt::name(signal),
+                recorded: already_done + played,
                 planned,
-                self.unplayed.len(),
-            ));
+                played,
+                abandoned: self.unplayed.len(),
+                dir,
+            });
         }
         if !self.unplayed.is_empty() {
-            return Err(format!(
-                "{} games were not finished because a bot's process was killed from outside the \
-                 engine {EXTERNAL_KILL_ATTEMPTS} times (not the bots' fault, so nothing was \
-                 recorded): {}; {resume} plays them",
-                self.unplayed.len(),
-                self.unplayed.join(", ")
-            ));
+            return Err(TournamentError::KilledFromOutside {
+                games: self.unplayed,
+                attempts: EXTERNAL_KILL_ATTEMPTS,
+                dir,
+            });
         }
-        if let Some(e) = self.failure {
-            return Err(format!(
-                "{e}\n{played} games were recorded in this run; `agon tournament resume {}` plays \
-                 the rest",
-                dir.display()
-            ));
+        if let Some(cause) = self.failure {
+            return Err(TournamentError::StoppedShort {
+                cause: Box::new(cause),
+                played,
+                dir,
+            });
         }
         Ok(RunSummary {
             planned,
@@ -386,7 +390,7 @@ impl Games<'_> {
         }
         if self.in_process {
             if let Err(e) = in_flight::mark(self.dir, self.plan, &game) {
-                let _ = done.send(Done::Failed(e));
+                let _ = done.send(Done::Failed(e.into()));
                 return false;
             }
         }
@@ -412,7 +416,7 @@ fn crashes_so_far(
     plan: &Plan,
     dir: &Path,
     recorded: &HashSet<&str>,
-) -> Result<Vec<in_flight::Crash>, String> {
+) -> Result<Vec<in_flight::Crash>, TournamentError> {
     let (new, crashes) = in_flight::collect_crashes(dir, recorded)?;
     if let Some(crash) = new {
         let games: Vec<String> = crash
@@ -450,10 +454,6 @@ fn crashes_so_far(
     Ok(crashes)
 }
 
-fn hosting(plan: &Plan) -> Result<Hosting, String> {
-    plan.settings.profile.hosting()
-}
-
 /// Plays game `id` with `play_once`, again when a bot's process was killed from outside the
 /// engine.
 fn play_again_if_killed(id: &str, mut play_once: impl FnMut() -> Done) -> Done {
@@ -479,7 +479,7 @@ impl Games<'_> {
         let registry = Registry::builtin();
         let rules = match registry.get(&plan.settings.game) {
             Ok(r) => r,
-            Err(e) => return Done::Failed(e.to_string()),
+            Err(e) => return Done::Failed(e.into()),
         };
         let bots = self.pinned(game);
         let settings = match_settings(plan, game, &self.secret);
@@ -493,10 +493,10 @@ impl Games<'_> {
                         why,
                     }
                 }
-                Played::Failed(why) => return Done::Failed(why),
+                Played::Failed(why) => return Done::Failed(TournamentError::GameFailed(why)),
             };
         if let Err(e) = save_record(self.dir, &game.id, &record) {
-            return Done::Failed(e);
+            return Done::Failed(e.into());
         }
         let names = game
             .seats
@@ -547,11 +547,9 @@ fn match_settings(plan: &Plan, game: &GameSpec, secret: &SeedSecret) -> MatchSet
         .match_settings(params, game.seed, *secret)
 }
 
-fn save_record(dir: &Path, id: &str, record: &MatchRecord) -> Result<(), String> {
+fn save_record(dir: &Path, id: &str, record: &MatchRecord) -> Result<(), PathError> {
     let path = record_files::path(dir, id);
-    record
-        .write(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    record.write(&path).on_path(&path)
 }
 
 fn tally(points: &mut BTreeMap<usize, f64>, entry: &Entry) {

@@ -9,7 +9,6 @@ use agon_tournament::config::Config;
 use agon_tournament::entry::Entry;
 use agon_tournament::plan::Plan;
 use agon_tournament::run::{execute, RunOptions};
-use anyhow::anyhow;
 use std::path::Path;
 use std::time::Instant;
 
@@ -53,7 +52,7 @@ pub fn throughput(random: &Path) -> anyhow::Result<Vec<Figure>> {
                 quiet: true,
                 watch: false,
             };
-            let summary = execute(&plan, &out, &options).map_err(|e| anyhow!(e))?;
+            let summary = execute(&plan, &out, &options)?;
             rates.push(summary.played as f64 / summary.seconds);
         }
         figures.push(summarize(name, rates, "/s"));

@@ -165,7 +165,7 @@ fn play_and_report(
         quiet,
         watch,
     };
-    let summary = execute_steps(&mut plan, dir, &options).map_err(|e| anyhow!(e))?;
+    let summary = execute_steps(&mut plan, dir, &options)?;
     outln!(
         "{}: {} games{} ({} already done), {} played in {:.1} s ({:.1} games/s) at concurrency {}",
         dir.display(),
