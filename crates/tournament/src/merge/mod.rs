@@ -7,18 +7,22 @@
 //! game ids it has seen, whatever the tournament's size. The merged folder is built beside its
 //! destination and renamed into place, so it appears whole or not at all.
 
-use super::entry::Entry;
-use super::plan::{GameSpec, Plan};
-use super::shard::Shard;
+mod error;
+
+use crate::entry::Entry;
+use crate::plan::{GameSpec, Plan};
+use crate::shard::Shard;
+use agon_engine::OnPath;
 use agon_engine::SeedSecret;
 use agon_play::journal::{self, Journal};
 use agon_play::record_files;
 use agon_play::view::game_files;
-use anyhow::{anyhow, bail, Context};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
+
+pub use error::MergeError;
 
 /// What a merge put together.
 #[derive(Debug)]
@@ -56,13 +60,14 @@ impl Part {
 
 /// Merges the folders `dirs` of one tournament into the new folder `out`. A shard or planned
 /// game with no result is an error, unless `allow_missing`.
-pub fn merge(dirs: &[PathBuf], out: &Path, allow_missing: bool) -> anyhow::Result<Merged> {
+pub fn merge(dirs: &[PathBuf], out: &Path, allow_missing: bool) -> Result<Merged, MergeError> {
     let parts = read_parts(dirs)?;
     let plan = whole_plan(&parts, allow_missing)?;
     let staging = staging_folder(out)?;
     // A folder of this merge's own: never one an earlier merge left (a process id repeats).
     std::fs::create_dir(&staging)
-        .with_context(|| format!("cannot create {}", staging.display()))?;
+        .on_path(&staging)
+        .map_err(MergeError::Create)?;
     let counts = match stage(&plan, &parts, &staging, allow_missing) {
         Ok(counts) => counts,
         Err(e) => {
@@ -71,45 +76,41 @@ pub fn merge(dirs: &[PathBuf], out: &Path, allow_missing: bool) -> anyhow::Resul
         }
     };
     // An empty --out folder is replaced; rename(2) refuses a non-empty one.
-    std::fs::rename(&staging, out).map_err(|e| {
+    std::fs::rename(&staging, out).map_err(|source| {
         let _ = std::fs::remove_dir_all(&staging);
-        anyhow!(
-            "cannot move the merged tournament to {}: {e}",
-            out.display()
-        )
+        MergeError::Move {
+            out: out.to_path_buf(),
+            source,
+        }
     })?;
     Ok(Merged { plan, counts })
 }
 
-fn read_parts(dirs: &[PathBuf]) -> anyhow::Result<Vec<Part>> {
+fn read_parts(dirs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
     let mut parts: Vec<Part> = Vec::new();
     for dir in dirs {
-        let plan = Plan::read(dir).map_err(|e| anyhow!(e))?;
-        let shard = plan
-            .shard()
-            .map_err(|e| anyhow!("{}: {e}", dir.display()))?;
+        let plan = Plan::read(dir).map_err(MergeError::Plan)?;
+        let shard = plan.shard().map_err(|why| MergeError::Shard {
+            dir: dir.clone(),
+            why,
+        })?;
         if let Some(first) = parts.first() {
             if plan.config_hash != first.plan.config_hash {
-                bail!(
-                    "{} belongs to tournament {}, {} to {}: shards of different configurations \
-                     cannot be merged",
-                    dir.display(),
-                    plan.config_hash,
-                    first.dir.display(),
-                    first.plan.config_hash
-                );
+                return Err(MergeError::OtherTournament {
+                    dir: dir.clone(),
+                    hash: plan.config_hash,
+                    first: first.dir.clone(),
+                    first_hash: first.plan.config_hash.clone(),
+                });
             }
             let count = |s: Option<Shard>| s.map(|s| s.count);
             if shard.is_some() && first.shard.is_some() && count(shard) != count(first.shard) {
-                bail!(
-                    "{} is shard {} but {} is shard {}: folders of different shard layouts \
-                     cannot be merged (every task of one tournament plays one of the same N \
-                     shards)",
-                    dir.display(),
-                    shard.map(|s| s.to_string()).unwrap_or_default(),
-                    first.dir.display(),
-                    first.shard.map(|s| s.to_string()).unwrap_or_default()
-                );
+                return Err(MergeError::OtherLayout {
+                    dir: dir.clone(),
+                    shard: shard.map(|s| s.to_string()).unwrap_or_default(),
+                    first: first.dir.clone(),
+                    first_shard: first.shard.map(|s| s.to_string()).unwrap_or_default(),
+                });
             }
         }
         parts.push(Part {
@@ -123,10 +124,8 @@ fn read_parts(dirs: &[PathBuf]) -> anyhow::Result<Vec<Part>> {
 
 /// The plan of the whole tournament the parts belong to, with every game of the parts given
 /// in plan order; a shard no folder holds is an error unless `allow_missing`.
-fn whole_plan(parts: &[Part], allow_missing: bool) -> anyhow::Result<Plan> {
-    let first = parts
-        .first()
-        .ok_or_else(|| anyhow!("no folders to merge"))?;
+fn whole_plan(parts: &[Part], allow_missing: bool) -> Result<Plan, MergeError> {
+    let first = parts.first().ok_or(MergeError::NoFolders)?;
     if let Some(whole) = parts.iter().find(|p| p.shard.is_none()) {
         for part in parts.iter().filter(|p| p.shard.is_some()) {
             check_slice(&whole.plan.games, part)?;
@@ -138,23 +137,20 @@ fn whole_plan(parts: &[Part], allow_missing: bool) -> anyhow::Result<Plan> {
     let mut games: Vec<Option<GameSpec>> = vec![None; total];
     for part in parts {
         if part.plan.games_total != Some(total) {
-            bail!(
-                "{} plans {} games in all, {} plans {total}: not one tournament's shards",
-                part.dir.display(),
-                part.plan.games_total.unwrap_or(0),
-                first.dir.display()
-            );
+            return Err(MergeError::OtherTotal {
+                dir: part.dir.clone(),
+                planned: part.plan.games_total.unwrap_or(0),
+                first: first.dir.clone(),
+                total,
+            });
         }
         let shard = part.shard.expect("only shards are left");
         for (k, game) in part.plan.games.iter().enumerate() {
             let slot = games
                 .get_mut(shard.position(k))
-                .ok_or_else(|| anyhow!("{}: more games than its shard has", part.name()))?;
+                .ok_or_else(|| MergeError::TooManyGames { part: part.name() })?;
             if slot.as_ref().is_some_and(|g| g != game) {
-                bail!(
-                    "{} plans other games than another folder of its shard",
-                    part.name()
-                );
+                return Err(MergeError::OtherGames { part: part.name() });
             }
             *slot = Some(game.clone());
         }
@@ -164,15 +160,17 @@ fn whole_plan(parts: &[Part], allow_missing: bool) -> anyhow::Result<Plan> {
         .collect();
     for &index in &absent {
         let games = Shard { index, count }.share_of(total);
-        let what =
-            format!("shard {index} of {count} has no folder among those given ({games} games)");
         if !allow_missing {
-            bail!(
-                "{what}; run it and merge again, or pass --allow-missing for a partial merge; \
-                 nothing was merged"
-            );
+            return Err(MergeError::ShardMissing {
+                index,
+                count,
+                games,
+            });
         }
-        eprintln!("agon: warning: {what}; merging without it");
+        eprintln!(
+            "agon: warning: shard {index} of {count} has no folder among those given ({games} \
+             games); merging without it"
+        );
     }
     let mut plan = first.plan.clone();
     plan.shard = None;
@@ -182,13 +180,10 @@ fn whole_plan(parts: &[Part], allow_missing: bool) -> anyhow::Result<Plan> {
 }
 
 /// A shard's plan must hold the games its shard takes of the whole plan `games`.
-fn check_slice(games: &[GameSpec], part: &Part) -> anyhow::Result<()> {
+fn check_slice(games: &[GameSpec], part: &Part) -> Result<(), MergeError> {
     let shard = part.shard.expect("a shard");
     if part.plan.games_total != Some(games.len()) || shard.select(games) != part.plan.games {
-        bail!(
-            "{} does not hold the games its shard takes of the whole plan",
-            part.name()
-        );
+        return Err(MergeError::NotItsSlice { part: part.name() });
     }
     Ok(())
 }
@@ -208,23 +203,27 @@ fn stage(
     parts: &[Part],
     staging: &Path,
     allow_missing: bool,
-) -> anyhow::Result<Counts> {
+) -> Result<Counts, MergeError> {
     for folder in [
         record_files::folder(staging),
         staging.join(game_files::FOLDER),
     ] {
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("cannot create {}", staging.display()))?;
+        std::fs::create_dir_all(&folder)
+            .on_path(&folder)
+            .map_err(MergeError::Create)?;
     }
-    plan.write(staging)?;
+    plan.write(staging)
+        .on_path(&staging.join("tournament.json"))?;
     let check = plan.entry_check();
     let (mut journal, _) = Journal::open(staging, &check)?;
     let mut seen: HashMap<String, Seen> = HashMap::new();
     let mut conflicts = Vec::new();
     let mut without_journal = Vec::new();
     for (index, part) in parts.iter().enumerate() {
-        let had_journal =
-            journal::stream(&part.dir, &check, |entry: Entry| -> anyhow::Result<()> {
+        let had_journal = journal::stream(
+            &part.dir,
+            &check,
+            |entry: Entry| -> Result<(), MergeError> {
                 let result = result_digest(&entry);
                 if let Some(first) = seen.get_mut(&entry.id) {
                     first.copies += 1;
@@ -240,13 +239,12 @@ fn stage(
                     return Ok(());
                 }
                 // The record first: a journal line always has its record.
-                link_record(&part.dir, staging, &entry.id).map_err(anyhow::Error::msg)?;
+                link_record(&part.dir, staging, &entry.id)?;
                 // The viewer's data file too, where the shard's report wrote one (else the merged
                 // report writes it).
                 let data = game_files::data_path(&part.dir, &entry.id);
                 if data.is_file() {
-                    link_or_copy(&data, &game_files::data_path(staging, &entry.id))
-                        .map_err(anyhow::Error::msg)?;
+                    link_or_copy(&data, &game_files::data_path(staging, &entry.id))?;
                 }
                 journal.append_unsynced(&entry)?;
                 let first = Seen {
@@ -257,18 +255,15 @@ fn stage(
                 };
                 seen.insert(entry.id, first);
                 Ok(())
-            })?;
+            },
+        )?;
         if !had_journal {
             without_journal.push(part.name());
         }
     }
     journal.sync()?;
     if !conflicts.is_empty() {
-        bail!(
-            "{} games have different results in different shards; nothing was merged:\n  {}",
-            conflicts.len(),
-            conflicts.join("\n  ")
-        );
+        return Err(MergeError::Conflicts { conflicts });
     }
     let missing = missing_games(plan, parts, &seen, &without_journal, allow_missing)?;
     Ok(Counts {
@@ -294,7 +289,7 @@ fn result_digest(entry: &Entry) -> u64 {
 
 /// Links a game's record into the merged folder (a copy where a link cannot be made, such as
 /// across file systems); a record that is missing is merged without, with a warning.
-fn link_record(dir: &Path, staging: &Path, id: &str) -> Result<(), String> {
+fn link_record(dir: &Path, staging: &Path, id: &str) -> Result<(), MergeError> {
     let (from, to) = (record_files::path(dir, id), record_files::path(staging, id));
     if !from.is_file() {
         eprintln!(
@@ -307,10 +302,11 @@ fn link_record(dir: &Path, staging: &Path, id: &str) -> Result<(), String> {
 }
 
 /// A hard link of `from` at `to`, or a copy where a link cannot be made.
-fn link_or_copy(from: &Path, to: &Path) -> Result<(), String> {
+fn link_or_copy(from: &Path, to: &Path) -> Result<(), MergeError> {
     std::fs::hard_link(from, to)
         .or_else(|_| std::fs::copy(from, to).map(|_| ()))
-        .map_err(|e| format!("cannot copy {}: {e}", from.display()))
+        .on_path(from)
+        .map_err(MergeError::Copy)
 }
 
 /// How many planned games of the shards given have no result: an error naming the shards
@@ -321,7 +317,7 @@ fn missing_games(
     seen: &HashMap<String, Seen>,
     without_journal: &[String],
     allow_missing: bool,
-) -> anyhow::Result<usize> {
+) -> Result<usize, MergeError> {
     let missing: Vec<&str> = plan
         .games
         .iter()
@@ -362,10 +358,7 @@ fn missing_games(
         lines.join("; ")
     );
     if !allow_missing {
-        bail!(
-            "{summary}. Run or resume the shards named and merge again, or pass \
-             --allow-missing for a partial merge; nothing was merged"
-        );
+        return Err(MergeError::GamesMissing { summary });
     }
     eprintln!("agon: warning: {summary}; merging without them");
     Ok(missing.len())
@@ -381,16 +374,17 @@ fn first_few(ids: &[&str]) -> String {
 
 /// A fresh folder beside `out` to build the merge in (so it appears whole, or not at all), after
 /// checking `out` can receive it and removing what earlier killed merges left.
-fn staging_folder(out: &Path) -> anyhow::Result<PathBuf> {
+fn staging_folder(out: &Path) -> Result<PathBuf, MergeError> {
     if let Ok(mut entries) = std::fs::read_dir(out) {
         if entries.next().is_some() {
-            bail!(
-                "{} exists and is not empty; choose a new or empty --out folder",
-                out.display()
-            );
+            return Err(MergeError::OutNotEmpty {
+                out: out.to_path_buf(),
+            });
         }
     } else if out.exists() {
-        bail!("{} exists and is not a folder", out.display());
+        return Err(MergeError::OutNotAFolder {
+            out: out.to_path_buf(),
+        });
     }
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -398,7 +392,9 @@ fn staging_folder(out: &Path) -> anyhow::Result<PathBuf> {
     };
     let name = out
         .file_name()
-        .ok_or_else(|| anyhow!("{}: not a folder name", out.display()))?
+        .ok_or_else(|| MergeError::NotAFolderName {
+            out: out.to_path_buf(),
+        })?
         .to_string_lossy()
         .into_owned();
     let prefix = format!(".{name}.merging.");
@@ -428,4 +424,57 @@ fn process_alive(pid: i32) -> bool {
             Err(rustix::io::Errno::SRCH)
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("agon-merge-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn nothing_to_merge_is_said() {
+        let out = scratch("none").join("out");
+        let error = merge(&[], &out, false).unwrap_err();
+        assert!(matches!(error, MergeError::NoFolders), "{error:?}");
+        std::fs::remove_dir_all(out.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn an_out_folder_that_cannot_receive_the_merge_is_refused() {
+        let dir = scratch("out");
+        let full = dir.join("full");
+        std::fs::create_dir(&full).unwrap();
+        std::fs::write(full.join("standings.json"), b"{}").unwrap();
+        let error = staging_folder(&full).unwrap_err();
+        assert!(matches!(&error, MergeError::OutNotEmpty { out } if *out == full));
+        assert!(error
+            .to_string()
+            .contains("choose a new or empty --out folder"));
+        let file = dir.join("file");
+        std::fs::write(&file, b"").unwrap();
+        let error = staging_folder(&file).unwrap_err();
+        assert!(matches!(&error, MergeError::OutNotAFolder { out } if *out == file));
+        let staging = staging_folder(&dir.join("fresh")).unwrap();
+        assert_eq!(staging.parent(), Some(dir.as_path()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_record_that_cannot_be_copied_names_its_file() {
+        let dir = scratch("copy");
+        let from = dir.join("missing.json");
+        let error = link_or_copy(&from, &dir.join("to.json")).unwrap_err();
+        match &error {
+            MergeError::Copy(e) => assert_eq!(e.path, from),
+            other => panic!("not a copy error: {other:?}"),
+        }
+        assert!(error.to_string().starts_with("cannot copy "), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
