@@ -203,7 +203,7 @@ fn write_report(plan: &Plan, dir: &Path, again: bool, quiet: bool) -> anyhow::Re
     for (id, why) in pages.failed.iter().take(3) {
         log::warn!("game {id} has no viewer page: {why}");
     }
-    write_all(dir, &plan, &report, &games, &pages).map_err(|e| anyhow!(e))?;
+    write_all(dir, &plan, &report, &games, &pages)?;
     print_standings(&report);
     if let Some(state) = format::sprt_state(&plan, entries.iter()) {
         print_sprt(&plan, &state);

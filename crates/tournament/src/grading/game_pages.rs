@@ -7,9 +7,10 @@
 //! ([`agon_play::view::named_result`]).
 
 use crate::entry::Entry;
-use agon_engine::MatchRecord;
+use agon_engine::{MatchRecord, RecordError};
 use agon_play::record_files;
 use agon_play::view::game_files::{data_path, write_data, write_viewer};
+use agon_play::view::ViewError;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -75,7 +76,7 @@ pub fn write(
             break;
         }
         if let Err(reason) = write_one(dir, game, title) {
-            written.failed.push((game.id.clone(), reason));
+            written.failed.push((game.id.clone(), reason.to_string()));
         }
         progress.step(done + 1);
     }
@@ -146,16 +147,73 @@ impl Progress {
     }
 }
 
-fn write_one(dir: &Path, game: &Entry, title: &str) -> Result<(), String> {
+/// Why one game's data file was not written: its record could not be read, or not shown.
+#[derive(Debug, thiserror::Error)]
+enum PageError {
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    View(#[from] ViewError),
+}
+
+fn write_one(dir: &Path, game: &Entry, title: &str) -> Result<(), PageError> {
     let record_path = record_files::path(dir, &game.id);
-    let record = MatchRecord::read(&record_path).map_err(|e| e.to_string())?;
+    let record = MatchRecord::read(&record_path)?;
     let title = format!("{title}: game {} ({})", game.id, game.names.join(" vs "));
     let shown = agon_play::view::shown_named(
         &record,
         &agon_games::registry::Registry::builtin(),
         Some(&title),
         &game.names,
-    )
-    .map_err(|e| e.to_string())?;
-    write_data(dir, &game.id, &shown).map_err(|e| e.to_string())
+    )?;
+    Ok(write_data(dir, &game.id, &shown)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agon_games::contract::Termination;
+    use agon_play::journal::GameResult;
+
+    fn game(id: &str) -> Entry {
+        Entry {
+            id: id.into(),
+            param_set: 0,
+            seed: 1,
+            seed_secret: None,
+            seats: vec![0, 1],
+            names: vec!["a".into(), "b".into()],
+            sha256: vec![String::new(); 2],
+            result: GameResult {
+                winner: None,
+                scores: vec![0.5, 0.5],
+                ranks: Vec::new(),
+                game_scores: vec![0.0, 0.0],
+                termination: Termination::Rules,
+                reason: "draw".into(),
+                moves: 1,
+                faults: Vec::new(),
+                game_ms: 1.0,
+            },
+            ms_per_move: vec![0.0; 2],
+            nodes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_game_without_its_record_gets_no_page_and_says_which_file() {
+        let dir = std::env::temp_dir().join(format!("agon-game-pages-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let lost = game("r1-g1");
+        let written = write(&dir, "flip", &[&lost], "t", false, true);
+        assert_eq!(written.pages, 0);
+        assert!(!written.has("r1-g1"));
+        let (id, why) = &written.failed[0];
+        assert_eq!(id, "r1-g1");
+        let record = record_files::path(&dir, "r1-g1");
+        assert!(why.contains(&record.display().to_string()), "{why}");
+        assert!(dir.join("games").join("viewer.html").is_file());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

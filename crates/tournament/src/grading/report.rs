@@ -8,6 +8,7 @@ use super::grade::{CrossTable, Report, Row};
 use crate::entry::Entry;
 use crate::format;
 use crate::plan::Plan;
+use agon_engine::{OnPath, PathError};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -18,7 +19,7 @@ pub fn write_all(
     report: &Report,
     games: &[&Entry],
     pages: &Written,
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, PathError> {
     let mut files = vec![
         (
             "standings.json",
@@ -36,8 +37,7 @@ pub fn write_all(
     let mut written = Vec::new();
     for (name, text) in files {
         let path = dir.join(name);
-        agon_engine::output_file::replace(&path, text.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        agon_engine::output_file::replace(&path, text.as_bytes()).on_path(&path)?;
         written.push(path);
     }
     Ok(written)
