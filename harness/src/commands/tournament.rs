@@ -123,13 +123,16 @@ fn shard_to_play(
         }
         return Ok(Some(shard));
     }
-    let Some(task) = Task::from_env().map_err(|e| anyhow!(e))? else {
+    let Some(task) = Task::from_env()? else {
         return Ok(None);
     };
     let results = layout::results_folder(&args.out);
-    layout::shard_of_task(task, configured, &results, config_hash)
-        .map(Some)
-        .map_err(|e| anyhow!(e))
+    Ok(Some(layout::shard_of_task(
+        task,
+        configured,
+        &results,
+        config_hash,
+    )?))
 }
 
 fn resume(args: TournamentResumeArgs) -> anyhow::Result<()> {

@@ -9,10 +9,15 @@
 //!   array from that array's size, and read by every later task, resubmissions included;
 //! - a task whose array does not fit that count is refused before it plans anything.
 
-use super::shard::Shard;
+mod error;
+
+use crate::shard::Shard;
+use agon_engine::{OnPath, PathError};
 use serde::{Deserialize, Serialize};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+
+pub use error::LayoutError;
 
 /// Where a job array's first task writes the tournament's shard count, in the results folder.
 pub const LAYOUT_FILE: &str = "agon-shards.json";
@@ -34,18 +39,21 @@ pub enum Task {
 
 impl Task {
     /// The task the environment describes, if any.
-    pub fn from_env() -> Result<Option<Task>, String> {
+    pub fn from_env() -> Result<Option<Task>, LayoutError> {
         Task::from_vars(|name| std::env::var(name).ok())
     }
 
-    fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Option<Task>, String> {
-        let number = |name: &str| -> Result<Option<u32>, String> {
+    fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Option<Task>, LayoutError> {
+        let number = |name: &str| -> Result<Option<u32>, LayoutError> {
             var(name)
                 .map(|value| {
                     value
                         .trim()
                         .parse::<u32>()
-                        .map_err(|_| format!("{name}=`{value}` is not a number"))
+                        .map_err(|_| LayoutError::NotANumber {
+                            name: name.to_string(),
+                            value: value.clone(),
+                        })
                 })
                 .transpose()
         };
@@ -94,15 +102,13 @@ pub fn shard_of_task(
     configured: Option<u32>,
     results: &Path,
     config_hash: &str,
-) -> Result<Shard, String> {
+) -> Result<Shard, LayoutError> {
     match task {
         Task::Indexed { index } => {
-            let count = configured.ok_or(
-                "JOB_COMPLETION_INDEX is set, but the config has no `shards` count".to_string(),
-            )?;
+            let count = configured.ok_or(LayoutError::NoShardsCount)?;
             format!("{index}/{count}")
                 .parse()
-                .map_err(|e| format!("JOB_COMPLETION_INDEX={index} of `shards = {count}`: {e}"))
+                .map_err(|why| LayoutError::BadIndex { index, count, why })
         }
         Task::Slurm {
             id,
@@ -110,7 +116,7 @@ pub fn shard_of_task(
             min,
             max,
         } => {
-            let (shards, source) = match configured {
+            let (shards, fixed_by) = match configured {
                 Some(n) => (n, "the config's `shards`".to_string()),
                 None => match read_layout(results, config_hash)? {
                     Some(n) => (n, results.join(LAYOUT_FILE).display().to_string()),
@@ -118,13 +124,12 @@ pub fn shard_of_task(
                 },
             };
             if max >= shards || id >= shards {
-                return Err(format!(
-                    "this job array runs tasks {min}-{max}, but the tournament has {shards} shards \
-                     (fixed by {source}), numbered 0-{}: submit the array as --array=0-{} (a \
-                     resubmission may run any of those ids)",
-                    shards - 1,
-                    shards - 1
-                ));
+                return Err(LayoutError::ArrayDoesNotFit {
+                    min,
+                    max,
+                    shards,
+                    fixed_by,
+                });
             }
             Ok(Shard {
                 index: id,
@@ -141,15 +146,14 @@ fn first_layout(
     count: u32,
     min: u32,
     max: u32,
-) -> Result<(u32, String), String> {
+) -> Result<(u32, String), LayoutError> {
     if min != 0 || count != max + 1 {
-        return Err(format!(
-            "this task cannot tell how many shards the tournament has: its job array runs \
-             tasks {min}-{max} ({count} tasks), and {} does not exist yet. Either set `shards = \
-             N` in the config, or submit the whole array first as --array=0-(N-1), into the \
-             results folder later tasks and resubmissions use",
-            results.join(LAYOUT_FILE).display()
-        ));
+        return Err(LayoutError::CountUnknown {
+            min,
+            max,
+            count,
+            layout: results.join(LAYOUT_FILE),
+        });
     }
     let written = write_layout(results, config_hash, count)?;
     Ok((
@@ -161,33 +165,34 @@ fn first_layout(
     ))
 }
 
-fn read_layout(results: &Path, config_hash: &str) -> Result<Option<u32>, String> {
+fn read_layout(results: &Path, config_hash: &str) -> Result<Option<u32>, LayoutError> {
     let path = results.join(LAYOUT_FILE);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(PathError::new(&path, e).into()),
     };
-    let layout: Layout = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not a shard layout ({e})", path.display()))?;
+    let layout: Layout = serde_json::from_str(&text).map_err(|source| LayoutError::NotALayout {
+        path: path.clone(),
+        source,
+    })?;
     if layout.config_hash != config_hash {
-        return Err(format!(
-            "{} belongs to tournament {}, not to this one ({config_hash}): give each \
-             tournament a results folder of its own",
-            path.display(),
-            layout.config_hash
-        ));
+        return Err(LayoutError::OtherTournament {
+            path,
+            kept: layout.config_hash,
+            this: config_hash.to_string(),
+        });
     }
     if layout.shards == 0 {
-        return Err(format!("{}: 0 shards", path.display()));
+        return Err(LayoutError::ZeroShards { path });
     }
     Ok(Some(layout.shards))
 }
 
 /// Writes the layout unless another task got there first (a hard link never replaces a file);
 /// the count the folder keeps, which must be `shards`.
-fn write_layout(results: &Path, config_hash: &str, shards: u32) -> Result<u32, String> {
-    std::fs::create_dir_all(results).map_err(|e| format!("{}: {e}", results.display()))?;
+fn write_layout(results: &Path, config_hash: &str, shards: u32) -> Result<u32, LayoutError> {
+    std::fs::create_dir_all(results).on_path(results)?;
     let path = results.join(LAYOUT_FILE);
     // Tasks on other nodes may share a process id: the name is this task's alone.
     let temporary = results.join(format!(
@@ -200,8 +205,7 @@ fn write_layout(results: &Path, config_hash: &str, shards: u32) -> Result<u32, S
         shards,
     };
     let text = serde_json::to_string(&layout).expect("layouts serialize") + "\n";
-    agon_engine::output_file::replace(&temporary, text.as_bytes())
-        .map_err(|e| format!("{}: {e}", temporary.display()))?;
+    agon_engine::output_file::replace(&temporary, text.as_bytes()).on_path(&temporary)?;
     let linked = std::fs::hard_link(&temporary, &path);
     let _ = std::fs::remove_file(&temporary);
     match linked {
@@ -209,14 +213,11 @@ fn write_layout(results: &Path, config_hash: &str, shards: u32) -> Result<u32, S
         Err(e) if e.kind() == ErrorKind::AlreadyExists => {
             let kept = read_layout(results, config_hash)?.unwrap_or(shards);
             if kept != shards {
-                return Err(format!(
-                    "{} fixes {kept} shards, but this job array has {shards} tasks",
-                    path.display()
-                ));
+                return Err(LayoutError::OtherArraySize { path, kept, shards });
             }
             Ok(kept)
         }
-        Err(e) => Err(format!("{}: {e}", path.display())),
+        Err(e) => Err(PathError::new(&path, e).into()),
     }
 }
 
@@ -253,22 +254,24 @@ mod tests {
             ("SLURM_ARRAY_TASK_MIN", "3"),
             ("SLURM_ARRAY_TASK_MAX", "3"),
         ]));
-        assert_eq!(task, Ok(Some(slurm(3, 3, 3, 1))));
+        assert_eq!(task.unwrap(), Some(slurm(3, 3, 3, 1)));
         // Older Slurm releases set no count: the bounds give it.
         let task = Task::from_vars(vars(&[
             ("SLURM_ARRAY_TASK_ID", "2"),
             ("SLURM_ARRAY_TASK_MIN", "0"),
             ("SLURM_ARRAY_TASK_MAX", "3"),
         ]));
-        assert_eq!(task, Ok(Some(slurm(2, 0, 3, 4))));
+        assert_eq!(task.unwrap(), Some(slurm(2, 0, 3, 4)));
         let task = Task::from_vars(vars(&[("JOB_COMPLETION_INDEX", "2")]));
-        assert_eq!(task, Ok(Some(Task::Indexed { index: 2 })));
-        assert_eq!(Task::from_vars(vars(&[])), Ok(None));
+        assert_eq!(task.unwrap(), Some(Task::Indexed { index: 2 }));
+        assert_eq!(Task::from_vars(vars(&[])).unwrap(), None);
         let bad = Task::from_vars(vars(&[
             ("SLURM_ARRAY_TASK_ID", "x"),
             ("SLURM_ARRAY_TASK_COUNT", "4"),
         ]));
-        assert!(bad.unwrap_err().contains("SLURM_ARRAY_TASK_ID=`x`"));
+        let bad = bad.unwrap_err();
+        assert!(matches!(bad, LayoutError::NotANumber { .. }), "{bad:?}");
+        assert!(bad.to_string().contains("SLURM_ARRAY_TASK_ID=`x`"));
     }
 
     #[test]
@@ -283,11 +286,15 @@ mod tests {
         let shard = shard_of_task(slurm(3, 3, 3, 1), None, &results, "h").unwrap();
         assert_eq!(shard, Shard { index: 3, count: 4 });
         // A larger array into the same folder is refused, naming the layout.
-        let e = shard_of_task(slurm(5, 0, 7, 8), None, &results, "h").unwrap_err();
+        let e = shard_of_task(slurm(5, 0, 7, 8), None, &results, "h")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("tasks 0-7") && e.contains("4 shards"), "{e}");
         assert!(e.contains(LAYOUT_FILE), "{e}");
         // Another tournament's folder is refused.
-        let e = shard_of_task(slurm(0, 0, 3, 4), None, &results, "other").unwrap_err();
+        let e = shard_of_task(slurm(0, 0, 3, 4), None, &results, "other")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("belongs to tournament h"), "{e}");
         std::fs::remove_dir_all(&results).unwrap();
     }
@@ -295,14 +302,20 @@ mod tests {
     #[test]
     fn a_lone_resubmission_into_a_fresh_folder_is_refused_unless_the_config_fixes_the_count() {
         let results = scratch("fresh");
-        let e = shard_of_task(slurm(3, 3, 3, 1), None, &results, "h").unwrap_err();
+        let e = shard_of_task(slurm(3, 3, 3, 1), None, &results, "h")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("cannot tell how many shards"), "{e}");
         assert!(!results.join(LAYOUT_FILE).exists());
         let shard = shard_of_task(slurm(3, 3, 3, 1), Some(4), &results, "h").unwrap();
         assert_eq!(shard, Shard { index: 3, count: 4 });
-        let e = shard_of_task(slurm(4, 4, 4, 1), Some(4), &results, "h").unwrap_err();
+        let e = shard_of_task(slurm(4, 4, 4, 1), Some(4), &results, "h")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("--array=0-3"), "{e}");
-        let e = shard_of_task(Task::Indexed { index: 1 }, None, &results, "h").unwrap_err();
+        let e = shard_of_task(Task::Indexed { index: 1 }, None, &results, "h")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no `shards` count"), "{e}");
         let shard = shard_of_task(Task::Indexed { index: 1 }, Some(2), &results, "h").unwrap();
         assert_eq!(shard, Shard { index: 1, count: 2 });
