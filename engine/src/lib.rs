@@ -39,10 +39,10 @@ pub use bot_spec::{BotSpec, BotSpecError};
 pub use course_net::{announcer::Announcer, client::ClientBot};
 pub use fault::{Fault, FaultCause, Phase};
 pub use host::crash_evidence::CrashLabel;
-pub use host::sandbox::{cgroup::HostCgroup, SandboxConfig};
+pub use host::sandbox::{cgroup::HostCgroup, SandboxConfig, UserError};
 pub use host::{crash_evidence, engine_stall, process, sandbox};
 pub use host::{
-    thread_cpu_time, CallResult, Clock, Deadline, HostKind, InlineHost, ProcessHost,
+    thread_cpu_time, CallResult, Clock, Deadline, HostKind, InlineHost, LocateError, ProcessHost,
     ProcessHostConfig, RemoteSeat, SeatHost, ThreadHost, CPU_WATCHDOG_FACTOR,
 };
 pub use input_file::{GameFiles, Input, InputError};

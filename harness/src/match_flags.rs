@@ -25,7 +25,7 @@ pub fn hosting(host: HostChoice, sandbox: SandboxMode) -> anyhow::Result<Hosting
         ..MatchProfile::default()
     };
     profile.sandbox.strict = sandbox == SandboxMode::Strict;
-    profile.hosting().map_err(|e| anyhow!(e))
+    Ok(profile.hosting()?)
 }
 
 /// `--param KEY=VALUE` flags as a map; a key given twice is an error.

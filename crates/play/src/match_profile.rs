@@ -9,7 +9,7 @@ use agon_engine::Hosting;
 use agon_engine::MatchSettings;
 use agon_engine::SandboxConfig;
 use agon_engine::SeedSecret;
-use agon_engine::{Clock, HostKind, ProcessHostConfig};
+use agon_engine::{Clock, HostKind, LocateError, ProcessHostConfig};
 use agon_games::contract::{FaultPolicy, RawParams};
 use clap::{Args, ValueEnum};
 use serde::{Deserialize, Serialize};
@@ -111,7 +111,7 @@ impl MatchProfile {
 
     /// Process hosts under this profile's sandbox, whatever host the games use (plugins are
     /// inspected and builds validated in them), copying plugins into `cache`.
-    pub fn process_hosting(&self, cache: &Path) -> Result<Hosting, String> {
+    pub fn process_hosting(&self, cache: &Path) -> Result<Hosting, LocateError> {
         Ok(Hosting {
             kind: HostKind::Process,
             process: Some(ProcessHostConfig::locate(self.sandbox_config())?),
@@ -120,7 +120,7 @@ impl MatchProfile {
     }
 
     /// The games' hosts.
-    pub fn hosting(&self) -> Result<Hosting, String> {
+    pub fn hosting(&self) -> Result<Hosting, LocateError> {
         match self.host {
             HostKind::Process => self.process_hosting(&agon_engine::loader::cache_dir()),
             kind => Ok(Hosting::in_process(kind)),
@@ -129,10 +129,10 @@ impl MatchProfile {
 
     /// What a configuration may not ask: a user the bots may not run as, no memory at all.
     pub fn check(&self) -> Result<(), BadSetting> {
-        agon_engine::sandbox::check_user(self.sandbox.user.as_deref()).map_err(|problem| {
+        agon_engine::sandbox::check_user(self.sandbox.user.as_deref()).map_err(|refused| {
             BadSetting {
                 key: "sandbox.user",
-                problem,
+                problem: refused.to_string(),
             }
         })?;
         if self.sandbox.memory_mb == Some(0) {

@@ -3,7 +3,7 @@
 //! cannot be set up, and a run that stopped short (a signal, games killed from outside), each
 //! saying how to go on.
 
-use agon_engine::PathError;
+use agon_engine::{LocateError, PathError};
 use agon_games::registry::UnknownGame;
 use agon_play::journal::JournalError;
 use agon_play::json_lines::{LineProblem, LinesError};
@@ -22,6 +22,9 @@ pub enum TournamentError {
     Setup(String),
     #[error(transparent)]
     UnknownGame(#[from] UnknownGame),
+    /// No process host could be found for the games.
+    #[error(transparent)]
+    Host(#[from] LocateError),
     #[error(transparent)]
     Journal(#[from] JournalError),
     /// The crash log could not be read back.

@@ -7,11 +7,11 @@ use super::entry::Entry;
 use super::format::{Lineup, Progress, Results};
 use super::shard::Shard;
 use agon_engine::BotSpec;
-use agon_engine::HostKind;
 use agon_engine::ProcessHost;
 use agon_engine::SeedSecret;
 use agon_engine::{input_file::limits, Input};
 use agon_engine::{seating, Hosting, Trial};
+use agon_engine::{HostKind, LocateError};
 use agon_engine::{Manifest, StagedPlugin};
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
@@ -94,6 +94,9 @@ pub enum PlanError {
     /// no entrant's doing, so no entrant is excluded for it.
     #[error("{0}")]
     Resource(String),
+    /// No process host to inspect plugins in: the engine's own, like a resource.
+    #[error(transparent)]
+    Host(#[from] LocateError),
     #[error("fewer than {needed} entrants can play ({found}); excluded: {excluded}")]
     TooFewEntrants {
         needed: usize,
@@ -139,10 +142,7 @@ impl Plan {
     pub fn make(config: &Config, registry: &Registry, cache: &Path) -> Result<Plan, PlanError> {
         let settings = &config.settings;
         let game = tournament_game(settings, registry)?;
-        let inspection = settings
-            .profile
-            .process_hosting(cache)
-            .map_err(PlanError::Resource)?;
+        let inspection = settings.profile.process_hosting(cache)?;
         let mut field = Field::default();
         for declared in &config.entrants {
             match declared {

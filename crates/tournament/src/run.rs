@@ -78,11 +78,7 @@ pub fn execute(
     warn_excluded(&excluded);
     let todo = games_to_play(&share, &done, &in_flight::crashed_games(&crashes));
     let already_done = share.len() - todo.len();
-    let hosting = plan
-        .settings
-        .profile
-        .hosting()
-        .map_err(TournamentError::Setup)?;
+    let hosting = plan.settings.profile.hosting()?;
     // The planned builds, whatever the entrants' files hold now.
     let builds = Builds::planned(plan, secret, &hosting.cache).map_err(TournamentError::Setup)?;
     let records = record_files::folder(dir);
@@ -375,10 +371,7 @@ impl Games<'_> {
 
     fn watch_builds(&self, stop: &Stop) {
         if let Err(e) = super::watch::watch(self.plan, &self.builds, stop) {
-            eprintln!(
-                "agon: warning: --watch: {}; builds are not swapped",
-                console::name(&e)
-            );
+            eprintln!("agon: warning: --watch: {e}; builds are not swapped");
         }
     }
 

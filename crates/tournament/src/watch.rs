@@ -8,7 +8,7 @@
 use super::builds::Builds;
 use super::plan::Plan;
 use agon_engine::Budgets;
-use agon_engine::Hosting;
+use agon_engine::{Hosting, LocateError};
 use agon_play::stop::Stop;
 use agon_play::swap::intake::{Arrival, Intake};
 use agon_play::swap::validation::{Candidate, Validator};
@@ -41,7 +41,7 @@ fn folders(plan: &Plan) -> BTreeMap<PathBuf, BTreeMap<String, Vec<usize>>> {
 
 /// Watches the entrants' folders until `stop` is set, swapping builds in `builds`. Runs on the
 /// calling thread (with one intake thread per folder).
-pub fn watch(plan: &Plan, builds: &Builds, stop: &Stop) -> Result<(), String> {
+pub fn watch(plan: &Plan, builds: &Builds, stop: &Stop) -> Result<(), LocateError> {
     let validation = plan
         .settings
         .profile

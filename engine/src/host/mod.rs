@@ -36,7 +36,7 @@ mod unavailable;
 use agon_games::contract::bounded;
 pub use cpu_clock::thread_cpu_time;
 pub use inline::InlineHost;
-pub use process::{ProcessHost, ProcessHostConfig};
+pub use process::{LocateError, ProcessHost, ProcessHostConfig};
 pub use remote::RemoteSeat;
 pub use thread::ThreadHost;
 pub use unavailable::UnavailableHost;

@@ -15,7 +15,7 @@ use agon_games::breakthrough::{Config, Position};
 use agon_games::registry::Registry;
 use agon_sdk::breakthrough::convert;
 use agon_sdk::protocol::{self, breakthrough as wire};
-use anyhow::{anyhow, Context};
+use anyhow::Context;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -100,7 +100,7 @@ pub fn figures(
     let _ = std::fs::remove_file(&evidence);
 
     // The process host, against a bare pipe round trip to a child process.
-    let process = ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?;
+    let process = ProcessHostConfig::locate(SandboxConfig::default())?;
     let staged = StagedPlugin::stage(noop, &cache_dir())?;
     figures.push(bare_pipe_round_trip(per_sample, observation.len())?);
     let mut host = ProcessHost::spawn(&process, &staged, "noop", game.name())?;

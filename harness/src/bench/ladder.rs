@@ -29,9 +29,7 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
     let builds = [std::fs::read(random)?, std::fs::read(alphabeta)?];
     publish(&builds[0], &teams, "a.so")?;
     publish(&builds[0], &teams, "b.so")?;
-    let hosting = agon_play::match_profile::MatchProfile::default()
-        .hosting()
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let hosting = agon_play::match_profile::MatchProfile::default().hosting()?;
     let stop = Arc::new(Stop::default());
     let options = LadderOptions {
         dir: teams.clone(),

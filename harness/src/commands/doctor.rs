@@ -36,7 +36,9 @@ fn check(name: &'static str, found: Result<String, String>, without: &'static st
 }
 
 fn host_executable() -> Result<String, String> {
-    ProcessHostConfig::locate(SandboxConfig::default()).map(|c| c.executable.display().to_string())
+    ProcessHostConfig::locate(SandboxConfig::default())
+        .map(|c| c.executable.display().to_string())
+        .map_err(|e| e.to_string())
 }
 
 fn cgroup_delegation() -> Result<String, String> {

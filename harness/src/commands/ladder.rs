@@ -11,7 +11,7 @@ use agon_games::registry::Registry;
 use agon_ladder::configured::{check_configured, TrialBudgets};
 use agon_ladder::run::{run as run_ladder, LadderOptions, Summary as LadderSummary};
 use agon_play::match_profile::MatchProfile;
-use anyhow::{anyhow, bail};
+use anyhow::{anyhow, bail, Context};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -42,7 +42,7 @@ pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Resu
     }
     let params = parse_params(&args.params)?;
     let profile = args.profile.profile()?;
-    let hosting = profile.hosting().map_err(|e| anyhow!(e))?;
+    let hosting = profile.hosting()?;
     let validation = validation_hosting(&profile, &hosting)?;
     let configured = configured_slots(&dir, &args)?;
     check_configured_bots(&dir, &args, &configured, &params, &validation)?;
@@ -80,7 +80,7 @@ fn validation_hosting(profile: &MatchProfile, hosting: &Hosting) -> anyhow::Resu
     }
     profile
         .process_hosting(&hosting.cache)
-        .map_err(|e| anyhow!("builds are validated in process hosts: {e:#}"))
+        .context("builds are validated in process hosts")
 }
 
 /// The `--bot` options, by the slot (file name in the folder) they configure.

@@ -10,7 +10,7 @@ use agon_engine::{seating, Trial};
 use agon_games::registry::Registry;
 use agon_play::console::{name, outln};
 use agon_play::game_runner::seat_count;
-use anyhow::{anyhow, bail, Context};
+use anyhow::{bail, Context};
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let registry = Registry::builtin();
@@ -25,7 +25,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         agon_engine::output_file::check_target(path)
             .with_context(|| format!("--view {}", path.display()))?;
     }
-    let hosting = profile.hosting().map_err(|e| anyhow!(e))?;
+    let hosting = profile.hosting()?;
     let specs = args
         .bots
         .iter()

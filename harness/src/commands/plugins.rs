@@ -7,7 +7,7 @@ use agon_engine::{ProcessHost, ProcessHostConfig};
 use agon_games::registry::Registry;
 use agon_play::console::{name, outln, path_name};
 use agon_play::match_profile::HostChoice;
-use anyhow::{anyhow, bail};
+use anyhow::bail;
 use std::path::{Path, PathBuf};
 
 /// What one file offers.
@@ -19,9 +19,7 @@ struct Listed {
 
 pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
     let process = match args.host {
-        HostChoice::Process => {
-            Some(ProcessHostConfig::locate(SandboxConfig::default()).map_err(|e| anyhow!(e))?)
-        }
+        HostChoice::Process => Some(ProcessHostConfig::locate(SandboxConfig::default())?),
         HostChoice::Inline | HostChoice::Thread => None,
     };
     let mut failures = Vec::new();

@@ -19,7 +19,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     }
     let spec = agon_house::resolve(args.bot.parse::<BotSpec>()?, game.name())?;
     let profile = args.profile.profile()?;
-    let hosting = profile.hosting().map_err(|e| anyhow!(e))?;
+    let hosting = profile.hosting()?;
     let value = args.puzzle.display().to_string();
     let built_in = agon_games::contract::built_in(game.game_type().instances, &value).is_some();
     if !built_in && !args.puzzle.is_file() {

@@ -32,7 +32,7 @@ mod spawn;
 mod stderr;
 mod watchdog;
 
-pub use config::ProcessHostConfig;
+pub use config::{LocateError, ProcessHostConfig};
 pub use death::classify_death;
 pub use error::ProcessHostError;
 pub use messages::{failure_code, Confinement, Hello, LoadFailure, LoadFailureKind, Ready};

@@ -37,6 +37,7 @@ pub mod seccomp;
 mod sigsys_handler;
 pub mod supervisor;
 
+pub use privileges::UserError;
 use serde::{Deserialize, Serialize};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
@@ -137,11 +138,11 @@ impl SandboxReport {
 
 /// Whether `user` names a user bots may run as (checked before any match, so that a typing
 /// error is refused up front rather than by every host).
-pub fn check_user(user: Option<&str>) -> Result<(), String> {
+pub fn check_user(user: Option<&str>) -> Result<(), UserError> {
     match user {
         None => Ok(()),
         Some(name) => match privileges::resolve(Some(name))? {
-            identity if identity.uid == 0 => Err(format!("`{name}` is root")),
+            identity if identity.uid == 0 => Err(UserError::Root(name.to_string())),
             _ => Ok(()),
         },
     }
@@ -150,7 +151,7 @@ pub fn check_user(user: Option<&str>) -> Result<(), String> {
 /// `config` with its user resolved to `UID:GID` once, in the engine: a name lookup goes through
 /// the C library's name services (files, systemd's user database), which costs milliseconds
 /// that every host start would otherwise pay.
-pub fn with_resolved_user(mut config: SandboxConfig) -> Result<SandboxConfig, String> {
+pub fn with_resolved_user(mut config: SandboxConfig) -> Result<SandboxConfig, UserError> {
     let identity = privileges::resolve(config.user.as_deref())?;
     config.user = Some(format!("{}:{}", identity.uid, identity.gid));
     Ok(config)
@@ -259,7 +260,7 @@ fn give_up_root(
     progress: &mut Progress,
 ) -> Result<privileges::Identity, String> {
     // Looked up while the machine's user database is still there (not in the own root).
-    let identity = privileges::resolve(config.user.as_deref())?;
+    let identity = privileges::resolve(config.user.as_deref()).map_err(|e| e.to_string())?;
     if identity.uid == 0 {
         return Err("the sandbox user may not be root".into());
     }

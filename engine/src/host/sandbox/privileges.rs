@@ -18,9 +18,20 @@ pub struct Identity {
     pub gid: u32,
 }
 
+/// A sandbox user that names nobody the bots may run as.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UserError {
+    #[error("sandbox user `{0}`: expected NAME, UID or UID:GID")]
+    Malformed(String),
+    #[error("sandbox user `{0}`: no such user")]
+    Unknown(String),
+    #[error("`{0}` is root")]
+    Root(String),
+}
+
 /// The identity `user` names: `NAME`, `UID` or `UID:GID`; by default the dedicated user if it
 /// exists, else nobody.
-pub fn resolve(user: Option<&str>) -> Result<Identity, String> {
+pub fn resolve(user: Option<&str>) -> Result<Identity, UserError> {
     let Some(user) = user else {
         return Ok(lookup(DEDICATED_USER).unwrap_or(Identity {
             uid: NOBODY.0,
@@ -31,13 +42,11 @@ pub fn resolve(user: Option<&str>) -> Result<Identity, String> {
     match user.split_once(':') {
         Some((uid, gid)) => match (numeric(uid), numeric(gid)) {
             (Some(uid), Some(gid)) => Ok(Identity { uid, gid }),
-            _ => Err(format!(
-                "sandbox user `{user}`: expected NAME, UID or UID:GID"
-            )),
+            _ => Err(UserError::Malformed(user.to_string())),
         },
         None => match numeric(user) {
             Some(uid) => Ok(Identity { uid, gid: uid }),
-            None => lookup(user).ok_or_else(|| format!("sandbox user `{user}`: no such user")),
+            None => lookup(user).ok_or_else(|| UserError::Unknown(user.to_string())),
         },
     }
 }
@@ -180,8 +189,10 @@ mod tests {
         );
         assert_eq!(resolve(Some("root")).unwrap(), Identity { uid: 0, gid: 0 });
         let refused = resolve(Some("no-such-user-agon")).unwrap_err();
-        assert!(refused.contains("no such user"), "{refused}");
-        assert!(resolve(Some("1:x")).unwrap_err().contains("UID:GID"));
+        assert_eq!(refused, UserError::Unknown("no-such-user-agon".into()));
+        assert!(refused.to_string().contains("no such user"), "{refused}");
+        let malformed = resolve(Some("1:x")).unwrap_err();
+        assert!(malformed.to_string().contains("UID:GID"), "{malformed}");
         let default = resolve(None).unwrap();
         assert!(default.uid != 0, "{default:?}");
     }
