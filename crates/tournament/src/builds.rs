@@ -6,10 +6,37 @@
 use super::plan::Plan;
 use agon_engine::BotSpec;
 use agon_engine::SeedSecret;
-use agon_engine::{loader::file_version, FileVersion, StagedPlugin};
+use agon_engine::{loader::file_version, FileVersion, HostKind, LoadError, StagedPlugin};
 use agon_play::swap::sparring::Sparring;
 use std::path::PathBuf;
 use std::sync::Mutex;
+
+/// Why an entrant cannot play a build: its planned build is nowhere to be had any more, or it
+/// cannot take another one.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error(transparent)]
+    Stage(#[from] LoadError),
+    #[error(
+        "entrant `{entrant}`: {} {now}, and the plugin cache {} no longer holds the planned \
+         build (sha256 {short}): put that build back in place, or plan the tournament again",
+        file.display(),
+        cache.display()
+    )]
+    PlannedBuildGone {
+        entrant: String,
+        file: PathBuf,
+        /// What the file is now: another build, or unreadable.
+        now: String,
+        cache: PathBuf,
+        short: String,
+    },
+    #[error(
+        "the {host} host never unloads a library, and this entrant has loaded \
+         {MAX_BUILDS_IN_PROCESS} builds in this run"
+    )]
+    InProcessFull { host: HostKind },
+}
 
 /// In-process hosts never unload a library: builds an entrant may load in one run.
 pub const MAX_BUILDS_IN_PROCESS: usize = 8;
@@ -41,7 +68,7 @@ impl Builds {
         plan: &Plan,
         seed_secret: SeedSecret,
         cache: &std::path::Path,
-    ) -> Result<Builds, String> {
+    ) -> Result<Builds, BuildError> {
         let mut current = Vec::new();
         let mut files = Vec::new();
         for (i, entrant) in plan.entrants.iter().enumerate() {
@@ -115,16 +142,14 @@ impl Builds {
         entrant: usize,
         copy: PathBuf,
         sha256: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), BuildError> {
         let in_process = plan.settings.profile.host.in_process();
         let mut current = self.current.lock().unwrap_or_else(|p| p.into_inner());
         let slot = &mut current[entrant];
         if in_process && slot.loaded >= MAX_BUILDS_IN_PROCESS {
-            return Err(format!(
-                "the {} host never unloads a library, and this entrant has loaded \
-                 {MAX_BUILDS_IN_PROCESS} builds in this run",
-                plan.settings.profile.host
-            ));
+            return Err(BuildError::InProcessFull {
+                host: plan.settings.profile.host,
+            });
         }
         *slot = Current {
             spec: BotSpec {
@@ -147,13 +172,12 @@ fn planned_copy(
     file: &std::path::Path,
     sha256: &str,
     cache: &std::path::Path,
-) -> Result<(PathBuf, bool), String> {
+) -> Result<(PathBuf, bool), BuildError> {
     let read = StagedPlugin::read(file);
     if let Ok(bytes) = &read {
         if agon_engine::loader::sha256_hex(bytes) == sha256 {
-            return StagedPlugin::stage_bytes(file, bytes, cache)
-                .map(|staged| (staged.copy, true))
-                .map_err(|e| e.to_string());
+            let staged = StagedPlugin::stage_bytes(file, bytes, cache)?;
+            return Ok((staged.copy, true));
         }
     }
     let now = match read {
@@ -166,13 +190,13 @@ fn planned_copy(
             warn_planned_build(name, file, &now, sha256);
             Ok((copy, false))
         }
-        None => Err(format!(
-            "entrant `{}`: {} {now}, and the plugin cache {} no longer holds the planned build \
-             (sha256 {short}): put that build back in place, or plan the tournament again",
-            agon_play::console::name(name),
-            file.display(),
-            cache.display()
-        )),
+        None => Err(BuildError::PlannedBuildGone {
+            entrant: agon_play::console::name(name).into_owned(),
+            file: file.to_path_buf(),
+            now,
+            cache: cache.to_path_buf(),
+            short: short.to_string(),
+        }),
     }
 }
 
@@ -184,4 +208,52 @@ fn warn_planned_build(name: &str, file: &std::path::Path, now: &str, sha256: &st
         agon_play::console::path_name(file),
         &sha256[..12.min(sha256.len())],
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_planned_build_neither_in_its_file_nor_in_the_cache_is_named_with_the_way_out() {
+        let dir = std::env::temp_dir().join(format!("agon-builds-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cache = dir.join("cache");
+        std::fs::create_dir_all(&cache).unwrap();
+        let file = dir.join("team.so");
+        std::fs::write(&file, b"another build").unwrap();
+        let planned = "ab".repeat(32);
+        let error = planned_copy("team", &file, &planned, &cache).unwrap_err();
+        match &error {
+            BuildError::PlannedBuildGone {
+                entrant,
+                now,
+                short,
+                ..
+            } => {
+                assert_eq!(entrant, "team");
+                assert_eq!(now, "holds another build than the plan's");
+                assert_eq!(short, &planned[..12]);
+            }
+            other => panic!("not a lost build: {other:?}"),
+        }
+        let text = error.to_string();
+        assert!(text.contains(&cache.display().to_string()), "{text}");
+        assert!(text.ends_with("or plan the tournament again"), "{text}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_in_process_entrant_full_of_builds_says_why() {
+        let error = BuildError::InProcessFull {
+            host: HostKind::Thread,
+        };
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "the thread host never unloads a library, and this entrant has loaded \
+                 {MAX_BUILDS_IN_PROCESS} builds in this run"
+            )
+        );
+    }
 }

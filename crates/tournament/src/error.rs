@@ -3,6 +3,7 @@
 //! cannot be set up, and a run that stopped short (a signal, games killed from outside), each
 //! saying how to go on.
 
+use crate::builds::BuildError;
 use agon_engine::{LocateError, PathError};
 use agon_games::registry::UnknownGame;
 use agon_play::journal::JournalError;
@@ -17,11 +18,13 @@ pub enum TournamentError {
         plan.display()
     )]
     NoSeedSecret { plan: PathBuf },
-    /// The plan's builds, host or next step could not be set up (said by the plan's own checks).
+    /// The plan's next step could not be laid out (said by the format's own checks).
     #[error("{0}")]
     Setup(String),
     #[error(transparent)]
     UnknownGame(#[from] UnknownGame),
+    #[error(transparent)]
+    Builds(#[from] BuildError),
     /// No process host could be found for the games.
     #[error(transparent)]
     Host(#[from] LocateError),

@@ -80,7 +80,7 @@ pub fn execute(
     let already_done = share.len() - todo.len();
     let hosting = plan.settings.profile.hosting()?;
     // The planned builds, whatever the entrants' files hold now.
-    let builds = Builds::planned(plan, secret, &hosting.cache).map_err(TournamentError::Setup)?;
+    let builds = Builds::planned(plan, secret, &hosting.cache)?;
     let records = record_files::folder(dir);
     std::fs::create_dir_all(&records).on_path(&records)?;
 
