@@ -11,8 +11,10 @@ pub mod in_flight;
 pub mod layout;
 pub mod merge;
 pub mod plan;
+mod plan_file_error;
 pub mod run;
 pub mod shard;
 pub mod watch;
 
 pub use error::TournamentError;
+pub use plan_file_error::PlanFileError;

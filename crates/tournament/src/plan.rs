@@ -6,6 +6,7 @@ use super::config::{Config, Declared, ParamSet, Settings};
 use super::entry::Entry;
 use super::format::{Lineup, Progress, Results};
 use super::shard::Shard;
+use crate::plan_file_error::PlanFileError;
 use agon_engine::BotSpec;
 use agon_engine::ProcessHost;
 use agon_engine::SeedSecret;
@@ -258,43 +259,44 @@ impl Plan {
     /// Reads and checks `dir/tournament.json`: a plan that names a seat, entrant or parameter
     /// set it does not have, or a bot spec that does not parse, is refused here rather than
     /// failing in the middle of a run or a report.
-    pub fn read(dir: &Path) -> Result<Plan, String> {
+    pub fn read(dir: &Path) -> Result<Plan, PlanFileError> {
         let path = dir.join("tournament.json");
         let text = Input::new("tournament plan", limits::PLAN)
             .read_text(&path)
-            .map_err(|e| format!("{e} (is {} a tournament folder?)", dir.display()))?;
+            .map_err(|source| PlanFileError::Unreadable {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         let mut plan: Plan =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            serde_json::from_str(&text).map_err(|source| PlanFileError::NotAPlan {
+                path: path.clone(),
+                source,
+            })?;
+        let damaged = |why| PlanFileError::Damaged {
+            path: path.clone(),
+            why,
+        };
+        // A format-1 shard played a contiguous block of the plan, which neither today's deal of
+        // games to shards nor a merge of today's shards can continue; any other format-1 plan
+        // is today's but for its number.
         if plan.format == 1 {
-            plan = plan
-                .upgraded_from_format_1()
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if let Some(shard) = plan.shard().map_err(damaged)? {
+                return Err(PlanFileError::OldShard {
+                    path,
+                    shard: shard.to_string(),
+                });
+            }
+            plan.format = PLAN_FORMAT;
         }
         if plan.format != PLAN_FORMAT {
-            return Err(format!(
-                "{}: plan format {}, this agon reads {PLAN_FORMAT}",
-                path.display(),
-                plan.format
-            ));
+            return Err(PlanFileError::OtherFormat {
+                path,
+                format: plan.format,
+                reads: PLAN_FORMAT,
+            });
         }
-        plan.check()
-            .map_err(|e| format!("{}: {e}; the plan is damaged", path.display()))?;
+        plan.check().map_err(damaged)?;
         Ok(plan)
-    }
-
-    /// A format-1 plan as format 2: the same, unless it is a shard's. A format-1 shard played a
-    /// contiguous block of the plan, which neither today's deal of games to shards nor a merge
-    /// of today's shards can continue.
-    fn upgraded_from_format_1(mut self) -> Result<Plan, String> {
-        if let Some(shard) = self.shard()? {
-            return Err(format!(
-                "shard {shard} of a plan of format 1, whose shards played contiguous blocks of \
-                 the plan: resume and merge its shards with the Agon that planned them (0.3.0 \
-                 and earlier), or plan the tournament again"
-            ));
-        }
-        self.format = PLAN_FORMAT;
-        Ok(self)
     }
 
     fn check(&self) -> Result<(), String> {
@@ -747,7 +749,8 @@ mod tests {
         shard["shard"] = "1/3".into();
         std::fs::write(dir.join("tournament.json"), shard.to_string()).unwrap();
         let e = Plan::read(&dir).unwrap_err();
-        assert!(e.contains("shard 1/3 of a plan of format 1"), "{e}");
+        assert!(matches!(&e, PlanFileError::OldShard { shard, .. } if shard == "1/3"));
+        assert!(e.to_string().contains("shard 1/3 of a plan of format 1"), "{e}");
     }
 
     #[test]
@@ -794,6 +797,8 @@ mod tests {
             let text = plan(format, entrants).to_string();
             std::fs::write(dir.join("tournament.json"), &text).unwrap();
             let e = Plan::read(&dir).unwrap_err();
+            assert!(matches!(e, PlanFileError::Damaged { .. }), "{e:?}");
+            let e = e.to_string();
             assert!(e.contains("format: ") && e.contains(expected), "{e}");
         }
         let good = plan(sprt(0.05), 2).to_string();

@@ -136,7 +136,7 @@ fn shard_to_play(
 }
 
 fn resume(args: TournamentResumeArgs) -> anyhow::Result<()> {
-    let plan = Plan::read(&args.dir).map_err(|e| anyhow!(e))?;
+    let plan = Plan::read(&args.dir)?;
     let shard = plan.shard().map_err(|e| anyhow!(e))?;
     play_and_report(
         plan,
@@ -259,7 +259,7 @@ fn print_standings(report: &Report) {
 }
 
 fn report(args: TournamentReportArgs) -> anyhow::Result<()> {
-    let plan = Plan::read(&args.dir).map_err(|e| anyhow!(e))?;
+    let plan = Plan::read(&args.dir)?;
     write_report(&plan, &args.dir, args.games, false)
 }
 
@@ -279,7 +279,7 @@ fn plan(args: TournamentPlanArgs) -> anyhow::Result<()> {
 }
 
 fn repair(args: TournamentDirArgs) -> anyhow::Result<()> {
-    let plan = Plan::read(&args.dir).map_err(|e| anyhow!(e))?;
+    let plan = Plan::read(&args.dir)?;
     let repair = journal::repair(&args.dir, &plan.entry_check())?;
     if repair.rejected.is_empty() {
         outln!(

@@ -2,6 +2,7 @@
 //! results that are missing or that shards decided differently, an `--out` folder that cannot
 //! receive the merge, or a file that could not be read, linked or written.
 
+use crate::PlanFileError;
 use agon_engine::PathError;
 use agon_play::journal::JournalError;
 use std::path::PathBuf;
@@ -10,9 +11,8 @@ use std::path::PathBuf;
 pub enum MergeError {
     #[error("no folders to merge")]
     NoFolders,
-    /// A folder's plan could not be read (said by the plan's own checks).
-    #[error("{0}")]
-    Plan(String),
+    #[error(transparent)]
+    Plan(#[from] PlanFileError),
     #[error("{}: {why}", dir.display())]
     Shard { dir: PathBuf, why: String },
     #[error(

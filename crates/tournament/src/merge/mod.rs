@@ -89,7 +89,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, allow_missing: bool) -> Result<Merged
 fn read_parts(dirs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
     let mut parts: Vec<Part> = Vec::new();
     for dir in dirs {
-        let plan = Plan::read(dir).map_err(MergeError::Plan)?;
+        let plan = Plan::read(dir)?;
         let shard = plan.shard().map_err(|why| MergeError::Shard {
             dir: dir.clone(),
             why,
