@@ -6,6 +6,7 @@
 
 use super::store::{BuildStatus, Store, Verdict};
 use super::team_name::TeamName;
+use crate::StoreError;
 use agon_ladder::entry::LadderGame;
 use agon_ladder::events::{Event, Logged};
 use std::collections::{HashMap, VecDeque};
@@ -97,7 +98,7 @@ const EVENTS_KEY: &str = "events.jsonl";
 impl Follower {
     /// Starts reading both files from their beginning (the news are rebuilt in memory; the
     /// database takes only the events it has not taken before).
-    pub fn new(ladder_dir: &Path, store: &Store) -> Result<Follower, String> {
+    pub fn new(ladder_dir: &Path, store: &Store) -> Result<Follower, StoreError> {
         Ok(Follower {
             events: LineReader::new(ladder_dir.join(agon_ladder::events::FILE), 0),
             journal: LineReader::new(ladder_dir.join(agon_play::journal::FILE), 0),
@@ -139,7 +140,11 @@ impl Follower {
 
 /// Writes the ladder's verdict on a team's build into the database, with the events' read
 /// offset `read_to` after it, in one transaction.
-pub(super) fn apply(store: &Store, logged: &Logged, read_to: (&str, u64)) -> Result<(), String> {
+pub(super) fn apply(
+    store: &Store,
+    logged: &Logged,
+    read_to: (&str, u64),
+) -> Result<(), StoreError> {
     let (slot, verdict) = match &logged.event {
         Event::Accepted { build, inode, .. } => (
             &build.slot,

@@ -50,7 +50,7 @@ impl Refusal {
     }
 
     /// A failure of the portal itself: logged in full, told in general.
-    pub fn internal(detail: String) -> Refusal {
+    pub fn internal(detail: impl std::fmt::Display) -> Refusal {
         log::error!("portal: {detail}");
         Refusal::new(
             StatusCode::INTERNAL_SERVER_ERROR,

@@ -15,6 +15,7 @@ use super::store::Store;
 use super::team_name::TeamName;
 use super::tls::Tls;
 use super::token::TokenKey;
+use crate::{PortalError, StoreError};
 use agon_ladder::events::unix_ms;
 use agon_ladder::run::{run as run_ladder, LadderOptions, Summary};
 use std::path::PathBuf;
@@ -32,13 +33,13 @@ pub fn run(
     folder: PortalFolder,
     mut ladder: LadderOptions,
     settings: PortalSettings,
-) -> Result<Summary, String> {
+) -> Result<Summary, PortalError> {
     let tls = match &settings.tls {
-        Some((cert, key)) => Some(Arc::new(Tls::load(cert, key)?)),
+        Some((cert, key)) => Some(Arc::new(Tls::load(cert, key).map_err(PortalError::Tls)?)),
         None => None,
     };
     let store = Store::open(&folder.database())?;
-    let key = TokenKey::load_or_create(&folder.key())?;
+    let key = TokenKey::load_or_create(&folder.key()).map_err(PortalError::Key)?;
     clear_incoming(&folder.incoming());
     let portal = Arc::new(Portal {
         folder,
@@ -56,13 +57,15 @@ pub fn run(
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("the web server's runtime: {e}"))?;
+        .map_err(PortalError::Runtime)?;
+    let cannot_listen = |source| PortalError::Listen {
+        address: settings.listen.clone(),
+        source,
+    };
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind(&settings.listen))
-        .map_err(|e| format!("cannot listen on {}: {e}", settings.listen))?;
-    let address = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen on {}: {e}", settings.listen))?;
+        .map_err(cannot_listen)?;
+    let address = listener.local_addr().map_err(cannot_listen)?;
     agon_play::console::outln!(
         "agon portal: {}://{address}/ ({}; folder {})",
         if tls.is_some() { "https" } else { "http" },
@@ -90,7 +93,7 @@ pub fn run(
             follower.poll(&portal.store, &portal.news);
         })
     };
-    let summary = run_ladder(&ladder).map_err(|e| e.to_string());
+    let summary = run_ladder(&ladder).map_err(PortalError::from);
     drop(ladder); // the follower's channel closes: it reads what is left and ends
     let _ = stop_server.send(true);
     let _ = runtime.block_on(server);
@@ -99,7 +102,7 @@ pub fn run(
 }
 
 /// Builds still validating when the portal starts: see `Store::settle_unfinished`.
-fn settle_unfinished(portal: &Portal) -> Result<(), String> {
+fn settle_unfinished(portal: &Portal) -> Result<(), StoreError> {
     let in_slot = |team: &str| {
         let path = portal
             .folder

@@ -5,6 +5,8 @@
 //! Written in WAL mode with `synchronous = FULL`: a change the portal has answered for is on
 //! disk, whatever happens to the process next.
 
+use crate::store_error::StoreError;
+use agon_engine::OnPath;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
@@ -128,11 +130,7 @@ pub struct Store {
     connection: Mutex<Connection>,
 }
 
-type Sql<T> = Result<T, String>;
-
-fn sql(e: rusqlite::Error) -> String {
-    format!("the portal's database: {e}")
-}
+type Sql<T> = Result<T, StoreError>;
 
 impl Store {
     pub fn open(path: &Path) -> Sql<Store> {
@@ -143,8 +141,12 @@ impl Store {
             .mode(0o600)
             .open(path)
             .and_then(|file| file.set_permissions(std::fs::Permissions::from_mode(0o600)))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let connection = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            .on_path(path)?;
+        let opened = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let connection = Connection::open(path).map_err(opened)?;
         connection
             // The WAL is checkpointed every 128 pages and cut back to 1 MiB after: a flood of
             // refused uploads, each noted, leaves no large file behind.
@@ -155,7 +157,7 @@ impl Store {
             .and_then(|()| connection.busy_timeout(std::time::Duration::from_secs(5)))
             .and_then(|()| connection.execute_batch(SCHEMA))
             .and_then(|()| add_inode_column(&connection))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(opened)?;
         Ok(Store {
             connection: Mutex::new(connection),
         })
@@ -175,25 +177,25 @@ impl Store {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(sql)?;
+            .map_err(StoreError::Sql)?;
         match revoked {
-            Some(None) => Err(format!(
-                "team `{name}` exists; `agon portal team revoke {name}` first to give it a new token"
-            )),
+            Some(None) => Err(StoreError::TeamExists {
+                team: name.to_string(),
+            }),
             Some(Some(_)) => db
                 .execute(
                     "UPDATE teams SET token_hash = ?2, revoked_ms = NULL WHERE name = ?1",
                     params![name, token_hash],
                 )
                 .map(drop)
-                .map_err(sql),
+                .map_err(StoreError::Sql),
             None => db
                 .execute(
                     "INSERT INTO teams (name, token_hash, created_ms) VALUES (?1, ?2, ?3)",
                     params![name, token_hash, now_ms],
                 )
                 .map(drop)
-                .map_err(sql),
+                .map_err(StoreError::Sql),
         }
     }
 
@@ -205,7 +207,7 @@ impl Store {
                 params![name, now_ms],
             )
             .map(|n| n == 1)
-            .map_err(sql)
+            .map_err(StoreError::Sql)
     }
 
     pub fn teams(&self) -> Sql<Vec<TeamRow>> {
@@ -216,7 +218,7 @@ impl Store {
                  (SELECT COUNT(*) FROM builds WHERE builds.team = teams.name) \
                  FROM teams ORDER BY name",
             )
-            .map_err(sql)?;
+            .map_err(StoreError::Sql)?;
         let rows = query
             .query_map([], |r| {
                 Ok(TeamRow {
@@ -226,8 +228,8 @@ impl Store {
                     builds: r.get(3)?,
                 })
             })
-            .map_err(sql)?;
-        rows.collect::<Result<_, _>>().map_err(sql)
+            .map_err(StoreError::Sql)?;
+        rows.collect::<Result<_, _>>().map_err(StoreError::Sql)
     }
 
     /// Whether `name` is a team (revoked or not).
@@ -236,7 +238,7 @@ impl Store {
             .query_row("SELECT 1 FROM teams WHERE name = ?1", [name], |_| Ok(()))
             .optional()
             .map(|found| found.is_some())
-            .map_err(sql)
+            .map_err(StoreError::Sql)
     }
 
     /// The token hash of an active team.
@@ -248,7 +250,7 @@ impl Store {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(sql)
+            .map_err(StoreError::Sql)
     }
 
     /// The active team whose token has the hash `token_hash`.
@@ -260,7 +262,7 @@ impl Store {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(sql)
+            .map_err(StoreError::Sql)
     }
 
     /// The team's builds uploaded since `since_ms`.
@@ -272,7 +274,7 @@ impl Store {
                 params![team, since_ms, FOUND_IN_FOLDER],
                 |r| r.get(0),
             )
-            .map_err(sql)
+            .map_err(StoreError::Sql)
     }
 
     /// Keeps a new build of `team`, still to be judged; returns its number (1 for the first).
@@ -286,21 +288,21 @@ impl Store {
         now_ms: u64,
     ) -> Sql<u32> {
         let mut db = self.db();
-        let tx = db.transaction().map_err(sql)?;
+        let tx = db.transaction().map_err(StoreError::Sql)?;
         let number: u32 = tx
             .query_row(
                 "SELECT COALESCE(MAX(number), 0) + 1 FROM builds WHERE team = ?1",
                 [team],
                 |r| r.get(0),
             )
-            .map_err(sql)?;
+            .map_err(StoreError::Sql)?;
         tx.execute(
             "INSERT INTO builds (team, number, sha256, bytes, file_name, uploaded_ms, status, \
              inode) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'validating', ?7)",
             params![team, number, sha256, bytes, file_name, now_ms, inode],
         )
-        .map_err(sql)?;
-        tx.commit().map_err(sql)?;
+        .map_err(StoreError::Sql)?;
+        tx.commit().map_err(StoreError::Sql)?;
         Ok(number)
     }
 
@@ -320,7 +322,7 @@ impl Store {
                 ],
             )
             .map(drop)
-            .map_err(sql)
+            .map_err(StoreError::Sql)
     }
 
     /// Applies the ladder's verdict on `team`'s content and notes that the ladder's `file` is
@@ -332,10 +334,10 @@ impl Store {
     /// own. Returns the builds it marked.
     pub fn judge(&self, team: &str, verdict: &Verdict, (file, offset): (&str, u64)) -> Sql<usize> {
         let mut db = self.db();
-        let tx = db.transaction().map_err(sql)?;
+        let tx = db.transaction().map_err(StoreError::Sql)?;
         let marked = judge_in(&tx, team, verdict)?;
         set_offset(&tx, file, offset)?;
-        tx.commit().map_err(sql)?;
+        tx.commit().map_err(StoreError::Sql)?;
         Ok(marked)
     }
 
@@ -350,7 +352,7 @@ impl Store {
         (file, offset): (&str, u64),
     ) -> Sql<()> {
         let mut db = self.db();
-        let tx = db.transaction().map_err(sql)?;
+        let tx = db.transaction().map_err(StoreError::Sql)?;
         let by_inode: Option<u32> = tx
             .query_row(
                 "SELECT MIN(number) FROM builds WHERE team = ?1 AND status = 'validating' \
@@ -358,14 +360,14 @@ impl Store {
                 params![team, inode],
                 |r| r.get(0),
             )
-            .map_err(sql)?;
+            .map_err(StoreError::Sql)?;
         let newest: Option<u32> = tx
             .query_row(
                 "SELECT MAX(number) FROM builds WHERE team = ?1 AND status = 'validating'",
                 [team],
                 |r| r.get(0),
             )
-            .map_err(sql)?;
+            .map_err(StoreError::Sql)?;
         if let Some(number) = by_inode.or(newest) {
             supersede_before(&tx, team, number, at_ms)?;
             tx.execute(
@@ -373,10 +375,10 @@ impl Store {
                  WHERE team = ?1 AND number = ?2",
                 params![team, number, reason, at_ms],
             )
-            .map_err(sql)?;
+            .map_err(StoreError::Sql)?;
         }
         set_offset(&tx, file, offset)?;
-        tx.commit().map_err(sql)
+        tx.commit().map_err(StoreError::Sql)
     }
 
     /// The team's builds, newest first.
@@ -387,7 +389,7 @@ impl Store {
                 "SELECT number, sha256, bytes, file_name, uploaded_ms, status, version, message, \
                  judged_ms FROM builds WHERE team = ?1 ORDER BY number DESC",
             )
-            .map_err(sql)?;
+            .map_err(StoreError::Sql)?;
         let rows = query
             .query_map([team], |r| {
                 Ok(BuildRow {
@@ -402,8 +404,8 @@ impl Store {
                     judged_ms: r.get(8)?,
                 })
             })
-            .map_err(sql)?;
-        rows.collect::<Result<_, _>>().map_err(sql)
+            .map_err(StoreError::Sql)?;
+        rows.collect::<Result<_, _>>().map_err(StoreError::Sql)
     }
 
     /// Builds of every team still validating.
@@ -411,7 +413,7 @@ impl Store {
         let db = self.db();
         let mut query = db
             .prepare("SELECT team, number, sha256, inode FROM builds WHERE status = 'validating'")
-            .map_err(sql)?;
+            .map_err(StoreError::Sql)?;
         let rows = query
             .query_map([], |r| {
                 Ok(Unfinished {
@@ -421,8 +423,8 @@ impl Store {
                     inode: r.get(3)?,
                 })
             })
-            .map_err(sql)?;
-        rows.collect::<Result<_, _>>().map_err(sql)
+            .map_err(StoreError::Sql)?;
+        rows.collect::<Result<_, _>>().map_err(StoreError::Sql)
     }
 
     /// Settles the builds still validating when the portal starts (after it has read what the
@@ -476,7 +478,7 @@ impl Store {
     pub fn log_upload(&self, team: &str, outcome: &str, detail: &str, now_ms: u64) -> Sql<()> {
         let mut db = self.db();
         db.execute_batch("PRAGMA synchronous = NORMAL")
-            .map_err(sql)?;
+            .map_err(StoreError::Sql)?;
         let logged = (|| {
             let tx = db.transaction()?;
             tx.execute(
@@ -491,7 +493,7 @@ impl Store {
             tx.commit()
         })();
         let restored = db.execute_batch("PRAGMA synchronous = FULL");
-        logged.and(restored).map_err(sql)
+        logged.and(restored).map_err(StoreError::Sql)
     }
 
     /// Upload attempts of `team`: (at_ms, outcome, detail), newest first.
@@ -502,13 +504,13 @@ impl Store {
                 "SELECT at_ms, outcome, detail FROM upload_events WHERE team = ?1 \
                  ORDER BY id DESC LIMIT ?2",
             )
-            .map_err(sql)?;
+            .map_err(StoreError::Sql)?;
         let rows = query
             .query_map(params![team, limit], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?))
             })
-            .map_err(sql)?;
-        rows.collect::<Result<_, _>>().map_err(sql)
+            .map_err(StoreError::Sql)?;
+        rows.collect::<Result<_, _>>().map_err(StoreError::Sql)
     }
 
     /// How far the portal has read `file` (bytes).
@@ -521,7 +523,7 @@ impl Store {
             )
             .optional()
             .map(|o| o.unwrap_or(0))
-            .map_err(sql)
+            .map_err(StoreError::Sql)
     }
 
     pub fn set_read_offset(&self, file: &str, offset: u64) -> Sql<()> {
@@ -543,7 +545,7 @@ fn set_offset(db: &Connection, file: &str, offset: u64) -> Sql<()> {
         params![file, offset],
     )
     .map(drop)
-    .map_err(sql)
+    .map_err(StoreError::Sql)
 }
 
 /// Builds of `team` still validating from before build `number`: the ladder judged a later
@@ -555,7 +557,7 @@ fn supersede_before(tx: &rusqlite::Transaction, team: &str, number: u32, at_ms: 
         params![team, number, at_ms, REPLACED],
     )
     .map(drop)
-    .map_err(sql)
+    .map_err(StoreError::Sql)
 }
 
 /// [`Store::judge`] within its transaction. The build judged is the upload whose file the
@@ -571,7 +573,7 @@ fn judge_in(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<us
             params![team, verdict.sha256, verdict.inode],
             |r| r.get(0),
         )
-        .map_err(sql)?;
+        .map_err(StoreError::Sql)?;
     if let Some(number) = by_inode {
         supersede_before(tx, team, number, verdict.at_ms)?;
         return mark_range(tx, team, verdict, (number, number + 1));
@@ -591,7 +593,7 @@ fn judge_in(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<us
             params![team, verdict.sha256],
             |r| r.get(0),
         )
-        .map_err(sql)?;
+        .map_err(StoreError::Sql)?;
     let Some(first) = first else {
         return found_in_folder(tx, team, verdict);
     };
@@ -602,7 +604,7 @@ fn judge_in(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<us
             params![team, verdict.sha256, first],
             |r| r.get(0),
         )
-        .map_err(sql)?;
+        .map_err(StoreError::Sql)?;
     supersede_before(tx, team, first, verdict.at_ms)?;
     mark_range(tx, team, verdict, (first, next_other))
 }
@@ -629,12 +631,13 @@ fn mark_range(
             to
         ],
     )
-    .map_err(sql)
+    .map_err(StoreError::Sql)
 }
 
 /// The answer of a `SELECT COUNT(*) > 0` query.
 fn any(tx: &rusqlite::Transaction, query: &str, values: impl rusqlite::Params) -> Sql<bool> {
-    tx.query_row(query, values, |r| r.get(0)).map_err(sql)
+    tx.query_row(query, values, |r| r.get(0))
+        .map_err(StoreError::Sql)
 }
 
 /// Databases made before builds kept their file's inode get the column.
@@ -681,7 +684,7 @@ fn found_in_folder(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) ->
             verdict.message
         ],
     )
-    .map_err(sql)
+    .map_err(StoreError::Sql)
 }
 
 #[cfg(test)]
@@ -798,10 +801,35 @@ mod tests {
     }
 
     #[test]
+    fn a_database_that_is_not_a_file_or_not_a_database_is_named() {
+        let dir = std::env::temp_dir().join(format!("agon-store-bad-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("folder.sqlite")).unwrap();
+        let Err(error) = Store::open(&dir.join("folder.sqlite")) else {
+            panic!("opened a folder as the database");
+        };
+        assert!(matches!(&error, StoreError::File(e) if e.path == dir.join("folder.sqlite")));
+        let garbage = dir.join("garbage.sqlite");
+        std::fs::write(&garbage, vec![b'x'; 4096]).unwrap();
+        let Err(error) = Store::open(&garbage) else {
+            panic!("opened garbage as the database");
+        };
+        assert!(
+            matches!(&error, StoreError::Open { path, .. } if *path == garbage),
+            "{error:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_team_is_added_once_revoked_and_given_a_new_token() {
         let (store, dir) = store("teams");
         let exists = store.add_team("red", "other", 2).unwrap_err();
-        assert!(exists.contains("exists"), "{exists}");
+        assert!(
+            matches!(&exists, StoreError::TeamExists { team } if team == "red"),
+            "{exists}"
+        );
+        assert!(exists.to_string().contains("team revoke red"), "{exists}");
         assert_eq!(
             store.team_with_hash("hash-red").unwrap().as_deref(),
             Some("red")

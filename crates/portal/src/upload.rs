@@ -164,7 +164,7 @@ async fn take(
                     kept
                 })
                 .await
-                .map_err(|e| Refusal::internal(e.to_string()))?;
+                .map_err(Refusal::internal)?;
             }
             _ => {} // other fields are skipped
         }

@@ -750,7 +750,10 @@ mod tests {
         std::fs::write(dir.join("tournament.json"), shard.to_string()).unwrap();
         let e = Plan::read(&dir).unwrap_err();
         assert!(matches!(&e, PlanFileError::OldShard { shard, .. } if shard == "1/3"));
-        assert!(e.to_string().contains("shard 1/3 of a plan of format 1"), "{e}");
+        assert!(
+            e.to_string().contains("shard 1/3 of a plan of format 1"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -59,7 +59,7 @@ fn serve(args: PortalServeArgs) -> anyhow::Result<()> {
     };
     agon_engine::interrupt::finish_games_in_flight();
     let out = options.out.clone();
-    let summary = agon_portal::run(folder, options, settings).map_err(|e| anyhow!(e))?;
+    let summary = agon_portal::run(folder, options, settings)?;
     crate::commands::ladder::report(&out, &summary);
     Ok(())
 }
@@ -70,12 +70,10 @@ fn team(command: TeamCommand) -> anyhow::Result<()> {
         TeamCommand::Add(args) => {
             let name = TeamName::parse(&args.name).map_err(|e| anyhow!(e))?;
             let folder = PortalFolder::open(&args.portal.dir).map_err(|e| anyhow!(e))?;
-            let store = Store::open(&folder.database()).map_err(|e| anyhow!(e))?;
+            let store = Store::open(&folder.database())?;
             let key = TokenKey::load_or_create(&folder.key()).map_err(|e| anyhow!(e))?;
             let token = agon_portal::new_token().map_err(|e| anyhow!(e))?;
-            store
-                .add_team(name.as_str(), &key.hash(&token), now)
-                .map_err(|e| anyhow!(e))?;
+            store.add_team(name.as_str(), &key.hash(&token), now)?;
             eprintln!(
                 "agon: team `{name}` added; its token, shown this once (the portal keeps only \
                  its hash; `agon portal team revoke {name}` then `team add` makes a new one):"
@@ -84,8 +82,8 @@ fn team(command: TeamCommand) -> anyhow::Result<()> {
         }
         TeamCommand::List(args) => {
             let folder = PortalFolder::open(&args.dir).map_err(|e| anyhow!(e))?;
-            let store = Store::open(&folder.database()).map_err(|e| anyhow!(e))?;
-            let teams = store.teams().map_err(|e| anyhow!(e))?;
+            let store = Store::open(&folder.database())?;
+            let teams = store.teams()?;
             if teams.is_empty() {
                 eprintln!(
                     "agon: no team yet: `agon portal team add NAME --dir {}`",
@@ -104,11 +102,8 @@ fn team(command: TeamCommand) -> anyhow::Result<()> {
         TeamCommand::Revoke(args) => {
             let name = TeamName::parse(&args.name).map_err(|e| anyhow!(e))?;
             let folder = PortalFolder::open(&args.portal.dir).map_err(|e| anyhow!(e))?;
-            let store = Store::open(&folder.database()).map_err(|e| anyhow!(e))?;
-            if !store
-                .revoke_team(name.as_str(), now)
-                .map_err(|e| anyhow!(e))?
-            {
+            let store = Store::open(&folder.database())?;
+            if !store.revoke_team(name.as_str(), now)? {
                 bail!("no team `{name}` with an active token");
             }
             eprintln!("agon: the token of team `{name}` is revoked");

@@ -1,0 +1,27 @@
+//! Why a portal did not start or stopped: its certificate, its database or its key, the web
+//! server's runtime or address, or the ladder under it.
+
+use crate::StoreError;
+use agon_ladder::LadderError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PortalError {
+    /// The certificate or its key (what the TLS set-up said).
+    #[error("{0}")]
+    Tls(String),
+    /// The key that signs sign-in tokens (what reading or making it said).
+    #[error("{0}")]
+    Key(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the web server's runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        address: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Ladder(#[from] LadderError),
+}
