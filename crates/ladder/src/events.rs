@@ -129,10 +129,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("agon-events-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        agon_engine::output_file::fresh_scratch(&format!("events-{name}")).unwrap()
     }
 
     #[test]

@@ -802,8 +802,7 @@ mod tests {
 
     #[test]
     fn a_database_that_is_not_a_file_or_not_a_database_is_named() {
-        let dir = std::env::temp_dir().join(format!("agon-store-bad-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = agon_engine::output_file::fresh_scratch("store-bad").unwrap();
         std::fs::create_dir_all(dir.join("folder.sqlite")).unwrap();
         let Err(error) = Store::open(&dir.join("folder.sqlite")) else {
             panic!("opened a folder as the database");

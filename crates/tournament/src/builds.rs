@@ -216,8 +216,7 @@ mod tests {
 
     #[test]
     fn a_planned_build_neither_in_its_file_nor_in_the_cache_is_named_with_the_way_out() {
-        let dir = std::env::temp_dir().join(format!("agon-builds-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = agon_engine::output_file::fresh_scratch("builds-lost").unwrap();
         let cache = dir.join("cache");
         std::fs::create_dir_all(&cache).unwrap();
         let file = dir.join("team.so");

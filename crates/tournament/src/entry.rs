@@ -53,6 +53,35 @@ impl Entry {
     }
 }
 
+#[cfg(test)]
+impl Entry {
+    /// A drawn one-move game `id` of entrants 0 and 1 (`a`, `b`), with `faults`: for tests.
+    pub(crate) fn drawn(id: &str, faults: Vec<agon_play::journal::JournalFault>) -> Entry {
+        Entry {
+            id: id.into(),
+            param_set: 0,
+            seed: 1,
+            seed_secret: None,
+            seats: vec![0, 1],
+            names: vec!["a".into(), "b".into()],
+            sha256: vec![String::new(); 2],
+            result: GameResult {
+                winner: None,
+                scores: vec![0.5, 0.5],
+                ranks: Vec::new(),
+                game_scores: vec![0.0, 0.0],
+                termination: agon_games::contract::Termination::Rules,
+                reason: "draw".into(),
+                moves: 1,
+                faults,
+                game_ms: 1.0,
+            },
+            ms_per_move: vec![0.0; 2],
+            nodes: Vec::new(),
+        }
+    }
+}
+
 impl JournalEntry for Entry {
     fn repair_hint(dir: &Path) -> String {
         format!(

@@ -51,39 +51,21 @@ pub fn fault_groups(entries: &[&Entry]) -> Vec<FaultGroup> {
 mod tests {
     use super::*;
     use agon_engine::FaultCause;
-    use agon_games::contract::Termination;
-    use agon_play::journal::{GameResult, JournalFault};
+    use agon_play::journal::JournalFault;
 
     fn game(id: &str, faults: &[(usize, FaultCause, &str)]) -> Entry {
-        Entry {
-            id: id.into(),
-            param_set: 0,
-            seed: 1,
-            seed_secret: None,
-            seats: vec![1, 0],
-            names: vec!["b".into(), "a".into()],
-            sha256: vec![String::new(); 2],
-            result: GameResult {
-                winner: None,
-                scores: vec![0.5, 0.5],
-                ranks: Vec::new(),
-                game_scores: vec![0.0, 0.0],
-                termination: Termination::Rules,
-                reason: "draw".into(),
-                moves: 1,
-                faults: faults
-                    .iter()
-                    .map(|&(seat, cause, detail)| JournalFault {
-                        seat,
-                        cause,
-                        detail: detail.into(),
-                    })
-                    .collect(),
-                game_ms: 1.0,
-            },
-            ms_per_move: vec![0.0; 2],
-            nodes: Vec::new(),
-        }
+        let faults = faults
+            .iter()
+            .map(|&(seat, cause, detail)| JournalFault {
+                seat,
+                cause,
+                detail: detail.into(),
+            })
+            .collect();
+        let mut entry = Entry::drawn(id, faults);
+        entry.seats = vec![1, 0];
+        entry.names = vec!["b".into(), "a".into()];
+        entry
     }
 
     #[test]

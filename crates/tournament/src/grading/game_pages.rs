@@ -172,40 +172,11 @@ fn write_one(dir: &Path, game: &Entry, title: &str) -> Result<(), PageError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agon_games::contract::Termination;
-    use agon_play::journal::GameResult;
-
-    fn game(id: &str) -> Entry {
-        Entry {
-            id: id.into(),
-            param_set: 0,
-            seed: 1,
-            seed_secret: None,
-            seats: vec![0, 1],
-            names: vec!["a".into(), "b".into()],
-            sha256: vec![String::new(); 2],
-            result: GameResult {
-                winner: None,
-                scores: vec![0.5, 0.5],
-                ranks: Vec::new(),
-                game_scores: vec![0.0, 0.0],
-                termination: Termination::Rules,
-                reason: "draw".into(),
-                moves: 1,
-                faults: Vec::new(),
-                game_ms: 1.0,
-            },
-            ms_per_move: vec![0.0; 2],
-            nodes: Vec::new(),
-        }
-    }
 
     #[test]
     fn a_game_without_its_record_gets_no_page_and_says_which_file() {
-        let dir = std::env::temp_dir().join(format!("agon-game-pages-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let lost = game("r1-g1");
+        let dir = agon_engine::output_file::fresh_scratch("game-pages").unwrap();
+        let lost = Entry::drawn("r1-g1", Vec::new());
         let written = write(&dir, "flip", &[&lost], "t", false, true);
         assert_eq!(written.pages, 0);
         assert!(!written.has("r1-g1"));
