@@ -40,7 +40,8 @@ pub enum LadderError {
     Io(#[from] PathError),
     #[error(transparent)]
     Watch(#[from] WatchError),
-    #[error("cannot start the {what}: {source}")]
+    /// `what` names the thread with its article: `the validator`, `a worker`.
+    #[error("cannot start {what}: {source}")]
     Thread {
         what: &'static str,
         #[source]
@@ -81,7 +82,7 @@ mod tests {
             "5 games in a row could not be set up; the last: a.so: cannot load"
         );
         let denied = std::io::Error::from(std::io::ErrorKind::WouldBlock);
-        let thread = LadderError::thread("validator")(denied);
+        let thread = LadderError::thread("the validator")(denied);
         assert!(thread
             .to_string()
             .starts_with("cannot start the validator: "));

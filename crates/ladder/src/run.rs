@@ -336,17 +336,17 @@ impl<'a> Ladder<'a> {
             let watching = std::thread::Builder::new()
                 .name("ladder-intake".into())
                 .spawn_scoped(scope, move || intake.run(arrivals_tx, intake_stop))
-                .map_err(LadderError::thread("folder watcher"))?;
+                .map_err(LadderError::thread("the folder watcher"))?;
             let judged_before = std::mem::take(&mut self.judged_before);
             std::thread::Builder::new()
                 .name("ladder-validator".into())
                 .spawn_scoped(scope, move || {
                     validate_arrivals(&validator, judged_before, arrivals_rx, verdicts_tx)
                 })
-                .map_err(LadderError::thread("validator"))?;
+                .map_err(LadderError::thread("the validator"))?;
             let channels = (&jobs_rx, &done_tx);
             worker_pool::start(scope, "ladder", options.concurrency, channels, &work)
-                .map_err(LadderError::thread("workers"))?;
+                .map_err(LadderError::thread("a worker"))?;
             drop(done_tx);
             let result = self.main_loop((&jobs_tx, &done_rx, &verdicts_rx));
             stop.request();

@@ -142,9 +142,9 @@ impl Store {
             .open(path)
             .and_then(|file| file.set_permissions(std::fs::Permissions::from_mode(0o600)))
             .on_path(path)?;
-        let opened = |source| StoreError::Open {
+        let opened = |cause| StoreError::Open {
             path: path.to_path_buf(),
-            source,
+            cause,
         };
         let connection = Connection::open(path).map_err(opened)?;
         connection
@@ -817,6 +817,8 @@ mod tests {
             matches!(&error, StoreError::Open { path, .. } if *path == garbage),
             "{error:?}"
         );
+        // SQLite's code is in the text already; as a source it would print a second time.
+        assert!(std::error::Error::source(&error).is_none(), "{error:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -8,21 +8,16 @@ use std::path::PathBuf;
 pub enum StoreError {
     #[error(transparent)]
     File(#[from] PathError),
-    #[error("{}: {source}", path.display())]
+    // rusqlite's error is not the source: it says its message and hands on SQLite's code as
+    // its own source, which would print a second time as `Error code N: ...`.
+    #[error("{}: {cause}", path.display())]
     Open {
         path: PathBuf,
-        #[source]
-        source: rusqlite::Error,
+        cause: rusqlite::Error,
     },
     #[error("the portal's database: {0}")]
-    Sql(#[source] rusqlite::Error),
+    Sql(rusqlite::Error),
     /// A team added again while its token is good: the staff revoke it first.
     #[error("team `{team}` exists; `agon portal team revoke {team}` first to give it a new token")]
     TeamExists { team: String },
-}
-
-impl From<rusqlite::Error> for StoreError {
-    fn from(error: rusqlite::Error) -> StoreError {
-        StoreError::Sql(error)
-    }
 }

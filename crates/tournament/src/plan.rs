@@ -754,6 +754,19 @@ mod tests {
             e.to_string().contains("shard 1/3 of a plan of format 1"),
             "{e}"
         );
+        let mut later = shard;
+        later["format"] = 3.into();
+        std::fs::write(dir.join("tournament.json"), later.to_string()).unwrap();
+        let e = Plan::read(&dir).unwrap_err();
+        assert!(
+            e.to_string().ends_with(&format!(
+                "tournament.json: plan format 3, this agon reads {PLAN_FORMAT}"
+            )),
+            "{e}"
+        );
+        let e = Plan::read(&dir.join("nowhere")).unwrap_err();
+        assert!(matches!(e, PlanFileError::Unreadable { .. }), "{e:?}");
+        assert!(e.to_string().ends_with("a tournament folder?)"), "{e}");
     }
 
     #[test]

@@ -371,7 +371,10 @@ impl Games<'_> {
 
     fn watch_builds(&self, stop: &Stop) {
         if let Err(e) = super::watch::watch(self.plan, &self.builds, stop) {
-            eprintln!("agon: warning: --watch: {e}; builds are not swapped");
+            eprintln!(
+                "agon: warning: --watch: {}; builds are not swapped",
+                console::name(&e.to_string())
+            );
         }
     }
 

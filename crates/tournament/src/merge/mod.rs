@@ -463,6 +463,43 @@ mod tests {
     }
 
     #[test]
+    fn refusals_say_what_is_wrong_and_that_nothing_was_merged() {
+        let other = MergeError::OtherTournament {
+            dir: PathBuf::from("b"),
+            hash: "h2".into(),
+            first: PathBuf::from("a"),
+            first_hash: "h1".into(),
+        };
+        assert_eq!(
+            other.to_string(),
+            "b belongs to tournament h2, a to h1: shards of different configurations cannot be \
+             merged"
+        );
+        let conflicts = MergeError::Conflicts {
+            conflicts: vec!["g1 (a / b: timeout)".into(), "g2 (a / b: rules)".into()],
+        };
+        assert_eq!(
+            conflicts.to_string(),
+            "2 games have different results in different shards; nothing was merged:\n  g1 (a / \
+             b: timeout)\n  g2 (a / b: rules)"
+        );
+        let missing = MergeError::GamesMissing {
+            summary: "3 planned games are in no shard folder: x".into(),
+        };
+        assert!(missing
+            .to_string()
+            .starts_with("3 planned games are in no shard folder: x. Run or resume"));
+        assert!(missing.to_string().ends_with("nothing was merged"));
+        let slice = MergeError::NotItsSlice {
+            part: "shard 1 of 4 (s1)".into(),
+        };
+        assert_eq!(
+            slice.to_string(),
+            "shard 1 of 4 (s1) does not hold the games its shard takes of the whole plan"
+        );
+    }
+
+    #[test]
     fn a_record_that_cannot_be_copied_names_its_file() {
         let dir = scratch("copy");
         let from = dir.join("missing.json");
