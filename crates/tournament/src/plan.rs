@@ -767,6 +767,7 @@ mod tests {
         let e = Plan::read(&dir.join("nowhere")).unwrap_err();
         assert!(matches!(e, PlanFileError::Unreadable { .. }), "{e:?}");
         assert!(e.to_string().ends_with("a tournament folder?)"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -820,5 +821,6 @@ mod tests {
         let good = plan(sprt(0.05), 2).to_string();
         std::fs::write(dir.join("tournament.json"), good).unwrap();
         Plan::read(&dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

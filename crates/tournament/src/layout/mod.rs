@@ -320,5 +320,6 @@ mod tests {
         let shard = shard_of_task(Task::Indexed { index: 1 }, Some(2), &results, "h").unwrap();
         assert_eq!(shard, Shard { index: 1, count: 2 });
         assert!(shard_of_task(Task::Indexed { index: 2 }, Some(2), &results, "h").is_err());
+        std::fs::remove_dir_all(&results).unwrap();
     }
 }
