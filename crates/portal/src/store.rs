@@ -176,105 +176,95 @@ impl Store {
                 [name],
                 |r| r.get(0),
             )
-            .optional()
-            .map_err(StoreError::Sql)?;
+            .optional()?;
         match revoked {
-            Some(None) => Err(StoreError::TeamExists {
-                team: name.to_string(),
-            }),
-            Some(Some(_)) => db
-                .execute(
-                    "UPDATE teams SET token_hash = ?2, revoked_ms = NULL WHERE name = ?1",
-                    params![name, token_hash],
-                )
-                .map(drop)
-                .map_err(StoreError::Sql),
-            None => db
-                .execute(
-                    "INSERT INTO teams (name, token_hash, created_ms) VALUES (?1, ?2, ?3)",
-                    params![name, token_hash, now_ms],
-                )
-                .map(drop)
-                .map_err(StoreError::Sql),
-        }
+            Some(None) => {
+                return Err(StoreError::TeamExists {
+                    team: name.to_string(),
+                })
+            }
+            Some(Some(_)) => db.execute(
+                "UPDATE teams SET token_hash = ?2, revoked_ms = NULL WHERE name = ?1",
+                params![name, token_hash],
+            )?,
+            None => db.execute(
+                "INSERT INTO teams (name, token_hash, created_ms) VALUES (?1, ?2, ?3)",
+                params![name, token_hash, now_ms],
+            )?,
+        };
+        Ok(())
     }
 
     /// Revokes a team's token; false when there is no such active team.
     pub fn revoke_team(&self, name: &str, now_ms: u64) -> Sql<bool> {
-        self.db()
+        Ok(self
+            .db()
             .execute(
                 "UPDATE teams SET revoked_ms = ?2 WHERE name = ?1 AND revoked_ms IS NULL",
                 params![name, now_ms],
             )
-            .map(|n| n == 1)
-            .map_err(StoreError::Sql)
+            .map(|n| n == 1)?)
     }
 
     pub fn teams(&self) -> Sql<Vec<TeamRow>> {
         let db = self.db();
-        let mut query = db
-            .prepare(
-                "SELECT name, created_ms, revoked_ms, \
+        let mut query = db.prepare(
+            "SELECT name, created_ms, revoked_ms, \
                  (SELECT COUNT(*) FROM builds WHERE builds.team = teams.name) \
                  FROM teams ORDER BY name",
-            )
-            .map_err(StoreError::Sql)?;
-        let rows = query
-            .query_map([], |r| {
-                Ok(TeamRow {
-                    name: r.get(0)?,
-                    created_ms: r.get(1)?,
-                    revoked_ms: r.get(2)?,
-                    builds: r.get(3)?,
-                })
+        )?;
+        let rows = query.query_map([], |r| {
+            Ok(TeamRow {
+                name: r.get(0)?,
+                created_ms: r.get(1)?,
+                revoked_ms: r.get(2)?,
+                builds: r.get(3)?,
             })
-            .map_err(StoreError::Sql)?;
-        rows.collect::<Result<_, _>>().map_err(StoreError::Sql)
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Whether `name` is a team (revoked or not).
     pub fn is_team(&self, name: &str) -> Sql<bool> {
-        self.db()
+        Ok(self
+            .db()
             .query_row("SELECT 1 FROM teams WHERE name = ?1", [name], |_| Ok(()))
             .optional()
-            .map(|found| found.is_some())
-            .map_err(StoreError::Sql)
+            .map(|found| found.is_some())?)
     }
 
     /// The token hash of an active team.
     pub fn token_hash(&self, name: &str) -> Sql<Option<String>> {
-        self.db()
+        Ok(self
+            .db()
             .query_row(
                 "SELECT token_hash FROM teams WHERE name = ?1 AND revoked_ms IS NULL",
                 [name],
                 |r| r.get(0),
             )
-            .optional()
-            .map_err(StoreError::Sql)
+            .optional()?)
     }
 
     /// The active team whose token has the hash `token_hash`.
     pub fn team_with_hash(&self, token_hash: &str) -> Sql<Option<String>> {
-        self.db()
+        Ok(self
+            .db()
             .query_row(
                 "SELECT name FROM teams WHERE token_hash = ?1 AND revoked_ms IS NULL",
                 [token_hash],
                 |r| r.get(0),
             )
-            .optional()
-            .map_err(StoreError::Sql)
+            .optional()?)
     }
 
     /// The team's builds uploaded since `since_ms`.
     pub fn uploads_since(&self, team: &str, since_ms: u64) -> Sql<u64> {
-        self.db()
-            .query_row(
-                "SELECT COUNT(*) FROM builds WHERE team = ?1 AND uploaded_ms >= ?2 \
+        Ok(self.db().query_row(
+            "SELECT COUNT(*) FROM builds WHERE team = ?1 AND uploaded_ms >= ?2 \
                  AND file_name != ?3",
-                params![team, since_ms, FOUND_IN_FOLDER],
-                |r| r.get(0),
-            )
-            .map_err(StoreError::Sql)
+            params![team, since_ms, FOUND_IN_FOLDER],
+            |r| r.get(0),
+        )?)
     }
 
     /// Keeps a new build of `team`, still to be judged; returns its number (1 for the first).
@@ -288,27 +278,25 @@ impl Store {
         now_ms: u64,
     ) -> Sql<u32> {
         let mut db = self.db();
-        let tx = db.transaction().map_err(StoreError::Sql)?;
-        let number: u32 = tx
-            .query_row(
-                "SELECT COALESCE(MAX(number), 0) + 1 FROM builds WHERE team = ?1",
-                [team],
-                |r| r.get(0),
-            )
-            .map_err(StoreError::Sql)?;
+        let tx = db.transaction()?;
+        let number: u32 = tx.query_row(
+            "SELECT COALESCE(MAX(number), 0) + 1 FROM builds WHERE team = ?1",
+            [team],
+            |r| r.get(0),
+        )?;
         tx.execute(
             "INSERT INTO builds (team, number, sha256, bytes, file_name, uploaded_ms, status, \
              inode) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'validating', ?7)",
             params![team, number, sha256, bytes, file_name, now_ms, inode],
-        )
-        .map_err(StoreError::Sql)?;
-        tx.commit().map_err(StoreError::Sql)?;
+        )?;
+        tx.commit()?;
         Ok(number)
     }
 
     /// Marks one build.
     pub fn mark(&self, team: &str, number: u32, verdict: &Verdict) -> Sql<()> {
-        self.db()
+        Ok(self
+            .db()
             .execute(
                 "UPDATE builds SET status = ?3, version = ?4, message = ?5, judged_ms = ?6 \
                  WHERE team = ?1 AND number = ?2",
@@ -321,8 +309,7 @@ impl Store {
                     verdict.at_ms
                 ],
             )
-            .map(drop)
-            .map_err(StoreError::Sql)
+            .map(drop)?)
     }
 
     /// Applies the ladder's verdict on `team`'s content and notes that the ladder's `file` is
@@ -334,10 +321,10 @@ impl Store {
     /// own. Returns the builds it marked.
     pub fn judge(&self, team: &str, verdict: &Verdict, (file, offset): (&str, u64)) -> Sql<usize> {
         let mut db = self.db();
-        let tx = db.transaction().map_err(StoreError::Sql)?;
+        let tx = db.transaction()?;
         let marked = judge_in(&tx, team, verdict)?;
         set_offset(&tx, file, offset)?;
-        tx.commit().map_err(StoreError::Sql)?;
+        tx.commit()?;
         Ok(marked)
     }
 
@@ -352,79 +339,68 @@ impl Store {
         (file, offset): (&str, u64),
     ) -> Sql<()> {
         let mut db = self.db();
-        let tx = db.transaction().map_err(StoreError::Sql)?;
-        let by_inode: Option<u32> = tx
-            .query_row(
-                "SELECT MIN(number) FROM builds WHERE team = ?1 AND status = 'validating' \
+        let tx = db.transaction()?;
+        let by_inode: Option<u32> = tx.query_row(
+            "SELECT MIN(number) FROM builds WHERE team = ?1 AND status = 'validating' \
                  AND inode = ?2",
-                params![team, inode],
-                |r| r.get(0),
-            )
-            .map_err(StoreError::Sql)?;
-        let newest: Option<u32> = tx
-            .query_row(
-                "SELECT MAX(number) FROM builds WHERE team = ?1 AND status = 'validating'",
-                [team],
-                |r| r.get(0),
-            )
-            .map_err(StoreError::Sql)?;
+            params![team, inode],
+            |r| r.get(0),
+        )?;
+        let newest: Option<u32> = tx.query_row(
+            "SELECT MAX(number) FROM builds WHERE team = ?1 AND status = 'validating'",
+            [team],
+            |r| r.get(0),
+        )?;
         if let Some(number) = by_inode.or(newest) {
             supersede_before(&tx, team, number, at_ms)?;
             tx.execute(
                 "UPDATE builds SET status = 'refused', message = ?3, judged_ms = ?4 \
                  WHERE team = ?1 AND number = ?2",
                 params![team, number, reason, at_ms],
-            )
-            .map_err(StoreError::Sql)?;
+            )?;
         }
         set_offset(&tx, file, offset)?;
-        tx.commit().map_err(StoreError::Sql)
+        Ok(tx.commit()?)
     }
 
     /// The team's builds, newest first.
     pub fn builds(&self, team: &str) -> Sql<Vec<BuildRow>> {
         let db = self.db();
-        let mut query = db
-            .prepare(
-                "SELECT number, sha256, bytes, file_name, uploaded_ms, status, version, message, \
+        let mut query = db.prepare(
+            "SELECT number, sha256, bytes, file_name, uploaded_ms, status, version, message, \
                  judged_ms FROM builds WHERE team = ?1 ORDER BY number DESC",
-            )
-            .map_err(StoreError::Sql)?;
-        let rows = query
-            .query_map([team], |r| {
-                Ok(BuildRow {
-                    number: r.get(0)?,
-                    sha256: r.get(1)?,
-                    bytes: r.get(2)?,
-                    file_name: r.get(3)?,
-                    uploaded_ms: r.get(4)?,
-                    status: BuildStatus::parse(&r.get::<_, String>(5)?),
-                    version: r.get(6)?,
-                    message: r.get(7)?,
-                    judged_ms: r.get(8)?,
-                })
+        )?;
+        let rows = query.query_map([team], |r| {
+            Ok(BuildRow {
+                number: r.get(0)?,
+                sha256: r.get(1)?,
+                bytes: r.get(2)?,
+                file_name: r.get(3)?,
+                uploaded_ms: r.get(4)?,
+                status: BuildStatus::parse(&r.get::<_, String>(5)?),
+                version: r.get(6)?,
+                message: r.get(7)?,
+                judged_ms: r.get(8)?,
             })
-            .map_err(StoreError::Sql)?;
-        rows.collect::<Result<_, _>>().map_err(StoreError::Sql)
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Builds of every team still validating.
     pub fn validating(&self) -> Sql<Vec<Unfinished>> {
         let db = self.db();
-        let mut query = db
-            .prepare("SELECT team, number, sha256, inode FROM builds WHERE status = 'validating'")
-            .map_err(StoreError::Sql)?;
-        let rows = query
-            .query_map([], |r| {
-                Ok(Unfinished {
-                    team: r.get(0)?,
-                    number: r.get(1)?,
-                    sha256: r.get(2)?,
-                    inode: r.get(3)?,
-                })
+        let mut query = db.prepare(
+            "SELECT team, number, sha256, inode FROM builds WHERE status = 'validating'",
+        )?;
+        let rows = query.query_map([], |r| {
+            Ok(Unfinished {
+                team: r.get(0)?,
+                number: r.get(1)?,
+                sha256: r.get(2)?,
+                inode: r.get(3)?,
             })
-            .map_err(StoreError::Sql)?;
-        rows.collect::<Result<_, _>>().map_err(StoreError::Sql)
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Settles the builds still validating when the portal starts (after it has read what the
@@ -477,8 +453,7 @@ impl Store {
     /// refused uploads in a loop costs neither a sync each nor a growing database.
     pub fn log_upload(&self, team: &str, outcome: &str, detail: &str, now_ms: u64) -> Sql<()> {
         let mut db = self.db();
-        db.execute_batch("PRAGMA synchronous = NORMAL")
-            .map_err(StoreError::Sql)?;
+        db.execute_batch("PRAGMA synchronous = NORMAL")?;
         let logged = (|| {
             let tx = db.transaction()?;
             tx.execute(
@@ -493,37 +468,33 @@ impl Store {
             tx.commit()
         })();
         let restored = db.execute_batch("PRAGMA synchronous = FULL");
-        logged.and(restored).map_err(StoreError::Sql)
+        Ok(logged.and(restored)?)
     }
 
     /// Upload attempts of `team`: (at_ms, outcome, detail), newest first.
     pub fn upload_log(&self, team: &str, limit: u32) -> Sql<Vec<(u64, String, String)>> {
         let db = self.db();
-        let mut query = db
-            .prepare(
-                "SELECT at_ms, outcome, detail FROM upload_events WHERE team = ?1 \
+        let mut query = db.prepare(
+            "SELECT at_ms, outcome, detail FROM upload_events WHERE team = ?1 \
                  ORDER BY id DESC LIMIT ?2",
-            )
-            .map_err(StoreError::Sql)?;
-        let rows = query
-            .query_map(params![team, limit], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
-            .map_err(StoreError::Sql)?;
-        rows.collect::<Result<_, _>>().map_err(StoreError::Sql)
+        )?;
+        let rows = query.query_map(params![team, limit], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// How far the portal has read `file` (bytes).
     pub fn read_offset(&self, file: &str) -> Sql<u64> {
-        self.db()
+        Ok(self
+            .db()
             .query_row(
                 "SELECT offset FROM read_offsets WHERE file = ?1",
                 [file],
                 |r| r.get(0),
             )
             .optional()
-            .map(|o| o.unwrap_or(0))
-            .map_err(StoreError::Sql)
+            .map(|o| o.unwrap_or(0))?)
     }
 
     pub fn set_read_offset(&self, file: &str, offset: u64) -> Sql<()> {
@@ -539,25 +510,25 @@ const REPLACED: &str = "a newer upload replaced it before the ladder took it";
 const NOT_HANDED_OVER: &str = "the portal stopped before handing it to the ladder; upload it again";
 
 fn set_offset(db: &Connection, file: &str, offset: u64) -> Sql<()> {
-    db.execute(
-        "INSERT INTO read_offsets (file, offset) VALUES (?1, ?2) \
+    Ok(db
+        .execute(
+            "INSERT INTO read_offsets (file, offset) VALUES (?1, ?2) \
          ON CONFLICT(file) DO UPDATE SET offset = excluded.offset",
-        params![file, offset],
-    )
-    .map(drop)
-    .map_err(StoreError::Sql)
+            params![file, offset],
+        )
+        .map(drop)?)
 }
 
 /// Builds of `team` still validating from before build `number`: the ladder judged a later
 /// file of the slot, so these were replaced before it took them.
 fn supersede_before(tx: &rusqlite::Transaction, team: &str, number: u32, at_ms: u64) -> Sql<()> {
-    tx.execute(
-        "UPDATE builds SET status = 'superseded', judged_ms = ?3, message = ?4 \
+    Ok(tx
+        .execute(
+            "UPDATE builds SET status = 'superseded', judged_ms = ?3, message = ?4 \
          WHERE team = ?1 AND number < ?2 AND status = 'validating'",
-        params![team, number, at_ms, REPLACED],
-    )
-    .map(drop)
-    .map_err(StoreError::Sql)
+            params![team, number, at_ms, REPLACED],
+        )
+        .map(drop)?)
 }
 
 /// [`Store::judge`] within its transaction. The build judged is the upload whose file the
@@ -566,14 +537,12 @@ fn supersede_before(tx: &rusqlite::Transaction, team: &str, number: u32, at_ms: 
 /// hand, a database older than inodes) it could be any upload of that content, so the oldest
 /// still validating takes it, with the uploads of the same content right after it.
 fn judge_in(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<usize> {
-    let by_inode: Option<u32> = tx
-        .query_row(
-            "SELECT MIN(number) FROM builds WHERE team = ?1 AND sha256 = ?2 AND inode = ?3 \
+    let by_inode: Option<u32> = tx.query_row(
+        "SELECT MIN(number) FROM builds WHERE team = ?1 AND sha256 = ?2 AND inode = ?3 \
              AND status = 'validating'",
-            params![team, verdict.sha256, verdict.inode],
-            |r| r.get(0),
-        )
-        .map_err(StoreError::Sql)?;
+        params![team, verdict.sha256, verdict.inode],
+        |r| r.get(0),
+    )?;
     if let Some(number) = by_inode {
         supersede_before(tx, team, number, verdict.at_ms)?;
         return mark_range(tx, team, verdict, (number, number + 1));
@@ -586,25 +555,21 @@ fn judge_in(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) -> Sql<us
     if judged_before {
         return Ok(0); // said again (after a restart) of an upload it judged then
     }
-    let first: Option<u32> = tx
-        .query_row(
-            "SELECT MIN(number) FROM builds WHERE team = ?1 AND sha256 = ?2 \
+    let first: Option<u32> = tx.query_row(
+        "SELECT MIN(number) FROM builds WHERE team = ?1 AND sha256 = ?2 \
              AND status = 'validating'",
-            params![team, verdict.sha256],
-            |r| r.get(0),
-        )
-        .map_err(StoreError::Sql)?;
+        params![team, verdict.sha256],
+        |r| r.get(0),
+    )?;
     let Some(first) = first else {
         return found_in_folder(tx, team, verdict);
     };
-    let next_other: u32 = tx
-        .query_row(
-            "SELECT COALESCE(MIN(number), 4294967295) FROM builds WHERE team = ?1 \
+    let next_other: u32 = tx.query_row(
+        "SELECT COALESCE(MIN(number), 4294967295) FROM builds WHERE team = ?1 \
              AND status = 'validating' AND sha256 != ?2 AND number > ?3",
-            params![team, verdict.sha256, first],
-            |r| r.get(0),
-        )
-        .map_err(StoreError::Sql)?;
+        params![team, verdict.sha256, first],
+        |r| r.get(0),
+    )?;
     supersede_before(tx, team, first, verdict.at_ms)?;
     mark_range(tx, team, verdict, (first, next_other))
 }
@@ -616,7 +581,7 @@ fn mark_range(
     verdict: &Verdict,
     (from, to): (u32, u32),
 ) -> Sql<usize> {
-    tx.execute(
+    Ok(tx.execute(
         "UPDATE builds SET status = ?3, version = ?4, message = ?5, judged_ms = ?6 \
          WHERE team = ?1 AND sha256 = ?2 AND status = 'validating' AND number >= ?7 \
          AND number < ?8",
@@ -630,14 +595,12 @@ fn mark_range(
             from,
             to
         ],
-    )
-    .map_err(StoreError::Sql)
+    )?)
 }
 
 /// The answer of a `SELECT COUNT(*) > 0` query.
 fn any(tx: &rusqlite::Transaction, query: &str, values: impl rusqlite::Params) -> Sql<bool> {
-    tx.query_row(query, values, |r| r.get(0))
-        .map_err(StoreError::Sql)
+    Ok(tx.query_row(query, values, |r| r.get(0))?)
 }
 
 /// Databases made before builds kept their file's inode get the column.
@@ -669,7 +632,7 @@ fn found_in_folder(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) ->
     if known || !is_team {
         return Ok(0);
     }
-    tx.execute(
+    Ok(tx.execute(
         "INSERT INTO builds (team, number, sha256, bytes, file_name, uploaded_ms, status, \
          version, message, judged_ms) \
          SELECT ?1, COALESCE(MAX(number), 0) + 1, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?4 \
@@ -683,8 +646,7 @@ fn found_in_folder(tx: &rusqlite::Transaction, team: &str, verdict: &Verdict) ->
             verdict.version,
             verdict.message
         ],
-    )
-    .map_err(StoreError::Sql)
+    )?)
 }
 
 #[cfg(test)]

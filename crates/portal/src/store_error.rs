@@ -21,3 +21,10 @@ pub enum StoreError {
     #[error("team `{team}` exists; `agon portal team revoke {team}` first to give it a new token")]
     TeamExists { team: String },
 }
+
+/// Not `#[from]`, which would make rusqlite's error the source (see `Open`).
+impl From<rusqlite::Error> for StoreError {
+    fn from(cause: rusqlite::Error) -> Self {
+        StoreError::Sql(cause)
+    }
+}
