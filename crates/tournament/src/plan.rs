@@ -5,7 +5,7 @@
 use super::config::{Config, Declared, ParamSet, Settings};
 use super::entry::Entry;
 use super::format::{Lineup, Progress, Results};
-use super::shard::Shard;
+use super::shard::{Shard, ShardError};
 use crate::plan_file_error::PlanFileError;
 use agon_engine::BotSpec;
 use agon_engine::ProcessHost;
@@ -246,7 +246,7 @@ impl Plan {
     }
 
     /// The shard this plan is, if it is one.
-    pub fn shard(&self) -> Result<Option<Shard>, String> {
+    pub fn shard(&self) -> Result<Option<Shard>, ShardError> {
         self.shard.as_deref().map(str::parse::<Shard>).transpose()
     }
 
@@ -272,15 +272,15 @@ impl Plan {
                 path: path.clone(),
                 source,
             })?;
-        let damaged = |why| PlanFileError::Damaged {
+        let shard = plan.shard().map_err(|source| PlanFileError::BadShard {
             path: path.clone(),
-            why,
-        };
+            source,
+        })?;
         // A format-1 shard played a contiguous block of the plan, which neither today's deal of
         // games to shards nor a merge of today's shards can continue; any other format-1 plan
         // is today's but for its number.
         if plan.format == 1 {
-            if let Some(shard) = plan.shard().map_err(damaged)? {
+            if let Some(shard) = shard {
                 return Err(PlanFileError::OldShard {
                     path,
                     shard: shard.to_string(),
@@ -295,12 +295,12 @@ impl Plan {
                 reads: PLAN_FORMAT,
             });
         }
-        plan.check().map_err(damaged)?;
+        plan.check(shard)
+            .map_err(|why| PlanFileError::Damaged { path, why })?;
         Ok(plan)
     }
 
-    fn check(&self) -> Result<(), String> {
-        let shard = self.shard()?;
+    fn check(&self, shard: Option<Shard>) -> Result<(), String> {
         if shard.is_some() && self.games_total.is_none() {
             return Err(
                 "a shard's plan says how many games the whole plan has; this one does \
@@ -752,6 +752,19 @@ mod tests {
         assert!(matches!(&e, PlanFileError::OldShard { shard, .. } if shard == "1/3"));
         assert!(
             e.to_string().contains("shard 1/3 of a plan of format 1"),
+            "{e}"
+        );
+        let mut bad = shard.clone();
+        bad["format"] = PLAN_FORMAT.into();
+        bad["shard"] = "3/3".into();
+        std::fs::write(dir.join("tournament.json"), bad.to_string()).unwrap();
+        let e = Plan::read(&dir).unwrap_err();
+        assert!(matches!(e, PlanFileError::BadShard { .. }), "{e:?}");
+        assert!(
+            e.to_string().ends_with(
+                "tournament.json: shard `3/3`: expected I/N with 0 <= I < N, e.g. 0/3; the plan \
+                 is damaged"
+            ),
             "{e}"
         );
         let mut later = shard;

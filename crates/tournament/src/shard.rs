@@ -23,17 +23,23 @@ pub struct Shard {
     pub count: u32,
 }
 
+/// A shard written as something other than `I/N` with `0 <= I < N`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("shard `{text}`: expected I/N with 0 <= I < N, e.g. 0/3")]
+pub struct ShardError {
+    text: String,
+}
+
 impl FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("shard `{s}`: expected I/N with 0 <= I < N, e.g. 0/3");
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError {
+            text: s.to_string(),
+        };
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
         let index: u32 = i.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
-        if count == 0 || index >= count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
+        Shard::new(index, count).map_err(|_| bad())
     }
 }
 
@@ -44,6 +50,17 @@ impl fmt::Display for Shard {
 }
 
 impl Shard {
+    /// Shard `index` of `count`, if there is such a shard.
+    pub fn new(index: u32, count: u32) -> Result<Shard, ShardError> {
+        if index < count {
+            Ok(Shard { index, count })
+        } else {
+            Err(ShardError {
+                text: format!("{index}/{count}"),
+            })
+        }
+    }
+
     /// The shard of `count` that game `position` of the whole plan (counted from 0) goes to.
     pub fn dealt(position: usize, count: u32) -> Shard {
         let n = count as usize;
@@ -133,7 +150,16 @@ mod tests {
     fn shards_parse_as_index_of_count() {
         assert_eq!("1/3".parse::<Shard>(), Ok(Shard { index: 1, count: 3 }));
         for bad in ["3/3", "1", "a/b", "0/0"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+            let e = bad.parse::<Shard>().unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("shard `{bad}`: expected I/N with 0 <= I < N, e.g. 0/3")
+            );
         }
+        assert_eq!(Shard::new(2, 3), Ok(Shard { index: 2, count: 3 }));
+        assert_eq!(
+            Shard::new(3, 3).unwrap_err(),
+            "3/3".parse::<Shard>().unwrap_err()
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! number, an array that does not fit the tournament's shard count, or a layout file that is
 //! another tournament's, damaged, or cannot be written. Each says what to submit instead.
 
+use crate::shard::ShardError;
 use agon_engine::PathError;
 use std::path::PathBuf;
 
@@ -11,8 +12,12 @@ pub enum LayoutError {
     NotANumber { name: String, value: String },
     #[error("JOB_COMPLETION_INDEX is set, but the config has no `shards` count")]
     NoShardsCount,
-    #[error("JOB_COMPLETION_INDEX={index} of `shards = {count}`: {why}")]
-    BadIndex { index: u32, count: u32, why: String },
+    #[error("JOB_COMPLETION_INDEX={index} of `shards = {count}`: {source}")]
+    BadIndex {
+        index: u32,
+        count: u32,
+        source: ShardError,
+    },
     #[error(
         "this job array runs tasks {min}-{max}, but the tournament has {shards} shards (fixed by \
          {fixed_by}), numbered 0-{last}: submit the array as --array=0-{last} (a resubmission \

@@ -106,9 +106,11 @@ pub fn shard_of_task(
     match task {
         Task::Indexed { index } => {
             let count = configured.ok_or(LayoutError::NoShardsCount)?;
-            format!("{index}/{count}")
-                .parse()
-                .map_err(|why| LayoutError::BadIndex { index, count, why })
+            Shard::new(index, count).map_err(|source| LayoutError::BadIndex {
+                index,
+                count,
+                source,
+            })
         }
         Task::Slurm {
             id,
@@ -319,7 +321,23 @@ mod tests {
         assert!(e.contains("no `shards` count"), "{e}");
         let shard = shard_of_task(Task::Indexed { index: 1 }, Some(2), &results, "h").unwrap();
         assert_eq!(shard, Shard { index: 1, count: 2 });
-        assert!(shard_of_task(Task::Indexed { index: 2 }, Some(2), &results, "h").is_err());
+        let e = shard_of_task(Task::Indexed { index: 2 }, Some(2), &results, "h").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                LayoutError::BadIndex {
+                    index: 2,
+                    count: 2,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "JOB_COMPLETION_INDEX=2 of `shards = 2`: shard `2/2`: expected I/N with 0 <= I < N, \
+             e.g. 0/3"
+        );
         std::fs::remove_dir_all(&results).unwrap();
     }
 }

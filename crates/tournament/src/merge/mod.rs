@@ -90,9 +90,9 @@ fn read_parts(dirs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
     let mut parts: Vec<Part> = Vec::new();
     for dir in dirs {
         let plan = Plan::read(dir)?;
-        let shard = plan.shard().map_err(|why| MergeError::Shard {
+        let shard = plan.shard().map_err(|source| MergeError::Shard {
             dir: dir.clone(),
-            why,
+            source,
         })?;
         if let Some(first) = parts.first() {
             if plan.config_hash != first.plan.config_hash {
