@@ -1,12 +1,10 @@
 //! What the ladder page's game links open: the same viewer layout as a tournament's
 //! (`agon_play::view::game_files`: one viewer page `OUT/games/viewer.html`, which the ladder's
 //! run writes), and here each game's data file, `OUT/games/game-N.js`, written by the worker
-//! that played the game from its record (`agon_play::record_files`).
+//! that played the game, or later from its record (`agon_play::record_files`).
 
 use super::entry::LadderGame;
 use agon_engine::MatchRecord;
-use agon_games::registry::Registry;
-use agon_play::record_files;
 use agon_play::view::game_files::{self, has_data};
 use agon_play::view::ViewError;
 use std::path::Path;
@@ -18,14 +16,7 @@ pub fn write_data(
     game: &LadderGame,
     record: &MatchRecord,
 ) -> Result<(), ViewError> {
-    let seats: Vec<String> = game
-        .seats
-        .iter()
-        .map(|s| format!("{} v{}", s.team_or_slot(), s.version))
-        .collect();
-    let title = format!("{ladder}: {} ({})", game.id, seats.join(" vs "));
-    let shown = agon_play::view::shown(record, &Registry::builtin(), Some(&title))?;
-    game_files::write_data(out, &game.id, &shown)
+    game_files::write_record(out, &game.id, record, &title(ladder, game), None)
 }
 
 /// Writes the data files the ladder page would link but that are missing (the latest games of
@@ -33,14 +24,18 @@ pub fn write_data(
 /// whose record is gone or does not replay keeps no link; the ladder goes on.
 pub fn write_missing<'a>(out: &Path, ladder: &str, games: impl Iterator<Item = &'a LadderGame>) {
     for game in games.filter(|g| !has_data(out, &g.id)) {
-        let path = record_files::path(out, &game.id);
-        match MatchRecord::read(&path) {
-            Ok(record) => {
-                if let Err(e) = write_data(out, ladder, game, &record) {
-                    log::warn!("no viewer for {}: {e}", game.id);
-                }
-            }
-            Err(e) => log::warn!("no viewer for {}: {e}", game.id),
+        if let Err(e) = game_files::write_recorded(out, &game.id, &title(ladder, game), None) {
+            log::warn!("no viewer for {}: {e}", game.id);
         }
     }
+}
+
+/// The heading of `game`'s page: the ladder, the game and its seats' teams and versions.
+fn title(ladder: &str, game: &LadderGame) -> String {
+    let seats: Vec<String> = game
+        .seats
+        .iter()
+        .map(|s| format!("{} v{}", s.team_or_slot(), s.version))
+        .collect();
+    format!("{ladder}: {} ({})", game.id, seats.join(" vs "))
 }

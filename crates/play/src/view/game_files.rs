@@ -4,7 +4,8 @@
 //! and link them through here, so the layout is written once.
 
 use super::{Shown, ViewError};
-use agon_engine::{output_file, OnPath};
+use crate::record_files;
+use agon_engine::{output_file, MatchRecord, OnPath};
 use agon_games::registry::Registry;
 use std::path::{Path, PathBuf};
 
@@ -48,4 +49,32 @@ pub fn write_data(dir: &Path, id: &str, shown: &Shown) -> Result<(), ViewError> 
     output_file::replace(&path, super::data_file(shown).as_bytes())
         .on_path(&path)
         .map_err(ViewError::Write)
+}
+
+/// Writes game `id`'s data file into `dir` from `record`, under the heading `title`, its seats'
+/// players named `names` (a tournament's entrants) or else by their teams.
+pub fn write_record(
+    dir: &Path,
+    id: &str,
+    record: &MatchRecord,
+    title: &str,
+    names: Option<&[String]>,
+) -> Result<(), ViewError> {
+    let registry = Registry::builtin();
+    let shown = match names {
+        Some(names) => super::shown_named(record, &registry, Some(title), names)?,
+        None => super::shown(record, &registry, Some(title))?,
+    };
+    write_data(dir, id, &shown)
+}
+
+/// [`write_record`] from game `id`'s record in `dir` (the one [`record_files::path`] names).
+pub fn write_recorded(
+    dir: &Path,
+    id: &str,
+    title: &str,
+    names: Option<&[String]>,
+) -> Result<(), ViewError> {
+    let record = MatchRecord::read(&record_files::path(dir, id))?;
+    write_record(dir, id, &record, title, names)
 }

@@ -7,9 +7,7 @@
 //! ([`agon_play::view::named_result`]).
 
 use crate::entry::Entry;
-use agon_engine::{MatchRecord, RecordError};
-use agon_play::record_files;
-use agon_play::view::game_files::{data_path, write_data, write_viewer};
+use agon_play::view::game_files::{data_path, write_recorded, write_viewer};
 use agon_play::view::ViewError;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -147,26 +145,9 @@ impl Progress {
     }
 }
 
-/// Why one game's data file was not written: its record could not be read, or not shown.
-#[derive(Debug, thiserror::Error)]
-enum PageError {
-    #[error(transparent)]
-    Record(#[from] RecordError),
-    #[error(transparent)]
-    View(#[from] ViewError),
-}
-
-fn write_one(dir: &Path, game: &Entry, title: &str) -> Result<(), PageError> {
-    let record_path = record_files::path(dir, &game.id);
-    let record = MatchRecord::read(&record_path)?;
+fn write_one(dir: &Path, game: &Entry, title: &str) -> Result<(), ViewError> {
     let title = format!("{title}: game {} ({})", game.id, game.names.join(" vs "));
-    let shown = agon_play::view::shown_named(
-        &record,
-        &agon_games::registry::Registry::builtin(),
-        Some(&title),
-        &game.names,
-    )?;
-    Ok(write_data(dir, &game.id, &shown)?)
+    write_recorded(dir, &game.id, &title, Some(&game.names))
 }
 
 #[cfg(test)]
@@ -182,7 +163,7 @@ mod tests {
         assert!(!written.has("r1-g1"));
         let (id, why) = &written.failed[0];
         assert_eq!(id, "r1-g1");
-        let record = record_files::path(&dir, "r1-g1");
+        let record = agon_play::record_files::path(&dir, "r1-g1");
         assert!(why.contains(&record.display().to_string()), "{why}");
         assert!(dir.join("games").join("viewer.html").is_file());
         std::fs::remove_dir_all(&dir).unwrap();
