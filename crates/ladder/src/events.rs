@@ -127,14 +127,11 @@ pub fn unix_ms() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        agon_engine::output_file::fresh_scratch(&format!("events-{name}")).unwrap()
-    }
+    use agon_engine::output_file::fresh_scratch;
 
     #[test]
     fn events_are_read_back_in_order() {
-        let dir = scratch("order");
+        let dir = fresh_scratch("events-order").unwrap();
         let (mut log, earlier) = EventLog::open(&dir).unwrap();
         assert!(earlier.is_empty());
         log.append(Event::Retired {
@@ -164,7 +161,7 @@ mod tests {
 
     #[test]
     fn a_folder_that_is_not_there_is_named() {
-        let dir = scratch("missing").join("gone");
+        let dir = fresh_scratch("events-missing").unwrap().join("gone");
         let Err(error) = EventLog::open(&dir) else {
             panic!("opened an events file in a missing folder");
         };
@@ -180,7 +177,7 @@ mod tests {
 
     #[test]
     fn an_events_file_that_is_a_folder_is_refused_when_read() {
-        let dir = scratch("folder");
+        let dir = fresh_scratch("events-folder").unwrap();
         std::fs::create_dir(dir.join(FILE)).unwrap();
         let Err(error) = EventLog::open(&dir) else {
             panic!("read a folder as the events file");

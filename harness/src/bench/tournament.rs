@@ -3,6 +3,7 @@
 
 use super::figure::{summarize, Figure};
 use agon_engine::loader::cache_dir;
+use agon_engine::output_file::fresh_scratch;
 use agon_games::registry::Registry;
 use agon_play::journal::{self, Journal};
 use agon_tournament::config::Config;
@@ -26,12 +27,8 @@ fn config_text(random: &Path) -> String {
     text
 }
 
-fn scratch(name: &str) -> std::io::Result<std::path::PathBuf> {
-    agon_engine::output_file::fresh_scratch(&format!("bench-{name}"))
-}
-
 pub fn throughput(random: &Path) -> anyhow::Result<Vec<Figure>> {
-    let dir = scratch("tournament")?;
+    let dir = fresh_scratch("bench-tournament")?;
     let path = dir.join("bench.toml");
     std::fs::write(&path, config_text(random))?;
     let registry = Registry::builtin();
@@ -63,7 +60,7 @@ pub fn throughput(random: &Path) -> anyhow::Result<Vec<Figure>> {
 
 /// One journal line written and fsynced, in microseconds.
 pub fn journal_append() -> anyhow::Result<Figure> {
-    let dir = scratch("journal")?;
+    let dir = fresh_scratch("bench-journal")?;
     let (mut journal, _) = Journal::open(&dir, &journal::any_entry::<Entry>)?;
     let entry = Entry {
         id: "0123456789abcdef-s00-e00e01-g000".into(),

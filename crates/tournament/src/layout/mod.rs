@@ -226,10 +226,7 @@ fn write_layout(results: &Path, config_hash: &str, shards: u32) -> Result<u32, L
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        agon_engine::output_file::fresh_scratch(&format!("layout-{name}")).unwrap()
-    }
+    use agon_engine::output_file::fresh_scratch;
 
     fn slurm(id: u32, min: u32, max: u32, count: u32) -> Task {
         Task::Slurm {
@@ -278,7 +275,7 @@ mod tests {
 
     #[test]
     fn the_first_array_fixes_the_count_and_a_resubmitted_task_keeps_its_shard() {
-        let results = scratch("first");
+        let results = fresh_scratch("layout-first").unwrap();
         let shard = shard_of_task(slurm(1, 0, 3, 4), None, &results, "h").unwrap();
         assert_eq!(shard, Shard { index: 1, count: 4 });
         // Another task of the same array agrees.
@@ -303,7 +300,7 @@ mod tests {
 
     #[test]
     fn a_lone_resubmission_into_a_fresh_folder_is_refused_unless_the_config_fixes_the_count() {
-        let results = scratch("fresh");
+        let results = fresh_scratch("layout-fresh").unwrap();
         let e = shard_of_task(slurm(3, 3, 3, 1), None, &results, "h")
             .unwrap_err()
             .to_string();

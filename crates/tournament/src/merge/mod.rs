@@ -429,14 +429,11 @@ fn process_alive(pid: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        agon_engine::output_file::fresh_scratch(&format!("merge-{name}")).unwrap()
-    }
+    use agon_engine::output_file::fresh_scratch;
 
     #[test]
     fn nothing_to_merge_is_said() {
-        let out = scratch("none").join("out");
+        let out = fresh_scratch("merge-none").unwrap().join("out");
         let error = merge(&[], &out, false).unwrap_err();
         assert!(matches!(error, MergeError::NoFolders), "{error:?}");
         std::fs::remove_dir_all(out.parent().unwrap()).unwrap();
@@ -444,7 +441,7 @@ mod tests {
 
     #[test]
     fn an_out_folder_that_cannot_receive_the_merge_is_refused() {
-        let dir = scratch("out");
+        let dir = fresh_scratch("merge-out").unwrap();
         let full = dir.join("full");
         std::fs::create_dir(&full).unwrap();
         std::fs::write(full.join("standings.json"), b"{}").unwrap();
@@ -501,7 +498,7 @@ mod tests {
 
     #[test]
     fn a_record_that_cannot_be_copied_names_its_file() {
-        let dir = scratch("copy");
+        let dir = fresh_scratch("merge-copy").unwrap();
         let from = dir.join("missing.json");
         let error = link_or_copy(&from, &dir.join("to.json")).unwrap_err();
         match &error {
