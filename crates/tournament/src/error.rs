@@ -4,6 +4,7 @@
 //! saying how to go on.
 
 use crate::builds::BuildError;
+use crate::plan::PlanError;
 use agon_engine::{LocateError, PathError};
 use agon_games::registry::UnknownGame;
 use agon_play::journal::JournalError;
@@ -18,9 +19,9 @@ pub enum TournamentError {
         plan.display()
     )]
     NoSeedSecret { plan: PathBuf },
-    /// The plan's next step could not be laid out (said by the format's own checks).
-    #[error("{0}")]
-    Setup(String),
+    /// The plan's next step could not be laid out.
+    #[error(transparent)]
+    NextStep(#[from] PlanError),
     #[error(transparent)]
     UnknownGame(#[from] UnknownGame),
     #[error(transparent)]

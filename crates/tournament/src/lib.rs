@@ -11,6 +11,7 @@ pub mod in_flight;
 pub mod layout;
 pub mod merge;
 pub mod plan;
+mod plan_error;
 mod plan_file_error;
 pub mod run;
 pub mod shard;

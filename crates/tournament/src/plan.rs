@@ -6,13 +6,14 @@ use super::config::{Config, Declared, ParamSet, Settings};
 use super::entry::Entry;
 use super::format::{Lineup, Progress, Results};
 use super::shard::{Shard, ShardError};
+pub use crate::plan_error::{MissingBot, PlanError};
 use crate::plan_file_error::PlanFileError;
 use agon_engine::BotSpec;
+use agon_engine::HostKind;
 use agon_engine::ProcessHost;
 use agon_engine::SeedSecret;
 use agon_engine::{input_file::limits, Input};
 use agon_engine::{seating, Hosting, Trial};
-use agon_engine::{HostKind, LocateError};
 use agon_engine::{Manifest, StagedPlugin};
 use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
@@ -84,26 +85,6 @@ pub struct GameSpec {
     /// Parameters of this game alone (the Flip course's board seed), over the set's.
     #[serde(default, skip_serializing_if = "RawParams::is_empty")]
     pub params: RawParams,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum PlanError {
-    /// A configuration problem found while looking at the plugins (unknown bot, ...).
-    #[error("{0}")]
-    Config(String),
-    /// A failure of the engine's own resources (the plugin cache, the OS's random numbers):
-    /// no entrant's doing, so no entrant is excluded for it.
-    #[error("{0}")]
-    Resource(String),
-    /// No process host to inspect plugins in: the engine's own, like a resource.
-    #[error(transparent)]
-    Host(#[from] LocateError),
-    #[error("fewer than {needed} entrants can play ({found}); excluded: {excluded}")]
-    TooFewEntrants {
-        needed: usize,
-        found: usize,
-        excluded: String,
-    },
 }
 
 /// A plugin's manifest, read in a host of `inspection`, a sandboxed process host whatever host
@@ -197,7 +178,7 @@ impl Plan {
         registry: &Registry,
         results: &Results,
         batch: usize,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, PlanError> {
         if self
             .games
             .iter()
@@ -205,10 +186,8 @@ impl Plan {
         {
             return Ok(false);
         }
-        let game = registry
-            .get(&self.settings.game)
-            .map_err(|e| e.to_string())?;
-        let seats = seats(game, &self.param_sets)?;
+        let game = registry.get(&self.settings.game)?;
+        let seats = seats(game, &self.param_sets, &self.config_file)?;
         let names: Vec<&str> = self.entrants.iter().map(|e| e.name.as_str()).collect();
         let lineup = Lineup {
             config_hash: &self.config_hash,
@@ -427,13 +406,9 @@ fn tournament_game<'r>(
     settings: &Settings,
     registry: &'r Registry,
 ) -> Result<&'r dyn GameRules, PlanError> {
-    let game = registry
-        .get(&settings.game)
-        .map_err(|e| PlanError::Config(e.to_string()))?;
+    let game = registry.get(&settings.game)?;
     if settings.profile.host == HostKind::Remote {
-        return Err(PlanError::Config(
-            "tournaments seat plugins; remote seats exist only in `agon reversixt serve`".into(),
-        ));
+        return Err(PlanError::RemoteSeats);
     }
     Ok(game)
 }
@@ -489,14 +464,16 @@ impl Field {
                 .iter()
                 .map(|b| format!("{} ({})", b.name, b.game))
                 .collect();
-            return Err(PlanError::Config(format!(
-                "{}: entrant `{name}`: key `bot`: {} has no bot `{}` for {} (it offers: {})",
-                config.file.display(),
-                spec.file.display(),
-                spec.bot,
-                game.name(),
-                offered.join(", ")
-            )));
+            return Err(PlanError::NoSuchBot {
+                config: config.file.clone(),
+                entrant: name.to_string(),
+                missing: Box::new(MissingBot {
+                    plugin: spec.file.clone(),
+                    bot: spec.bot.clone(),
+                    game: game.name().to_string(),
+                    offered: offered.join(", "),
+                }),
+            });
         }
         self.add(name.to_string(), spec, &staged, &m);
         Ok(())
@@ -556,12 +533,10 @@ impl Field {
 fn refuse_twin_names(config: &Config, entrants: &[Entrant]) -> Result<(), PlanError> {
     for (i, e) in entrants.iter().enumerate() {
         if entrants[..i].iter().any(|f| f.name == e.name) {
-            return Err(PlanError::Config(format!(
-                "{}: two entrants are named `{}` (a folder entrant is named by its team, with its file's name when two \
-                 plugins of the folder share a team)",
-                config.file.display(),
-                e.name
-            )));
+            return Err(PlanError::TwinNames {
+                config: config.file.clone(),
+                name: e.name.clone(),
+            });
         }
     }
     Ok(())
@@ -609,11 +584,11 @@ fn try_each(
                 )))
             }
             Trial::Refused(message) => {
-                return Err(PlanError::Config(format!(
-                    "{}: entrant `{}`: key `bot`: the bot refused its parameters: {message}",
-                    config.file.display(),
-                    e.name
-                )))
+                return Err(PlanError::RefusedParameters {
+                    config: config.file.clone(),
+                    entrant: e.name.clone(),
+                    message,
+                })
             }
         }
     }
@@ -629,13 +604,15 @@ fn lay_out(
     entrants: &[Entrant],
 ) -> Result<Vec<GameSpec>, PlanError> {
     let settings = &config.settings;
-    let seats = seats(game, &config.param_sets)
-        .map_err(|e| PlanError::Config(format!("{}: {e}", config.file.display())))?;
+    let seats = seats(game, &config.param_sets, &config.file)?;
     let names: Vec<&str> = entrants.iter().map(|e| e.name.as_str()).collect();
     settings
         .format
         .check_field(&names, &seats)
-        .map_err(|e| PlanError::Config(format!("{}: {e}", config.file.display())))?;
+        .map_err(|source| PlanError::Field {
+            config: config.file.clone(),
+            source,
+        })?;
     let lineup = Lineup {
         config_hash,
         settings,
@@ -645,12 +622,11 @@ fn lay_out(
     let schedule = settings.format.schedule();
     let count = schedule.games_at_most(&lineup);
     if count > MAX_GAMES as u128 {
-        return Err(PlanError::Config(format!(
-            "{}: the configuration plans {count} games; at most {MAX_GAMES} are allowed \
-             (fewer games per pairing, sweep values or entrants, or shards of several \
-             tournaments)",
-            config.file.display()
-        )));
+        return Err(PlanError::TooManyGames {
+            config: config.file.clone(),
+            count,
+            most: MAX_GAMES,
+        });
     }
     let start = Progress {
         laid_out: &[],
@@ -661,12 +637,20 @@ fn lay_out(
 }
 
 /// The game's seats under each parameter set.
-fn seats(game: &dyn GameRules, param_sets: &[ParamSet]) -> Result<Vec<usize>, String> {
+/// The game's seat count under each parameter set; `config` is the file that set them.
+fn seats(
+    game: &dyn GameRules,
+    param_sets: &[ParamSet],
+    config: &Path,
+) -> Result<Vec<usize>, PlanError> {
     param_sets
         .iter()
         .map(|p| game.seats_for(&p.params, &agon_engine::GameFiles))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())
+        .map_err(|source| PlanError::Seats {
+            config: config.to_path_buf(),
+            source,
+        })
 }
 
 /// A folder entrant is named by its team (its plugin's name when the team is blank), with the

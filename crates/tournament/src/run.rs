@@ -125,8 +125,7 @@ pub fn execute_steps(
     loop {
         let entries = agon_play::journal::read::<Entry>(dir, &plan.entry_check())?;
         let results = results_by_id(&entries);
-        let laid_out = plan.lay_out_next(&registry, &results, options.concurrency);
-        if !laid_out.map_err(TournamentError::Setup)? {
+        if !plan.lay_out_next(&registry, &results, options.concurrency)? {
             return Ok(total);
         }
         plan.write(dir).on_path(&dir.join("tournament.json"))?;

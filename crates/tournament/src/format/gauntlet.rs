@@ -3,6 +3,7 @@
 
 use super::super::plan::GameSpec;
 use super::round_robin::{binomial, rotations, subsets};
+use super::FieldError;
 use super::{pairs, Lineup, Progress, Schedule};
 
 pub struct Gauntlet<'a> {
@@ -81,26 +82,24 @@ impl Schedule for Gauntlet<'_> {
 
 /// Every candidate is an entrant that can play, and the field is not empty; `seats` is the
 /// game's seat count under each parameter set.
-pub fn check_field(candidates: &[String], names: &[&str], seats: &[usize]) -> Result<(), String> {
+pub fn check_field(
+    candidates: &[String],
+    names: &[&str],
+    seats: &[usize],
+) -> Result<(), FieldError> {
     if candidates.is_empty() {
-        return Err("a gauntlet needs `candidates = [\"NAME\", ...]`".into());
+        return Err(FieldError::NoCandidates);
     }
-    for c in candidates {
-        if !names.contains(&c.as_str()) {
-            return Err(format!(
-                "candidate `{c}` is not an entrant that can play (entrants: {})",
-                names.join(", ")
-            ));
-        }
+    if let Some(c) = candidates.iter().find(|c| !names.contains(&c.as_str())) {
+        return Err(FieldError::NotAnEntrant {
+            candidate: c.clone(),
+            entrants: names.join(", "),
+        });
     }
     let field = names.len() - candidates.len();
     let most = seats.iter().copied().max().unwrap_or(2);
     if field + 1 < most.max(2) {
-        return Err(format!(
-            "the field (the entrants that are not candidates) has {field} entrant(s); games of \
-             {most} seats need at least {}",
-            most.max(2) - 1
-        ));
+        return Err(FieldError::FieldTooSmall { field, seats: most });
     }
     Ok(())
 }
@@ -179,11 +178,22 @@ mod tests {
     fn a_field_too_small_or_an_unknown_candidate_is_refused() {
         let names = ["a", "new"];
         let e = check_field(&["newer".into()], &names, &[2]).unwrap_err();
-        assert!(e.contains("`newer`"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "candidate `newer` is not an entrant that can play (entrants: a, new)"
+        );
         assert!(check_field(&["new".into()], &names, &[2]).is_ok());
         let e = check_field(&["new".into(), "a".into()], &names, &[2]).unwrap_err();
-        assert!(e.contains("field"), "{e}");
+        assert_eq!(e, FieldError::FieldTooSmall { field: 0, seats: 2 });
         let e = check_field(&["new".into()], &names, &[3]).unwrap_err();
-        assert!(e.contains("3 seats"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "the field (the entrants that are not candidates) has 1 entrant(s); games of 3 \
+             seats need at least 2"
+        );
+        assert_eq!(
+            check_field(&[], &names, &[2]),
+            Err(FieldError::NoCandidates)
+        );
     }
 }

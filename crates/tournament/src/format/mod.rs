@@ -11,6 +11,7 @@
 //! Round robin and gauntlet know every game before the first is played, so their plans shard;
 //! Swiss and SPRT lay out a step at a time.
 
+mod field_error;
 mod gauntlet;
 mod pairs;
 mod round_robin;
@@ -18,6 +19,7 @@ mod sprt;
 mod swiss;
 mod swiss_pairing;
 
+pub use field_error::{FieldError, FormatCheckError};
 pub use gauntlet::Gauntlet;
 pub use round_robin::RoundRobin;
 pub use sprt::{sprt_state, Sprt};
@@ -75,19 +77,15 @@ impl Format {
 
     /// Whether the entrants that can play (`names`, in entrant order) make a field this format
     /// can use; the message says what is missing.
-    pub fn check_field(&self, names: &[&str], seats: &[usize]) -> Result<(), String> {
+    pub fn check_field(&self, names: &[&str], seats: &[usize]) -> Result<(), FieldError> {
         match self {
             Format::RoundRobin => Ok(()),
             Format::Gauntlet { candidates } => gauntlet::check_field(candidates, names, seats),
-            Format::Swiss { .. } if names.len() < 2 => {
-                Err("a Swiss tournament needs at least two entrants".into())
-            }
+            Format::Swiss { .. } if names.len() < 2 => Err(FieldError::SwissAlone),
             Format::Swiss { .. } => Ok(()),
-            Format::Sprt(_) if names.len() != 2 => Err(format!(
-                "an SPRT compares two builds: the baseline, then the candidate ({} entrants \
-                 can play)",
-                names.len()
-            )),
+            Format::Sprt(_) if names.len() != 2 => Err(FieldError::SprtNotTwo {
+                entrants: names.len(),
+            }),
             Format::Sprt(_) => Ok(()),
         }
     }
@@ -156,10 +154,10 @@ impl Format {
         games_per_pairing: u32,
         param_sets: usize,
         names: &[&str],
-    ) -> Result<(), String> {
+    ) -> Result<(), FormatCheckError> {
         self.check_settings(games_per_pairing, param_sets)
-            .map_err(|(key, e)| format!("{key}: {e}"))?;
-        self.check_field(names, &[2])
+            .map_err(|(key, why)| FormatCheckError::Settings { key, why })?;
+        Ok(self.check_field(names, &[2])?)
     }
 }
 
