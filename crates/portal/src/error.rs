@@ -1,17 +1,18 @@
 //! Why a portal did not start or stopped: its certificate, its database or its key, the web
 //! server's runtime or address, or the ladder under it.
 
+use crate::tls::TlsError;
+use crate::token::KeyError;
 use crate::StoreError;
 use agon_ladder::LadderError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PortalError {
-    /// The certificate or its key (what the TLS set-up said).
-    #[error("{0}")]
-    Tls(String),
-    /// The key that signs sign-in tokens (what reading or making it said).
-    #[error("{0}")]
-    Key(String),
+    #[error(transparent)]
+    Tls(#[from] TlsError),
+    /// The key that signs sign-in tokens.
+    #[error(transparent)]
+    Key(#[from] KeyError),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("the web server's runtime: {0}")]

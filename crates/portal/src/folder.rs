@@ -14,6 +14,7 @@
 //! `cache/` stay readable to the bot's own user of the sandbox, which reaches each through its
 //! own root (a bind of that one file), never through this folder.
 
+use agon_engine::{OnPath, PathError};
 use std::path::{Path, PathBuf};
 
 pub struct PortalFolder {
@@ -22,17 +23,14 @@ pub struct PortalFolder {
 
 impl PortalFolder {
     /// The folder `root`, its parts created where missing, readable by its owner only.
-    pub fn open(root: &Path) -> Result<PortalFolder, String> {
+    pub fn open(root: &Path) -> Result<PortalFolder, PathError> {
         use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
         let folder = PortalFolder {
             root: root.to_path_buf(),
         };
         let mut builder = std::fs::DirBuilder::new();
         builder.recursive(true).mode(0o700);
-        fn io(path: &Path) -> impl FnOnce(std::io::Error) -> String + '_ {
-            move |e| format!("{}: {e}", path.display())
-        }
-        builder.create(root).map_err(io(root))?;
+        builder.create(root).on_path(root)?;
         // A folder made by an older portal, or by hand, is closed too, if it is ours to close.
         if let Err(e) = std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700)) {
             log::warn!(
@@ -46,7 +44,7 @@ impl PortalFolder {
             folder.incoming(),
             folder.cache(),
         ] {
-            builder.create(&dir).map_err(io(&dir))?;
+            builder.create(&dir).on_path(&dir)?;
         }
         Ok(folder)
     }

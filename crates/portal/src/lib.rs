@@ -68,5 +68,6 @@ pub use limits::LimitSettings;
 pub use run::{run, PortalSettings};
 pub use store::Store;
 pub use store_error::StoreError;
-pub use team_name::TeamName;
-pub use token::{new_token, TokenKey};
+pub use team_name::{BadTeamName, TeamName};
+pub use tls::TlsError;
+pub use token::{new_token, KeyError, NoRandomness, TokenKey};

@@ -5,6 +5,7 @@
 use super::body_budget::Budget;
 use super::limits::LimitSettings;
 use super::refusal::Refusal;
+use agon_engine::{OnPath, PathError};
 use axum::extract::multipart::{Field, MultipartError};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -111,14 +112,14 @@ pub async fn receive(
 impl Received {
     /// Moves the file to `target` (one rename: the ladder sees the whole file or the old one)
     /// and syncs the folder, so that the move survives a crash.
-    pub fn publish(mut self, target: &Path) -> Result<(), String> {
-        std::fs::rename(&self.temp.path, target)
-            .map_err(|e| format!("{} -> {}: {e}", self.temp.path.display(), target.display()))?;
+    pub fn publish(mut self, target: &Path) -> Result<(), PathError> {
+        // The target names the failure: the upload's temporary name means nothing to staff.
+        std::fs::rename(&self.temp.path, target).on_path(target)?;
         self.temp.published = true;
         let folder = target.parent().unwrap_or(Path::new("."));
         std::fs::File::open(folder)
             .and_then(|dir| dir.sync_all())
-            .map_err(|e| format!("{}: {e}", folder.display()))
+            .on_path(folder)
     }
 }
 

@@ -35,11 +35,11 @@ pub fn run(
     settings: PortalSettings,
 ) -> Result<Summary, PortalError> {
     let tls = match &settings.tls {
-        Some((cert, key)) => Some(Arc::new(Tls::load(cert, key).map_err(PortalError::Tls)?)),
+        Some((cert, key)) => Some(Arc::new(Tls::load(cert, key)?)),
         None => None,
     };
     let store = Store::open(&folder.database())?;
-    let key = TokenKey::load_or_create(&folder.key()).map_err(PortalError::Key)?;
+    let key = TokenKey::load_or_create(&folder.key())?;
     clear_incoming(&folder.incoming());
     let portal = Arc::new(Portal {
         folder,

@@ -10,20 +10,14 @@ const MAX_LEN: usize = 40;
 pub struct TeamName(String);
 
 impl TeamName {
-    pub fn parse(text: &str) -> Result<TeamName, String> {
+    pub fn parse(text: &str) -> Result<TeamName, BadTeamName> {
         let allowed = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        let shown = || text.escape_debug().to_string();
         if text.is_empty() || text.len() > MAX_LEN {
-            return Err(format!(
-                "team name `{}`: expected 1 to {MAX_LEN} characters",
-                text.escape_debug()
-            ));
+            return Err(BadTeamName::Length { name: shown() });
         }
         if !text.chars().all(allowed) || text.starts_with('-') {
-            return Err(format!(
-                "team name `{}`: expected letters, digits, `-` and `_` only, not starting \
-                 with `-`",
-                text.escape_debug()
-            ));
+            return Err(BadTeamName::Characters { name: shown() });
         }
         Ok(TeamName(text.to_string()))
     }
@@ -52,6 +46,17 @@ impl fmt::Display for TeamName {
     }
 }
 
+/// A team name that could be taken for a path or an option; `name` is escaped for showing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadTeamName {
+    #[error("team name `{name}`: expected 1 to {MAX_LEN} characters")]
+    Length { name: String },
+    #[error(
+        "team name `{name}`: expected letters, digits, `-` and `_` only, not starting with `-`"
+    )]
+    Characters { name: String },
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,6 +80,14 @@ mod tests {
         ] {
             assert!(TeamName::parse(bad).is_err(), "{bad:?}");
         }
+        assert_eq!(
+            TeamName::parse("a\nb").unwrap_err().to_string(),
+            "team name `a\\nb`: expected letters, digits, `-` and `_` only, not starting with `-`"
+        );
+        assert!(matches!(
+            TeamName::parse(""),
+            Err(BadTeamName::Length { .. })
+        ));
         assert_eq!(TeamName::of_slot("notes.txt"), None);
         assert_eq!(TeamName::of_slot("../x.so"), None);
     }

@@ -3,9 +3,10 @@
 //! a copy of the database alone gives no way to test guesses). Hashes are compared in constant
 //! time (`blake3::Hash`'s equality).
 
+use agon_engine::{OnPath, PathError};
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What every token starts with, so that one pasted in the wrong place is recognisable.
 const PREFIX: &str = "agon_";
@@ -14,25 +15,26 @@ pub struct TokenKey([u8; 32]);
 
 impl TokenKey {
     /// The key in `path`, made (readable by its owner only) where there is none yet.
-    pub fn load_or_create(path: &Path) -> Result<TokenKey, String> {
+    pub fn load_or_create(path: &Path) -> Result<TokenKey, KeyError> {
         match std::fs::read(path) {
             Ok(bytes) => {
-                let key: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
-                    format!(
-                        "{}: expected the portal's 32-byte key, found {} bytes",
-                        path.display(),
-                        bytes.len()
-                    )
-                })?;
+                let key: [u8; 32] =
+                    bytes
+                        .as_slice()
+                        .try_into()
+                        .map_err(|_| KeyError::WrongLength {
+                            path: path.to_path_buf(),
+                            found: bytes.len(),
+                        })?;
                 Ok(TokenKey(key))
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let mut key = [0u8; 32];
-                getrandom::fill(&mut key).map_err(|e| format!("no randomness: {e}"))?;
-                write_whole(path, &key).map_err(|e| format!("{}: {e}", path.display()))?;
+                getrandom::fill(&mut key).map_err(NoRandomness)?;
+                write_whole(path, &key).on_path(path)?;
                 Ok(TokenKey(key))
             }
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(e) => Err(PathError::new(path, e).into()),
         }
     }
 
@@ -91,11 +93,28 @@ fn write_whole(path: &Path, key: &[u8]) -> std::io::Result<()> {
 }
 
 /// A new token: 128 random bits, as hex after [`PREFIX`].
-pub fn new_token() -> Result<String, String> {
+pub fn new_token() -> Result<String, NoRandomness> {
     let mut bits = [0u8; 16];
-    getrandom::fill(&mut bits).map_err(|e| format!("no randomness: {e}"))?;
+    getrandom::fill(&mut bits).map_err(NoRandomness)?;
     let hex: String = bits.iter().map(|b| format!("{b:02x}")).collect();
     Ok(format!("{PREFIX}{hex}"))
+}
+
+/// The operating system gave no random bits.
+#[derive(Debug, thiserror::Error)]
+#[error("no randomness: {0}")]
+pub struct NoRandomness(#[source] getrandom::Error);
+
+/// Why the key that token hashes are made with cannot be used: its file is not one, it cannot
+/// be read or made, or there is no randomness to make it with.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    #[error("{}: expected the portal's 32-byte key, found {found} bytes", path.display())]
+    WrongLength { path: PathBuf, found: usize },
+    #[error(transparent)]
+    File(#[from] PathError),
+    #[error(transparent)]
+    NoRandomness(#[from] NoRandomness),
 }
 
 #[cfg(test)]
@@ -131,7 +150,18 @@ mod tests {
         );
         assert!(!other.verify("session", &["red", "17"], &signed));
         let refused = TokenKey::load_or_create(&dir.join("short")).err().unwrap();
-        assert!(refused.contains("32-byte key, found 3 bytes"), "{refused}");
+        assert!(
+            matches!(refused, KeyError::WrongLength { found: 3, .. }),
+            "{refused:?}"
+        );
+        assert!(
+            refused
+                .to_string()
+                .ends_with("short: expected the portal's 32-byte key, found 3 bytes"),
+            "{refused}"
+        );
+        let folder = TokenKey::load_or_create(&dir).err().unwrap();
+        assert!(matches!(folder, KeyError::File(_)), "{folder:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -36,7 +36,7 @@ fn serve(args: PortalServeArgs) -> anyhow::Result<()> {
         (None, None) => None,
         _ => bail!("--tls-cert and --tls-key: give both (HTTPS) or neither (HTTP)"),
     };
-    let folder = PortalFolder::open(&dir).map_err(|e| anyhow!(e))?;
+    let folder = PortalFolder::open(&dir)?;
     let mut options =
         crate::commands::ladder::options(folder.builds(), folder.ladder(), args.play)?;
     options.hosting.cache = folder.cache();
@@ -68,11 +68,11 @@ fn team(command: TeamCommand) -> anyhow::Result<()> {
     let now = agon_ladder::events::unix_ms();
     match command {
         TeamCommand::Add(args) => {
-            let name = TeamName::parse(&args.name).map_err(|e| anyhow!(e))?;
-            let folder = PortalFolder::open(&args.portal.dir).map_err(|e| anyhow!(e))?;
+            let name = TeamName::parse(&args.name)?;
+            let folder = PortalFolder::open(&args.portal.dir)?;
             let store = Store::open(&folder.database())?;
-            let key = TokenKey::load_or_create(&folder.key()).map_err(|e| anyhow!(e))?;
-            let token = agon_portal::new_token().map_err(|e| anyhow!(e))?;
+            let key = TokenKey::load_or_create(&folder.key())?;
+            let token = agon_portal::new_token()?;
             store.add_team(name.as_str(), &key.hash(&token), now)?;
             eprintln!(
                 "agon: team `{name}` added; its token, shown this once (the portal keeps only \
@@ -81,7 +81,7 @@ fn team(command: TeamCommand) -> anyhow::Result<()> {
             agon_play::console::outln!("{token}");
         }
         TeamCommand::List(args) => {
-            let folder = PortalFolder::open(&args.dir).map_err(|e| anyhow!(e))?;
+            let folder = PortalFolder::open(&args.dir)?;
             let store = Store::open(&folder.database())?;
             let teams = store.teams()?;
             if teams.is_empty() {
@@ -100,8 +100,8 @@ fn team(command: TeamCommand) -> anyhow::Result<()> {
             }
         }
         TeamCommand::Revoke(args) => {
-            let name = TeamName::parse(&args.name).map_err(|e| anyhow!(e))?;
-            let folder = PortalFolder::open(&args.portal.dir).map_err(|e| anyhow!(e))?;
+            let name = TeamName::parse(&args.name)?;
+            let folder = PortalFolder::open(&args.portal.dir)?;
             let store = Store::open(&folder.database())?;
             if !store.revoke_team(name.as_str(), now)? {
                 bail!("no team `{name}` with an active token");
