@@ -351,7 +351,9 @@ fn a_build_that_plays_clean_only_in_validation_is_refused() {
     );
     let refused = events_of(&events, "refused", "south.so");
     let reason = refused[0]["reason"].as_str().unwrap();
-    assert_has(reason, "illegal");
+    // The candidate's own fault, by seat, bot and cause, in the game of the host that saw it.
+    assert_has(reason, "validation game (");
+    assert_has(reason, " (validation-cheat): illegal: ");
     let games = jsonl(&out.join("journal.jsonl"));
     assert!(games.iter().all(|g| sha_of_slot(g, "south.so").is_none()));
 }

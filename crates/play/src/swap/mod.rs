@@ -7,3 +7,6 @@ pub mod build;
 pub mod intake;
 pub mod sparring;
 pub mod validation;
+mod validation_error;
+
+pub use validation_error::ValidationError;

@@ -14,6 +14,7 @@
 
 use super::build::Build;
 use super::sparring::{house_seat, Opponent, Sparring};
+use super::validation_error::ValidationError;
 use agon_engine::BotSpec;
 use agon_engine::ProcessHost;
 use agon_engine::SeedSecret;
@@ -96,7 +97,7 @@ impl Validator {
             file: staged.copy.clone(),
             ..self
                 .bot_for(&candidate.slot, &manifest, rules)
-                .map_err(|e| refuse(sha, e))?
+                .map_err(|e| refuse(sha, e.to_string()))?
         };
         let mut smoke = Vec::new();
         for hosting in self.hostings() {
@@ -141,37 +142,38 @@ impl Validator {
         slot: &str,
         manifest: &Manifest,
         rules: &dyn GameRules,
-    ) -> Result<BotSpec, String> {
+    ) -> Result<BotSpec, ValidationError> {
         let game = rules.name();
         let wanted = self.configured.get(slot);
         let name = match wanted {
             Some(spec) => spec.bot.as_str(),
-            None => first_bot(manifest, game).ok_or_else(|| {
-                format!(
-                    "it offers no bot for {game} that is not hidden (its bots: {})",
-                    manifest
-                        .bots
-                        .iter()
-                        .map(|b| format!("{} for {}", b.name, b.game))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+            None => first_bot(manifest, game).ok_or_else(|| ValidationError::NoBotForGame {
+                game: game.to_string(),
+                bots: manifest
+                    .bots
+                    .iter()
+                    .map(|b| format!("{} for {}", b.name, b.game))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             })?,
         };
         let offered = manifest
             .bots
             .iter()
             .find(|b| b.name == name && b.game == game)
-            .ok_or_else(|| format!("it offers no bot `{name}` for {game}"))?;
+            .ok_or_else(|| ValidationError::NoSuchBot {
+                bot: name.to_string(),
+                game: game.to_string(),
+            })?;
         if offered.protocol_version != rules.protocol_version() {
-            return Err(format!(
-                "bot `{name}` {}",
-                agon_engine::loader::protocol_mismatch(
+            return Err(ValidationError::Protocol {
+                bot: name.to_string(),
+                mismatch: agon_engine::loader::protocol_mismatch(
                     game,
                     offered.protocol_version,
-                    rules.protocol_version()
-                )
-            ));
+                    rules.protocol_version(),
+                ),
+            });
         }
         Ok(BotSpec {
             file: PathBuf::new(), // the staged copy, set by the caller
@@ -188,11 +190,11 @@ impl Validator {
         slot: &str,
         candidate: &BotSpec,
         hosting: &Hosting,
-    ) -> Result<String, String> {
+    ) -> Result<String, ValidationError> {
         let files = agon_engine::GameFiles;
         let seats = rules
             .seats_for(&self.params, &files)
-            .map_err(|e| format!("the game's parameters: {e}"))?;
+            .map_err(ValidationError::GameParameters)?;
         let mut rng = rand::rng();
         let own = rng.random_range(0..seats.max(1));
         let mut opponents = self
@@ -203,7 +205,7 @@ impl Validator {
         let mut seated: Vec<Seat> = Vec::new();
         for seat in 0..seats {
             let placed = if seat == own {
-                seating::seat(candidate, seat, rules, hosting).map_err(|e| e.to_string())?
+                seating::seat(candidate, seat, rules, hosting)?
             } else {
                 let opponent = opponents.next().unwrap_or(Opponent::House);
                 met.push(opponent_name(&opponent));
@@ -218,7 +220,7 @@ impl Validator {
             budgets: self.budgets,
             fault_policy: self.fault_policy,
         };
-        let record = run_match(rules, &settings, seated).map_err(|e| e.to_string())?;
+        let record = run_match(rules, &settings, seated)?;
         own_fault(&record, own, &candidate.bot)?;
         let against = if met.is_empty() {
             String::new()
@@ -234,13 +236,14 @@ impl Validator {
 }
 
 /// The candidate's first fault in `record`, as a refusal.
-fn own_fault(record: &MatchRecord, own: usize, bot: &str) -> Result<(), String> {
+fn own_fault(record: &MatchRecord, own: usize, bot: &str) -> Result<(), ValidationError> {
     match record.faults.iter().find(|f| f.seat == own) {
-        Some(fault) => Err(format!(
-            "seat {own} ({bot}): {}: {}",
-            fault.cause,
-            agon_games::contract::bounded(&fault.detail)
-        )),
+        Some(fault) => Err(ValidationError::OwnFault {
+            seat: own,
+            bot: bot.to_string(),
+            cause: fault.cause,
+            detail: agon_games::contract::bounded(&fault.detail),
+        }),
         None => Ok(()),
     }
 }
@@ -257,12 +260,15 @@ fn opponent_seat(
     seat: usize,
     rules: &dyn GameRules,
     hosting: &Hosting,
-) -> Result<Seat, String> {
+) -> Result<Seat, ValidationError> {
     match opponent {
         Opponent::Build { slot, spec } => seating::seat(&spec, seat, rules, hosting)
-            .map_err(|e| format!("cannot seat the opponent {slot}: {e}")),
-        Opponent::House => house_seat(rules.name(), seat)
-            .ok_or_else(|| format!("{} has no house bot to play against", rules.name())),
+            .map_err(|source| ValidationError::Opponent { slot, source }),
+        Opponent::House => {
+            house_seat(rules.name(), seat).ok_or_else(|| ValidationError::NoHouseBot {
+                game: rules.name().to_string(),
+            })
+        }
     }
 }
 
