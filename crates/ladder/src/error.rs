@@ -4,7 +4,7 @@
 
 use agon_engine::PathError;
 use agon_games::registry::UnknownGame;
-use agon_play::game_runner::RefusedParams;
+use agon_play::game_runner::{GameFailure, RefusedParams};
 use agon_play::journal::JournalError;
 use agon_play::json_lines::LinesError;
 use agon_play::swap::intake::WatchError;
@@ -53,7 +53,19 @@ pub enum LadderError {
     #[error("the folder watcher panicked")]
     WatcherPanicked,
     #[error("{count} games in a row could not be set up; the last: {last}")]
-    SetUpFailed { count: usize, last: String },
+    SetUpFailed { count: usize, last: GameNotPlayed },
+}
+
+/// Why the ladder could not play a game, through no bot's fault.
+#[derive(Debug, thiserror::Error)]
+pub enum GameNotPlayed {
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
+    #[error(transparent)]
+    Runner(Box<GameFailure>),
+    /// The game's record could not be written.
+    #[error(transparent)]
+    Record(#[from] PathError),
 }
 
 impl LadderError {
@@ -65,7 +77,7 @@ impl LadderError {
 
 #[cfg(test)]
 mod tests {
-    use super::LadderError;
+    use super::{GameNotPlayed, LadderError, PathError};
 
     #[test]
     fn the_ladder_s_own_failures_read_as_sentences() {
@@ -73,13 +85,18 @@ mod tests {
             LadderError::Stopped("workers").to_string(),
             "the workers stopped"
         );
+        let unwritable = PathError::new(
+            std::path::Path::new("/l/records/game-9.json"),
+            std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        );
         let failed = LadderError::SetUpFailed {
             count: 5,
-            last: "a.so: cannot load".into(),
+            last: GameNotPlayed::Record(unwritable),
         };
         assert_eq!(
             failed.to_string(),
-            "5 games in a row could not be set up; the last: a.so: cannot load"
+            "5 games in a row could not be set up; the last: /l/records/game-9.json: permission \
+             denied"
         );
         let denied = std::io::Error::from(std::io::ErrorKind::WouldBlock);
         let thread = LadderError::thread("the validator")(denied);

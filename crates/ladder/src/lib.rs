@@ -28,4 +28,4 @@ pub mod pairing;
 pub mod restore;
 pub mod run;
 
-pub use error::LadderError;
+pub use error::{GameNotPlayed, LadderError};

@@ -14,7 +14,7 @@ use super::events::{unix_ms, Event, EventLog, Logged};
 use super::game_pages;
 use super::pairing::Pairing;
 use super::restore::{LastVerdict, Restored};
-use crate::LadderError;
+use crate::{GameNotPlayed, LadderError};
 use agon_engine::BotSpec;
 use agon_engine::Budgets;
 use agon_engine::Hosting;
@@ -99,7 +99,7 @@ enum Done {
     },
     Failed {
         slots: Vec<String>,
-        why: String,
+        why: GameNotPlayed,
     },
 }
 
@@ -523,7 +523,7 @@ impl<'a> Ladder<'a> {
             Done::Failed { slots, why } => {
                 let slots: Vec<&str> = slots.iter().map(String::as_str).collect();
                 self.state.pairing.uncount(&slots);
-                log::error!("{}", name(&why));
+                log::error!("{}", name(&why.to_string()));
                 self.failures_in_a_row += 1;
                 if self.failures_in_a_row >= FAILURES_IN_A_ROW {
                     return Err(LadderError::SetUpFailed {
@@ -733,14 +733,14 @@ fn validate_arrivals(
 /// Plays one game and writes its record.
 fn play(job: Job, options: &LadderOptions) -> Done {
     let slots: Vec<String> = job.builds.iter().map(|b| b.slot.clone()).collect();
-    let failed = |why: String| Done::Failed {
+    let failed = |why: GameNotPlayed| Done::Failed {
         slots: slots.clone(),
         why,
     };
     let registry = Registry::builtin();
     let rules = match registry.get(&options.game) {
         Ok(r) => r,
-        Err(e) => return failed(e.to_string()),
+        Err(e) => return failed(e.into()),
     };
     let started_unix_ms = unix_ms();
     let bots: Vec<PinnedBot> = job
@@ -765,7 +765,7 @@ fn play(job: Job, options: &LadderOptions) -> Done {
         match game_runner::play(rules, &options.hosting, &bots, &settings, &what) {
             Played::Game { record, game_ms } => (record, game_ms),
             Played::Unplayed(why) => return Done::Unplayed { slots, why },
-            Played::Failed(why) => return failed(why),
+            Played::Failed(why) => return failed(GameNotPlayed::Runner(why)),
         };
     let game = LadderGame::new(
         job.number,
@@ -775,8 +775,8 @@ fn play(job: Job, options: &LadderOptions) -> Done {
         (started_unix_ms, unix_ms()),
     );
     let path = record_files::path(&options.out, &game.id);
-    if let Err(e) = record.write(&path) {
-        return failed(format!("{}: {e}", path.display()));
+    if let Err(e) = record.write(&path).on_path(&path) {
+        return failed(e.into());
     }
     // The game counts without its viewer: the ladder page then lists it without a link.
     let ladder = board::title(rules.name());

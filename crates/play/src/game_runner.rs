@@ -4,12 +4,14 @@
 //! the line between a game played and one not finished through nobody's fault are written
 //! once.
 
+use agon_engine::seating::SeatError;
 use agon_engine::BotSpec;
 use agon_engine::MatchRecord;
 use agon_engine::{crash_evidence, CrashLabel};
 use agon_engine::{run_match, MatchError, MatchSettings, Seat};
 use agon_engine::{seating, Hosting};
 use agon_games::contract::{GameRules, ParamError, RawParams};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Parameters a game refused, with the game's name and what parameters it takes.
@@ -61,7 +63,35 @@ pub enum Played {
     /// nothing is recorded, and the mode plays it again.
     Unplayed(String),
     /// The engine could not play it (a seat could not be placed, a copy changed, ...).
-    Failed(String),
+    Failed(Box<GameFailure>),
+}
+
+/// Why the engine could not play a game between pinned builds, through no bot's fault;
+/// `game` is how messages name the game.
+#[derive(Debug, thiserror::Error)]
+#[error("{game}: {why}")]
+pub struct GameFailure {
+    pub game: String,
+    pub why: FailureCause,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FailureCause {
+    #[error("cannot seat {bot}: {source}")]
+    Seat { bot: String, source: SeatError },
+    #[error(
+        "the cached copy of {bot}'s build ({}) holds sha256 {found}, not {pinned}: it changed \
+         while the games ran, and results would mix two builds",
+        file.display()
+    )]
+    CopyChanged {
+        bot: String,
+        file: PathBuf,
+        found: String,
+        pinned: String,
+    },
+    #[error(transparent)]
+    Match(MatchError),
 }
 
 /// Plays `game` (how messages name it) with `bots` in seat order.
@@ -72,9 +102,15 @@ pub fn play(
     settings: &MatchSettings,
     game: &str,
 ) -> Played {
-    let seats = match seat_all(rules, hosting, bots, game) {
+    let failed = |why| {
+        Played::Failed(Box::new(GameFailure {
+            game: game.to_string(),
+            why,
+        }))
+    };
+    let seats = match seat_all(rules, hosting, bots) {
         Ok(seats) => seats,
-        Err(why) => return Played::Failed(why),
+        Err(why) => return failed(why),
     };
     let t0 = Instant::now();
     match run_match(rules, settings, seats) {
@@ -83,7 +119,7 @@ pub fn play(
             game_ms: t0.elapsed().as_secs_f64() * 1000.0,
         },
         Err(MatchError::Interrupted(why)) => Played::Unplayed(why),
-        Err(e) => Played::Failed(format!("{game}: {e}")),
+        Err(e) => failed(FailureCause::Match(e)),
     }
 }
 
@@ -92,8 +128,7 @@ fn seat_all(
     rules: &dyn GameRules,
     hosting: &Hosting,
     bots: &[PinnedBot],
-    game: &str,
-) -> Result<Vec<Seat>, String> {
+) -> Result<Vec<Seat>, FailureCause> {
     let seated = seating::for_each_seat(hosting, bots.len(), |seat| {
         let bot = &bots[seat];
         // In-process hosts create the bot on this thread: a crash in its constructor is its.
@@ -103,16 +138,17 @@ fn seat_all(
     });
     let mut seats = Vec::new();
     for (placed, bot) in seated.into_iter().zip(bots) {
-        let mut placed = placed.map_err(|e| format!("{game}: cannot seat {}: {e}", bot.name))?;
+        let mut placed = placed.map_err(|source| FailureCause::Seat {
+            bot: bot.name.clone(),
+            source,
+        })?;
         if placed.record.sha256 != bot.sha256 {
-            return Err(format!(
-                "{game}: the cached copy of {}'s build ({}) holds sha256 {}, not {}: it changed \
-                 while the games ran, and results would mix two builds",
-                bot.name,
-                bot.spec.file.display(),
-                placed.record.sha256,
-                bot.sha256
-            ));
+            return Err(FailureCause::CopyChanged {
+                bot: bot.name.clone(),
+                file: bot.spec.file.clone(),
+                found: placed.record.sha256.clone(),
+                pinned: bot.sha256.clone(),
+            });
         }
         if let Some(label) = &bot.crash_label {
             placed.host.label_calls(label.clone());

@@ -7,6 +7,7 @@ use crate::builds::BuildError;
 use crate::plan::PlanError;
 use agon_engine::{LocateError, PathError};
 use agon_games::registry::UnknownGame;
+use agon_play::game_runner::GameFailure;
 use agon_play::journal::JournalError;
 use agon_play::json_lines::{LineProblem, LinesError};
 use std::path::PathBuf;
@@ -42,9 +43,9 @@ pub enum TournamentError {
     },
     #[error(transparent)]
     Io(#[from] PathError),
-    /// A game could not be set up or played through no fault of a bot (what the runner said).
-    #[error("{0}")]
-    GameFailed(String),
+    /// A game could not be set up or played through no fault of a bot.
+    #[error(transparent)]
+    GameFailed(Box<GameFailure>),
     #[error(
         "stopped by {signal}: {recorded} of {planned} games are recorded ({played} in this run); \
          {abandoned} games in flight were abandoned, not recorded; `agon tournament resume {}` \
@@ -89,22 +90,37 @@ pub enum TournamentError {
 #[cfg(test)]
 mod tests {
     use super::TournamentError;
+    use agon_play::game_runner::{FailureCause, GameFailure};
     use std::path::PathBuf;
 
     #[test]
     fn a_run_stopped_short_says_its_cause_and_how_to_go_on() {
+        let failure = GameFailure {
+            game: "game r1-g1".into(),
+            why: FailureCause::CopyChanged {
+                bot: "entrant `a`".into(),
+                file: PathBuf::from("/cache/a.so"),
+                found: "f0".into(),
+                pinned: "e1".into(),
+            },
+        };
         let error = TournamentError::StoppedShort {
-            cause: Box::new(TournamentError::GameFailed("no host for seat 1".into())),
+            cause: Box::new(TournamentError::GameFailed(Box::new(failure))),
             played: 4,
             dir: PathBuf::from("/srv/t"),
         };
+        let failed = "game r1-g1: the cached copy of entrant `a`'s build (/cache/a.so) holds \
+                      sha256 f0, not e1: it changed while the games ran, and results would mix \
+                      two builds";
         assert_eq!(
             error.to_string(),
-            "no host for seat 1\n4 games were recorded in this run; `agon tournament resume \
-             /srv/t` plays the rest"
+            format!(
+                "{failed}\n4 games were recorded in this run; `agon tournament resume /srv/t` \
+                 plays the rest"
+            )
         );
         let cause = std::error::Error::source(&error).expect("the failure is the source");
-        assert_eq!(cause.to_string(), "no host for seat 1");
+        assert_eq!(cause.to_string(), failed);
     }
 
     #[test]
