@@ -96,7 +96,11 @@ pub fn check_field(
             entrants: names.join(", "),
         });
     }
-    let field = names.len() - candidates.len();
+    // Counted, not subtracted: a plan edited by hand may name a candidate twice.
+    let field = names
+        .iter()
+        .filter(|n| !candidates.iter().any(|c| c == *n))
+        .count();
     let most = seats.iter().copied().max().unwrap_or(2);
     if field + 1 < most.max(2) {
         return Err(FieldError::FieldTooSmall { field, seats: most });
@@ -194,6 +198,12 @@ mod tests {
         assert_eq!(
             check_field(&[], &names, &[2]),
             Err(FieldError::NoCandidates)
+        );
+        let thrice = vec!["new".to_string(); 3];
+        assert_eq!(
+            check_field(&thrice, &names, &[2]),
+            Ok(()),
+            "a field of one ('a') plays a candidate named three times"
         );
     }
 }
