@@ -112,15 +112,33 @@ pub async fn receive(
 impl Received {
     /// Moves the file to `target` (one rename: the ladder sees the whole file or the old one)
     /// and syncs the folder, so that the move survives a crash.
-    pub fn publish(mut self, target: &Path) -> Result<(), PathError> {
-        // The target names the failure: the upload's temporary name means nothing to staff.
-        std::fs::rename(&self.temp.path, target).on_path(target)?;
+    pub fn publish(mut self, target: &Path) -> Result<(), PublishError> {
+        std::fs::rename(&self.temp.path, target).map_err(|source| PublishError::Rename {
+            from: self.temp.path.clone(),
+            to: target.to_path_buf(),
+            source,
+        })?;
         self.temp.published = true;
         let folder = target.parent().unwrap_or(Path::new("."));
         std::fs::File::open(folder)
             .and_then(|dir| dir.sync_all())
-            .on_path(folder)
+            .on_path(folder)?;
+        Ok(())
     }
+}
+
+/// Why a received upload did not reach the ladder's folder: it could not be renamed there
+/// (either name may be the one at fault), or the folder could not be synced.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    #[error("{} -> {}: {source}", from.display(), to.display())]
+    Rename {
+        from: PathBuf,
+        to: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Sync(#[from] PathError),
 }
 
 pub fn too_large(limits: &LimitSettings) -> Refusal {
