@@ -4,8 +4,9 @@
 
 use super::config::{Config, Declared, ParamSet, Settings};
 use super::entry::Entry;
+use super::format::FormatCheckError;
 use super::format::{Lineup, Progress, Results};
-use super::shard::{Shard, ShardError};
+use super::shard::Shard;
 pub use crate::plan_error::{MissingBot, PlanError};
 use crate::plan_file_error::PlanFileError;
 use agon_engine::BotSpec;
@@ -43,7 +44,7 @@ pub struct Plan {
     pub games: Vec<GameSpec>,
     /// The share of the games this folder plays (`I/N`), or `None` for all of them.
     #[serde(default)]
-    pub shard: Option<String>,
+    pub shard: Option<Shard>,
     /// In a shard's plan (and a merge that lacks shards): how many games the whole plan has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games_total: Option<usize>,
@@ -211,7 +212,7 @@ impl Plan {
     pub fn sliced(mut self, shard: Shard) -> Plan {
         self.games_total = Some(self.games.len());
         self.games = shard.select(&self.games);
-        self.shard = Some(shard.to_string());
+        self.shard = Some(shard);
         self
     }
 
@@ -222,11 +223,6 @@ impl Plan {
             Some(_) => self.games.len(),
             None => self.games_total.unwrap_or(self.games.len()),
         }
-    }
-
-    /// The shard this plan is, if it is one.
-    pub fn shard(&self) -> Result<Option<Shard>, ShardError> {
-        self.shard.as_deref().map(str::parse::<Shard>).transpose()
     }
 
     /// Writes `tournament.json` durably (see `agon_engine::output_file`).
@@ -251,15 +247,11 @@ impl Plan {
                 path: path.clone(),
                 source,
             })?;
-        let shard = plan.shard().map_err(|source| PlanFileError::BadShard {
-            path: path.clone(),
-            source,
-        })?;
         // A format-1 shard played a contiguous block of the plan, which neither today's deal of
         // games to shards nor a merge of today's shards can continue; any other format-1 plan
         // is today's but for its number.
         if plan.format == 1 {
-            if let Some(shard) = shard {
+            if let Some(shard) = plan.shard {
                 return Err(PlanFileError::OldShard {
                     path,
                     shard: shard.to_string(),
@@ -274,12 +266,28 @@ impl Plan {
                 reads: PLAN_FORMAT,
             });
         }
-        plan.check(shard)
-            .map_err(|why| PlanFileError::Damaged { path, why })?;
+        plan.check().map_err(|why| PlanFileError::Damaged {
+            path: path.clone(),
+            why,
+        })?;
+        plan.check_format()
+            .map_err(|source| PlanFileError::Format { path, source })?;
         Ok(plan)
     }
 
-    fn check(&self, shard: Option<Shard>) -> Result<(), String> {
+    /// Whether the plan's format can be followed: its parameters in range, and the entrants it
+    /// needs (this catches a plan edited since it was made).
+    fn check_format(&self) -> Result<(), FormatCheckError> {
+        let names: Vec<&str> = self.entrants.iter().map(|e| e.name.as_str()).collect();
+        self.settings.format.check_plan(
+            self.settings.games_per_pairing,
+            self.param_sets.len(),
+            &names,
+        )
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let shard = self.shard;
         if shard.is_some() && self.games_total.is_none() {
             return Err(
                 "a shard's plan says how many games the whole plan has; this one does \
@@ -311,15 +319,6 @@ impl Plan {
                 .parse::<BotSpec>()
                 .map_err(|err| format!("entrant {i} (`{}`): bad bot spec: {err}", e.name))?;
         }
-        let names: Vec<&str> = self.entrants.iter().map(|e| e.name.as_str()).collect();
-        self.settings
-            .format
-            .check_plan(
-                self.settings.games_per_pairing,
-                self.param_sets.len(),
-                &names,
-            )
-            .map_err(|e| format!("format: {e}"))?;
         let mut ids = std::collections::HashSet::new();
         for g in &self.games {
             if !ids.insert(g.id.as_str()) {
@@ -636,7 +635,6 @@ fn lay_out(
     Ok(schedule.next(&lineup, &start))
 }
 
-/// The game's seats under each parameter set.
 /// The game's seat count under each parameter set; `config` is the file that set them.
 fn seats(
     game: &dyn GameRules,
@@ -743,12 +741,10 @@ mod tests {
         bad["shard"] = "3/3".into();
         std::fs::write(dir.join("tournament.json"), bad.to_string()).unwrap();
         let e = Plan::read(&dir).unwrap_err();
-        assert!(matches!(e, PlanFileError::BadShard { .. }), "{e:?}");
+        assert!(matches!(e, PlanFileError::NotAPlan { .. }), "{e:?}");
         assert!(
-            e.to_string().ends_with(
-                "tournament.json: shard `3/3`: expected I/N with 0 <= I < N, e.g. 0/3; the plan \
-                 is damaged"
-            ),
+            e.to_string()
+                .contains("tournament.json: shard `3/3`: expected I/N with 0 <= I < N, e.g. 0/3"),
             "{e}"
         );
         let mut later = shard;
@@ -811,7 +807,7 @@ mod tests {
             let text = plan(format, entrants).to_string();
             std::fs::write(dir.join("tournament.json"), &text).unwrap();
             let e = Plan::read(&dir).unwrap_err();
-            assert!(matches!(e, PlanFileError::Damaged { .. }), "{e:?}");
+            assert!(matches!(e, PlanFileError::Format { .. }), "{e:?}");
             let e = e.to_string();
             assert!(e.contains("format: ") && e.contains(expected), "{e}");
         }

@@ -1,8 +1,8 @@
 //! Why a tournament could not be planned, or its next step laid out: the configuration (its
 //! game, a bot a plugin does not offer, two entrants of one name, a bot refusing its
 //! parameters, a format whose field the entrants do not make, too many games), too few
-//! entrants that can play, or the engine's own resources. A configuration's error names its
-//! file, the entrant and the key at fault.
+//! entrants that can play, or the engine's own resources. An error found in the configuration
+//! file names the file, and the entrant and key where one is at fault.
 
 use crate::format::FieldError;
 use agon_engine::LocateError;

@@ -2,7 +2,7 @@
 //! is not a tournament's), it is not a plan, it was made by an Agon whose plans this one does
 //! not continue, or it is damaged.
 
-use crate::shard::ShardError;
+use crate::format::FormatCheckError;
 use agon_engine::InputError;
 use std::path::PathBuf;
 
@@ -33,8 +33,11 @@ pub enum PlanFileError {
         format: u32,
         reads: u32,
     },
-    #[error("{}: {source}; the plan is damaged", path.display())]
-    BadShard { path: PathBuf, source: ShardError },
+    #[error("{}: format: {source}; the plan is damaged", path.display())]
+    Format {
+        path: PathBuf,
+        source: FormatCheckError,
+    },
     /// `why` is what the plan's own check found.
     #[error("{}: {why}; the plan is damaged", path.display())]
     Damaged { path: PathBuf, why: String },

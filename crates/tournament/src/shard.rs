@@ -13,6 +13,7 @@
 //! submitted (`layout.rs`).
 
 use super::plan::GameSpec;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
 
@@ -40,6 +41,21 @@ impl FromStr for Shard {
         let index: u32 = i.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
         Shard::new(index, count).map_err(|_| bad())
+    }
+}
+
+/// A plan keeps its shard as `"I/N"`; one that does not parse makes the plan unreadable, as any
+/// other malformed field does.
+impl Serialize for Shard {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shard {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Shard, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -143,7 +143,7 @@ fn write_shards(
         std::fs::create_dir_all(folder.join(game_files::FOLDER))?;
         let mut slice = without_games.clone();
         slice.games_total = Some(plan.games.len());
-        slice.shard = Some(format!("{index}/{shards}"));
+        slice.shard = Some(Shard::new(index as u32, shards)?);
         let mut journal =
             std::io::BufWriter::new(std::fs::File::create(folder.join("journal.jsonl"))?);
         for game in &games {

@@ -137,7 +137,7 @@ fn shard_to_play(
 
 fn resume(args: TournamentResumeArgs) -> anyhow::Result<()> {
     let plan = Plan::read(&args.dir)?;
-    let shard = plan.shard().map_err(|e| anyhow!(e))?;
+    let shard = plan.shard;
     play_and_report(
         plan,
         &args.dir,

@@ -1,6 +1,6 @@
-//! Why a viewer page or data file was not made: the record could not be read, its game is not one this `agon`
-//! knows, the record does not replay with the rules, the page's template failed, or its folder
-//! or file could not be made.
+//! Why a viewer page or data file was not made: the record could not be read, its game is not
+//! one this `agon` knows, the record does not replay with the rules, the page's template
+//! failed, or its folder or file could not be made.
 
 use agon_engine::replay::ReplayMismatch;
 use agon_engine::{PathError, RecordError};

@@ -76,7 +76,7 @@ impl Format {
     }
 
     /// Whether the entrants that can play (`names`, in entrant order) make a field this format
-    /// can use; the message says what is missing.
+    /// can use; the error says what is missing.
     pub fn check_field(&self, names: &[&str], seats: &[usize]) -> Result<(), FieldError> {
         match self {
             Format::RoundRobin => Ok(()),

@@ -2,7 +2,6 @@
 //! results that are missing or that shards decided differently, an `--out` folder that cannot
 //! receive the merge, or a file that could not be read, linked or written.
 
-use crate::shard::ShardError;
 use crate::PlanFileError;
 use agon_engine::PathError;
 use agon_play::journal::JournalError;
@@ -14,8 +13,6 @@ pub enum MergeError {
     NoFolders,
     #[error(transparent)]
     Plan(#[from] PlanFileError),
-    #[error("{}: {source}", dir.display())]
-    Shard { dir: PathBuf, source: ShardError },
     #[error(
         "{} belongs to tournament {hash}, {} to {first_hash}: shards of different \
          configurations cannot be merged",

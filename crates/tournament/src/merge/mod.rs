@@ -90,10 +90,7 @@ fn read_parts(dirs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
     let mut parts: Vec<Part> = Vec::new();
     for dir in dirs {
         let plan = Plan::read(dir)?;
-        let shard = plan.shard().map_err(|source| MergeError::Shard {
-            dir: dir.clone(),
-            source,
-        })?;
+        let shard = plan.shard;
         if let Some(first) = parts.first() {
             if plan.config_hash != first.plan.config_hash {
                 return Err(MergeError::OtherTournament {
