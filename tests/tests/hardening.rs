@@ -71,15 +71,20 @@ fn suspending_the_engine_changes_no_result() {
 }
 
 /// The run's stderr warns of each of its `stops` (600 ms, past the warning threshold) once, not
-/// once per call it delayed, and ends by counting the stalls.
+/// once per call it delayed, and ends by counting the stalls. A stop that lands while no call
+/// is timed (the plan's plugin inspection before the first game, the report after the last)
+/// delays no bot and goes unwarned, by design: the heartbeat sleeps then. On a loaded machine
+/// those phases last longer and catch more stops (one CI run under two busy processes saw 48
+/// warnings for 50 stops, every one of about 600 ms), so a tenth of the stops may go unseen.
 fn assert_stalls_said(stderr: &str, stops: usize) {
     let warnings = stderr
         .lines()
         .filter(|l| l.contains("the engine was not running for"))
         .count();
-    // The last stop may land while the engine exits; an overloaded machine may add its own.
+    let unseen = stops / 10 + 1;
+    // An overloaded machine may add stalls of its own.
     assert!(
-        (stops - 1..=stops + 2).contains(&warnings),
+        (stops - unseen..=stops + 2).contains(&warnings),
         "{warnings} warnings for {stops} stops:\n{stderr}"
     );
     let summary = stderr
@@ -87,7 +92,7 @@ fn assert_stalls_said(stderr: &str, stops: usize) {
         .find_map(|l| l.strip_prefix("agon: the engine was stalled "))
         .unwrap_or_else(|| panic!("no summary of the stalls:\n{stderr}"));
     let counted: usize = summary.split(' ').next().unwrap().parse().unwrap();
-    assert!(counted >= stops - 1, "{summary}");
+    assert!(counted >= warnings, "{summary}");
     assert_has(summary, "no bot was charged for that time");
 }
 
