@@ -167,6 +167,19 @@ impl Store {
         self.connection.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Every row `sql` selects, each made into a `T` by `row`.
+    fn rows<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Sql<Vec<T>> {
+        let db = self.db();
+        let mut query = db.prepare(sql)?;
+        let rows = query.query_map(params, row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Adds a team, or gives a revoked one a new token. A team that exists is refused.
     pub fn add_team(&self, name: &str, token_hash: &str, now_ms: u64) -> Sql<()> {
         let db = self.db();
@@ -207,21 +220,20 @@ impl Store {
     }
 
     pub fn teams(&self) -> Sql<Vec<TeamRow>> {
-        let db = self.db();
-        let mut query = db.prepare(
+        self.rows(
             "SELECT name, created_ms, revoked_ms, \
                  (SELECT COUNT(*) FROM builds WHERE builds.team = teams.name) \
                  FROM teams ORDER BY name",
-        )?;
-        let rows = query.query_map([], |r| {
-            Ok(TeamRow {
-                name: r.get(0)?,
-                created_ms: r.get(1)?,
-                revoked_ms: r.get(2)?,
-                builds: r.get(3)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            [],
+            |r| {
+                Ok(TeamRow {
+                    name: r.get(0)?,
+                    created_ms: r.get(1)?,
+                    revoked_ms: r.get(2)?,
+                    builds: r.get(3)?,
+                })
+            },
+        )
     }
 
     /// Whether `name` is a team (revoked or not).
@@ -365,42 +377,40 @@ impl Store {
 
     /// The team's builds, newest first.
     pub fn builds(&self, team: &str) -> Sql<Vec<BuildRow>> {
-        let db = self.db();
-        let mut query = db.prepare(
+        self.rows(
             "SELECT number, sha256, bytes, file_name, uploaded_ms, status, version, message, \
                  judged_ms FROM builds WHERE team = ?1 ORDER BY number DESC",
-        )?;
-        let rows = query.query_map([team], |r| {
-            Ok(BuildRow {
-                number: r.get(0)?,
-                sha256: r.get(1)?,
-                bytes: r.get(2)?,
-                file_name: r.get(3)?,
-                uploaded_ms: r.get(4)?,
-                status: BuildStatus::parse(&r.get::<_, String>(5)?),
-                version: r.get(6)?,
-                message: r.get(7)?,
-                judged_ms: r.get(8)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            [team],
+            |r| {
+                Ok(BuildRow {
+                    number: r.get(0)?,
+                    sha256: r.get(1)?,
+                    bytes: r.get(2)?,
+                    file_name: r.get(3)?,
+                    uploaded_ms: r.get(4)?,
+                    status: BuildStatus::parse(&r.get::<_, String>(5)?),
+                    version: r.get(6)?,
+                    message: r.get(7)?,
+                    judged_ms: r.get(8)?,
+                })
+            },
+        )
     }
 
     /// Builds of every team still validating.
     pub fn validating(&self) -> Sql<Vec<Unfinished>> {
-        let db = self.db();
-        let mut query = db.prepare(
+        self.rows(
             "SELECT team, number, sha256, inode FROM builds WHERE status = 'validating'",
-        )?;
-        let rows = query.query_map([], |r| {
-            Ok(Unfinished {
-                team: r.get(0)?,
-                number: r.get(1)?,
-                sha256: r.get(2)?,
-                inode: r.get(3)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            [],
+            |r| {
+                Ok(Unfinished {
+                    team: r.get(0)?,
+                    number: r.get(1)?,
+                    sha256: r.get(2)?,
+                    inode: r.get(3)?,
+                })
+            },
+        )
     }
 
     /// Settles the builds still validating when the portal starts (after it has read what the
@@ -473,15 +483,12 @@ impl Store {
 
     /// Upload attempts of `team`: (at_ms, outcome, detail), newest first.
     pub fn upload_log(&self, team: &str, limit: u32) -> Sql<Vec<(u64, String, String)>> {
-        let db = self.db();
-        let mut query = db.prepare(
+        self.rows(
             "SELECT at_ms, outcome, detail FROM upload_events WHERE team = ?1 \
                  ORDER BY id DESC LIMIT ?2",
-        )?;
-        let rows = query.query_map(params![team, limit], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            params![team, limit],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
     }
 
     /// How far the portal has read `file` (bytes).
