@@ -252,10 +252,7 @@ impl Plan {
         // is today's but for its number.
         if plan.format == 1 {
             if let Some(shard) = plan.shard {
-                return Err(PlanFileError::OldShard {
-                    path,
-                    shard: shard.to_string(),
-                });
+                return Err(PlanFileError::OldShard { path, shard });
             }
             plan.format = PLAN_FORMAT;
         }
@@ -287,8 +284,7 @@ impl Plan {
     }
 
     fn check(&self) -> Result<(), String> {
-        let shard = self.shard;
-        if shard.is_some() && self.games_total.is_none() {
+        if self.shard.is_some() && self.games_total.is_none() {
             return Err(
                 "a shard's plan says how many games the whole plan has; this one does \
                         not"
@@ -305,7 +301,7 @@ impl Plan {
                 self.games_total.unwrap_or(0)
             ));
         }
-        if let (Some(shard), Some(total)) = (shard, self.games_total) {
+        if let (Some(shard), Some(total)) = (self.shard, self.games_total) {
             if self.games.len() != shard.share_of(total) {
                 return Err(format!(
                     "shard {shard} of a plan of {total} games holds {} games, not {}",
@@ -731,7 +727,9 @@ mod tests {
         shard["shard"] = "1/3".into();
         std::fs::write(dir.join("tournament.json"), shard.to_string()).unwrap();
         let e = Plan::read(&dir).unwrap_err();
-        assert!(matches!(&e, PlanFileError::OldShard { shard, .. } if shard == "1/3"));
+        assert!(
+            matches!(&e, PlanFileError::OldShard { shard, .. } if *shard == Shard::new(1, 3).unwrap())
+        );
         assert!(
             e.to_string().contains("shard 1/3 of a plan of format 1"),
             "{e}"

@@ -3,6 +3,7 @@
 //! not continue, or it is damaged.
 
 use crate::format::FormatCheckError;
+use crate::shard::Shard;
 use agon_engine::InputError;
 use std::path::PathBuf;
 
@@ -26,7 +27,7 @@ pub enum PlanFileError {
          earlier), or plan the tournament again",
         path.display()
     )]
-    OldShard { path: PathBuf, shard: String },
+    OldShard { path: PathBuf, shard: Shard },
     #[error("{}: plan format {format}, this agon reads {reads}", path.display())]
     OtherFormat {
         path: PathBuf,
