@@ -20,7 +20,7 @@ fn reversixt_game(greedy: &Path, map: &str) -> anyhow::Result<MatchRecord> {
     )?;
     let bots = vec![format!("{}:greedy", greedy.display()); seats];
     // A budget no greedy move comes near: the figure is the page, not the game.
-    local_match::play("reversixt", &params, &bots, 1, 60_000).map_err(anyhow::Error::msg)
+    Ok(local_match::play("reversixt", &params, &bots, 1, 60_000)?)
 }
 
 fn page_figures(
