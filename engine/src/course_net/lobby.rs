@@ -6,7 +6,7 @@
 //! client has a time limit: no client, silent, slow or not reading, holds up the others.
 
 use super::deadline_io::{DeadlineReader, DeadlineWriter};
-use agon_games::reversixt::course_wire::Message;
+use agon_games::reversixt::course_wire::{Message, WireError};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -117,14 +117,23 @@ pub fn gather(
 
 enum Greeted {
     Joined(Joined),
-    Refused { peer: SocketAddr, why: String },
+    Refused { peer: SocketAddr, why: Refusal },
 }
 
-fn greet(stream: &TcpStream) -> Result<u8, String> {
-    stream.set_nonblocking(false).map_err(|e| e.to_string())?;
-    stream
-        .set_write_timeout(Some(WRITE_LIMIT))
-        .map_err(|e| e.to_string())?;
+/// Why a connection was turned away before it joined.
+#[derive(Debug, thiserror::Error)]
+enum Refusal {
+    #[error("its socket cannot be set up: {0}")]
+    Socket(#[from] std::io::Error),
+    #[error("its first message has type {kind}, expected the group number (type 1)")]
+    NotAGroup { kind: u8 },
+    #[error("no group number within {} s: {_0}", GREETING.as_secs())]
+    NoGroup(#[source] WireError),
+}
+
+fn greet(stream: &TcpStream) -> Result<u8, Refusal> {
+    stream.set_nonblocking(false)?;
+    stream.set_write_timeout(Some(WRITE_LIMIT))?;
     let _ = stream.set_nodelay(true);
     let mut reader = DeadlineReader {
         stream,
@@ -132,17 +141,11 @@ fn greet(stream: &TcpStream) -> Result<u8, String> {
     };
     let greeting = Message::read_from(&mut reader);
     // The game's own reads set their own timeouts; none is left over from the greeting.
-    stream.set_read_timeout(None).map_err(|e| e.to_string())?;
+    stream.set_read_timeout(None)?;
     match greeting {
         Ok(Message::Group(group)) => Ok(group),
-        Ok(other) => Err(format!(
-            "its first message has type {}, expected the group number (type 1)",
-            other.kind()
-        )),
-        Err(e) => Err(format!(
-            "no group number within {} s: {e}",
-            GREETING.as_secs()
-        )),
+        Ok(other) => Err(Refusal::NotAGroup { kind: other.kind() }),
+        Err(e) => Err(Refusal::NoGroup(e)),
     }
 }
 
@@ -162,5 +165,42 @@ pub fn deal(joined: &[Joined], players: &[u8], map: &[u8]) {
         if let Err(e) = sent {
             log::warn!("client {} (player {player}): {e}", client.peer);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// What `greet` makes of a client that connects and sends `bytes`, then closes.
+    fn greeting_of(bytes: &[u8]) -> Result<u8, Refusal> {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        client.write_all(bytes).unwrap();
+        drop(client);
+        let (server_side, _) = listener.accept().unwrap();
+        greet(&server_side)
+    }
+
+    fn wire(message: Message) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        message.write_to(&mut bytes).unwrap();
+        bytes
+    }
+
+    #[test]
+    fn a_group_number_joins_and_anything_else_first_is_refused_with_its_reason() {
+        assert_eq!(greeting_of(&wire(Message::Group(7))).unwrap(), 7);
+        let refused = greeting_of(&wire(Message::PlayerNumber(1))).unwrap_err();
+        assert!(
+            matches!(refused, Refusal::NotAGroup { kind: 3 }),
+            "{refused:?}"
+        );
+        let silent = greeting_of(&[]).unwrap_err();
+        assert!(matches!(silent, Refusal::NoGroup(_)), "{silent:?}");
+        assert!(silent
+            .to_string()
+            .starts_with("no group number within 10 s: "));
     }
 }
