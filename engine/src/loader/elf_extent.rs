@@ -49,37 +49,37 @@ const ELF64: Layout = Layout {
 };
 
 /// Why a file is not the whole ELF file its header describes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum ExtentError {
     /// No ELF magic number: not a library of any kind.
+    #[error("the file does not start with the ELF magic number")]
     NotElf,
-    /// The header is damaged: an unknown class or byte order, program headers of another size,
-    /// data placed past the end of any file.
-    Damaged(String),
+    #[error("a damaged ELF header: {0}")]
+    Damaged(HeaderDamage),
     /// The file ends inside its own headers, or before where its header places them.
+    #[error("cut short: {length} of the at least {needed} bytes its ELF headers describe")]
     HeadersCutShort { length: u64, needed: u64 },
     /// The file ends before the last of the segments or sections its header describes.
+    #[error("cut short: {length} of the {claimed} bytes its ELF header describes")]
     CutShort { length: u64, claimed: u64 },
     /// The file could not be read where its headers lie.
-    Unreadable(String),
+    #[error("cannot read its ELF headers: {0}")]
+    Unreadable(#[source] std::io::Error),
 }
 
-impl std::fmt::Display for ExtentError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ExtentError::NotElf => write!(f, "the file does not start with the ELF magic number"),
-            ExtentError::Damaged(what) => write!(f, "a damaged ELF header: {what}"),
-            ExtentError::HeadersCutShort { length, needed } => write!(
-                f,
-                "cut short: {length} of the at least {needed} bytes its ELF headers describe"
-            ),
-            ExtentError::CutShort { length, claimed } => write!(
-                f,
-                "cut short: {length} of the {claimed} bytes its ELF header describes"
-            ),
-            ExtentError::Unreadable(why) => write!(f, "cannot read its ELF headers: {why}"),
-        }
-    }
+/// What is wrong with a header that no writer, however slow, would make whole.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderDamage {
+    #[error("unknown ELF class {0}")]
+    Class(u8),
+    #[error("unknown ELF byte order {0}")]
+    ByteOrder(u8),
+    /// The dynamic linker takes no other size either.
+    #[error("program headers of {size} bytes, not {expected}")]
+    ProgramHeaderSize { size: u64, expected: usize },
+    /// Past a file's largest size (a signed 64-bit `off_t`), whatever the file's length.
+    #[error("it places data at byte {0}, past the end of any file")]
+    PastAnyFile(u64),
 }
 
 /// `Ok` when `bytes` hold the whole ELF file their header describes; otherwise why not.
@@ -98,9 +98,7 @@ pub fn check_complete(bytes: &[u8]) -> Result<(), ExtentError> {
 /// library is megabytes, its headers a few hundred bytes).
 pub fn check_file(file: &std::fs::File, length: u64) -> Result<(), ExtentError> {
     use std::os::unix::fs::FileExt;
-    let claimed = claimed_length(length, &mut |at, into| {
-        file.read_exact_at(into, at).map_err(|e| e.to_string())
-    })?;
+    let claimed = claimed_length(length, &mut |at, into| file.read_exact_at(into, at))?;
     within(length, claimed)
 }
 
@@ -112,7 +110,7 @@ fn within(length: u64, claimed: u64) -> Result<(), ExtentError> {
 }
 
 /// Fills the buffer with the file's bytes from an offset (never past the file's length).
-type ReadAt<'a> = dyn FnMut(u64, &mut [u8]) -> Result<(), String> + 'a;
+type ReadAt<'a> = dyn FnMut(u64, &mut [u8]) -> std::io::Result<()> + 'a;
 
 /// The number of bytes the ELF file of `length` bytes, read through `read_at`, claims to span.
 fn claimed_length(length: u64, read_at: &mut ReadAt<'_>) -> Result<u64, ExtentError> {
@@ -136,16 +134,12 @@ fn claimed_length(length: u64, read_at: &mut ReadAt<'_>) -> Result<u64, ExtentEr
     let layout = match ident[0] {
         1 => &ELF32,
         2 => &ELF64,
-        other => return Err(ExtentError::Damaged(format!("unknown ELF class {other}"))),
+        other => return Err(ExtentError::Damaged(HeaderDamage::Class(other))),
     };
     let little = match ident[1] {
         1 => true,
         2 => false,
-        other => {
-            return Err(ExtentError::Damaged(format!(
-                "unknown ELF byte order {other}"
-            )))
-        }
+        other => return Err(ExtentError::Damaged(HeaderDamage::ByteOrder(other))),
     };
     let mut field = |at: u64, len: usize| read(at, len as u64).map(|f| decode(&f, little));
     let word = layout.word;
@@ -161,10 +155,10 @@ fn claimed_length(length: u64, read_at: &mut ReadAt<'_>) -> Result<u64, ExtentEr
     }
     // The dynamic linker takes no other size either; it also bounds the table read below.
     if phentsize != layout.program_header as u64 {
-        return Err(ExtentError::Damaged(format!(
-            "program headers of {phentsize} bytes, not {}",
-            layout.program_header
-        )));
+        return Err(ExtentError::Damaged(HeaderDamage::ProgramHeaderSize {
+            size: phentsize,
+            expected: layout.program_header,
+        }));
     }
     let table = read(phoff, phentsize * phnum)?;
     end = end.max(phoff + phentsize * phnum);
@@ -180,9 +174,7 @@ fn claimed_length(length: u64, read_at: &mut ReadAt<'_>) -> Result<u64, ExtentEr
 /// then the header that gave it is damaged, whatever the file's length.
 fn within_any_file(end: u64) -> Result<u64, ExtentError> {
     if end > i64::MAX as u64 {
-        return Err(ExtentError::Damaged(format!(
-            "it places data at byte {end}, past the end of any file"
-        )));
+        return Err(ExtentError::Damaged(HeaderDamage::PastAnyFile(end)));
     }
     Ok(end)
 }
@@ -227,7 +219,11 @@ mod tests {
                 "a file cut at {cut} of {} bytes passed",
                 bytes.len()
             );
-            assert_eq!(check_on_disk(&bytes[..cut]), in_memory, "cut at {cut}");
+            assert_eq!(
+                format!("{:?}", check_on_disk(&bytes[..cut])),
+                format!("{in_memory:?}"),
+                "cut at {cut}"
+            );
         }
         let half = bytes.len() / 2;
         match check_complete(&bytes[..half]) {
@@ -251,24 +247,34 @@ mod tests {
             with_phoff(1 << 40),
             Err(ExtentError::HeadersCutShort { .. })
         ));
-        assert!(matches!(with_phoff(u64::MAX), Err(ExtentError::Damaged(_))));
+        assert!(matches!(
+            with_phoff(u64::MAX),
+            Err(ExtentError::Damaged(HeaderDamage::PastAnyFile(_)))
+        ));
         let mut far_sections = this_executable();
         far_sections[0x28..0x30].copy_from_slice(&(u64::MAX - 1).to_le_bytes()); // shoff
         assert!(matches!(
             check_complete(&far_sections),
-            Err(ExtentError::Damaged(_))
+            Err(ExtentError::Damaged(HeaderDamage::PastAnyFile(_)))
         ));
         let mut odd_entries = this_executable();
         odd_entries[0x36..0x38].copy_from_slice(&7u16.to_le_bytes()); // phentsize
         assert!(matches!(
             check_complete(&odd_entries),
-            Err(ExtentError::Damaged(_))
+            Err(ExtentError::Damaged(HeaderDamage::ProgramHeaderSize {
+                size: 7,
+                expected: 0x38
+            }))
         ));
         assert!(matches!(
             check_complete(b"\x7fELF\x09\x01"),
-            Err(ExtentError::Damaged(_))
+            Err(ExtentError::Damaged(HeaderDamage::Class(9)))
         ));
-        assert_eq!(check_complete(b"MZ"), Err(ExtentError::NotElf));
-        assert_eq!(check_complete(b""), Err(ExtentError::NotElf));
+        assert!(matches!(
+            check_complete(b"\x7fELF\x01\x03"),
+            Err(ExtentError::Damaged(HeaderDamage::ByteOrder(3)))
+        ));
+        assert!(matches!(check_complete(b"MZ"), Err(ExtentError::NotElf)));
+        assert!(matches!(check_complete(b""), Err(ExtentError::NotElf)));
     }
 }
