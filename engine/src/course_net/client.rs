@@ -279,18 +279,22 @@ fn restart_if_gone(bot: &mut ClientBot, start: &[u8], ply: u32, report: &mut Cli
     let Some(reason) = bot.host.gone() else {
         return;
     };
-    let started = bot.host.restart().and_then(|()| {
-        match bot
-            .host
-            .start(start.to_vec(), Deadline::wall(bot.start_budget))
-            .result
-        {
-            CallResult::Answer(()) => Ok(()),
-            CallResult::Failed(f) => Err(crate::host::describe_failure(&f)),
-            CallResult::TimedOut => Err("its start timed out".into()),
-            CallResult::Fault { cause, detail } => Err(format!("{cause}: {detail}")),
-        }
-    });
+    let started = bot
+        .host
+        .restart()
+        .map_err(|e| e.to_string())
+        .and_then(|()| {
+            match bot
+                .host
+                .start(start.to_vec(), Deadline::wall(bot.start_budget))
+                .result
+            {
+                CallResult::Answer(()) => Ok(()),
+                CallResult::Failed(f) => Err(crate::host::describe_failure(&f)),
+                CallResult::TimedOut => Err("its start timed out".into()),
+                CallResult::Fault { cause, detail } => Err(format!("{cause}: {detail}")),
+            }
+        });
     match started {
         Ok(()) => {
             report.restarts += 1;

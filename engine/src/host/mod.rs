@@ -27,6 +27,7 @@ pub mod engine_stall;
 mod inline;
 pub mod process;
 mod remote;
+mod restart_error;
 pub mod sandbox;
 #[cfg(test)]
 mod test_bots;
@@ -38,6 +39,7 @@ pub use cpu_clock::thread_cpu_time;
 pub use inline::InlineHost;
 pub use process::{LocateError, ProcessHost, ProcessHostConfig};
 pub use remote::RemoteSeat;
+pub use restart_error::RestartError;
 pub use thread::ThreadHost;
 pub use unavailable::UnavailableHost;
 
@@ -210,8 +212,8 @@ pub trait SeatHost: Send {
     fn label_calls(&mut self, _label: crash_evidence::CrashLabel) {}
     /// Starts the bot afresh in a new host, when this kind of host can; the caller then sends
     /// the start message again.
-    fn restart(&mut self) -> Result<(), String> {
-        Err(format!("a {} host cannot be restarted", self.kind()))
+    fn restart(&mut self) -> Result<(), RestartError> {
+        Err(RestartError::NotRestartable(self.kind()))
     }
 }
 

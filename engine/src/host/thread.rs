@@ -248,7 +248,7 @@ mod tests {
     use super::*;
     use crate::host::crash_evidence;
     use crate::host::test_bots::{burner, label_reader};
-    use crate::host::Clock;
+    use crate::host::{Clock, HostKind, RestartError};
 
     /// A move is charged, recorded and judged by the CPU time its bot spent on its own thread:
     /// a bot over its CPU budget that answers within the wall-clock watchdog overruns it.
@@ -301,5 +301,16 @@ mod tests {
         }
         drop(host);
         let _ = std::fs::remove_file(&evidence);
+    }
+
+    #[test]
+    fn a_thread_host_says_it_cannot_be_restarted() {
+        let mut host = ThreadHost::spawn(burner(Duration::ZERO), "burner".into()).unwrap();
+        let refused = host.restart().unwrap_err();
+        assert!(
+            matches!(refused, RestartError::NotRestartable(HostKind::Thread)),
+            "{refused:?}"
+        );
+        assert_eq!(refused.to_string(), "a thread host cannot be restarted");
     }
 }

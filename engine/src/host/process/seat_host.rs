@@ -2,7 +2,7 @@
 //! restart with a fresh process that keeps the stderr of the one it replaces.
 
 use super::{frame, ProcessHost};
-use crate::host::{Call, Clock, Deadline, HostKind, HostReport, SeatHost};
+use crate::host::{Call, Clock, Deadline, HostKind, HostReport, RestartError, SeatHost};
 
 /// The stderr kept of the hosts a seat's restarts replaced.
 const EARLIER_STDERR_LIMIT: usize = 64 << 10;
@@ -63,13 +63,12 @@ impl SeatHost for ProcessHost {
         self.gone.clone()
     }
 
-    fn restart(&mut self) -> Result<(), String> {
+    fn restart(&mut self) -> Result<(), RestartError> {
         let Some(launch) = self.launched.clone() else {
-            return Err("this host was not started to play".into());
+            return Err(RestartError::NotStartedToPlay);
         };
         let mut fresh =
-            ProcessHost::spawn(&launch.config, &launch.plugin, &launch.bot, &launch.game)
-                .map_err(|e| e.to_string())?;
+            ProcessHost::spawn(&launch.config, &launch.plugin, &launch.bot, &launch.game)?;
         self.shut_down();
         let mut earlier = std::mem::take(&mut self.earlier_stderr);
         if earlier.len() < EARLIER_STDERR_LIMIT {
