@@ -42,7 +42,9 @@ fn host_executable() -> Result<String, String> {
 }
 
 fn cgroup_delegation() -> Result<String, String> {
-    cgroup::delegation().map(|path| format!("{} (pids, memory, cpu)", path.display()))
+    cgroup::delegation()
+        .map(|path| format!("{} (pids, memory, cpu)", path.display()))
+        .map_err(ToString::to_string)
 }
 
 fn landlock_abi() -> Result<String, String> {

@@ -6,7 +6,7 @@ use super::spawn::{open_channels, spawn_lasting, EngineEnds, Spawned};
 use super::stderr::StderrCapture;
 use super::{ProcessHost, ProcessHostConfig, ProcessHostError};
 use crate::host::engine_stall::Stopwatch;
-use crate::host::sandbox::cgroup::{self, HostCgroup};
+use crate::host::sandbox::cgroup::{self, HostCgroup, PlaceError};
 use crate::host::sandbox::{limits, SandboxConfig, SandboxReport};
 use crate::loader::{Manifest, StagedPlugin};
 
@@ -121,7 +121,7 @@ impl ProcessHost {
         &mut self,
         lower_to: Option<u64>,
         inspect: bool,
-        reason: &str,
+        reason: &PlaceError,
     ) -> Result<(), ProcessHostError> {
         if !inspect {
             cgroup::warn_unavailable(reason);

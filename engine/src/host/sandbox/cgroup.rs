@@ -34,47 +34,117 @@ const CONTROLLERS: [&str; 3] = ["pids", "memory", "cpu"];
 /// The period of `cpu.max`, in microseconds.
 const CPU_PERIOD_US: u64 = 100_000;
 
-/// The cgroup under which hosts get theirs, found once per engine process.
-pub fn delegation() -> Result<&'static Path, String> {
-    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    FOUND
-        .get_or_init(find_delegation)
-        .as_deref()
-        .map_err(Clone::clone)
+/// Why hosts can get no cgroup under the engine's: there is no cgroup v2 to use, or the one
+/// there is does not delegate what they need.
+#[derive(Debug, thiserror::Error)]
+pub enum DelegationError {
+    #[error("no cgroup v2 file system is mounted")]
+    NoCgroup2,
+    #[error("cannot read /proc/self/cgroup: {0}")]
+    OwnCgroupUnreadable(#[source] std::io::Error),
+    #[error("the engine is in no cgroup v2")]
+    EngineInNone,
+    /// On a machine that also mounts cgroup v1 the controllers may be bound there.
+    #[error(
+        "cgroup v2 at {} offers no `{absent}` controller (offered: {}; on a machine that also \
+         mounts cgroup v1 the controllers may be bound there)",
+        dir.display(),
+        words_or_none(offered)
+    )]
+    NotOffered {
+        dir: PathBuf,
+        absent: &'static str,
+        offered: Vec<String>,
+    },
+    #[error("{}: not a path", dir.display())]
+    NotAPath { dir: PathBuf },
+    #[error("{}: {source}", dir.display())]
+    Unreachable {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is not a cgroup v2 file system", dir.display())]
+    NotCgroup2 { dir: PathBuf },
+    #[error(
+        "cgroup {} does not enable `{absent}` for its children (cgroup.subtree_control: {})",
+        dir.display(),
+        enabled.join(" ")
+    )]
+    NotEnabled {
+        dir: PathBuf,
+        absent: &'static str,
+        enabled: Vec<String>,
+    },
+    #[error("cannot create cgroups in {}: {source}", dir.display())]
+    NoChildren {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
 }
 
-fn find_delegation() -> Result<PathBuf, String> {
+/// Why a host got no cgroup of its own.
+#[derive(Debug, thiserror::Error)]
+pub enum PlaceError {
+    /// Found once per engine process, so every host after the first shares the first's reason.
+    #[error(transparent)]
+    Delegation(&'static DelegationError),
+    #[error("creating {}: {source}", dir.display())]
+    Create {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("writing {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+fn words_or_none(words: &[String]) -> String {
+    if words.is_empty() {
+        "none".to_string()
+    } else {
+        words.join(" ")
+    }
+}
+
+/// The cgroup under which hosts get theirs, found once per engine process.
+pub fn delegation() -> Result<&'static Path, &'static DelegationError> {
+    static FOUND: OnceLock<Result<PathBuf, DelegationError>> = OnceLock::new();
+    FOUND.get_or_init(find_delegation).as_deref()
+}
+
+fn find_delegation() -> Result<PathBuf, DelegationError> {
     if let Some(dir) = std::env::var_os("AGON_CGROUP") {
         let dir = PathBuf::from(dir);
         return check_delegation(&dir).map(|()| dir);
     }
-    let mount = cgroup2_mount().ok_or("no cgroup v2 file system is mounted")?;
+    let mount = cgroup2_mount().ok_or(DelegationError::NoCgroup2)?;
     let own = std::fs::read_to_string("/proc/self/cgroup")
-        .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+        .map_err(DelegationError::OwnCgroupUnreadable)?;
     let relative = own
         .lines()
         .find_map(|line| line.strip_prefix("0::"))
-        .ok_or("the engine is in no cgroup v2")?;
+        .ok_or(DelegationError::EngineInNone)?;
     let dir = mount.join(relative.trim_start_matches('/'));
     let offered = read_words(&dir.join("cgroup.controllers"));
-    if let Some(absent) = CONTROLLERS
-        .iter()
-        .find(|c| !offered.contains(&c.to_string()))
-    {
-        return Err(format!(
-            "cgroup v2 at {} offers no `{absent}` controller (offered: {}; on a machine that \
-             also mounts cgroup v1 the controllers may be bound there)",
-            dir.display(),
-            if offered.is_empty() {
-                "none".to_string()
-            } else {
-                offered.join(" ")
-            }
-        ));
+    if let Some(absent) = first_absent(&offered) {
+        return Err(DelegationError::NotOffered {
+            dir,
+            absent,
+            offered,
+        });
     }
     // How to delegate one instead is said with every mention of the missing cgroup
     // ([`unavailable_message`]).
     check_delegation(&dir).map(|()| dir)
+}
+
+/// The first needed controller not in `listed`.
+fn first_absent(listed: &[String]) -> Option<&'static str> {
+    CONTROLLERS
+        .into_iter()
+        .find(|c| !listed.iter().any(|l| l == c))
 }
 
 /// `CGROUP2_SUPER_MAGIC` (linux/magic.h).
@@ -82,36 +152,35 @@ const CGROUP2_MAGIC: i64 = 0x6367_7270;
 
 /// `dir` is a cgroup v2 directory that lets its children use every needed controller, and the
 /// engine may create them.
-fn check_delegation(dir: &Path) -> Result<(), String> {
+fn check_delegation(dir: &Path) -> Result<(), DelegationError> {
     let path = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes())
-        .map_err(|_| format!("{}: not a path", dir.display()))?;
+        .map_err(|_| DelegationError::NotAPath { dir: dir.into() })?;
     // SAFETY: statfs writes the zeroed local.
     let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
     if unsafe { libc::statfs(path.as_ptr(), &mut fs) } != 0 {
-        return Err(format!(
-            "{}: {}",
-            dir.display(),
-            std::io::Error::last_os_error()
-        ));
+        return Err(DelegationError::Unreachable {
+            dir: dir.into(),
+            source: std::io::Error::last_os_error(),
+        });
     }
     if fs.f_type as i64 != CGROUP2_MAGIC {
-        return Err(format!("{} is not a cgroup v2 file system", dir.display()));
+        return Err(DelegationError::NotCgroup2 { dir: dir.into() });
     }
     let enabled = read_words(&dir.join("cgroup.subtree_control"));
-    if let Some(absent) = CONTROLLERS
-        .iter()
-        .find(|c| !enabled.contains(&c.to_string()))
-    {
-        return Err(format!(
-            "cgroup {} does not enable `{absent}` for its children (cgroup.subtree_control: {})",
-            dir.display(),
-            enabled.join(" ")
-        ));
+    if let Some(absent) = first_absent(&enabled) {
+        return Err(DelegationError::NotEnabled {
+            dir: dir.into(),
+            absent,
+            enabled,
+        });
     }
     let probe = dir.join(format!("agon-probe-{}", std::process::id()));
     std::fs::create_dir(&probe)
         .and_then(|()| std::fs::remove_dir(&probe))
-        .map_err(|e| format!("cannot create cgroups in {}: {e}", dir.display()))
+        .map_err(|source| DelegationError::NoChildren {
+            dir: dir.into(),
+            source,
+        })
 }
 
 fn read_words(file: &Path) -> Vec<String> {
@@ -143,12 +212,14 @@ pub struct HostCgroup {
 impl HostCgroup {
     /// Creates the cgroup for a host started for `config`, with its limits, and moves `pid`
     /// into it (before the host has run any team code).
-    pub fn place(pid: u32, config: &SandboxConfig) -> Result<HostCgroup, String> {
+    pub fn place(pid: u32, config: &SandboxConfig) -> Result<HostCgroup, PlaceError> {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let parent = delegation()?;
+        let parent = delegation().map_err(PlaceError::Delegation)?;
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = parent.join(format!("agon-host-{}-{n}", std::process::id()));
-        std::fs::create_dir(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+        if let Err(source) = std::fs::create_dir(&dir) {
+            return Err(PlaceError::Create { dir, source });
+        }
         let cgroup = HostCgroup {
             dir,
             memory_max: config.memory_bytes,
@@ -170,9 +241,9 @@ impl HostCgroup {
         Ok(cgroup)
     }
 
-    fn write(&self, file: &str, value: &str) -> Result<(), String> {
+    fn write(&self, file: &str, value: &str) -> Result<(), PlaceError> {
         let path = self.dir.join(file);
-        std::fs::write(&path, value).map_err(|e| format!("writing {}: {e}", path.display()))
+        std::fs::write(&path, value).map_err(|source| PlaceError::Write { path, source })
     }
 
     pub fn path(&self) -> &Path {
@@ -247,13 +318,13 @@ fn remove_once_empty(
 /// Says once per engine process, in one line, that hosts get no cgroup and why (`reason`);
 /// `agon doctor` explains what that costs and how to give them one, and every record lists it
 /// (`SandboxReport::note_missing_cgroup`).
-pub fn warn_unavailable(reason: &str) {
+pub fn warn_unavailable(reason: &dyn std::fmt::Display) {
     static WARNED: std::sync::Once = std::sync::Once::new();
     WARNED.call_once(|| log::warn!("{}", unavailable_line(reason)));
 }
 
 /// The run's one-line warning that hosts get no cgroup.
-pub fn unavailable_line(reason: &str) -> String {
+pub fn unavailable_line(reason: &dyn std::fmt::Display) -> String {
     format!(
         "sandbox: no cgroup v2 for the bots ({reason}); memory, threads and CPU are limited \
          less strictly; `agon doctor` explains"
@@ -262,7 +333,7 @@ pub fn unavailable_line(reason: &str) -> String {
 
 /// How a host's record lists the cgroup it did not get (`sandbox.missing` or
 /// `sandbox.substituted`): `cgroup: REASON`.
-pub fn missing_note(reason: &str) -> String {
+pub fn missing_note(reason: &dyn std::fmt::Display) -> String {
     format!("{MISSING_NOTE}{reason}")
 }
 
@@ -275,7 +346,7 @@ const MISSING_NOTE: &str = "cgroup: ";
 
 /// That hosts get no cgroup (`reason`), what it costs and how to give them one: the one wording
 /// of the run's warning and of `--sandbox strict`'s refusal.
-pub fn unavailable_message(reason: &str) -> String {
+pub fn unavailable_message(reason: &dyn std::fmt::Display) -> String {
     format!(
         "the bots' hosts get no cgroup v2 of their own ({reason}). Without it: memory is limited \
          only as address space (RLIMIT_AS), so memory the kernel holds for a bot (page tables, \
@@ -327,5 +398,40 @@ mod tests {
         });
         assert_eq!(removed.unwrap_err().kind(), ErrorKind::NotFound);
         assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn a_folder_that_cannot_hold_host_cgroups_says_why() {
+        let missing = Path::new("/nonexistent/agon-cgroup");
+        let e = check_delegation(missing).unwrap_err();
+        assert!(
+            matches!(&e, DelegationError::Unreachable { source, .. }
+                if source.kind() == ErrorKind::NotFound),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().starts_with("/nonexistent/agon-cgroup: "),
+            "{e}"
+        );
+        let e = check_delegation(&std::env::temp_dir()).unwrap_err();
+        assert!(matches!(e, DelegationError::NotCgroup2 { .. }), "{e:?}");
+    }
+
+    #[test]
+    fn the_first_controller_missing_is_named_and_none_offered_says_none() {
+        let words = |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        assert_eq!(first_absent(&words(&["cpu", "pids", "memory"])), None);
+        assert_eq!(first_absent(&words(&["memory", "io"])), Some("pids"));
+        let e = DelegationError::NotOffered {
+            dir: "/sys/fs/cgroup/x".into(),
+            absent: "pids",
+            offered: Vec::new(),
+        };
+        assert!(
+            e.to_string().starts_with(
+                "cgroup v2 at /sys/fs/cgroup/x offers no `pids` controller (offered: none;"
+            ),
+            "{e}"
+        );
     }
 }
