@@ -31,7 +31,7 @@ pub fn cache_dir() -> PathBuf {
 }
 
 /// Copies `bytes` (the content of `original`) to `<cache>/plugins/<sha256>/<file name>`, unless
-/// that copy already exists. Written to a temporary name and renamed, so a crash never leaves a
+/// the cache holds that copy already ([`holds`]). Written to a temporary name and renamed, so a crash never leaves a
 /// half-written library under the final name.
 ///
 /// The entry is this process's until it exits: `agon cache gc` leaves it alone (see
@@ -53,9 +53,7 @@ pub fn content_addressed_copy(
     let dir = plugins.join(sha256);
     make_entry_folder(&dir)?;
     let target = dir.join(&name);
-    let present = std::fs::symlink_metadata(&target)
-        .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
-    if !present {
+    if !holds(&target, bytes) {
         write_whole(&dir, &name, bytes, &target)?;
     }
     entries::mark_used(&dir);
@@ -83,6 +81,19 @@ pub fn cached_copy(original: &Path, sha256: &str, cache: &Path) -> Option<PathBu
     }
     entries::mark_used(&plugins.join(sha256));
     Some(copy)
+}
+
+/// Whether the file at `copy` (not a link) holds `bytes`. Compared in full, not by length: a
+/// copy changed in place (by hand, or by a disk) must be written again, or every later stage
+/// of the build would hand out a library that is not it.
+fn holds(copy: &Path, bytes: &[u8]) -> bool {
+    let same_length =
+        std::fs::symlink_metadata(copy).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
+    same_length
+        && crate::input_file::Input::new("plugin copy", crate::input_file::limits::PLUGIN)
+            .no_follow()
+            .read(copy)
+            .is_ok_and(|held| held == bytes)
 }
 
 /// Records a use of the copy at `copy` (a path [`content_addressed_copy`] returned in this
@@ -149,6 +160,18 @@ mod tests {
         assert_eq!(std::fs::read(&a).unwrap(), b"one");
         let again = content_addressed_copy(original, b"one", "aa", &cache).unwrap();
         assert_eq!(a, again);
+        std::fs::remove_dir_all(&cache).unwrap();
+    }
+
+    #[test]
+    fn a_copy_changed_in_place_is_written_again() {
+        let cache = std::env::temp_dir().join(format!("agon-cache-tamper-{}", std::process::id()));
+        let original = Path::new("/somewhere/libteam.so");
+        let copy = content_addressed_copy(original, b"build", "cc", &cache).unwrap();
+        std::fs::write(&copy, b"BUILD").unwrap();
+        let again = content_addressed_copy(original, b"build", "cc", &cache).unwrap();
+        assert_eq!(again, copy);
+        assert_eq!(std::fs::read(&copy).unwrap(), b"build");
         std::fs::remove_dir_all(&cache).unwrap();
     }
 }
