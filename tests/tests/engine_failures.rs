@@ -1,6 +1,7 @@
 //! Failures that are not the bots': the engine's own resources failing (its plugin cache on a
-//! full or broken file system) and an entrant's file replaced while a run that is not watching
-//! plays it. Neither may charge, exclude or blame an entrant.
+//! full or broken file system), an entrant's file replaced while a run that is not watching
+//! plays it, and a cached copy that is not the build a game was pinned to. None may charge,
+//! exclude or blame an entrant.
 
 use agon_tests::{
     agon_output, assert_has_all, plugin, scratch, seat_of, spec, tournament_config, tournament_run,
@@ -175,5 +176,63 @@ fn a_replaced_plugin_file_does_not_stop_a_run_that_is_not_watching() {
             "{game}"
         );
         assert_eq!(game["faults"], serde_json::json!([]), "{game}");
+    }
+}
+
+/// A game between pinned builds whose seat loads another build than its pin fails as the
+/// engine's, naming both hashes, and plays no move: its results would mix two builds. With
+/// every pin right, the same game is played.
+#[test]
+fn a_seat_whose_copy_is_not_its_pinned_build_fails_the_game_and_blames_no_bot() {
+    use agon_play::game_runner::{self, FailureCause, PinnedBot, Played};
+    let registry = agon_games::registry::Registry::builtin();
+    let rules = registry.get("breakthrough").unwrap();
+    let file = plugin("breakthrough-random");
+    let built = sha256_of(&file);
+    let other = "0".repeat(64);
+    let pinned = |name: &str, sha256: &str| PinnedBot {
+        spec: format!("{}:random", file.display()).parse().unwrap(),
+        sha256: sha256.to_string(),
+        name: name.to_string(),
+        crash_label: None,
+    };
+    let hosting = agon_engine::Hosting {
+        kind: agon_engine::HostKind::Thread,
+        process: None,
+        cache: agon_tests::cache_dir(),
+    };
+    let settings = agon_engine::MatchSettings {
+        params: Default::default(),
+        seed: 5,
+        seed_secret: agon_tests::TEST_SECRET,
+        budgets: Default::default(),
+        fault_policy: None,
+    };
+    let play = |bots: &[PinnedBot]| game_runner::play(rules, &hosting, bots, &settings, "game 1");
+    match play(&[pinned("a", &built), pinned("b", &other)]) {
+        Played::Failed(failure) => {
+            let text = failure.to_string();
+            match failure.why {
+                FailureCause::CopyChanged {
+                    bot, found, pinned, ..
+                } => {
+                    assert_eq!((bot.as_str(), found, pinned), ("b", built.clone(), other));
+                }
+                why => panic!("{why}"),
+            }
+            assert_has_all(
+                &text,
+                &[
+                    "game 1: the cached copy of b's build",
+                    "results would mix two builds",
+                ],
+            );
+        }
+        Played::Game { .. } | Played::Unplayed(_) => panic!("a game was played on the wrong build"),
+    }
+    match play(&[pinned("a", &built), pinned("b", &built)]) {
+        Played::Game { record, .. } => assert!(!record.moves.is_empty()),
+        Played::Failed(failure) => panic!("{failure}"),
+        Played::Unplayed(why) => panic!("{why}"),
     }
 }
