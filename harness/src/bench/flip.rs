@@ -81,7 +81,7 @@ pub fn run(greedy: &Path) -> anyhow::Result<Vec<Figure>> {
     let moves: usize = turns.iter().map(Vec::len).sum();
     let mut per_move = Vec::new();
     for _ in 0..5 {
-        let mut flip = Flip::new(Config::from_params(&params())?).map_err(anyhow::Error::msg)?;
+        let mut flip = Flip::new(Config::from_params(&params())?)?;
         let t0 = Instant::now();
         for half in &turns {
             std::hint::black_box(flip.play(half));

@@ -2,7 +2,7 @@
 
 use super::geometry::{on_table, Point, DIAMETER, EPS, X_LIMIT};
 use super::grid::Grid;
-use super::{place, Config};
+use super::{place, Config, PlacementJam};
 use serde::{Deserialize, Serialize};
 
 /// One of the two players, numbered as in the rules file ("Table and coins").
@@ -132,7 +132,7 @@ impl Flip {
     /// The start of a game: the board drawn from `config.seed` as the course simulator drew it
     /// (rules file, "Initial placement"). Fails when `config.n` coins cannot be placed (see
     /// [`super::PRACTICAL_COINS`]).
-    pub fn new(config: Config) -> Result<Flip, String> {
+    pub fn new(config: Config) -> Result<Flip, PlacementJam> {
         let coins = place(config.n, config.seed)?;
         Ok(Flip::from_positions(config, coins))
     }

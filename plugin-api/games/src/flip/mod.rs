@@ -27,7 +27,7 @@ pub use course_tournament::course_board_seed;
 pub use game::{Flip, HalfTurn, Invalid, MoveResult, Outcome as FlipOutcome, Player};
 pub use geometry::{Point, EPS};
 pub use java_random::JavaRandom;
-pub use placement::{place, place_within, MAX_DRAWS, PRACTICAL_COINS};
+pub use placement::{place, place_within, PlacementJam, MAX_DRAWS, PRACTICAL_COINS};
 
 #[cfg(test)]
 mod tests;

@@ -14,26 +14,48 @@ pub const MAX_DRAWS: u64 = 50_000_000;
 /// The largest n every measured seed places within [`MAX_DRAWS`] (with a tenfold margin).
 pub const PRACTICAL_COINS: u32 = 260;
 
+/// `n` coins do not fit from `seed` within `max_draws` draws: random sequential placement jams.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "could not place {n} coins with seed {seed}: after {max_draws} draws only {placed} fit; \
+     random placement jams above about {PRACTICAL_COINS} coins per player, so use a smaller n \
+     or another seed"
+)]
+pub struct PlacementJam {
+    /// Coins per player asked for.
+    pub n: u32,
+    /// The board seed.
+    pub seed: i64,
+    /// The draws allowed in all.
+    pub max_draws: u64,
+    /// Player 1's coins placed when the draws ran out.
+    pub placed: usize,
+}
+
 /// Player 1's and player 2's start positions for `n` coins from `seed`: player 1's coin k is
 /// drawn in the right third, player 2's coin k is its mirror image.
-pub fn place(n: u32, seed: i64) -> Result<[Vec<Point>; 2], String> {
+pub fn place(n: u32, seed: i64) -> Result<[Vec<Point>; 2], PlacementJam> {
     place_within(n, seed, MAX_DRAWS).map(|(coins, _)| coins)
 }
 
 /// [`place`] giving up after `max_draws` draws in all; also how many draws it took.
-pub fn place_within(n: u32, seed: i64, max_draws: u64) -> Result<([Vec<Point>; 2], u64), String> {
+pub fn place_within(
+    n: u32,
+    seed: i64,
+    max_draws: u64,
+) -> Result<([Vec<Point>; 2], u64), PlacementJam> {
     let mut random = JavaRandom::new(seed);
     let mut one: Vec<Point> = Vec::with_capacity(n as usize);
     let mut draws = 0u64;
     while one.len() < n as usize {
         draws += 1;
         if draws > max_draws {
-            return Err(format!(
-                "could not place {n} coins with seed {seed}: after {max_draws} draws only {} fit; \
-                 random placement jams above about {PRACTICAL_COINS} coins per player, so use a \
-                 smaller n or another seed",
-                one.len()
-            ));
+            return Err(PlacementJam {
+                n,
+                seed,
+                max_draws,
+                placed: one.len(),
+            });
         }
         // x is always drawn first.
         let x = THIRD + 2.0 * THIRD * random.next_double();

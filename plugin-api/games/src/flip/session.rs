@@ -59,7 +59,9 @@ impl GameRules for FlipRules {
         _files: &dyn ParamFiles,
     ) -> Result<Box<dyn Session>, ParamError> {
         let config = Config::from_params(params)?;
-        let game = Flip::new(config).map_err(|detail| ParamError::Inconsistent { detail })?;
+        let game = Flip::new(config).map_err(|jam| ParamError::Inconsistent {
+            detail: jam.to_string(),
+        })?;
         Ok(Box::new(FlipSession { game }))
     }
 }

@@ -27,7 +27,10 @@ fn the_courses_largest_boards_place_within_the_cap() {
 
 #[test]
 fn a_jammed_placement_names_the_practical_limit() {
-    let error = place_within(265, 50, 1_000_000).unwrap_err();
+    let jam = place_within(265, 50, 1_000_000).unwrap_err();
+    assert_eq!((jam.n, jam.seed, jam.max_draws), (265, 50, 1_000_000));
+    assert!(jam.placed > 0 && jam.placed < 265, "{jam:?}");
+    let error = jam.to_string();
     assert!(error.contains("seed 50"), "{error}");
     assert!(error.contains("1000000 draws"), "{error}");
     assert!(
