@@ -81,7 +81,7 @@ pub fn flowfree(solver: &Path, folder: Option<&Path>) -> anyhow::Result<Vec<Figu
             let agon_engine::CallResult::Answer(bytes) = call.result else {
                 return Err(anyhow!("{file}: fast failed"));
             };
-            let reply: Reply<ff::Answer> = protocol::decode(&bytes).map_err(|e| anyhow!(e))?;
+            let reply: Reply<ff::Answer> = protocol::decode(&bytes)?;
             let ff::Answer::Solved { cells } = reply.action else {
                 return Err(anyhow!("{file}: fast did not solve it"));
             };
@@ -145,19 +145,17 @@ pub fn lightsout_large(solver: &Path) -> anyhow::Result<Figure> {
         let agon_engine::CallResult::Answer(bytes) = call.result else {
             return Err(anyhow!("gf2 failed on the 1000 x 1000 board"));
         };
-        let reply: Reply<lo::Answer> = protocol::decode(&bytes).map_err(|e| anyhow!(e))?;
+        let reply: Reply<lo::Answer> = protocol::decode(&bytes)?;
         let lo::Answer::Clicks { clicks, .. } = reply.action else {
             return Err(anyhow!("gf2 called a solvable board unsolvable"));
         };
         let mut check = board.clone();
         let cells = lo::unpack(n, n, &clicks).ok_or_else(|| anyhow!("a bad click bitmap"))?;
         for (r, c) in cells {
-            check
-                .click(Click {
-                    row: r as u32,
-                    col: c as u32,
-                })
-                .map_err(|e| anyhow!(e))?;
+            check.click(Click {
+                row: r as u32,
+                col: c as u32,
+            })?;
         }
         anyhow::ensure!(check.is_clear(), "gf2's clicks leave lights on");
     }

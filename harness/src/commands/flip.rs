@@ -4,7 +4,6 @@ use crate::cli::FlipBoardArgs;
 use agon_games::contract::RawParams;
 use agon_games::flip::{place, Config};
 use agon_play::console::outln;
-use anyhow::anyhow;
 
 pub fn board(args: FlipBoardArgs) -> anyhow::Result<()> {
     // The same checks as the game's parameters.
@@ -13,7 +12,7 @@ pub fn board(args: FlipBoardArgs) -> anyhow::Result<()> {
         ("seed".to_string(), args.seed.to_string()),
     ]);
     Config::from_params(&params)?;
-    let [one, two] = place(args.n, args.seed).map_err(|e| anyhow!(e))?;
+    let [one, two] = place(args.n, args.seed)?;
     if args.json {
         let list = |v: &[agon_games::flip::Point]| v.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>();
         let out = serde_json::json!({

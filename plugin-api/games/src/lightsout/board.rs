@@ -6,6 +6,18 @@ use std::fmt::Write as _;
 pub const MAX_SIDE: usize = 4096;
 pub const MAX_CELLS: usize = 16 << 20;
 
+/// A click outside the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("click ({}, {}) is off the {rows} x {cols} board", click.row, click.col)]
+pub struct OffBoard {
+    /// The click refused.
+    pub click: Click,
+    /// The board's rows.
+    pub rows: usize,
+    /// The board's columns.
+    pub cols: usize,
+}
+
 /// A Lights Out board: `true` is black (lit).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -153,13 +165,14 @@ impl Board {
     }
 
     /// Clicks a cell: it and its orthogonal neighbours flip. Off-board clicks are refused.
-    pub fn click(&mut self, click: Click) -> Result<(), String> {
+    pub fn click(&mut self, click: Click) -> Result<(), OffBoard> {
         let (r, c) = (click.row as usize, click.col as usize);
         if r >= self.rows || c >= self.cols {
-            return Err(format!(
-                "click ({}, {}) is off the {} x {} board",
-                click.row, click.col, self.rows, self.cols
-            ));
+            return Err(OffBoard {
+                click,
+                rows: self.rows,
+                cols: self.cols,
+            });
         }
         self.lights[r].flip(c);
         if c > 0 {

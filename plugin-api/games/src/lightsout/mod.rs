@@ -22,7 +22,7 @@ mod view;
 
 pub use algebra::{nullity, Analysis};
 pub use bits::Bits;
-pub use board::{Board, Click, ParseError};
+pub use board::{Board, Click, OffBoard, ParseError};
 
 #[cfg(test)]
 mod tests;

@@ -100,7 +100,7 @@ impl LightsOutSession {
                             row: r as u32,
                             col: c as u32,
                         })
-                        .map_err(Rejection::Illegal)?;
+                        .map_err(|off| Rejection::Illegal(off.to_string()))?;
                 }
                 if let Some(first) = board.cells().first() {
                     return Err(Rejection::Illegal(format!(

@@ -53,7 +53,8 @@ fn a_click_flips_the_cell_and_its_orthogonal_neighbours() {
     assert_eq!(b.render(), ".#.\n###\n.#.\n");
     b.click(Click { row: 0, col: 0 }).unwrap();
     assert_eq!(b.render(), "#..\n.##\n.#.\n");
-    assert!(b.click(Click { row: 3, col: 0 }).is_err());
+    let off = b.click(Click { row: 3, col: 0 }).unwrap_err();
+    assert_eq!(off.to_string(), "click (3, 0) is off the 3 x 3 board");
 }
 
 /// Known nullities: 3x3 0, 4x4 4, 5x5 2 (a quarter of 5x5 boards is solvable).
