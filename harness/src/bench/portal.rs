@@ -162,7 +162,7 @@ fn under_attack(
     let held = strangers.held();
     let mut latencies = Vec::new();
     for _ in 0..500 {
-        latencies.push(standings_ms(portal).map_err(|e| anyhow!("standings under attack: {e}"))?);
+        latencies.push(standings_ms(portal).context("standings under attack")?);
     }
     drop(strangers);
     std::thread::sleep(Duration::from_secs(1));

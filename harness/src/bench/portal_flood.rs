@@ -99,20 +99,19 @@ async fn hold_open(portal: SocketAddr, last: u8, stop: Arc<AtomicBool>, held: Ar
 }
 
 /// The time of one `GET /api/standings` on a new connection, in ms, or why it failed.
-pub fn standings_ms(portal: SocketAddr) -> Result<f64, String> {
+pub fn standings_ms(portal: SocketAddr) -> anyhow::Result<f64> {
     use std::io::{Read, Write};
     let asked = std::time::Instant::now();
-    let mut stream = std::net::TcpStream::connect(portal).map_err(|e| e.to_string())?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .map_err(|e| e.to_string())?;
-    stream
-        .write_all(b"GET /api/standings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .map_err(|e| e.to_string())?;
+    let mut stream = std::net::TcpStream::connect(portal)?;
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    stream.write_all(b"GET /api/standings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")?;
     let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).map_err(|e| e.to_string())?;
+    stream.read_to_end(&mut answer)?;
     if !answer.starts_with(b"HTTP/1.1 200") {
-        return Err(String::from_utf8_lossy(&answer[..answer.len().min(80)]).into_owned());
+        anyhow::bail!(
+            "{}",
+            String::from_utf8_lossy(&answer[..answer.len().min(80)])
+        );
     }
     Ok(asked.elapsed().as_secs_f64() * 1000.0)
 }

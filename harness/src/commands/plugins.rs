@@ -43,13 +43,13 @@ pub fn run(args: PluginsArgs) -> anyhow::Result<()> {
 }
 
 /// Reads `file`'s manifest, in a process host when `process` is given.
-fn list(file: &Path, process: Option<&ProcessHostConfig>) -> Result<Listed, String> {
+fn list(file: &Path, process: Option<&ProcessHostConfig>) -> anyhow::Result<Listed> {
     // Staging reads and checks the file (an ELF shared library, bounded in size) without
     // running any of it; only opening it runs its code, in the confined host.
-    let staged = StagedPlugin::stage(file, &cache_dir()).map_err(|e| e.to_string())?;
+    let staged = StagedPlugin::stage(file, &cache_dir())?;
     let manifest = match process {
-        Some(config) => ProcessHost::inspect(config, &staged).map_err(|e| e.to_string())?,
-        None => Plugin::open(&staged).map_err(|e| e.to_string())?.manifest,
+        Some(config) => ProcessHost::inspect(config, &staged)?,
+        None => Plugin::open(&staged)?.manifest,
     };
     Ok(Listed {
         path: staged.path,
@@ -58,7 +58,7 @@ fn list(file: &Path, process: Option<&ProcessHostConfig>) -> Result<Listed, Stri
     })
 }
 
-fn print_json(listed: &[Listed], failures: &[(&PathBuf, String)]) -> anyhow::Result<()> {
+fn print_json(listed: &[Listed], failures: &[(&PathBuf, anyhow::Error)]) -> anyhow::Result<()> {
     let plugins: Vec<serde_json::Value> = listed
         .iter()
         .map(|p| {
@@ -107,9 +107,10 @@ fn print_listing(listed: &[Listed]) {
 }
 
 /// Why `file` was not listed, naming it once (the loader's errors start with it).
-fn failure(file: &Path, error: &str) -> String {
+fn failure(file: &Path, error: &anyhow::Error) -> String {
+    let error = error.to_string();
     if error.contains(&file.display().to_string()) {
-        error.to_string()
+        error
     } else {
         format!("{}: {error}", file.display())
     }
@@ -117,7 +118,7 @@ fn failure(file: &Path, error: &str) -> String {
 
 /// [`failure`] for the terminal: the one line of each failure must stay one line whatever the
 /// file is called.
-fn shown_failure(file: &Path, error: &str) -> String {
+fn shown_failure(file: &Path, error: &anyhow::Error) -> String {
     name(&failure(file, error)).into_owned()
 }
 
