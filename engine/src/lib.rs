@@ -11,7 +11,8 @@
 //! - the hosts' parts a command drives itself: the process host's child side ([`process`]), the
 //!   [`sandbox`] and its cgroups, [`crash_evidence`], [`engine_stall`].
 //! - [`seating`]: seats a bot on the host a match profile names; [`seed`]: seat seeds.
-//! - [`replay`]: a match record verified by the rules; [`local_match`]: one match with no tournament around it.
+//! - [`replay`]: a match record verified by the rules; [`local_match`]: one match with no
+//!   tournament around it.
 //! - [`input_file`] and [`output_file`]: reading outside files safely (also the files game
 //!   parameters name, [`GameFiles`]), replacing outputs whole; [`PathError`], an I/O failure
 //!   on a named path, which every crate reports that way ([`OnPath::on_path`]).

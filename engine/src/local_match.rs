@@ -1,5 +1,5 @@
-//! One match between plugin files on the inline host, with no tournament around it: the viewer's
-//! benchmark plays its game with this.
+//! One match between plugin files on the inline host, with no tournament, journal or pinned
+//! builds around it.
 
 use crate::bot_spec::{BotSpec, BotSpecError};
 use crate::host::HostKind;
@@ -14,12 +14,15 @@ use agon_games::registry::{Registry, UnknownGame};
 pub enum LocalMatchError {
     #[error(transparent)]
     Game(#[from] UnknownGame),
+    /// A seat's bot spec does not parse; `seat` counts from 0.
     #[error("seat {seat}: {source}")]
     Spec { seat: usize, source: BotSpecError },
     #[error(transparent)]
     Seat(#[from] SeatError),
-    #[error("cannot draw the match's secret seed: {0}")]
-    Seed(#[source] std::io::Error),
+    /// The operating system gave no randomness for the match's seed secret.
+    #[error(transparent)]
+    Seed(std::io::Error),
+    /// The game refused its parameters or seat count, or the engine failed mid-match.
     #[error(transparent)]
     Match(#[from] MatchError),
 }

@@ -1,7 +1,7 @@
 //! Failures that are not the bots': the engine's own resources failing (its plugin cache on a
 //! full or broken file system), an entrant's file replaced while a run that is not watching
-//! plays it, and a cached copy that is not the build a game was pinned to. None may charge,
-//! exclude or blame an entrant.
+//! plays it, and a cached copy changed after its build was pinned. None may charge, exclude or
+//! blame an entrant.
 
 use agon_tests::{
     agon_output, assert_has_all, plugin, scratch, seat_of, spec, tournament_config, tournament_run,
@@ -179,27 +179,42 @@ fn a_replaced_plugin_file_does_not_stop_a_run_that_is_not_watching() {
     }
 }
 
-/// A game between pinned builds whose seat loads another build than its pin fails as the
-/// engine's, naming both hashes, and plays no move: its results would mix two builds. With
-/// every pin right, the same game is played.
+/// A build's cached copy changed in place after it was pinned (one byte of its `.comment`
+/// section, so it still loads): the game that seats it fails as the engine's, naming the bot,
+/// the hash the copy holds now and the pinned one, and plays no move, since its results would
+/// mix two builds. With the copy whole again, the same game is played.
 #[test]
-fn a_seat_whose_copy_is_not_its_pinned_build_fails_the_game_and_blames_no_bot() {
+fn a_cached_copy_changed_after_it_was_pinned_fails_the_game_and_blames_no_bot() {
     use agon_play::game_runner::{self, FailureCause, PinnedBot, Played};
     let registry = agon_games::registry::Registry::builtin();
     let rules = registry.get("breakthrough").unwrap();
-    let file = plugin("breakthrough-random");
-    let built = sha256_of(&file);
-    let other = "0".repeat(64);
-    let pinned = |name: &str, sha256: &str| PinnedBot {
-        spec: format!("{}:random", file.display()).parse().unwrap(),
-        sha256: sha256.to_string(),
+    let cache = scratch("engine-failure-pinned-copy").join("cache");
+    let staged = agon_engine::StagedPlugin::stage(&plugin("breakthrough-random"), &cache).unwrap();
+    let whole = std::fs::read(&staged.copy).unwrap();
+    let mut changed = whole.clone();
+    let comment = changed
+        .windows(13)
+        .position(|w| w == b"rustc version")
+        .expect("rustc's .comment note in the library");
+    changed[comment] = b'R';
+    let changed_sha256 = {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(&changed);
+        digest
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    let pinned_copy = |name: &str| PinnedBot {
+        spec: format!("{}:random", staged.copy.display()).parse().unwrap(),
+        sha256: staged.sha256.clone(),
         name: name.to_string(),
         crash_label: None,
     };
     let hosting = agon_engine::Hosting {
         kind: agon_engine::HostKind::Thread,
         process: None,
-        cache: agon_tests::cache_dir(),
+        cache: cache.clone(),
     };
     let settings = agon_engine::MatchSettings {
         params: Default::default(),
@@ -208,29 +223,37 @@ fn a_seat_whose_copy_is_not_its_pinned_build_fails_the_game_and_blames_no_bot() 
         budgets: Default::default(),
         fault_policy: None,
     };
-    let play = |bots: &[PinnedBot]| game_runner::play(rules, &hosting, bots, &settings, "game 1");
-    match play(&[pinned("a", &built), pinned("b", &other)]) {
+    let play = || {
+        let bots = [pinned_copy("a"), pinned_copy("b")];
+        game_runner::play(rules, &hosting, &bots, &settings, "game 1")
+    };
+
+    std::fs::write(&staged.copy, &changed).unwrap();
+    match play() {
         Played::Failed(failure) => {
             let text = failure.to_string();
             match failure.why {
                 FailureCause::CopyChanged {
                     bot, found, pinned, ..
-                } => {
-                    assert_eq!((bot.as_str(), found, pinned), ("b", built.clone(), other));
-                }
+                } => assert_eq!(
+                    (bot.as_str(), found, pinned),
+                    ("a", changed_sha256, staged.sha256.clone())
+                ),
                 why => panic!("{why}"),
             }
             assert_has_all(
                 &text,
                 &[
-                    "game 1: the cached copy of b's build",
+                    "game 1: the cached copy of a's build",
                     "results would mix two builds",
                 ],
             );
         }
-        Played::Game { .. } | Played::Unplayed(_) => panic!("a game was played on the wrong build"),
+        Played::Game { .. } | Played::Unplayed(_) => panic!("a game was played on a changed copy"),
     }
-    match play(&[pinned("a", &built), pinned("b", &built)]) {
+
+    std::fs::write(&staged.copy, &whole).unwrap();
+    match play() {
         Played::Game { record, .. } => assert!(!record.moves.is_empty()),
         Played::Failed(failure) => panic!("{failure}"),
         Played::Unplayed(why) => panic!("{why}"),

@@ -727,9 +727,8 @@ mod tests {
         shard["shard"] = "1/3".into();
         std::fs::write(dir.join("tournament.json"), shard.to_string()).unwrap();
         let e = Plan::read(&dir).unwrap_err();
-        assert!(
-            matches!(&e, PlanFileError::OldShard { shard, .. } if *shard == Shard::new(1, 3).unwrap())
-        );
+        let one_of_three = Shard::new(1, 3).unwrap();
+        assert!(matches!(&e, PlanFileError::OldShard { shard, .. } if *shard == one_of_three));
         assert!(
             e.to_string().contains("shard 1/3 of a plan of format 1"),
             "{e}"

@@ -120,14 +120,15 @@ enum Greeted {
     Refused { peer: SocketAddr, why: Refusal },
 }
 
-/// Why a connection was turned away before it joined.
+/// Why a connection was turned away before it joined; logged, and its seat stays open.
 #[derive(Debug, thiserror::Error)]
 enum Refusal {
-    #[error("its socket cannot be set up: {0}")]
+    /// Its socket could not be made blocking or given a write limit.
+    #[error(transparent)]
     Socket(#[from] std::io::Error),
     #[error("its first message has type {kind}, expected the group number (type 1)")]
     NotAGroup { kind: u8 },
-    #[error("no group number within {} s: {_0}", GREETING.as_secs())]
+    #[error("no group number within {secs} s: {0}", secs = GREETING.as_secs())]
     NoGroup(#[source] WireError),
 }
 
@@ -190,12 +191,16 @@ mod tests {
     }
 
     #[test]
-    fn a_group_number_joins_and_anything_else_first_is_refused_with_its_reason() {
+    fn a_group_number_joins_and_what_a_client_sends_otherwise_is_refused_with_its_reason() {
         assert_eq!(greeting_of(&wire(Message::Group(7))).unwrap(), 7);
         let refused = greeting_of(&wire(Message::PlayerNumber(1))).unwrap_err();
         assert!(
             matches!(refused, Refusal::NotAGroup { kind: 3 }),
             "{refused:?}"
+        );
+        assert_eq!(
+            refused.to_string(),
+            "its first message has type 3, expected the group number (type 1)"
         );
         let silent = greeting_of(&[]).unwrap_err();
         assert!(matches!(silent, Refusal::NoGroup(_)), "{silent:?}");

@@ -76,7 +76,7 @@ pub enum HeaderDamage {
     ByteOrder(u8),
     /// The dynamic linker takes no other size either.
     #[error("program headers of {size} bytes, not {expected}")]
-    ProgramHeaderSize { size: u64, expected: usize },
+    ProgramHeaderSize { size: u64, expected: u64 },
     /// Past a file's largest size (a signed 64-bit `off_t`), whatever the file's length.
     #[error("it places data at byte {0}, past the end of any file")]
     PastAnyFile(u64),
@@ -157,7 +157,7 @@ fn claimed_length(length: u64, read_at: &mut ReadAt<'_>) -> Result<u64, ExtentEr
     if phentsize != layout.program_header as u64 {
         return Err(ExtentError::Damaged(HeaderDamage::ProgramHeaderSize {
             size: phentsize,
-            expected: layout.program_header,
+            expected: layout.program_header as u64,
         }));
     }
     let table = read(phoff, phentsize * phnum)?;

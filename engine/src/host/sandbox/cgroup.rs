@@ -44,7 +44,6 @@ pub enum DelegationError {
     OwnCgroupUnreadable(#[source] std::io::Error),
     #[error("the engine is in no cgroup v2")]
     EngineInNone,
-    /// On a machine that also mounts cgroup v1 the controllers may be bound there.
     #[error(
         "cgroup v2 at {} offers no `{absent}` controller (offered: {}; on a machine that also \
          mounts cgroup v1 the controllers may be bound there)",

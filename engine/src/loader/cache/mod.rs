@@ -30,8 +30,8 @@ pub fn cache_dir() -> PathBuf {
     std::env::temp_dir().join("agon-cache")
 }
 
-/// Copies `bytes` (the content of `original`) to `<cache>/plugins/<sha256>/<file name>`, unless
-/// the cache holds that copy already ([`holds`]). Written to a temporary name and renamed, so a crash never leaves a
+/// Copies `bytes` (the content of `original`) to `<cache>/plugins/<sha256>/<file name>`,
+/// unless the cache holds that copy already ([`holds`]). Written to a temporary name and renamed, so a crash never leaves a
 /// half-written library under the final name.
 ///
 /// The entry is this process's until it exits: `agon cache gc` leaves it alone (see
@@ -53,7 +53,8 @@ pub fn content_addressed_copy(
     let dir = plugins.join(sha256);
     make_entry_folder(&dir)?;
     let target = dir.join(&name);
-    if !holds(&target, bytes) {
+    // Staging a cached copy itself read `bytes` from the target: nothing to compare.
+    if target != original && !holds(&target, bytes) {
         write_whole(&dir, &name, bytes, &target)?;
     }
     entries::mark_used(&dir);
@@ -84,8 +85,10 @@ pub fn cached_copy(original: &Path, sha256: &str, cache: &Path) -> Option<PathBu
 }
 
 /// Whether the file at `copy` (not a link) holds `bytes`. Compared in full, not by length: a
-/// copy changed in place (by hand, or by a disk) must be written again, or every later stage
-/// of the build would hand out a library that is not it.
+/// copy changed in place (by hand, or by a disk) must be written again, or the processes that
+/// stage the build after that would each hand out a library that is not it. A process
+/// compares when it first stages a file version (the loader remembers what it staged); a copy
+/// changed under a running process is caught where a pinned build is seated, by its hash.
 fn holds(copy: &Path, bytes: &[u8]) -> bool {
     let same_length =
         std::fs::symlink_metadata(copy).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
