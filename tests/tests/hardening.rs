@@ -31,9 +31,13 @@ fn suspending_the_engine_changes_no_result() {
         &dir,
         "game = \"breakthrough\"\nseed = 11\ngames_per_pairing = 4\nconcurrency = 1\n\
          clock = \"wall\"\nmove_ms = 250",
-        4,
+        // Depth 3 answers in a small part of the budget even on a debug build sharing two cores
+        // with other tests and busy processes; at depth 4 a loaded CI run's undisturbed
+        // reference timed out, which no stop of the engine's can explain.
+        3,
     );
     let calm_standings = tournament_standings(&cfg, &dir.join("calm"));
+    assert_no_faults(&calm_standings);
 
     let stopped = dir.join("stopped");
     let log = dir.join("stopped.log");
