@@ -30,10 +30,11 @@ fn suspending_the_engine_changes_no_result() {
     let cfg = offensive_against_defensive(
         &dir,
         "game = \"breakthrough\"\nseed = 11\ngames_per_pairing = 4\nconcurrency = 1\n\
-         clock = \"wall\"\nmove_ms = 250",
-        // Depth 3 answers in a small part of the budget even on a debug build sharing two cores
-        // with other tests and busy processes; at depth 4 a loaded CI run's undisturbed
-        // reference timed out, which no stop of the engine's can explain.
+         clock = \"wall\"\nmove_ms = 800",
+        // Depth 3 answers in a few ms (a debug build; 91 ms at worst seen on two cores shared
+        // with other tests and busy processes), and the budget leaves room for the scheduler:
+        // at 250 ms a loaded run's undisturbed reference timed out, at depth 4 and at 3, which
+        // no stop of the engine's can explain.
         3,
     );
     let calm_standings = tournament_standings(&cfg, &dir.join("calm"));
@@ -56,10 +57,11 @@ fn suspending_the_engine_changes_no_result() {
         }
         signal(child.id(), "STOP");
         stops += 1;
-        std::thread::sleep(Duration::from_millis(600));
+        // Longer than the move budget: without the stall accounting, a forfeit.
+        std::thread::sleep(Duration::from_millis(STOP_MS));
         signal(child.id(), "CONT");
         assert!(
-            t0.elapsed() < Duration::from_secs(120),
+            t0.elapsed() < Duration::from_secs(240),
             "the run does not end"
         );
     };
@@ -74,18 +76,24 @@ fn suspending_the_engine_changes_no_result() {
     assert_stalls_said(&agon_tests::read(&log), stops);
 }
 
-/// The run's stderr warns of each of its `stops` (600 ms, past the warning threshold) once, not
+/// How long each stop of the engine lasts, in ms: past the warning threshold and the budget.
+const STOP_MS: u64 = 1200;
+
+/// The run's stderr warns of each of its `stops` ([`STOP_MS`]) once, not
 /// once per call it delayed, and ends by counting the stalls. A stop that lands while no call
 /// is timed (the plan's plugin inspection before the first game, the report after the last)
 /// delays no bot and goes unwarned, by design: the heartbeat sleeps then. On a loaded machine
-/// those phases last longer and catch more stops (one CI run under two busy processes saw 48
-/// warnings for 50 stops, every one of about 600 ms), so a tenth of the stops may go unseen.
+/// those phases last longer and catch more stops, a few in all whatever the run's length (CI
+/// runs under two busy processes saw 48 warnings for 50 stops and 9 for 12, every warning of
+/// about as long as the stop), so a quarter of the stops and two more may go unseen. What the test holds
+/// to is the other side: never more warnings than stops, as there were when each delayed call
+/// warned.
 fn assert_stalls_said(stderr: &str, stops: usize) {
     let warnings = stderr
         .lines()
         .filter(|l| l.contains("the engine was not running for"))
         .count();
-    let unseen = stops / 10 + 1;
+    let unseen = (stops / 4 + 2).min(stops - 1);
     // An overloaded machine may add stalls of its own.
     assert!(
         (stops - unseen..=stops + 2).contains(&warnings),
