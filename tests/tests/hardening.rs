@@ -85,9 +85,9 @@ const STOP_MS: u64 = 1200;
 /// delays no bot and goes unwarned, by design: the heartbeat sleeps then. On a loaded machine
 /// those phases last longer and catch more stops, a few in all whatever the run's length (CI
 /// runs under two busy processes saw 48 warnings for 50 stops and 9 for 12, every warning of
-/// about as long as the stop), so a quarter of the stops and two more may go unseen. What the test holds
-/// to is the other side: never more warnings than stops, as there were when each delayed call
-/// warned.
+/// about as long as the stop), so a quarter of the stops and two more may go unseen. What the
+/// test holds to is the other side: never more warnings than stops, as there were when each
+/// delayed call warned.
 fn assert_stalls_said(stderr: &str, stops: usize) {
     let warnings = stderr
         .lines()

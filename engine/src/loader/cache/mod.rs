@@ -31,8 +31,8 @@ pub fn cache_dir() -> PathBuf {
 }
 
 /// Copies `bytes` (the content of `original`) to `<cache>/plugins/<sha256>/<file name>`,
-/// unless the cache holds that copy already ([`holds`]). Written to a temporary name and renamed, so a crash never leaves a
-/// half-written library under the final name.
+/// unless the cache holds that copy already ([`holds`]). Written to a temporary name and
+/// renamed, so a crash never leaves a half-written library under the final name.
 ///
 /// The entry is this process's until it exits: `agon cache gc` leaves it alone (see
 /// [`entry_locks`]), and staging counts as a use of it (its folder's time, see [`entries`]).
@@ -73,10 +73,7 @@ pub fn cached_copy(original: &Path, sha256: &str, cache: &Path) -> Option<PathBu
     let plugins = cache.join(PLUGINS);
     entry_locks::hold_for_this_process(&plugins, sha256);
     let copy = plugins.join(sha256).join(name);
-    let bytes = crate::input_file::Input::new("plugin copy", crate::input_file::limits::PLUGIN)
-        .no_follow()
-        .read(&copy)
-        .ok()?;
+    let bytes = read_copy(&copy)?;
     if super::sha256_hex(&bytes) != sha256 {
         return None;
     }
@@ -92,11 +89,15 @@ pub fn cached_copy(original: &Path, sha256: &str, cache: &Path) -> Option<PathBu
 fn holds(copy: &Path, bytes: &[u8]) -> bool {
     let same_length =
         std::fs::symlink_metadata(copy).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
-    same_length
-        && crate::input_file::Input::new("plugin copy", crate::input_file::limits::PLUGIN)
-            .no_follow()
-            .read(copy)
-            .is_ok_and(|held| held == bytes)
+    same_length && read_copy(copy).is_some_and(|held| held == bytes)
+}
+
+/// The bytes of the copy at `copy`: not through a link, and no more than a plugin may have.
+fn read_copy(copy: &Path) -> Option<Vec<u8>> {
+    crate::input_file::Input::new("plugin copy", crate::input_file::limits::PLUGIN)
+        .no_follow()
+        .read(copy)
+        .ok()
 }
 
 /// Records a use of the copy at `copy` (a path [`content_addressed_copy`] returned in this
