@@ -197,14 +197,7 @@ fn a_cached_copy_changed_after_it_was_pinned_fails_the_game_and_blames_no_bot() 
         .position(|w| w == b"rustc version")
         .expect("rustc's .comment note in the library");
     changed[comment] = b'R';
-    let changed_sha256 = {
-        use sha2::Digest;
-        let digest = sha2::Sha256::digest(&changed);
-        digest
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    };
+    let changed_sha256 = agon_engine::loader::sha256_hex(&changed);
     let pinned_copy = |name: &str| PinnedBot {
         spec: format!("{}:random", staged.copy.display()).parse().unwrap(),
         sha256: staged.sha256.clone(),
