@@ -32,7 +32,8 @@
 //!
 //! Game-independent parts: [`contract`] (the session contract every game implements),
 //! [`protocol`] (the wire envelope and encoding every game's protocol uses), [`registry`] (the
-//! one list of games) and [`text_error`].
+//! one list of games), [`text_error`], and a table the bitboard games share
+//! (`set_bit_positions.rs`).
 
 #![deny(missing_docs)]
 
@@ -44,6 +45,7 @@ pub mod contract;
 pub mod instances;
 pub mod protocol;
 pub mod registry;
+mod set_bit_positions;
 /// [`text_error::TextError`]: where a text (a puzzle, a board, a map) goes wrong.
 pub mod text_error;
 

@@ -4,6 +4,8 @@
 //! x86-64 target) each `count_ones` is a dozen instructions that the running counts below share
 //! between counting and selecting.
 
+use crate::set_bit_positions::SET_BIT_POSITIONS;
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -44,28 +46,7 @@ pub(super) fn nth_set_bit(bits: u64, counts: RunningCounts, n: u32) -> u32 {
     let shift = (!before & HIGHS).trailing_zeros().wrapping_sub(7) & 56;
     let skipped = (((counts.0 << 8) >> shift) & 0xff) as u32;
     let in_byte = ((bits >> shift) & 0xff) as usize;
-    shift + IN_BYTE[in_byte][(n.wrapping_sub(skipped) & 7) as usize] as u32
-}
-
-/// `IN_BYTE[byte][n]`: the position of the `n`th set bit of `byte` (0 when it has fewer).
-static IN_BYTE: [[u8; 8]; 256] = in_byte_table();
-
-const fn in_byte_table() -> [[u8; 8]; 256] {
-    let mut table = [[0u8; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut bit = 0;
-        let mut seen = 0;
-        while bit < 8 {
-            if byte & (1 << bit) != 0 {
-                table[byte][seen] = bit as u8;
-                seen += 1;
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
+    shift + SET_BIT_POSITIONS[in_byte][(n.wrapping_sub(skipped) & 7) as usize] as u32
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use super::square_set::{bits, SquareSet, INLINE_WORDS};
 use super::targets::TargetSearch;
 use super::topology::Topology;
 use super::Square;
+use crate::set_bit_positions::SET_BIT_POSITIONS;
 
 /// Squares as bits (see `square_set`) of a board of up to `64 * INLINE_WORDS` squares.
 type Bits = [u64; INLINE_WORDS];
@@ -98,7 +99,10 @@ impl<'a> BoardTargets<'a> {
         let mut walks = 0;
         for from in (0..INLINE_WORDS).flat_map(|w| bits(sides.own[w]).map(move |b| 64 * w + b)) {
             let dirs = self.first_steps(from, &sides);
-            for (slot, &dir) in front[walks..walks + 8].iter_mut().zip(&BIT_POSITIONS[dirs]) {
+            for (slot, &dir) in front[walks..walks + 8]
+                .iter_mut()
+                .zip(&SET_BIT_POSITIONS[dirs])
+            {
                 *slot = Walk::new(from.wrapping_add_signed(self.steps[dir as usize].0), dir);
             }
             walks += dirs.count_ones() as usize;
@@ -237,21 +241,3 @@ fn occupied(chunk: &[Square]) -> u64 {
     }
     occupied
 }
-
-/// For each byte, the positions of its set bits, lowest first (the rest 0).
-const BIT_POSITIONS: [[u8; 8]; 256] = {
-    let mut table = [[0u8; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let (mut bit, mut k) = (0, 0);
-        while bit < 8 {
-            if byte & (1 << bit) != 0 {
-                table[byte][k] = bit as u8;
-                k += 1;
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-};
