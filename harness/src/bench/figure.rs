@@ -2,11 +2,12 @@
 //! [`Figure`]s; nothing here knows a suite.
 
 use serde::Serialize;
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 #[derive(Serialize)]
 pub struct Figure {
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// Median over the samples.
     pub median: f64,
     /// Best sample.
@@ -46,16 +47,20 @@ pub fn per_call(name: &'static str, per_sample: Duration, mut f: impl FnMut()) -
 }
 
 /// A figure measured once (a memory reading, a whole run): its median and best are the value.
-pub fn single(name: &'static str, value: f64, unit: &'static str) -> Figure {
+pub fn single(name: impl Into<Cow<'static, str>>, value: f64, unit: &'static str) -> Figure {
     Figure {
-        name,
+        name: name.into(),
         median: value,
         best: value,
         unit,
     }
 }
 
-pub fn summarize(name: &'static str, mut samples: Vec<f64>, unit: &'static str) -> Figure {
+pub fn summarize(
+    name: impl Into<Cow<'static, str>>,
+    mut samples: Vec<f64>,
+    unit: &'static str,
+) -> Figure {
     samples.sort_by(|a, b| a.total_cmp(b));
     // Times: the smallest is best; rates: the largest.
     let best = if unit == "/s" {
@@ -64,9 +69,20 @@ pub fn summarize(name: &'static str, mut samples: Vec<f64>, unit: &'static str) 
         samples[0]
     };
     Figure {
-        name,
+        name: name.into(),
         median: samples[samples.len() / 2],
         best,
         unit,
     }
+}
+
+/// A latency in milliseconds, `WHAT (ms)`: its median (and best) over `samples`, and its worst
+/// sample as a figure of its own, `WHAT, worst (ms)`: the worst is what a team waits for on a
+/// bad day, which a median hides.
+pub fn with_worst_ms(what: &str, samples: Vec<f64>) -> [Figure; 2] {
+    let worst = samples.iter().copied().fold(0.0, f64::max);
+    [
+        summarize(format!("{what} (ms)"), samples, "ms"),
+        single(format!("{what}, worst (ms)"), worst, "ms"),
+    ]
 }

@@ -234,13 +234,13 @@ fn deadline_precision(
     let at = |q: f64| overshoot[((overshoot.len() - 1) as f64 * q).round() as usize];
     Ok(vec![
         Figure {
-            name: "deadline overshoot p50 (us)",
+            name: "deadline overshoot p50 (us)".into(),
             median: at(0.5),
             best: overshoot[0],
             unit: "us",
         },
         Figure {
-            name: "deadline overshoot p99 (us)",
+            name: "deadline overshoot p99 (us)".into(),
             median: at(0.99),
             best: overshoot[0],
             unit: "us",

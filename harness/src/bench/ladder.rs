@@ -5,7 +5,7 @@
 //! `--ladder-games` games in all, and the resident set and open descriptors after 1,000 games
 //! are compared with those at the end: a ladder runs for days.
 
-use super::figure::{single, summarize, Figure};
+use super::figure::{single, with_worst_ms, Figure};
 use agon_engine::Budgets;
 use agon_engine::Clock;
 use agon_ladder::run::{run, LadderOptions};
@@ -95,16 +95,13 @@ fn measure(
         }
     }
     let rss_swapped = settled_resident_mib();
-    let mut figures = vec![
-        summarize("ladder swap -> first game (ms)", latencies.clone(), "ms"),
-        single(
-            "ladder swap -> first game, worst (ms)",
-            latencies.iter().copied().fold(0.0, f64::max),
-            "ms",
-        ),
-        single("engine RSS after 1 swap (MiB)", rss_first, "Mi"),
-        single("engine RSS after 200 swaps (MiB)", rss_swapped, "Mi"),
-    ];
+    let mut figures = Vec::from(with_worst_ms("ladder swap -> first game", latencies));
+    figures.push(single("engine RSS after 1 swap (MiB)", rss_first, "Mi"));
+    figures.push(single(
+        "engine RSS after 200 swaps (MiB)",
+        rss_swapped,
+        "Mi",
+    ));
     let early = 1000.min(games);
     wait_for_games(out, early)?;
     let (rss_early, fds_early) = (resident_mib(), open_fds()?);

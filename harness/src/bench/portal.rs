@@ -7,7 +7,7 @@
 //! standings' latency while strangers hold more connections than the portal takes, and the
 //! resident set under the worst inputs over every connection it allows.
 
-use super::figure::{single, summarize, Figure};
+use super::figure::{single, with_worst_ms, Figure};
 use super::ladder::{first_game_with, unix_ms_f64, wait_for_games};
 use super::portal_flood::{standings_ms, worst_inputs, Strangers};
 use super::process_stats::{idle_cpu_per_minute, resident_mib_of};
@@ -129,18 +129,15 @@ pub fn portal(
     let attacked = under_attack(&running.address, pid, &uploaders)?;
     drop(running);
     let _ = std::fs::remove_dir_all(&root);
-    let mut figures = vec![
-        single("portal idle CPU (ms per minute)", idle_cpu, "ms"),
-        summarize("portal upload -> first game (ms)", latencies.clone(), "ms"),
-        single(
-            "portal upload -> first game, worst (ms)",
-            latencies.iter().copied().fold(0.0, f64::max),
-            "ms",
-        ),
-        single("portal RSS after the uploads (MiB)", rss_uploads, "Mi"),
-        single("portal RSS after the games (MiB)", rss, "Mi"),
-        single("portal games played", games as f64, ""),
-    ];
+    let mut figures = vec![single("portal idle CPU (ms per minute)", idle_cpu, "ms")];
+    figures.extend(with_worst_ms("portal upload -> first game", latencies));
+    figures.push(single(
+        "portal RSS after the uploads (MiB)",
+        rss_uploads,
+        "Mi",
+    ));
+    figures.push(single("portal RSS after the games (MiB)", rss, "Mi"));
+    figures.push(single("portal games played", games as f64, ""));
     figures.extend(attacked);
     Ok(figures)
 }
