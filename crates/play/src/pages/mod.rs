@@ -5,6 +5,7 @@
 //! | template      | page                                                                   |
 //! |---------------|------------------------------------------------------------------------|
 //! | `layout.html` | the document, its head and the shared style; the others extend it     |
+//! | `standings_layout.html` | what the two standings pages add to it: they reload themselves, and their tables' style |
 //! | `report.html` | `report.html` of a tournament (`grading::html`)                        |
 //! | `ladder.html` | `ladder.html` of a ladder, which reloads itself (`ladder::standings`)  |
 //! | `viewer.html` | one match's viewer page, with its own style and scripts (`view`)       |
@@ -13,8 +14,12 @@
 use minijinja::{Environment, Value};
 use std::sync::OnceLock;
 
-const TEMPLATES: [(&str, &str); 8] = [
+const TEMPLATES: [(&str, &str); 9] = [
     ("layout.html", include_str!("layout.html")),
+    (
+        "standings_layout.html",
+        include_str!("standings_layout.html"),
+    ),
     ("report.html", include_str!("report.html")),
     ("ladder.html", include_str!("ladder.html")),
     ("viewer.html", include_str!("viewer.html")),
