@@ -44,7 +44,7 @@ pub use host::sandbox::{cgroup::HostCgroup, SandboxConfig, UserError};
 pub use host::{crash_evidence, engine_stall, process, sandbox};
 pub use host::{
     thread_cpu_time, CallResult, Clock, Deadline, HostKind, InlineHost, LocateError, ProcessHost,
-    ProcessHostConfig, RemoteSeat, SeatHost, ThreadHost, CPU_WATCHDOG_FACTOR,
+    ProcessHostConfig, RemoteSeat, SeatHost, ThreadHost, UnknownName, CPU_WATCHDOG_FACTOR,
 };
 pub use input_file::{GameFiles, Input, InputError};
 pub use loader::cache::{CacheEntry, Collection, CollectionPolicy, Oddity, RemovalReason};

@@ -292,14 +292,15 @@ fn settings(
 }
 
 /// A mode's key, parsed if given.
-fn parsed<T: std::str::FromStr<Err = String>>(
-    key: &str,
-    text: &Option<String>,
-) -> Result<Option<T>, KeyProblem> {
+fn parsed<T>(key: &str, text: &Option<String>) -> Result<Option<T>, KeyProblem>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
     text.as_deref()
         .map(str::parse)
         .transpose()
-        .map_err(|e| problem(key, e))
+        .map_err(|e: T::Err| problem(key, e.to_string()))
 }
 
 /// The format and its keys: each key only with its format, and every format's demands of the

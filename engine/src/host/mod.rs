@@ -86,17 +86,30 @@ impl fmt::Display for HostKind {
 }
 
 impl FromStr for HostKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<HostKind, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<HostKind, UnknownName> {
         match s {
             "inline" => Ok(HostKind::Inline),
             "thread" => Ok(HostKind::Thread),
             "process" => Ok(HostKind::Process),
-            other => Err(format!(
-                "unknown host `{other}` (expected inline, thread or process)"
-            )),
+            other => Err(UnknownName {
+                kind: "host",
+                given: other.to_string(),
+                expected: "inline, thread or process",
+            }),
         }
     }
+}
+
+/// A host or clock named in a tournament config that is none of their names.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {kind} `{given}` (expected {expected})")]
+pub struct UnknownName {
+    /// What was named: `host` or `clock`.
+    pub kind: &'static str,
+    pub given: String,
+    /// The names there are, as a reader would list them.
+    pub expected: &'static str,
 }
 
 /// Which clock a budget counts (docs/architecture.md, "Time budgets").
@@ -121,12 +134,16 @@ impl fmt::Display for Clock {
 }
 
 impl FromStr for Clock {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Clock, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Clock, UnknownName> {
         match s {
             "wall" => Ok(Clock::Wall),
             "cpu" => Ok(Clock::Cpu),
-            other => Err(format!("unknown clock `{other}` (expected wall or cpu)")),
+            other => Err(UnknownName {
+                kind: "clock",
+                given: other.to_string(),
+                expected: "wall or cpu",
+            }),
         }
     }
 }
