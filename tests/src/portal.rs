@@ -211,17 +211,21 @@ pub fn now_ms() -> u128 {
         .as_millis()
 }
 
-/// `agon portal team add NAME`: the token it prints.
-pub fn add_team(dir: &Path, name: &str) -> String {
-    let ran = crate::run(crate::agon().args([
+/// The arguments of `agon portal team add NAME --dir DIR`.
+pub fn team_add_args<'a>(dir: &'a Path, name: &'a str) -> [&'a str; 6] {
+    [
         "portal",
         "team",
         "add",
         name,
         "--dir",
         dir.to_str().unwrap(),
-    ]))
-    .expect_success();
+    ]
+}
+
+/// `agon portal team add NAME`: the token it prints.
+pub fn add_team(dir: &Path, name: &str) -> String {
+    let ran = crate::run(crate::agon().args(team_add_args(dir, name))).expect_success();
     assert_has(&ran.stderr, "shown this once");
     let token = ran.stdout.trim().to_string();
     let entry = (dir.to_path_buf(), name.to_string(), token.clone());

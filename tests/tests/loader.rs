@@ -6,8 +6,7 @@ use agon_engine::SandboxConfig;
 use agon_engine::{LoadError, Plugin, StagedPlugin};
 use agon_engine::{ProcessHost, ProcessHostConfig};
 use agon_games::contract::{
-    FaultPolicy, GameRules, GameType, ParamError, ParamFiles, RawParams, Seats, Session,
-    SolutionView, Starter,
+    GameRules, GameType, ParamError, ParamFiles, RawParams, Seats, Session,
 };
 use agon_games::registry::Registry;
 use agon_tests::{
@@ -321,25 +320,15 @@ fn unknown_bots_list_what_the_plugin_offers() {
 /// A game the bot does not play.
 struct Chess;
 
+/// Its metadata borrows the empty fields of the puzzles' common metadata: only what the
+/// loader reads (name, protocol version, seats) matters here.
 const CHESS: GameType = GameType {
     name: "chess",
     title: "Chess",
     protocol_version: 1,
     seats: Seats::Fixed(2),
-    file_params: &[],
-    parameter_help: "",
-    default_fault_policy: FaultPolicy::Forfeit,
-    game_score_meaning: "",
-    view_script: "",
     nodes_meaning: "nodes",
-    solution_shown_as: SolutionView::Answer,
-    example_params: &[],
-    starter: Starter {
-        source: "",
-        match_params: "",
-    },
-    instances: &[],
-    default_instance: None,
+    ..agon_games::contract::puzzle::GAME_TYPE
 };
 
 impl GameRules for Chess {

@@ -2,7 +2,9 @@
 //! held open from many addresses, the worst bodies a parser can be fed, what is public and what
 //! is a team's own, the edges of HTTP, a script slipped into a page, and HTTPS.
 
-use agon_tests::portal::{add_team, build, library, raw_request, token_of, Portal, PATIENCE};
+use agon_tests::portal::{
+    add_team, build, library, raw_request, team_add_args, token_of, Portal, PATIENCE,
+};
 use agon_tests::{assert_has, scratch};
 use serde_json::Value;
 use std::io::{Read, Write};
@@ -349,14 +351,7 @@ fn the_portal_runs_as_an_unprivileged_user() {
     let mut teams = Vec::new();
     for name in ["north", "south"] {
         let mut command = as_user(agon_tests::agon());
-        command.args([
-            "portal",
-            "team",
-            "add",
-            name,
-            "--dir",
-            dir.to_str().unwrap(),
-        ]);
+        command.args(team_add_args(&dir, name));
         let token = agon_tests::run(&mut command).expect_success().stdout;
         teams.push((name, token.trim().to_string()));
     }

@@ -471,6 +471,17 @@ mod tests {
         dir
     }
 
+    /// What reading and opening the journal at `dir` say: a damaged journal refuses both alike.
+    fn refusals_of_read_and_open(dir: &Path) -> [String; 2] {
+        [
+            read(dir, &any_entry::<Entry>).unwrap_err().to_string(),
+            Journal::open(dir, &any_entry::<Entry>)
+                .err()
+                .unwrap()
+                .to_string(),
+        ]
+    }
+
     fn append_raw(dir: &Path, bytes: &[u8]) {
         let mut f = OpenOptions::new()
             .append(true)
@@ -524,13 +535,7 @@ mod tests {
             2,
         );
         std::fs::write(dir.join(FILE), text).unwrap();
-        for err in [
-            read(&dir, &any_entry::<Entry>).unwrap_err().to_string(),
-            Journal::open(&dir, &any_entry::<Entry>)
-                .err()
-                .unwrap()
-                .to_string(),
-        ] {
+        for err in refusals_of_read_and_open(&dir) {
             assert!(err.contains("line 1 (game g1)"), "{err}");
             assert!(err.contains("1 more lines are damaged"), "{err}");
             assert!(err.contains("agon tournament repair"), "{err}");
@@ -632,13 +637,7 @@ mod tests {
         );
         append_raw(&dir, format!("{long}\n").as_bytes());
         append_raw(&dir, &line_of(&entry("g3")));
-        for err in [
-            read(&dir, &any_entry::<Entry>).unwrap_err().to_string(),
-            Journal::open(&dir, &any_entry::<Entry>)
-                .err()
-                .unwrap()
-                .to_string(),
-        ] {
+        for err in refusals_of_read_and_open(&dir) {
             assert!(err.contains("line 3 (game g9)"), "{err}");
             assert!(
                 err.contains(&format!("{} bytes long, more than", long.len())),
