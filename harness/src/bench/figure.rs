@@ -86,3 +86,32 @@ pub fn with_worst_ms(what: &str, samples: Vec<f64>) -> [Figure; 2] {
         single(format!("{what}, worst (ms)"), worst, "ms"),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_latency_comes_with_its_worst_sample_under_its_own_name() {
+        let [typical, worst] = with_worst_ms("swap -> game", vec![30.0, 10.0, 20.0, 90.0, 40.0]);
+        assert_eq!(
+            (
+                typical.name.as_ref(),
+                typical.median,
+                typical.best,
+                typical.unit
+            ),
+            ("swap -> game (ms)", 30.0, 10.0, "ms")
+        );
+        assert_eq!(
+            (worst.name.as_ref(), worst.median, worst.best, worst.unit),
+            ("swap -> game, worst (ms)", 90.0, 90.0, "ms")
+        );
+    }
+
+    #[test]
+    fn a_rate_is_best_at_its_largest_and_a_time_at_its_smallest() {
+        assert_eq!(summarize("rate", vec![2.0, 5.0, 3.0], "/s").best, 5.0);
+        assert_eq!(summarize("time", vec![2.0, 5.0, 3.0], "ms").best, 2.0);
+    }
+}
