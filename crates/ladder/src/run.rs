@@ -16,16 +16,15 @@ use super::pairing::Pairing;
 use super::restore::{LastVerdict, Restored};
 use crate::{GameNotPlayed, LadderError};
 use agon_engine::BotSpec;
-use agon_engine::Budgets;
 use agon_engine::Hosting;
-use agon_engine::MatchSettings;
 use agon_engine::SeedSecret;
 use agon_engine::{OnPath, PathError};
-use agon_games::contract::{FaultPolicy, GameRules, RawParams};
+use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
 use agon_play::console::name;
 use agon_play::game_runner::{self, seat_count, PinnedBot, Played};
 use agon_play::journal::Journal;
+use agon_play::match_profile::MatchProfile;
 use agon_play::record_files;
 use agon_play::standings::weng_lin::Ratings;
 use agon_play::stop::Stop;
@@ -56,8 +55,9 @@ pub struct LadderOptions {
     pub seed_secret: SeedSecret,
     pub settle: Duration,
     pub max_builds_in_process: usize,
-    pub budgets: Budgets,
-    pub fault_policy: Option<FaultPolicy>,
+    /// Every game's budgets, clock and fault policy, the validation games' too (its host and
+    /// sandbox are resolved into `hosting` and `validation`).
+    pub profile: MatchProfile,
     /// How games are hosted.
     pub hosting: Hosting,
     /// How candidate builds are validated: always process hosts.
@@ -321,8 +321,7 @@ impl<'a> Ladder<'a> {
         let validator = Validator {
             game: rules.name().to_string(),
             params: options.params.clone(),
-            budgets: options.budgets,
-            fault_policy: options.fault_policy,
+            profile: options.profile.clone(),
             hosting: options.hosting.clone(),
             inspection: options.validation.clone(),
             configured: options.configured.clone(),
@@ -753,13 +752,10 @@ fn play(job: Job, options: &LadderOptions) -> Done {
             crash_label: None,
         })
         .collect();
-    let settings = MatchSettings {
-        params: options.params.clone(),
-        seed: job.seed,
-        seed_secret: options.seed_secret,
-        budgets: options.budgets,
-        fault_policy: options.fault_policy,
-    };
+    let settings =
+        options
+            .profile
+            .match_settings(options.params.clone(), job.seed, options.seed_secret);
     let what = format!("game {}", job.number);
     let (record, game_ms) =
         match game_runner::play(rules, &options.hosting, &bots, &settings, &what) {

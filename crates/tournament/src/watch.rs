@@ -7,7 +7,6 @@
 
 use super::builds::Builds;
 use super::plan::Plan;
-use agon_engine::Budgets;
 use agon_engine::{Hosting, LocateError};
 use agon_play::stop::Stop;
 use agon_play::swap::intake::{Arrival, Intake};
@@ -118,13 +117,7 @@ fn take(plan: &Plan, builds: &Builds, entrant: usize, candidate: &Candidate, val
             .first()
             .map(|p| p.params.clone())
             .unwrap_or_default(),
-        budgets: Budgets {
-            start_ms: (plan.settings.profile.start_ms > 0)
-                .then_some(plan.settings.profile.start_ms),
-            move_ms: (plan.settings.profile.move_ms > 0).then_some(plan.settings.profile.move_ms),
-            clock: plan.settings.profile.clock,
-        },
-        fault_policy: plan.settings.profile.on_fault,
+        profile: plan.settings.profile.clone(),
         hosting: match plan.settings.profile.hosting() {
             Ok(hosting) => hosting,
             Err(e) => {

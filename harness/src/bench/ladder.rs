@@ -6,9 +6,9 @@
 //! are compared with those at the end: a ladder runs for days.
 
 use super::figure::{single, with_worst_ms, Figure};
-use agon_engine::Budgets;
 use agon_engine::Clock;
 use agon_ladder::run::{run, LadderOptions};
+use agon_play::match_profile::MatchProfile;
 use agon_play::stop::Stop;
 use anyhow::{anyhow, bail};
 use serde_json::Value;
@@ -29,7 +29,7 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
     let builds = [std::fs::read(random)?, std::fs::read(alphabeta)?];
     publish(&builds[0], &teams, "a.so")?;
     publish(&builds[0], &teams, "b.so")?;
-    let hosting = agon_play::match_profile::MatchProfile::default().hosting()?;
+    let hosting = MatchProfile::default().hosting()?;
     let stop = Arc::new(Stop::default());
     let options = LadderOptions {
         dir: teams.clone(),
@@ -42,12 +42,12 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
         seed_secret: agon_engine::SeedSecret::draw()?,
         settle: Duration::from_millis(500),
         max_builds_in_process: 8,
-        budgets: Budgets {
-            start_ms: Some(5000),
-            move_ms: Some(1000),
+        profile: MatchProfile {
+            start_ms: 5000,
+            move_ms: 1000,
             clock: Clock::Cpu,
+            ..MatchProfile::default()
         },
-        fault_policy: None,
         validation: hosting.clone(),
         hosting,
         configured: Default::default(),

@@ -15,14 +15,15 @@
 use super::build::Build;
 use super::sparring::{house_seat, Opponent, Sparring};
 use super::validation_error::ValidationError;
+use crate::match_profile::MatchProfile;
 use agon_engine::BotSpec;
+use agon_engine::MatchRecord;
 use agon_engine::ProcessHost;
 use agon_engine::SeedSecret;
-use agon_engine::{run_match, MatchSettings, Seat};
+use agon_engine::{run_match, Seat};
 use agon_engine::{seating, Hosting};
-use agon_engine::{Budgets, MatchRecord};
 use agon_engine::{Manifest, StagedPlugin};
-use agon_games::contract::{FaultPolicy, GameRules, RawParams};
+use agon_games::contract::{GameRules, RawParams};
 use agon_games::registry::Registry;
 use rand::Rng;
 use std::collections::BTreeMap;
@@ -56,8 +57,9 @@ pub struct Validated {
 pub struct Validator {
     pub game: String,
     pub params: RawParams,
-    pub budgets: Budgets,
-    pub fault_policy: Option<FaultPolicy>,
+    /// The real games' budgets, clock and fault policy, which the validation games keep (their
+    /// hosts are `hosting` and `inspection`, resolved from it by the caller).
+    pub profile: MatchProfile,
     /// How the real games are hosted.
     pub hosting: Hosting,
     /// Process hosting, for inspection (and the crash guard of in-process games).
@@ -213,13 +215,9 @@ impl Validator {
             };
             seated.push(placed);
         }
-        let settings = MatchSettings {
-            params: self.params.clone(),
-            seed: rng.random(),
-            seed_secret: self.seed_secret,
-            budgets: self.budgets,
-            fault_policy: self.fault_policy,
-        };
+        let settings =
+            self.profile
+                .match_settings(self.params.clone(), rng.random(), self.seed_secret);
         let record = run_match(rules, &settings, seated)?;
         own_fault(&record, own, &candidate.bot)?;
         let against = if met.is_empty() {
