@@ -367,6 +367,12 @@ fn pages_escape_what_teams_send_and_carry_a_strict_policy() {
         let page = response.text().unwrap();
         assert!(!page.contains("<img src=x"), "{path}: {page}");
     }
+    // The standings cut a long team name to fit; its title keeps it whole.
+    let standings = portal.get("/").text().unwrap();
+    assert_has(
+        &standings,
+        "href=\"/teams/quoted\" title=\"quoted\">quoted</a>",
+    );
     // The team itself sees its uploads' names, escaped.
     let page = portal.text_as("/teams/quoted", "quoted");
     assert_has(&page, "&lt;img src=x onerror=alert(1)&gt;.so");
