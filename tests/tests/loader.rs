@@ -320,8 +320,8 @@ fn unknown_bots_list_what_the_plugin_offers() {
 /// A game the bot does not play.
 struct Chess;
 
-/// Its metadata borrows the empty fields of the puzzles' common metadata: only what the
-/// loader reads (name, protocol version, seats) matters here.
+/// Its metadata borrows the rest of the puzzles' common metadata: only what the loader reads
+/// (name, protocol version, seats) matters here.
 const CHESS: GameType = GameType {
     name: "chess",
     title: "Chess",

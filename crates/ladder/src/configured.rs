@@ -11,24 +11,20 @@ use agon_engine::ProcessHost;
 use agon_engine::{seating, Hosting, Trial};
 use agon_engine::{Manifest, StagedPlugin};
 use agon_games::contract::{GameRules, RawParams};
+use agon_play::match_profile::MatchProfile;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// A game's budgets for the trial start of a configured bot with parameters.
-pub struct TrialBudgets {
-    pub start_ms: u64,
-    pub move_ms: u64,
-}
-
 /// Refuses the first configured slot whose file in `dir` does not offer its bot for `game`, or
-/// whose bot refuses its parameters; builds are opened in `validation`'s process hosts.
+/// whose bot refuses its parameters under `profile`'s budgets; builds are opened in
+/// `validation`'s process hosts.
 pub fn check_configured(
     dir: &Path,
     configured: &BTreeMap<String, BotSpec>,
     game: &dyn GameRules,
     params: &RawParams,
     validation: &Hosting,
-    budgets: &TrialBudgets,
+    profile: &MatchProfile,
 ) -> Result<(), LadderError> {
     let Some(process) = validation.process.as_ref() else {
         return Ok(());
@@ -63,8 +59,8 @@ pub fn check_configured(
             game,
             validation,
             params,
-            budgets.start_ms,
-            budgets.move_ms,
+            profile.start_ms,
+            profile.move_ms,
         );
         if let Trial::Refused(message) = trial {
             return Err(LadderError::BotRefused {

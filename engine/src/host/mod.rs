@@ -101,12 +101,13 @@ impl FromStr for HostKind {
     }
 }
 
-/// A host or clock named in a tournament config that is none of their names.
+/// A host or clock name that is none of theirs.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {kind} `{given}` (expected {expected})")]
 pub struct UnknownName {
     /// What was named: `host` or `clock`.
     pub kind: &'static str,
+    /// The name given.
     pub given: String,
     /// The names there are, as a reader would list them.
     pub expected: &'static str,

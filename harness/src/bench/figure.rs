@@ -18,7 +18,11 @@ pub struct Figure {
 pub const SAMPLES: usize = 9;
 
 /// Nanoseconds per call of `f`: SAMPLES samples, each as many calls as fit in `per_sample`.
-pub fn per_call(name: &'static str, per_sample: Duration, mut f: impl FnMut()) -> Figure {
+pub fn per_call(
+    name: impl Into<Cow<'static, str>>,
+    per_sample: Duration,
+    mut f: impl FnMut(),
+) -> Figure {
     // Warm up and size the batch so one timing covers many calls.
     let mut batch = 1u64;
     loop {

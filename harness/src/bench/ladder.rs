@@ -29,7 +29,13 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
     let builds = [std::fs::read(random)?, std::fs::read(alphabeta)?];
     publish(&builds[0], &teams, "a.so")?;
     publish(&builds[0], &teams, "b.so")?;
-    let hosting = MatchProfile::default().hosting()?;
+    let profile = MatchProfile {
+        start_ms: 5000,
+        move_ms: 1000,
+        clock: Clock::Cpu,
+        ..MatchProfile::default()
+    };
+    let hosting = profile.hosting()?;
     let stop = Arc::new(Stop::default());
     let options = LadderOptions {
         dir: teams.clone(),
@@ -42,12 +48,7 @@ pub fn ladder(random: &Path, alphabeta: &Path, games: u64) -> anyhow::Result<Vec
         seed_secret: agon_engine::SeedSecret::draw()?,
         settle: Duration::from_millis(500),
         max_builds_in_process: 8,
-        profile: MatchProfile {
-            start_ms: 5000,
-            move_ms: 1000,
-            clock: Clock::Cpu,
-            ..MatchProfile::default()
-        },
+        profile,
         validation: hosting.clone(),
         hosting,
         configured: Default::default(),

@@ -88,8 +88,11 @@ pub fn flowfree(solver: &Path, folder: Option<&Path>) -> anyhow::Result<Vec<Figu
             agon_games::flowfree::verify(&puzzle, &cells).map_err(|e| anyhow!("{file}: {e}"))?;
         }
         let shown = file.rsplit('/').next().unwrap_or(&file);
-        let name: &'static str = Box::leak(format!("flowfree fast, {shown} (ms)").into_boxed_str());
-        figures.push(summarize(name, samples, "ms"));
+        figures.push(summarize(
+            format!("flowfree fast, {shown} (ms)"),
+            samples,
+            "ms",
+        ));
     }
     Ok(figures)
 }

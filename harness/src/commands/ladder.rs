@@ -8,7 +8,7 @@ use agon_engine::HostKind;
 use agon_engine::Hosting;
 use agon_games::contract::RawParams;
 use agon_games::registry::Registry;
-use agon_ladder::configured::{check_configured, TrialBudgets};
+use agon_ladder::configured::check_configured;
 use agon_ladder::run::{run as run_ladder, LadderOptions, Summary as LadderSummary};
 use agon_play::match_profile::MatchProfile;
 use anyhow::{anyhow, bail, Context};
@@ -45,7 +45,7 @@ pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Resu
     let hosting = profile.hosting()?;
     let validation = validation_hosting(&profile, &hosting)?;
     let configured = configured_slots(&dir, &args)?;
-    check_configured_bots(&dir, &args, &configured, &params, &validation)?;
+    check_configured_bots(&dir, &args, &configured, &params, &validation, &profile)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     if args.seed.is_none() && !args.quiet {
         eprintln!("agon: ladder seed {seed}");
@@ -116,15 +116,12 @@ fn check_configured_bots(
     configured: &BTreeMap<String, BotSpec>,
     params: &RawParams,
     validation: &Hosting,
+    profile: &MatchProfile,
 ) -> anyhow::Result<()> {
     let registry = Registry::builtin();
     let game = registry.get(args.game.as_deref().unwrap_or_default())?;
-    let trial = TrialBudgets {
-        start_ms: args.profile.start_ms,
-        move_ms: args.profile.move_ms,
-    };
     Ok(check_configured(
-        dir, configured, game, params, validation, &trial,
+        dir, configured, game, params, validation, profile,
     )?)
 }
 
