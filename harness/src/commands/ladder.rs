@@ -6,7 +6,6 @@ use crate::match_flags::parse_params;
 use agon_engine::BotSpec;
 use agon_engine::HostKind;
 use agon_engine::Hosting;
-use agon_games::contract::RawParams;
 use agon_games::registry::Registry;
 use agon_ladder::configured::check_configured;
 use agon_ladder::run::{run as run_ladder, LadderOptions, Summary as LadderSummary};
@@ -45,7 +44,15 @@ pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Resu
     let hosting = profile.hosting()?;
     let validation = validation_hosting(&profile, &hosting)?;
     let configured = configured_slots(&dir, &args)?;
-    check_configured_bots(&dir, &args, &configured, &params, &validation, &profile)?;
+    let registry = Registry::builtin();
+    check_configured(
+        &dir,
+        &configured,
+        registry.get(&game)?,
+        &params,
+        &validation,
+        &profile,
+    )?;
     let seed = args.seed.unwrap_or_else(rand::random);
     if args.seed.is_none() && !args.quiet {
         eprintln!("agon: ladder seed {seed}");
@@ -106,23 +113,6 @@ fn configured_slots(
         }
     }
     Ok(configured)
-}
-
-/// The `--bot` slots whose files are in the folder already must offer their bots for the game
-/// and take their parameters (`agon_ladder::configured`).
-fn check_configured_bots(
-    dir: &Path,
-    args: &LadderPlayArgs,
-    configured: &BTreeMap<String, BotSpec>,
-    params: &RawParams,
-    validation: &Hosting,
-    profile: &MatchProfile,
-) -> anyhow::Result<()> {
-    let registry = Registry::builtin();
-    let game = registry.get(args.game.as_deref().unwrap_or_default())?;
-    Ok(check_configured(
-        dir, configured, game, params, validation, profile,
-    )?)
 }
 
 pub fn report(out: &std::path::Path, summary: &LadderSummary) {
