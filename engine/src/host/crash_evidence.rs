@@ -95,14 +95,19 @@ pub fn install(file: &Path) -> std::io::Result<()> {
         // SAFETY: the descriptor was ours (from `into_raw_fd`) and nothing else uses it.
         unsafe { libc::close(old) };
     }
-    static HANDLERS: OnceLock<Result<(), String>> = OnceLock::new();
-    HANDLERS
-        .get_or_init(install_handlers)
-        .clone()
-        .map_err(std::io::Error::other)
+    static HANDLERS: OnceLock<Result<(), HandlerRefused>> = OnceLock::new();
+    (*HANDLERS.get_or_init(install_handlers)).map_err(std::io::Error::other)
 }
 
-fn install_handlers() -> Result<(), String> {
+/// The kernel would not take the handler for a fatal signal; kept for every later install.
+#[derive(Debug, Clone, Copy, thiserror::Error)]
+#[error("cannot watch for crashes (signal {signal}): {}", std::io::Error::from_raw_os_error(*errno))]
+pub struct HandlerRefused {
+    pub signal: i32,
+    pub errno: i32,
+}
+
+fn install_handlers() -> Result<(), HandlerRefused> {
     for (index, &signal) in FATAL.iter().enumerate() {
         // SAFETY: zeroed sigactions are valid to fill in; sigaction reads and writes them.
         unsafe {
@@ -113,10 +118,8 @@ fn install_handlers() -> Result<(), String> {
             libc::sigfillset(&mut action.sa_mask);
             let previous: &'static mut libc::sigaction = Box::leak(Box::new(std::mem::zeroed()));
             if libc::sigaction(signal, &action, previous) != 0 {
-                return Err(format!(
-                    "cannot watch for crashes (signal {signal}): {}",
-                    std::io::Error::last_os_error()
-                ));
+                let errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+                return Err(HandlerRefused { signal, errno });
             }
             PREVIOUS[index].store(previous, Ordering::SeqCst);
         }

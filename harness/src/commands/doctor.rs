@@ -5,6 +5,7 @@
 use crate::cli::DoctorArgs;
 use agon_engine::ProcessHostConfig;
 use agon_engine::{sandbox::cgroup, sandbox::landlock, SandboxConfig};
+use anyhow::bail;
 use serde::Serialize;
 
 /// One mechanism of the sandbox, probed.
@@ -18,7 +19,8 @@ struct Check {
     without: &'static str,
 }
 
-fn check(name: &'static str, found: Result<String, String>, without: &'static str) -> Check {
+/// `found`: what was found, or why the mechanism is missing.
+fn check(name: &'static str, found: anyhow::Result<String>, without: &'static str) -> Check {
     match found {
         Ok(found) => Check {
             name,
@@ -26,44 +28,44 @@ fn check(name: &'static str, found: Result<String, String>, without: &'static st
             found,
             without: "",
         },
-        Err(found) => Check {
+        Err(why) => Check {
             name,
             available: false,
-            found,
+            found: why.to_string(),
             without,
         },
     }
 }
 
-fn host_executable() -> Result<String, String> {
-    ProcessHostConfig::locate(SandboxConfig::default())
-        .map(|c| c.executable.display().to_string())
-        .map_err(|e| e.to_string())
+fn host_executable() -> anyhow::Result<String> {
+    let config = ProcessHostConfig::locate(SandboxConfig::default())?;
+    Ok(config.executable.display().to_string())
 }
 
-fn cgroup_delegation() -> Result<String, String> {
-    cgroup::delegation()
-        .map(|path| format!("{} (pids, memory, cpu)", path.display()))
-        .map_err(ToString::to_string)
+fn cgroup_delegation() -> anyhow::Result<String> {
+    let path = cgroup::delegation()?;
+    Ok(format!("{} (pids, memory, cpu)", path.display()))
 }
 
-fn landlock_abi() -> Result<String, String> {
+fn landlock_abi() -> anyhow::Result<String> {
     match landlock::kernel_abi() {
-        0 => Err("the kernel offers no Landlock (Linux 5.13 or later with it enabled)".into()),
+        0 => bail!("the kernel offers no Landlock (Linux 5.13 or later with it enabled)"),
         abi => Ok(format!("ABI version {abi}")),
     }
 }
 
-fn seccomp_filters() -> Result<String, String> {
-    let status = std::fs::read_to_string("/proc/self/status")
-        .map_err(|e| format!("cannot read /proc/self/status: {e}"))?;
+fn seccomp_filters() -> anyhow::Result<String> {
+    let status = match std::fs::read_to_string("/proc/self/status") {
+        Ok(status) => status,
+        Err(e) => bail!("cannot read /proc/self/status: {e}"),
+    };
     if status
         .lines()
         .any(|l| l.starts_with("Seccomp_filters:") || l.starts_with("Seccomp:"))
     {
         Ok("seccomp filters".into())
     } else {
-        Err("the kernel reports no seccomp".into())
+        bail!("the kernel reports no seccomp")
     }
 }
 
@@ -71,16 +73,16 @@ fn read_number(path: &str) -> Option<i64> {
     std::fs::read_to_string(path).ok()?.trim().parse().ok()
 }
 
-fn user_namespaces() -> Result<String, String> {
+fn user_namespaces() -> anyhow::Result<String> {
     if read_number("/proc/sys/user/max_user_namespaces") == Some(0) {
-        return Err("user.max_user_namespaces is 0".into());
+        bail!("user.max_user_namespaces is 0");
     }
     let root = rustix::process::geteuid().is_root();
     if !root && read_number("/proc/sys/kernel/unprivileged_userns_clone") == Some(0) {
-        return Err("kernel.unprivileged_userns_clone is 0".into());
+        bail!("kernel.unprivileged_userns_clone is 0");
     }
     if !root && read_number("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == Some(1) {
-        return Err("AppArmor restricts unprivileged user namespaces".into());
+        bail!("AppArmor restricts unprivileged user namespaces");
     }
     Ok(if root {
         "as root".into()

@@ -16,17 +16,28 @@ use std::process::ExitCode;
 /// and exits at once if the engine named by `engine` (its pid, the host's one argument) is no
 /// longer its parent, as the engine may have died before the signal was set. The host does this
 /// itself because its spawn runs no code of the engine's between fork and exec.
-pub fn die_with_engine(engine: Option<&str>) -> Result<(), String> {
+pub fn die_with_engine(engine: Option<&str>) -> Result<(), StartError> {
     let engine = engine
         .and_then(|pid| pid.parse::<i32>().ok())
         .and_then(rustix::process::Pid::from_raw)
-        .ok_or("started without the engine's process id: agon-host is not for direct use")?;
+        .ok_or(StartError::NoEngine)?;
     rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-        .map_err(|e| format!("cannot set the parent-death signal: {e}"))?;
+        .map_err(|e| StartError::DeathSignal(e.into()))?;
     if rustix::process::getppid() != Some(engine) {
-        return Err("the engine exited".into());
+        return Err(StartError::EngineExited);
     }
     Ok(())
+}
+
+/// Why `agon-host` will not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("started without the engine's process id: agon-host is not for direct use")]
+    NoEngine,
+    #[error("cannot set the parent-death signal: {0}")]
+    DeathSignal(#[source] std::io::Error),
+    #[error("the engine exited")]
+    EngineExited,
 }
 
 /// The whole life of an `agon-host` process, given the engine's request pipe (`input`, file

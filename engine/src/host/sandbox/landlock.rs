@@ -5,6 +5,7 @@
 //! domain (the bot cannot signal the engine).
 
 use super::own_root::{DEVICES, SYSTEM_LIBRARIES};
+use super::ConfineError;
 use ::landlock::{
     path_beneath_rules, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
@@ -22,7 +23,7 @@ const REQUESTED: ABI = ABI::V6;
 
 /// The ruleset, built while the host may still open the plugin's path (an unprivileged user may
 /// not reach the engine's cache folder; the rules hold the paths open).
-pub fn prepare(plugin: &Path) -> Result<RulesetCreated, String> {
+pub fn prepare(plugin: &Path) -> Result<RulesetCreated, ConfineError> {
     let read = AccessFs::ReadFile | AccessFs::ReadDir;
     Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
@@ -38,7 +39,7 @@ pub fn prepare(plugin: &Path) -> Result<RulesetCreated, String> {
             ))
         })
         .and_then(|r| r.add_rules(path_beneath_rules([plugin], AccessFs::ReadFile)))
-        .map_err(|e| e.to_string())
+        .map_err(ConfineError::from)
 }
 
 /// The Landlock ABI the kernel offers (0 where it has none), as `landlock_create_ruleset`
@@ -58,14 +59,14 @@ pub fn kernel_abi() -> i64 {
 }
 
 /// Applies a prepared ruleset to the calling process (and every thread it starts later).
-pub fn enforce(ruleset: RulesetCreated) -> Result<Enforcement, String> {
-    let status = ruleset.restrict_self().map_err(|e| e.to_string())?;
+pub fn enforce(ruleset: RulesetCreated) -> Result<Enforcement, ConfineError> {
+    let status = ruleset.restrict_self()?;
     match status.ruleset {
         RulesetStatus::FullyEnforced => Ok(Enforcement::Full),
         RulesetStatus::PartiallyEnforced => Ok(Enforcement::Partial(format!(
             "the kernel has Landlock ABI v{} of the v6 requested",
             kernel_abi()
         ))),
-        RulesetStatus::NotEnforced => Err("not supported by this kernel".into()),
+        RulesetStatus::NotEnforced => Err(ConfineError::NoLandlock),
     }
 }

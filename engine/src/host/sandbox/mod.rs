@@ -25,6 +25,7 @@
 //! it); in strict mode the host refuses to serve instead.
 
 pub mod cgroup;
+mod confine_error;
 pub mod landlock;
 pub mod limits;
 pub mod namespaces;
@@ -37,6 +38,7 @@ pub mod seccomp;
 mod sigsys_handler;
 pub mod supervisor;
 
+pub use confine_error::ConfineError;
 pub use privileges::UserError;
 use serde::{Deserialize, Serialize};
 use std::os::fd::AsRawFd;
@@ -173,14 +175,14 @@ pub struct Confined {
 
 /// Confines the calling process (the host, before it loads `plugin`). Fails only where going
 /// on would run team code with root's rights, or leave a refused call unrecorded.
-pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, String> {
+pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, ConfineError> {
     let engine = rustix::process::getppid();
     let ruleset = landlock::prepare(plugin);
     let plugin_file = std::fs::File::open(plugin).ok();
     // Opened while the host still sees the machine's /proc, used once it has its own root.
     let proc_file = |name: &str| {
         std::fs::File::open(format!("/proc/self/{name}"))
-            .map_err(|e| format!("cannot open /proc/self/{name}: {e}"))
+            .map_err(ConfineError::call(format!("cannot open /proc/self/{name}")))
     };
     let status = proc_file("status")?;
     let proc_self = proc_file("")?;
@@ -258,11 +260,11 @@ fn give_up_root(
     config: &SandboxConfig,
     plugin: &Path,
     progress: &mut Progress,
-) -> Result<privileges::Identity, String> {
+) -> Result<privileges::Identity, ConfineError> {
     // Looked up while the machine's user database is still there (not in the own root).
-    let identity = privileges::resolve(config.user.as_deref()).map_err(|e| e.to_string())?;
+    let identity = privileges::resolve(config.user.as_deref())?;
     if identity.uid == 0 {
-        return Err("the sandbox user may not be root".into());
+        return Err(ConfineError::RootUser);
     }
     match namespaces::enter_system_namespaces() {
         Ok(entered) => {
@@ -270,7 +272,7 @@ fn give_up_root(
                 .namespaces
                 .extend(entered.iter().map(|n| n.to_string()));
             if let Err(e) = namespaces::name_the_host() {
-                progress.missing.push(e);
+                progress.missing.push(e.to_string());
             }
             enter_own_root(plugin, progress);
         }
@@ -293,7 +295,7 @@ fn drop_what_is_left(
     engine: Option<rustix::process::Pid>,
     status: &std::fs::File,
     missing: &mut Vec<String>,
-) -> Result<Option<u32>, String> {
+) -> Result<Option<u32>, ConfineError> {
     if let Err(e) = privileges::clear_capabilities() {
         missing.push(format!("capabilities: {e}"));
     }
@@ -302,15 +304,15 @@ fn drop_what_is_left(
     unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
     // Every change of credentials above cleared the parent-death signal the engine set.
     rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-        .map_err(|e| format!("parent-death signal: {e}"))?;
+        .map_err(ConfineError::call("parent-death signal"))?;
     if rustix::process::getppid() != engine {
-        return Err("the engine exited".into());
+        return Err(ConfineError::EngineExited);
     }
     // What is enforced, as the kernel tells it, not what was asked for.
     match privileges::held(status) {
         Ok(held) => {
             if held.uid == 0 || held.euid == 0 {
-                return Err("still root after giving up root".into());
+                return Err(ConfineError::StillRoot);
             }
             if !held.capability_sets.is_empty() {
                 missing.push(format!(
@@ -339,11 +341,11 @@ struct Enforced {
 /// engine.
 /// `alone`: the host is pid 1 of a PID namespace of its own.
 fn enforce(
-    ruleset: Result<::landlock::RulesetCreated, String>,
+    ruleset: Result<::landlock::RulesetCreated, ConfineError>,
     config: &SandboxConfig,
     alone: bool,
     missing: &mut Vec<String>,
-) -> Result<Enforced, String> {
+) -> Result<Enforced, ConfineError> {
     if let Err(e) = rustix::thread::set_no_new_privs(true) {
         missing.push(format!("no_new_privs: {e}"));
     }
@@ -437,7 +439,7 @@ fn isolate(
     if !root {
         // The UTS namespace came with the user namespace, which owns it.
         if let Err(e) = namespaces::name_the_host() {
-            progress.missing.push(e);
+            progress.missing.push(e.to_string());
         }
     }
     match limits::limit_tasks(config.threads, progress.has("pid")) {

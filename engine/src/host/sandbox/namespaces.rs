@@ -15,6 +15,7 @@
 //! and `getppid` 0 as well, for hosts where the namespace cannot be made.)
 
 use super::privileges::Identity;
+use super::ConfineError;
 
 /// The namespaces other than the user namespace, by flag and name. The PID namespace takes
 /// the host's children only: the host forks into it once confined ([`super::supervisor`]).
@@ -29,12 +30,12 @@ fn flags_of(names: &[(libc::c_int, &str)]) -> libc::c_int {
     names.iter().fold(0, |all, (flag, _)| all | flag)
 }
 
-fn unshare(flags: libc::c_int) -> Result<(), String> {
+fn unshare(flags: libc::c_int) -> Result<(), ConfineError> {
     // SAFETY: unshare with integer flags; the host is single-threaded when it calls it.
     if unsafe { libc::unshare(flags) } == 0 {
         Ok(())
     } else {
-        Err(std::io::Error::last_os_error().to_string())
+        Err(ConfineError::last_os("unshare"))
     }
 }
 
@@ -43,17 +44,17 @@ fn unshare(flags: libc::c_int) -> Result<(), String> {
 pub const HOST_NAME: &str = "agon";
 
 /// Names the host [`HOST_NAME`] in its UTS namespace (it must hold `CAP_SYS_ADMIN` there).
-pub fn name_the_host() -> Result<(), String> {
+pub fn name_the_host() -> Result<(), ConfineError> {
     // SAFETY: sethostname reads the given bytes.
     if unsafe { libc::sethostname(HOST_NAME.as_ptr().cast(), HOST_NAME.len()) } == 0 {
         Ok(())
     } else {
-        Err(format!("host name: {}", std::io::Error::last_os_error()))
+        Err(ConfineError::last_os("host name"))
     }
 }
 
 /// The IPC, UTS, mount and PID namespaces, while the host still holds root's capabilities.
-pub fn enter_system_namespaces() -> Result<Vec<&'static str>, String> {
+pub fn enter_system_namespaces() -> Result<Vec<&'static str>, ConfineError> {
     unshare(flags_of(&SYSTEM))?;
     Ok(SYSTEM.iter().map(|(_, name)| *name).collect())
 }
@@ -66,7 +67,7 @@ pub fn enter_user_namespace(
     identity: Identity,
     with_system: bool,
     proc_self: &std::fs::File,
-) -> Result<Vec<&'static str>, String> {
+) -> Result<Vec<&'static str>, ConfineError> {
     let mut flags = libc::CLONE_NEWUSER;
     if with_system {
         flags |= flags_of(&SYSTEM);
@@ -83,10 +84,10 @@ pub fn enter_user_namespace(
             rustix::fs::OFlags::WRONLY | rustix::fs::OFlags::CLOEXEC,
             rustix::fs::Mode::empty(),
         )
-        .map_err(|e| format!("opening /proc/self/{file}: {e}"))?;
+        .map_err(ConfineError::call(format!("opening /proc/self/{file}")))?;
         rustix::io::write(&fd, text.as_bytes())
             .map(|_| ())
-            .map_err(|e| format!("writing /proc/self/{file}: {e}"))
+            .map_err(ConfineError::call(format!("writing /proc/self/{file}")))
     };
     write("setgroups", "deny".into())?;
     write("uid_map", format!("{0} {0} 1\n", identity.uid))?;

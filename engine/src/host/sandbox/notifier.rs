@@ -38,12 +38,13 @@ pub fn handover_pair() -> std::io::Result<(OwnedFd, OwnedFd)> {
 }
 
 /// Host side: sends `listener` to the engine and closes the hand-over socket.
-pub fn hand_over(listener: OwnedFd) -> Result<(), String> {
+pub fn hand_over(listener: OwnedFd) -> Result<(), super::ConfineError> {
     // SAFETY: the engine starts every host with the socket at HANDOVER_FD; taking ownership
     // closes it when this function returns, so a bot never finds it open.
     let socket = unsafe { OwnedFd::from_raw_fd(HANDOVER_FD) };
-    send(socket.as_fd(), listener.as_fd())
-        .map_err(|e| format!("handing the refusal listener to the engine: {e}"))
+    send(socket.as_fd(), listener.as_fd()).map_err(super::ConfineError::call(
+        "handing the refusal listener to the engine",
+    ))
 }
 
 fn send(socket: BorrowedFd<'_>, fd: BorrowedFd<'_>) -> rustix::io::Result<()> {

@@ -12,6 +12,8 @@
 //! lie in the caller's mount namespace, so the descriptor the host opened the plugin with
 //! before its namespaces cannot serve.)
 
+use super::ConfineError;
+use crate::OnPath;
 use std::ffi::CString;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
@@ -39,19 +41,19 @@ const WORKBENCHES: &[&str] = &["/tmp", "/mnt", "/run", "/var/tmp"];
 
 /// Makes a root of the host's own and enters it; returns where the plugin's copy at `plugin`
 /// is found inside.
-pub fn enter(plugin: &Path) -> Result<PathBuf, String> {
+pub fn enter(plugin: &Path) -> Result<PathBuf, ConfineError> {
     let name = plugin
         .file_name()
-        .ok_or_else(|| format!("{}: not a file", plugin.display()))?;
+        .ok_or_else(|| ConfineError::NotAFile(plugin.to_path_buf()))?;
     // Opened in this mount namespace, so that it can be bound even once the bench covers it.
-    let file = std::fs::File::open(plugin).map_err(|e| format!("{}: {e}", plugin.display()))?;
+    let file = std::fs::File::open(plugin).on_path(plugin)?;
     // Nothing mounted here may show in the namespace this one was copied from.
     mount(None, "/", None, libc::MS_REC | libc::MS_PRIVATE)?;
     let bench = WORKBENCHES
         .iter()
         .map(Path::new)
         .find(|dir| dir.is_dir() && !plugin.starts_with(dir))
-        .ok_or("no folder to assemble the root in (/tmp, /mnt, /run, /var/tmp)")?;
+        .ok_or(ConfineError::NoWorkbench)?;
     mount(
         Some("agon-root"),
         &bench.to_string_lossy(),
@@ -78,35 +80,34 @@ pub fn enter(plugin: &Path) -> Result<PathBuf, String> {
 
 /// Binds `path` of the machine at the same place in the new root, read-only; a symbolic link
 /// (`/lib` on a merged-/usr system) is made again as a link. Absent paths are left out.
-fn bind_system_path(bench: &Path, path: &str) -> Result<(), String> {
+fn bind_system_path(bench: &Path, path: &str) -> Result<(), ConfineError> {
     let Ok(meta) = std::fs::symlink_metadata(path) else {
         return Ok(());
     };
     let target = bench.join(path.trim_start_matches('/'));
     if meta.file_type().is_symlink() {
-        let link = std::fs::read_link(path).map_err(|e| format!("{path}: {e}"))?;
+        let link = std::fs::read_link(path).on_path(Path::new(path))?;
         create_parent(&target)?;
-        return std::os::unix::fs::symlink(link, &target)
-            .map_err(|e| format!("{}: {e}", target.display()));
+        return Ok(std::os::unix::fs::symlink(link, &target).on_path(&target)?);
     }
     let target = if meta.is_dir() {
-        std::fs::create_dir_all(&target).map_err(|e| format!("{}: {e}", target.display()))?;
+        std::fs::create_dir_all(&target).on_path(&target)?;
         target.to_string_lossy().into_owned()
     } else {
         empty_file(bench, path)?
     };
     mount(Some(path), &target, None, libc::MS_BIND | libc::MS_REC)?;
-    let source = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let source = std::fs::File::open(path).on_path(Path::new(path))?;
     read_only(&target, source.as_raw_fd())
 }
 
 /// Remounts the bind at `target` read-only, keeping the flags of the mount its source `fd`
 /// lies on: in a user namespace those are locked, and a remount that drops one is refused.
-fn read_only(target: &str, fd: i32) -> Result<(), String> {
+fn read_only(target: &str, fd: i32) -> Result<(), ConfineError> {
     // SAFETY: fstatvfs writes the zeroed local.
     let mut fs: libc::statvfs = unsafe { std::mem::zeroed() };
     if unsafe { libc::fstatvfs(fd, &mut fs) } != 0 {
-        return Err(format!("{target}: {}", std::io::Error::last_os_error()));
+        return Err(ConfineError::last_os(target));
     }
     let kept = [
         (libc::ST_NOSUID, libc::MS_NOSUID),
@@ -128,24 +129,21 @@ fn read_only(target: &str, fd: i32) -> Result<(), String> {
 }
 
 /// Makes the tmpfs at `bench` the root and lets go of the old one, then makes it read-only.
-fn pivot_into(bench: &Path) -> Result<(), String> {
-    std::env::set_current_dir(bench).map_err(|e| format!("{}: {e}", bench.display()))?;
+fn pivot_into(bench: &Path) -> Result<(), ConfineError> {
+    std::env::set_current_dir(bench).on_path(bench)?;
     let dot = c_path(".")?;
     // pivot_root(".", ".") stacks the old root on the new one at the same place; detaching it
     // then leaves only the new root (pivot_root(2), "NOTES").
     // SAFETY: pivot_root and umount2 read the two C strings.
     unsafe {
         if libc::syscall(libc::SYS_pivot_root, dot.as_ptr(), dot.as_ptr()) != 0 {
-            return Err(format!("pivot_root: {}", std::io::Error::last_os_error()));
+            return Err(ConfineError::last_os("pivot_root"));
         }
         if libc::umount2(dot.as_ptr(), libc::MNT_DETACH) != 0 {
-            return Err(format!(
-                "detaching the old root: {}",
-                std::io::Error::last_os_error()
-            ));
+            return Err(ConfineError::last_os("detaching the old root"));
         }
     }
-    std::env::set_current_dir("/").map_err(|e| format!("/: {e}"))?;
+    std::env::set_current_dir("/").on_path(Path::new("/"))?;
     mount(
         None,
         "/",
@@ -155,24 +153,22 @@ fn pivot_into(bench: &Path) -> Result<(), String> {
 }
 
 /// An empty file at `path` under `bench`, to bind a file on; returns its path.
-fn empty_file(bench: &Path, path: &str) -> Result<String, String> {
+fn empty_file(bench: &Path, path: &str) -> Result<String, ConfineError> {
     let target = bench.join(path.trim_start_matches('/'));
     create_parent(&target)?;
-    std::fs::File::create(&target).map_err(|e| format!("{}: {e}", target.display()))?;
+    std::fs::File::create(&target).on_path(&target)?;
     Ok(target.to_string_lossy().into_owned())
 }
 
-fn create_parent(target: &Path) -> Result<(), String> {
+fn create_parent(target: &Path) -> Result<(), ConfineError> {
     match target.parent() {
-        Some(parent) => {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))
-        }
+        Some(parent) => Ok(std::fs::create_dir_all(parent).on_path(parent)?),
         None => Ok(()),
     }
 }
 
-fn c_path(text: &str) -> Result<CString, String> {
-    CString::new(text).map_err(|_| format!("{text}: a path with a NUL byte"))
+fn c_path(text: &str) -> Result<CString, ConfineError> {
+    CString::new(text).map_err(|_| ConfineError::NulInPath(text.to_string()))
 }
 
 fn mount(
@@ -180,7 +176,7 @@ fn mount(
     target: &str,
     fs_type: Option<&str>,
     flags: libc::c_ulong,
-) -> Result<(), String> {
+) -> Result<(), ConfineError> {
     let source_c = source.map(c_path).transpose()?;
     let target_c = c_path(target)?;
     let fs_type_c = fs_type.map(c_path).transpose()?;
@@ -198,10 +194,9 @@ fn mount(
     if mounted == 0 {
         Ok(())
     } else {
-        Err(format!(
-            "mounting {} on {target}: {}",
-            source.unwrap_or("(remount)"),
-            std::io::Error::last_os_error()
-        ))
+        Err(ConfineError::last_os(format!(
+            "mounting {} on {target}",
+            source.unwrap_or("(remount)")
+        )))
     }
 }

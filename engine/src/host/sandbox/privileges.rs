@@ -3,6 +3,7 @@
 //! the machine has one, else `nobody`), and in every case ends with no capability in any set
 //! (bounding, ambient, inheritable, permitted, effective).
 
+use super::ConfineError;
 use std::ffi::CString;
 
 /// The user the host switches to when it starts as root and none is configured.
@@ -64,17 +65,17 @@ fn lookup(name: &str) -> Option<Identity> {
     }
 }
 
-fn check(result: libc::c_int, what: &str) -> Result<(), String> {
+fn check(result: libc::c_int, what: &str) -> Result<(), ConfineError> {
     if result == 0 {
         Ok(())
     } else {
-        Err(format!("{what}: {}", std::io::Error::last_os_error()))
+        Err(ConfineError::last_os(what))
     }
 }
 
 /// Empties the bounding set (only possible while CAP_SETPCAP is held) so that no later
 /// execution or namespace can give a capability back.
-pub fn drop_bounding_set() -> Result<(), String> {
+pub fn drop_bounding_set() -> Result<(), ConfineError> {
     for capability in 0..64 {
         // SAFETY: prctl with integer arguments only.
         let result = unsafe { libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0) };
@@ -84,7 +85,9 @@ pub fn drop_bounding_set() -> Result<(), String> {
             if error.raw_os_error() == Some(libc::EINVAL) {
                 return Ok(());
             }
-            return Err(format!("dropping capability {capability}: {error}"));
+            return Err(ConfineError::call(format!(
+                "dropping capability {capability}"
+            ))(error));
         }
     }
     Ok(())
@@ -92,7 +95,7 @@ pub fn drop_bounding_set() -> Result<(), String> {
 
 /// Switches every id (real, effective, saved, file-system) and the supplementary groups of the
 /// root host to `to`. The kernel clears the permitted and effective capabilities with the uid.
-pub fn become_user(to: Identity) -> Result<(), String> {
+pub fn become_user(to: Identity) -> Result<(), ConfineError> {
     // SAFETY: plain system calls with integer arguments; glibc applies them to every thread.
     unsafe {
         check(libc::setgroups(0, std::ptr::null()), "setgroups")?;
@@ -104,10 +107,10 @@ pub fn become_user(to: Identity) -> Result<(), String> {
 
 /// Empties every capability set of the calling process (what a new user namespace granted
 /// inside it included).
-pub fn clear_capabilities() -> Result<(), String> {
+pub fn clear_capabilities() -> Result<(), ConfineError> {
     use rustix::thread::{set_capabilities, CapabilitySet, CapabilitySets};
     drop_bounding_set()?;
-    rustix::thread::clear_ambient_capability_set().map_err(|e| format!("ambient set: {e}"))?;
+    rustix::thread::clear_ambient_capability_set().map_err(ConfineError::call("ambient set"))?;
     set_capabilities(
         None,
         CapabilitySets {
@@ -116,7 +119,7 @@ pub fn clear_capabilities() -> Result<(), String> {
             inheritable: CapabilitySet::empty(),
         },
     )
-    .map_err(|e| format!("capset: {e}"))
+    .map_err(ConfineError::call("capset"))
 }
 
 /// What the kernel says the process holds, from `/proc/self/status`: the real and effective
@@ -130,22 +133,22 @@ pub struct Held {
 
 /// `status` is `/proc/self/status`, opened before the host left the machine's root (which has
 /// the only /proc it sees); the kernel writes the file anew at every read from its start.
-pub fn held(status: &std::fs::File) -> Result<Held, String> {
+pub fn held(status: &std::fs::File) -> Result<Held, ConfineError> {
     use std::os::unix::fs::FileExt;
     let mut text = vec![0u8; 16 << 10];
     let len = status
         .read_at(&mut text, 0)
-        .map_err(|e| format!("cannot read /proc/self/status: {e}"))?;
+        .map_err(ConfineError::call("cannot read /proc/self/status"))?;
     parse_status(&String::from_utf8_lossy(&text[..len]))
 }
 
-fn parse_status(status: &str) -> Result<Held, String> {
-    let field = |name: &str| {
+fn parse_status(status: &str) -> Result<Held, ConfineError> {
+    let field = |name: &'static str| {
         status
             .lines()
             .find_map(|line| line.strip_prefix(name)?.strip_prefix(':'))
             .map(str::trim)
-            .ok_or_else(|| format!("/proc/self/status has no {name}"))
+            .ok_or(ConfineError::Status(name))
     };
     let uids: Vec<u32> = field("Uid")?
         .split_whitespace()
@@ -154,11 +157,10 @@ fn parse_status(status: &str) -> Result<Held, String> {
     let (&uid, &euid) = uids
         .first()
         .zip(uids.get(1))
-        .ok_or("/proc/self/status: unreadable Uid line")?;
+        .ok_or(ConfineError::Status("Uid"))?;
     let mut capability_sets = Vec::new();
     for set in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
-        let value = u64::from_str_radix(field(set)?, 16)
-            .map_err(|_| format!("/proc/self/status: unreadable {set}"))?;
+        let value = u64::from_str_radix(field(set)?, 16).map_err(|_| ConfineError::Status(set))?;
         if value != 0 {
             capability_sets.push(format!("{set}={value:x}"));
         }
@@ -205,6 +207,18 @@ mod tests {
         let held = parse_status(status).unwrap();
         assert_eq!(held.uid, 65534);
         assert_eq!(held.capability_sets, vec!["CapBnd=1ffffffffff".to_string()]);
-        assert!(parse_status("Uid:\t1\n").is_err());
+        // One uid where the real and the effective are wanted; then no capability lines.
+        assert!(matches!(
+            parse_status("Uid:\t1\n"),
+            Err(ConfineError::Status("Uid"))
+        ));
+        assert!(matches!(
+            parse_status("Uid:\t1\t1\n"),
+            Err(ConfineError::Status("CapInh"))
+        ));
+        assert_eq!(
+            ConfineError::Status("CapInh").to_string(),
+            "/proc/self/status: no readable CapInh"
+        );
     }
 }

@@ -19,7 +19,7 @@
 //!   mappings (so no shared futex words), no `mincore`, `fadvise`, `readahead` or evicting
 //!   `madvise` on the page cache every process shares.
 
-use super::sigsys_handler;
+use super::{sigsys_handler, ConfineError};
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule, TargetArch,
@@ -215,17 +215,27 @@ const PID_QUERIES: [(i64, u8); 7] = [
     (libc::SYS_sched_rr_get_interval, 0),
 ];
 
-fn condition(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, String> {
-    SeccompCondition::new(arg, SeccompCmpArgLen::Qword, op, value).map_err(|e| e.to_string())
+fn condition(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, ConfineError> {
+    Ok(SeccompCondition::new(
+        arg,
+        SeccompCmpArgLen::Qword,
+        op,
+        value,
+    )?)
 }
 
 /// Compares the low 32 bits: `pid_t` arguments are `int`s, whatever the register's upper half.
-fn condition32(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, String> {
-    SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value).map_err(|e| e.to_string())
+fn condition32(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, ConfineError> {
+    Ok(SeccompCondition::new(
+        arg,
+        SeccompCmpArgLen::Dword,
+        op,
+        value,
+    )?)
 }
 
-fn rule(conditions: Vec<SeccompCondition>) -> Result<SeccompRule, String> {
-    SeccompRule::new(conditions).map_err(|e| e.to_string())
+fn rule(conditions: Vec<SeccompCondition>) -> Result<SeccompRule, ConfineError> {
+    Ok(SeccompRule::new(conditions)?)
 }
 
 /// `clone` flags that make something other than a plain thread of this process: a new process
@@ -246,23 +256,23 @@ const CLONE_FORBIDDEN_FLAGS: [u64; 11] = [
 ];
 
 /// Conditions all of which a rule requires.
-fn all_of(conditions: Vec<SeccompCondition>) -> Result<Vec<SeccompRule>, String> {
+fn all_of(conditions: Vec<SeccompCondition>) -> Result<Vec<SeccompRule>, ConfineError> {
     Ok(vec![rule(conditions)?])
 }
 
 /// The allow-list filter: anything it does not allow traps (`SIGSYS`), which the host reports
 /// and dies of. `allow_threads` lets `clone` through when it creates a plain thread.
-fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
+fn allow_filter(allow_threads: bool) -> Result<BpfProgram, ConfineError> {
     let own_pid = std::process::id() as u64;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         ALLOWED.iter().map(|&call| (call, Vec::new())).collect();
-    let any_of = |arg: u8, values: &[u64]| -> Result<Vec<SeccompRule>, String> {
+    let any_of = |arg: u8, values: &[u64]| -> Result<Vec<SeccompRule>, ConfineError> {
         values
             .iter()
             .map(|&value| rule(vec![condition32(arg, SeccompCmpOp::Eq, value)?]))
             .collect()
     };
-    let none_of = |arg: u8, values: &[u64]| -> Result<Vec<SeccompCondition>, String> {
+    let none_of = |arg: u8, values: &[u64]| -> Result<Vec<SeccompCondition>, ConfineError> {
         values
             .iter()
             .map(|&value| condition32(arg, SeccompCmpOp::Ne, value))
@@ -277,7 +287,7 @@ fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
         .chain(&SELF_STOPS_REFUSED)
         .map(|&signal| signal as u64)
         .collect();
-    let signal_rule = |signal_arg: u8| -> Result<Vec<SeccompRule>, String> {
+    let signal_rule = |signal_arg: u8| -> Result<Vec<SeccompRule>, ConfineError> {
         let mut conditions = vec![condition32(0, SeccompCmpOp::Eq, own_pid)?];
         conditions.extend(none_of(signal_arg, &refused_signals)?);
         all_of(conditions)
@@ -332,33 +342,30 @@ fn allow_filter(allow_threads: bool) -> Result<BpfProgram, String> {
             ])?,
         );
     }
-    let filter = SeccompFilter::new(rules, SeccompAction::Trap, SeccompAction::Allow, ARCH)
-        .map_err(|e| e.to_string())?;
-    filter
-        .try_into()
-        .map_err(|e: seccompiler::BackendError| e.to_string())
+    let filter = SeccompFilter::new(rules, SeccompAction::Trap, SeccompAction::Allow, ARCH)?;
+    Ok(filter.try_into()?)
 }
 
 /// A filter that answers `errno` to the calls `rules` match and lets everything else through
 /// (to the allow-list, which decides).
-fn errno_filter(rules: BTreeMap<i64, Vec<SeccompRule>>, errno: i32) -> Result<BpfProgram, String> {
+fn errno_filter(
+    rules: BTreeMap<i64, Vec<SeccompRule>>,
+    errno: i32,
+) -> Result<BpfProgram, ConfineError> {
     let filter = SeccompFilter::new(
         rules,
         SeccompAction::Allow,
         SeccompAction::Errno(errno as u32),
         ARCH,
-    )
-    .map_err(|e| e.to_string())?;
-    filter
-        .try_into()
-        .map_err(|e: seccompiler::BackendError| e.to_string())
+    )?;
+    Ok(filter.try_into()?)
 }
 
 /// "Not implemented": `clone3`, which passes its flags in memory a filter cannot read (the C
 /// library then falls back to `clone`, whose flags the allow-list checks), and `sysinfo`, which
 /// tells the machine's load, uptime, process count and free memory (a bot asking the machine's
 /// memory through `sysconf` gets an error, not a death).
-fn not_implemented_filter() -> Result<BpfProgram, String> {
+fn not_implemented_filter() -> Result<BpfProgram, ConfineError> {
     let rules = BTreeMap::from([
         (libc::SYS_clone3, Vec::new()),
         (libc::SYS_sysinfo, Vec::new()),
@@ -367,7 +374,7 @@ fn not_implemented_filter() -> Result<BpfProgram, String> {
 }
 
 /// "No such process" for [`PID_QUERIES`] about any process but this one.
-fn other_processes_filter() -> Result<BpfProgram, String> {
+fn other_processes_filter() -> Result<BpfProgram, ConfineError> {
     let own_pid = std::process::id() as u64;
     let mut rules = BTreeMap::new();
     for (call, arg) in PID_QUERIES {
@@ -399,7 +406,7 @@ const CLOCK_CALLS: [i64; 3] = [
 /// set for a thread's clock (which the kernel limits to the caller's own threads), its low two
 /// bits the kind (0-2), and the rest `~pid << 3`, pid 0 meaning the caller
 /// (linux/posix-timers.h, `MAKE_PROCESS_CPUCLOCK`). Standard clocks are non-negative.
-fn other_process_clock(own_pid: u64) -> Result<Vec<SeccompRule>, String> {
+fn other_process_clock(own_pid: u64) -> Result<Vec<SeccompRule>, ConfineError> {
     let mut conditions = vec![
         condition32(0, SeccompCmpOp::MaskedEq(0x8000_0000), 0x8000_0000)?,
         condition32(0, SeccompCmpOp::MaskedEq(0x4), 0)?,
@@ -424,13 +431,13 @@ pub enum Refusals {
     Notified(OwnedFd),
     /// By the host's own SIGSYS handler, where the kernel offers no listener (before Linux
     /// 5.7); a bot can tamper with that record. Says why.
-    Trapped(String),
+    Trapped(ConfineError),
 }
 
 /// `getppid` answers 0, as it does in a PID namespace of the host's own: the engine's pid is
 /// nothing a bot needs, and every pid query about another process answers "no such process"
 /// anyway. (A seccomp error of 0 is a return value of 0.)
-fn no_parent_filter() -> Result<BpfProgram, String> {
+fn no_parent_filter() -> Result<BpfProgram, ConfineError> {
     errno_filter(BTreeMap::from([(libc::SYS_getppid, Vec::new())]), 0)
 }
 
@@ -443,14 +450,14 @@ fn no_parent_filter() -> Result<BpfProgram, String> {
 /// `alone`: the host is pid 1 of a PID namespace of its own, where no other process exists to
 /// be asked about and its parent is 0 anyway: the filters that make it look so are left out
 /// (each filter costs start-up time, and runs on every call).
-pub fn install(allow_threads: bool, alone: bool) -> Result<Refusals, String> {
+pub fn install(allow_threads: bool, alone: bool) -> Result<Refusals, ConfineError> {
     let mut filters = vec![not_implemented_filter()?];
     if !alone {
         filters.extend([other_processes_filter()?, no_parent_filter()?]);
     }
     let allow = allow_filter(allow_threads)?;
     for filter in &filters {
-        seccompiler::apply_filter_all_threads(filter).map_err(|e| e.to_string())?;
+        seccompiler::apply_filter_all_threads(filter)?;
     }
     let why_trapped = match apply_with_listener(&notifying(&allow)) {
         Ok(listener) => return Ok(Refusals::Notified(listener)),
@@ -460,7 +467,7 @@ pub fn install(allow_threads: bool, alone: bool) -> Result<Refusals, String> {
     if let Err(e) = seccompiler::apply_filter_all_threads(&allow) {
         // Without the allow-list nothing traps: SIGSYS keeps its default action.
         sigsys_handler::uninstall();
-        return Err(e.to_string());
+        return Err(e.into());
     }
     Ok(Refusals::Trapped(why_trapped))
 }
@@ -485,8 +492,8 @@ fn notifying(program: &BpfProgram) -> BpfProgram {
 
 /// Installs `program` on every thread and returns its listener (Linux 5.7 for the flags
 /// together).
-fn apply_with_listener(program: &BpfProgram) -> Result<OwnedFd, String> {
-    let len = u16::try_from(program.len()).map_err(|_| "filter too long".to_string())?;
+fn apply_with_listener(program: &BpfProgram) -> Result<OwnedFd, ConfineError> {
+    let len = u16::try_from(program.len()).map_err(|_| ConfineError::FilterTooLong)?;
     let fprog = libc::sock_fprog {
         len,
         // seccompiler's sock_filter is the kernel's struct, field for field.
@@ -505,10 +512,7 @@ fn apply_with_listener(program: &BpfProgram) -> Result<OwnedFd, String> {
         )
     };
     if fd < 0 {
-        return Err(format!(
-            "no seccomp listener: {}",
-            std::io::Error::last_os_error()
-        ));
+        return Err(ConfineError::last_os("no seccomp listener"));
     }
     // SAFETY: with NEW_LISTENER, seccomp returns a new descriptor this process owns.
     Ok(unsafe { OwnedFd::from_raw_fd(fd as i32) })

@@ -23,7 +23,7 @@ const SYSCALL_NUMBER_OFFSET: usize = 24;
 const _: () = assert!(std::mem::size_of::<libc::siginfo_t>() == 128);
 
 /// Installs the handler; the filter must come after (it refuses this call).
-pub fn install() -> Result<(), String> {
+pub fn install() -> Result<(), super::ConfineError> {
     // SAFETY: a zeroed sigaction is a valid value to fill in; sigaction reads it.
     let installed = unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
@@ -38,10 +38,7 @@ pub fn install() -> Result<(), String> {
     if installed == 0 {
         Ok(())
     } else {
-        Err(format!(
-            "SIGSYS handler: {}",
-            std::io::Error::last_os_error()
-        ))
+        Err(super::ConfineError::last_os("SIGSYS handler"))
     }
 }
 

@@ -13,14 +13,15 @@
 //! `fork`), so that the engine reads the right CPU clock and stop state, and stops and
 //! continues that process alone, through a pidfd: the supervisor sleeps through every call.
 
+use super::ConfineError;
 use std::os::fd::OwnedFd;
 
 /// Forks the confined host. Returns, in the child that serves the bot, its pid as the engine
 /// sees it; the parent supervises and never returns.
-pub fn split() -> Result<u32, String> {
+pub fn split() -> Result<u32, ConfineError> {
     let pipe = || {
         rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
-            .map_err(|e| format!("supervisor pipe: {e}"))
+            .map_err(ConfineError::call("supervisor pipe"))
     };
     let (read, write) = pipe()?;
     // Held open by the bot's process only: its end tells the supervisor, which then reaps it.
@@ -28,10 +29,7 @@ pub fn split() -> Result<u32, String> {
     // SAFETY: the host is single-threaded here (no plugin is loaded yet), so the child may
     // run any code after fork.
     match unsafe { libc::fork() } {
-        -1 => Err(format!(
-            "forking the bot's process: {}",
-            std::io::Error::last_os_error()
-        )),
+        -1 => Err(ConfineError::last_os("forking the bot's process")),
         0 => {
             drop(write);
             drop(ended);
@@ -48,14 +46,14 @@ pub fn split() -> Result<u32, String> {
 }
 
 /// The child: dies with its supervisor, and learns its pid outside the namespace.
-fn bot_side(from_supervisor: OwnedFd) -> Result<u32, String> {
+fn bot_side(from_supervisor: OwnedFd) -> Result<u32, ConfineError> {
     rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-        .map_err(|e| format!("parent-death signal: {e}"))?;
+        .map_err(ConfineError::call("parent-death signal"))?;
     let mut pid = [0u8; 4];
     rustix::io::read(&from_supervisor, &mut pid)
         .ok()
         .filter(|&n| n == pid.len())
-        .ok_or("the supervisor ended before it said the bot's pid")?;
+        .ok_or(ConfineError::NoPidFromSupervisor)?;
     // The supervisor keeps its end open while it lives: a hang-up now means it died before
     // the death signal above was set, which then never comes.
     let mut fds = [rustix::event::PollFd::new(
@@ -68,7 +66,7 @@ fn bot_side(from_supervisor: OwnedFd) -> Result<u32, String> {
     };
     let _ = rustix::event::poll(&mut fds, Some(&zero));
     if fds[0].revents().contains(rustix::event::PollFlags::HUP) {
-        return Err("the supervisor ended".into());
+        return Err(ConfineError::SupervisorEnded);
     }
     Ok(u32::from_le_bytes(pid))
 }
