@@ -40,13 +40,15 @@ pub fn check_configured(
         let Ok(manifest) = ProcessHost::inspect(process, &staged) else {
             continue;
         };
-        offered(&manifest, &spec.bot, game.name()).map_err(|offers| LadderError::NotOffered {
-            spec: spec.to_string(),
-            slot: slot.clone(),
-            bot: spec.bot.clone(),
-            game: game.name().to_string(),
-            offers,
-        })?;
+        if let Some(offers) = offered_instead(&manifest, &spec.bot, game.name()) {
+            return Err(LadderError::NotOffered {
+                spec: spec.to_string(),
+                slot: slot.clone(),
+                bot: spec.bot.clone(),
+                game: game.name().to_string(),
+                offers,
+            });
+        }
         if spec.params.is_empty() {
             continue;
         }
@@ -72,14 +74,14 @@ pub fn check_configured(
     Ok(())
 }
 
-/// Whether `manifest` offers `bot` for `game`; if not, what it offers.
-fn offered(manifest: &Manifest, bot: &str, game: &str) -> Result<(), String> {
+/// Nothing where `manifest` offers `bot` for `game`; else what it offers instead.
+fn offered_instead(manifest: &Manifest, bot: &str, game: &str) -> Option<String> {
     if manifest
         .bots
         .iter()
         .any(|b| b.name == bot && b.game == game)
     {
-        return Ok(());
+        return None;
     }
     let for_game: Vec<&str> = manifest
         .bots
@@ -88,14 +90,14 @@ fn offered(manifest: &Manifest, bot: &str, game: &str) -> Result<(), String> {
         .map(|b| b.name.as_str())
         .collect();
     if !for_game.is_empty() {
-        return Err(format!("its bots for {game}: {}", for_game.join(", ")));
+        return Some(format!("its bots for {game}: {}", for_game.join(", ")));
     }
     let all: Vec<String> = manifest
         .bots
         .iter()
         .map(|b| format!("{} for {}", b.name, b.game))
         .collect();
-    Err(match all.is_empty() {
+    Some(match all.is_empty() {
         true => "it offers no bots".into(),
         false => format!("its bots: {}", all.join(", ")),
     })
@@ -127,22 +129,22 @@ mod tests {
     #[test]
     fn a_bot_not_offered_for_the_game_names_what_is() {
         assert_eq!(
-            offered(&manifest(&[]), "bot", "breakthrough"),
-            Err("it offers no bots".into())
+            offered_instead(&manifest(&[]), "bot", "breakthrough"),
+            Some("it offers no bots".into())
         );
         let m = manifest(&[
             ("bot", "breakthrough"),
             ("random", "breakthrough"),
             ("greedy", "flip"),
         ]);
-        assert_eq!(offered(&m, "bot", "breakthrough"), Ok(()));
+        assert_eq!(offered_instead(&m, "bot", "breakthrough"), None);
         assert_eq!(
-            offered(&m, "bott", "breakthrough"),
-            Err("its bots for breakthrough: bot, random".into())
+            offered_instead(&m, "bott", "breakthrough"),
+            Some("its bots for breakthrough: bot, random".into())
         );
         assert_eq!(
-            offered(&m, "bot", "reversixt"),
-            Err("its bots: bot for breakthrough, random for breakthrough, greedy for flip".into())
+            offered_instead(&m, "bot", "reversixt"),
+            Some("its bots: bot for breakthrough, random for breakthrough, greedy for flip".into())
         );
     }
 }

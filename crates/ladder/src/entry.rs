@@ -66,6 +66,8 @@ pub struct LadderGame {
 }
 
 impl JournalEntry for LadderGame {
+    type Refusal = NotALadderGame;
+
     fn repair_hint(dir: &Path) -> String {
         format!(
             "move that line out of {}/journal.jsonl (the ladder's ratings are rebuilt from the \
@@ -99,34 +101,59 @@ impl LadderGame {
     }
 
     /// A line that parses but could not have been written by a ladder is damage too.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), NotALadderGame> {
         let seats = self.seats.len();
+        let result = &self.result;
         if seats == 0 {
-            return Err("a game without seats".into());
+            return Err(NotALadderGame::NoSeats);
         }
-        if self.result.scores.len() != seats || self.result.ranks.len() != seats {
-            return Err(format!(
-                "{seats} seats but {} scores and {} ranks",
-                self.result.scores.len(),
-                self.result.ranks.len()
-            ));
+        if result.scores.len() != seats || result.ranks.len() != seats {
+            return Err(NotALadderGame::Lengths {
+                seats,
+                scores: result.scores.len(),
+                ranks: result.ranks.len(),
+            });
         }
-        if self.result.ranks.iter().any(|&r| r == 0 || r > seats) {
-            return Err(format!("ranks {:?} out of 1..={seats}", self.result.ranks));
+        if result.ranks.iter().any(|&r| r == 0 || r > seats) {
+            return Err(NotALadderGame::Ranks {
+                ranks: result.ranks.clone(),
+                seats,
+            });
         }
-        if self.result.faults.iter().any(|f| f.seat >= seats) {
-            return Err("a fault of a seat the game does not have".into());
+        if result.faults.iter().any(|f| f.seat >= seats) {
+            return Err(NotALadderGame::FaultBeyondSeats);
         }
         if self.seats.iter().any(|s| s.version == 0) {
-            return Err("build number 0 (they start at 1)".into());
+            return Err(NotALadderGame::BuildZero);
         }
         for (i, seat) in self.seats.iter().enumerate() {
             if self.seats[..i].iter().any(|other| other.slot == seat.slot) {
-                return Err(format!("slot `{}` holds two seats", seat.slot));
+                return Err(NotALadderGame::SlotTwice(seat.slot.clone()));
             }
         }
         Ok(())
     }
+}
+
+/// Why a journal line that parses could not have been written by a ladder.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum NotALadderGame {
+    #[error("a game without seats")]
+    NoSeats,
+    #[error("{seats} seats but {scores} scores and {ranks} ranks")]
+    Lengths {
+        seats: usize,
+        scores: usize,
+        ranks: usize,
+    },
+    #[error("ranks {ranks:?} out of 1..={seats}")]
+    Ranks { ranks: Vec<usize>, seats: usize },
+    #[error("a fault of a seat the game does not have")]
+    FaultBeyondSeats,
+    #[error("build number 0 (they start at 1)")]
+    BuildZero,
+    #[error("slot `{0}` holds two seats")]
+    SlotTwice(String),
 }
 
 pub fn id(number: u64) -> String {
@@ -155,5 +182,48 @@ mod tests {
         assert_eq!(ranks(&[], &[0.5, 0.5]), vec![1, 1]);
         assert_eq!(ranks(&[], &[0.0, 2.0, 2.0]), vec![3, 1, 1]);
         assert_eq!(ranks(&[2, 1, 3], &[0.5, 1.0, 0.0]), vec![2, 1, 3]);
+    }
+
+    #[test]
+    fn a_line_no_ladder_wrote_is_refused_with_why() {
+        let seat = |slot: &str, version: u32| {
+            serde_json::json!({"slot": slot, "version": version, "bot": "bot",
+                "plugin_version": "1", "sha256": "0"})
+        };
+        let game = |seats: Vec<serde_json::Value>, ranks: Vec<usize>| -> LadderGame {
+            serde_json::from_value(serde_json::json!({
+                "id": "game-1", "number": 1, "seed": 1, "seats": seats,
+                "winner": null, "scores": vec![0.5; ranks.len()], "ranks": ranks,
+                "game_scores": [0.0, 0.0], "termination": "rules", "reason": "draw",
+                "moves": 1, "faults": [], "game_ms": 1.0,
+                "started_unix_ms": 0, "finished_unix_ms": 1,
+            }))
+            .unwrap()
+        };
+        assert_eq!(
+            game(vec![seat("a", 1), seat("b", 1)], vec![1, 1]).check(),
+            Ok(())
+        );
+        assert_eq!(
+            game(vec![seat("a", 1), seat("a", 2)], vec![1, 2]).check(),
+            Err(NotALadderGame::SlotTwice("a".into()))
+        );
+        assert_eq!(
+            game(vec![seat("a", 0), seat("b", 1)], vec![1, 2]).check(),
+            Err(NotALadderGame::BuildZero)
+        );
+        let out_of_range = game(vec![seat("a", 1), seat("b", 1)], vec![1, 3]).check();
+        assert_eq!(
+            out_of_range.unwrap_err().to_string(),
+            "ranks [1, 3] out of 1..=2"
+        );
+        assert_eq!(
+            game(vec![seat("a", 1), seat("b", 1)], vec![1]).check(),
+            Err(NotALadderGame::Lengths {
+                seats: 2,
+                scores: 1,
+                ranks: 1
+            })
+        );
     }
 }

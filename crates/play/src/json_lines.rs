@@ -47,9 +47,10 @@ pub enum LineProblem {
     /// serde_json's account of what it expected, where.
     #[error("{0}")]
     NotJson(String),
-    /// Well-formed, but not what its reader accepts (a tournament's plan, a ladder's sense).
+    /// Well-formed, but not what its reader accepts (a tournament's plan, a ladder's sense):
+    /// the reader's own error.
     #[error("{0}")]
-    Refused(String),
+    Refused(std::sync::Arc<dyn std::error::Error + Send + Sync>),
 }
 
 /// The lines of the JSON-lines file at `path` (`what` names it in messages), or `None` when

@@ -83,6 +83,8 @@ impl Entry {
 }
 
 impl JournalEntry for Entry {
+    type Refusal = crate::NotOfThePlan;
+
     fn repair_hint(dir: &Path) -> String {
         format!(
             "`agon tournament repair {}` moves damaged lines to {REJECTED}, and `resume` plays \

@@ -11,6 +11,7 @@ pub mod in_flight;
 pub mod layout;
 pub mod merge;
 pub mod plan;
+mod plan_damage;
 mod plan_error;
 mod plan_file_error;
 pub mod run;
@@ -18,4 +19,5 @@ pub mod shard;
 pub mod watch;
 
 pub use error::TournamentError;
+pub use plan_damage::{NotOfThePlan, PlanDamage};
 pub use plan_file_error::PlanFileError;

@@ -7,6 +7,7 @@ use super::entry::Entry;
 use super::format::FormatCheckError;
 use super::format::{Lineup, Progress, Results};
 use super::shard::Shard;
+use crate::plan_damage::{NotOfThePlan, PlanDamage};
 pub use crate::plan_error::{MissingBot, PlanError};
 use crate::plan_file_error::PlanFileError;
 use agon_engine::BotSpec;
@@ -283,60 +284,53 @@ impl Plan {
         )
     }
 
-    fn check(&self) -> Result<(), String> {
-        if self.shard.is_some() && self.games_total.is_none() {
-            return Err(
-                "a shard's plan says how many games the whole plan has; this one does \
-                        not"
-                .into(),
-            );
-        }
-        if self
-            .games_total
-            .is_some_and(|total| total < self.games.len())
-        {
-            return Err(format!(
-                "{} games, more than the {} the whole plan has",
-                self.games.len(),
-                self.games_total.unwrap_or(0)
-            ));
-        }
-        if let (Some(shard), Some(total)) = (self.shard, self.games_total) {
-            if self.games.len() != shard.share_of(total) {
-                return Err(format!(
-                    "shard {shard} of a plan of {total} games holds {} games, not {}",
-                    self.games.len(),
-                    shard.share_of(total)
-                ));
+    fn check(&self) -> Result<(), PlanDamage> {
+        let games = self.games.len();
+        match (self.shard, self.games_total) {
+            (Some(_), None) => return Err(PlanDamage::ShardWithoutTotal),
+            (_, Some(total)) if total < games => {
+                return Err(PlanDamage::MoreThanTotal { games, total })
             }
+            (Some(shard), Some(total)) if games != shard.share_of(total) => {
+                return Err(PlanDamage::ShardShare {
+                    shard,
+                    total,
+                    games,
+                    share: shard.share_of(total),
+                })
+            }
+            _ => {}
         }
-        for (i, e) in self.entrants.iter().enumerate() {
+        for (index, e) in self.entrants.iter().enumerate() {
             e.spec
                 .parse::<BotSpec>()
-                .map_err(|err| format!("entrant {i} (`{}`): bad bot spec: {err}", e.name))?;
+                .map_err(|source| PlanDamage::BadSpec {
+                    index,
+                    name: e.name.clone(),
+                    source,
+                })?;
         }
         let mut ids = std::collections::HashSet::new();
         for g in &self.games {
             if !ids.insert(g.id.as_str()) {
-                return Err(format!("game {} is planned twice", g.id));
+                return Err(PlanDamage::Twice(g.id.clone()));
             }
             if g.param_set >= self.param_sets.len() {
-                return Err(format!(
-                    "game {} uses parameter set {}, the plan has {}",
-                    g.id,
-                    g.param_set,
-                    self.param_sets.len()
-                ));
+                return Err(PlanDamage::NoSuchParamSet {
+                    game: g.id.clone(),
+                    set: g.param_set,
+                    sets: self.param_sets.len(),
+                });
             }
             if g.seats.is_empty() {
-                return Err(format!("game {} has no seats", g.id));
+                return Err(PlanDamage::NoSeats(g.id.clone()));
             }
-            if let Some(&e) = g.seats.iter().find(|&&e| e >= self.entrants.len()) {
-                return Err(format!(
-                    "game {} seats entrant {e}, the plan has {}",
-                    g.id,
-                    self.entrants.len()
-                ));
+            if let Some(&entrant) = g.seats.iter().find(|&&e| e >= self.entrants.len()) {
+                return Err(PlanDamage::NoSuchEntrant {
+                    game: g.id.clone(),
+                    entrant,
+                    entrants: self.entrants.len(),
+                });
             }
         }
         Ok(())
@@ -344,35 +338,36 @@ impl Plan {
 
     /// Whether a journal entry is a result of one of this plan's games, as planned: an entry
     /// that does not fit would make grading index past its tables.
-    pub fn entry_check(&self) -> impl Fn(&Entry) -> Result<(), String> + '_ {
+    pub fn entry_check(&self) -> impl Fn(&Entry) -> Result<(), NotOfThePlan> + '_ {
         let games: HashMap<&str, &GameSpec> =
             self.games.iter().map(|g| (g.id.as_str(), g)).collect();
         move |e: &Entry| {
             let game = games
                 .get(e.id.as_str())
-                .ok_or_else(|| format!("game {} is not in the plan", e.id))?;
+                .ok_or_else(|| NotOfThePlan::UnknownGame(e.id.clone()))?;
             let seats = game.seats.len();
             if e.seats != game.seats || e.param_set != game.param_set {
-                return Err(format!(
-                    "game {} was planned with entrants {:?} in parameter set {}, the entry says \
-                     {:?} in {}",
-                    e.id, game.seats, game.param_set, e.seats, e.param_set
-                ));
+                return Err(NotOfThePlan::OtherSeating {
+                    game: e.id.clone(),
+                    planned: game.seats.clone(),
+                    planned_set: game.param_set,
+                    entry: e.seats.clone(),
+                    entry_set: e.param_set,
+                });
             }
             let lengths_fit = e.result.scores.len() == seats
                 && e.names.len() == seats
                 && e.result.game_scores.len() == seats
                 && (e.result.ranks.is_empty() || e.result.ranks.len() == seats);
             if !lengths_fit {
-                return Err(format!(
-                    "game {}: per-seat lists do not have {seats} seats",
-                    e.id
-                ));
+                let game = e.id.clone();
+                return Err(NotOfThePlan::Lengths { game, seats });
             }
             if e.result.winner.is_some_and(|w| w >= seats)
                 || e.result.faults.iter().any(|f| f.seat >= seats)
             {
-                return Err(format!("game {}: a seat beyond its {seats} seats", e.id));
+                let game = e.id.clone();
+                return Err(NotOfThePlan::SeatBeyond { game, seats });
             }
             if e.result
                 .scores
@@ -381,7 +376,7 @@ impl Plan {
                 .any(|x| !x.is_finite())
                 || e.result.ranks.iter().any(|&r| r == 0 || r > seats)
             {
-                return Err(format!("game {}: a score or rank out of range", e.id));
+                return Err(NotOfThePlan::OutOfRange(e.id.clone()));
             }
             Ok(())
         }
@@ -760,23 +755,31 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A plan file of format 2: a Breakthrough round robin of `entrants` entrants (`e0`,
+    /// `e1`, ...) with `games`.
+    fn plan_json(entrants: usize, games: serde_json::Value) -> serde_json::Value {
+        let entrant = |i: usize| {
+            serde_json::json!({"name": format!("e{i}"), "spec": "/x.so:bot", "sha256": "0",
+                "plugin": "p", "version": "1"})
+        };
+        serde_json::json!({
+            "format": 2, "config_hash": "h", "config_file": "t.toml",
+            "settings": {"game": "breakthrough", "games_per_pairing": 2, "seed": 1,
+                "host": "thread", "move_ms": 100, "start_ms": 100, "clock": "wall",
+                "on_fault": null, "sandbox": {}},
+            "param_sets": [{"label": "default", "swept": {}, "params": {}}],
+            "entrants": (0..entrants).map(entrant).collect::<Vec<_>>(),
+            "excluded": [], "games": games,
+        })
+    }
+
     #[test]
     fn a_plan_edited_to_a_format_it_cannot_follow_is_refused() {
         let dir = agon_engine::output_file::fresh_scratch("plan-format-check").unwrap();
-        let entrant = |name: &str| {
-            serde_json::json!({"name": name, "spec": "/x.so:bot", "sha256": "0", "plugin": "p",
-                "version": "1"})
-        };
         let plan = |format: serde_json::Value, entrants: usize| {
-            serde_json::json!({
-                "format": 2, "config_hash": "h", "config_file": "t.toml",
-                "settings": {"game": "breakthrough", "games_per_pairing": 2, "seed": 1,
-                    "host": "thread", "move_ms": 100, "start_ms": 100, "clock": "wall",
-                    "on_fault": null, "sandbox": {}, "format": format},
-                "param_sets": [{"label": "default", "swept": {}, "params": {}}],
-                "entrants": (0..entrants).map(|i| entrant(&format!("e{i}"))).collect::<Vec<_>>(),
-                "excluded": [], "games": [],
-            })
+            let mut plan = plan_json(entrants, serde_json::json!([]));
+            plan["settings"]["format"] = format;
+            plan
         };
         let sprt = |alpha: f64| {
             serde_json::json!({"kind": "sprt", "elo0": 0.0, "elo1": 5.0, "alpha": alpha,
@@ -811,6 +814,74 @@ mod tests {
         let good = plan(sprt(0.05), 2).to_string();
         std::fs::write(dir.join("tournament.json"), good).unwrap();
         Plan::read(&dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_plan_and_an_entry_not_of_it_are_named() {
+        let dir = agon_engine::output_file::fresh_scratch("plan-damage").unwrap();
+        let plan = |games: serde_json::Value| plan_json(2, games);
+        let game = |id: &str, seats: serde_json::Value| serde_json::json!({"id": id, "param_set": 0, "seats": seats, "seed": 1});
+        let seats_a_third = plan(serde_json::json!([game("g1", serde_json::json!([0, 2]))]));
+        std::fs::write(dir.join("tournament.json"), seats_a_third.to_string()).unwrap();
+        let e = Plan::read(&dir).unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                PlanFileError::Damaged {
+                    why: PlanDamage::NoSuchEntrant {
+                        entrant: 2,
+                        entrants: 2,
+                        ..
+                    },
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .ends_with("game g1 seats entrant 2, the plan has 2; the plan is damaged"),
+            "{e}"
+        );
+        let twice = plan(serde_json::json!([
+            game("g1", serde_json::json!([0, 1])),
+            game("g1", serde_json::json!([1, 0]))
+        ]));
+        std::fs::write(dir.join("tournament.json"), twice.to_string()).unwrap();
+        let e = Plan::read(&dir).unwrap_err();
+        assert!(e.to_string().contains("game g1 is planned twice"), "{e}");
+
+        let good = plan(serde_json::json!([game("g1", serde_json::json!([0, 1]))]));
+        std::fs::write(dir.join("tournament.json"), good.to_string()).unwrap();
+        let plan = Plan::read(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let check = plan.entry_check();
+        assert_eq!(check(&Entry::drawn("g1", Vec::new())), Ok(()));
+        assert_eq!(
+            check(&Entry::drawn("g2", Vec::new())),
+            Err(NotOfThePlan::UnknownGame("g2".into()))
+        );
+        let mut swapped = Entry::drawn("g1", Vec::new());
+        swapped.seats = vec![1, 0];
+        let refused = check(&swapped).unwrap_err();
+        assert!(
+            matches!(refused, NotOfThePlan::OtherSeating { .. }),
+            "{refused:?}"
+        );
+        assert_eq!(
+            refused.to_string(),
+            "game g1 was planned with entrants [0, 1] in parameter set 0, the entry says [1, 0] \
+             in 0"
+        );
+        let mut short = Entry::drawn("g1", Vec::new());
+        short.result.scores.pop();
+        assert_eq!(
+            check(&short),
+            Err(NotOfThePlan::Lengths {
+                game: "g1".into(),
+                seats: 2
+            })
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,6 +3,7 @@
 //! not continue, or it is damaged.
 
 use crate::format::FormatCheckError;
+use crate::plan_damage::PlanDamage;
 use crate::shard::Shard;
 use agon_engine::InputError;
 use std::path::PathBuf;
@@ -41,5 +42,9 @@ pub enum PlanFileError {
     },
     /// `why` is what the plan's own check found.
     #[error("{}: {why}; the plan is damaged", path.display())]
-    Damaged { path: PathBuf, why: String },
+    Damaged {
+        path: PathBuf,
+        #[source]
+        why: PlanDamage,
+    },
 }

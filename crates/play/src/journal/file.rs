@@ -19,9 +19,13 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A kind of journal line: a tournament's games, a ladder's games.
 pub trait JournalEntry: Serialize + DeserializeOwned {
+    /// Why the mode's [`EntryCheck`] refuses an entry that parses.
+    type Refusal: std::error::Error + Send + Sync + 'static;
+
     /// What a user can do about damaged lines in the journal of `dir`.
     fn repair_hint(dir: &Path) -> String;
 }
@@ -29,10 +33,10 @@ pub trait JournalEntry: Serialize + DeserializeOwned {
 /// Checks an entry against what its mode knows (a tournament's plan, `Plan::check_entry`; a
 /// ladder's own sense, `LadderGame::check`): an entry that parses but names a seat, entrant or
 /// game that cannot be is damage too.
-pub type EntryCheck<'a, E> = &'a dyn Fn(&E) -> Result<(), String>;
+pub type EntryCheck<'a, E> = &'a dyn Fn(&E) -> Result<(), <E as JournalEntry>::Refusal>;
 
 /// Accepts every well-formed entry (benchmarks, tests).
-pub fn any_entry<E>(_: &E) -> Result<(), String> {
+pub fn any_entry<E: JournalEntry>(_: &E) -> Result<(), E::Refusal> {
     Ok(())
 }
 
@@ -403,7 +407,7 @@ fn parse_entry<E: JournalEntry>(line: &[u8], check: EntryCheck<E>) -> Result<E, 
     let text = std::str::from_utf8(line).map_err(|_| LineProblem::NotText)?;
     let entry = serde_json::from_str::<E>(text.trim_end())
         .map_err(|e| LineProblem::NotJson(e.to_string()))?;
-    check(&entry).map_err(LineProblem::Refused)?;
+    check(&entry).map_err(|refusal| LineProblem::Refused(Arc::new(refusal)))?;
     Ok(entry)
 }
 
@@ -434,7 +438,14 @@ mod tests {
         result: GameResult,
     }
 
+    /// The test entries' refusal: a game the test's plan does not have.
+    #[derive(Debug, thiserror::Error)]
+    #[error("game {0} is not planned")]
+    struct NotPlanned(String);
+
     impl JournalEntry for Entry {
+        type Refusal = NotPlanned;
+
         fn repair_hint(dir: &Path) -> String {
             format!("`agon tournament repair {}` sets them aside", dir.display())
         }
@@ -561,7 +572,7 @@ mod tests {
             if e.id == "g2" {
                 Ok(())
             } else {
-                Err(format!("game {} is not planned", e.id))
+                Err(NotPlanned(e.id.clone()))
             }
         };
         let err = read(&dir, &only_g2).unwrap_err().to_string();
