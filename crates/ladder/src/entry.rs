@@ -218,6 +218,19 @@ mod tests {
             "ranks [1, 3] out of 1..=2"
         );
         assert_eq!(
+            game(Vec::new(), Vec::new()).check(),
+            Err(NotALadderGame::NoSeats)
+        );
+        let mut fault_of_a_third = game(vec![seat("a", 1), seat("b", 1)], vec![1, 2]);
+        fault_of_a_third.result.faults = serde_json::from_value(serde_json::json!([
+            {"seat": 2, "cause": "timeout", "detail": "late"}
+        ]))
+        .unwrap();
+        assert_eq!(
+            fault_of_a_third.check(),
+            Err(NotALadderGame::FaultBeyondSeats)
+        );
+        assert_eq!(
             game(vec![seat("a", 1), seat("b", 1)], vec![1]).check(),
             Err(NotALadderGame::Lengths {
                 seats: 2,

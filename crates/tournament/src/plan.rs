@@ -851,6 +851,45 @@ mod tests {
         std::fs::write(dir.join("tournament.json"), twice.to_string()).unwrap();
         let e = Plan::read(&dir).unwrap_err();
         assert!(e.to_string().contains("game g1 is planned twice"), "{e}");
+        // A shard's counts: its own games against the whole plan's.
+        let two_games = serde_json::json!([
+            game("g1", serde_json::json!([0, 1])),
+            game("g2", serde_json::json!([1, 0]))
+        ]);
+        for (shard, total, expected) in [
+            (
+                Some("0/2"),
+                None,
+                "a shard's plan says how many games the whole plan has",
+            ),
+            (None, Some(1), "2 games, more than the 1 the whole plan has"),
+            (
+                Some("0/2"),
+                Some(1),
+                "2 games, more than the 1 the whole plan has",
+            ),
+            (
+                Some("0/2"),
+                Some(6),
+                "shard 0/2 of a plan of 6 games holds 2 games, not 3",
+            ),
+        ] {
+            let mut counted = plan(two_games.clone());
+            if let Some(shard) = shard {
+                counted["shard"] = shard.into();
+            }
+            if let Some(total) = total {
+                counted["games_total"] = total.into();
+            }
+            std::fs::write(dir.join("tournament.json"), counted.to_string()).unwrap();
+            let e = Plan::read(&dir).unwrap_err();
+            assert!(matches!(e, PlanFileError::Damaged { .. }), "{e:?}");
+            assert!(e.to_string().contains(expected), "{shard:?} {total:?}: {e}");
+        }
+        let mut whole = plan(two_games);
+        whole["games_total"] = 2.into();
+        std::fs::write(dir.join("tournament.json"), whole.to_string()).unwrap();
+        Plan::read(&dir).unwrap_or_else(|e| panic!("{e}"));
 
         let good = plan(serde_json::json!([game("g1", serde_json::json!([0, 1]))]));
         std::fs::write(dir.join("tournament.json"), good.to_string()).unwrap();
@@ -882,6 +921,18 @@ mod tests {
                 seats: 2
             })
         );
+        let mut third_seat_won = Entry::drawn("g1", Vec::new());
+        third_seat_won.result.winner = Some(2);
+        assert_eq!(
+            check(&third_seat_won),
+            Err(NotOfThePlan::SeatBeyond {
+                game: "g1".into(),
+                seats: 2
+            })
+        );
+        let mut endless = Entry::drawn("g1", Vec::new());
+        endless.result.scores[0] = f64::INFINITY;
+        assert_eq!(check(&endless), Err(NotOfThePlan::OutOfRange("g1".into())));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,6 +3,7 @@
 //! match prints can point here instead of explaining everything on every run.
 
 use crate::cli::DoctorArgs;
+use crate::error_text::error_text;
 use agon_engine::ProcessHostConfig;
 use agon_engine::{sandbox::cgroup, sandbox::landlock, SandboxConfig};
 use anyhow::bail;
@@ -31,7 +32,7 @@ fn check(name: &'static str, found: anyhow::Result<String>, without: &'static st
         Err(why) => Check {
             name,
             available: false,
-            found: why.to_string(),
+            found: error_text(&why),
             without,
         },
     }

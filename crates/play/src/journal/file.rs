@@ -30,7 +30,7 @@ pub trait JournalEntry: Serialize + DeserializeOwned {
     fn repair_hint(dir: &Path) -> String;
 }
 
-/// Checks an entry against what its mode knows (a tournament's plan, `Plan::check_entry`; a
+/// Checks an entry against what its mode knows (a tournament's plan, `Plan::entry_check`; a
 /// ladder's own sense, `LadderGame::check`): an entry that parses but names a seat, entrant or
 /// game that cannot be is damage too.
 pub type EntryCheck<'a, E> = &'a dyn Fn(&E) -> Result<(), <E as JournalEntry>::Refusal>;

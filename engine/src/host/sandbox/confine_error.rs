@@ -26,7 +26,7 @@ pub enum ConfineError {
     /// A seccomp rule or filter that could not be compiled.
     #[error(transparent)]
     Filter(#[from] seccompiler::BackendError),
-    /// A compiled seccomp filter that the kernel did not take.
+    /// A filter seccompiler could not install (compiling it, or the kernel refusing it).
     #[error(transparent)]
     FilterRefused(#[from] seccompiler::Error),
     #[error("filter too long")]
@@ -41,9 +41,12 @@ pub enum ConfineError {
     RootUser,
     #[error("still root after giving up root")]
     StillRoot,
-    /// `/proc/self/status` lacks a line, or has one that does not parse.
-    #[error("/proc/self/status: no readable {0}")]
-    Status(&'static str),
+    /// `/proc/self/status` lacks the line named.
+    #[error("/proc/self/status has no {0}")]
+    StatusLacks(&'static str),
+    /// `/proc/self/status` has a line that does not parse.
+    #[error("/proc/self/status: unreadable {0}")]
+    StatusUnreadable(&'static str),
     #[error("the engine exited")]
     EngineExited,
     #[error("the supervisor ended before it said the bot's pid")]
@@ -62,8 +65,9 @@ impl ConfineError {
         }
     }
 
-    /// The failure of the C library call just made, from `errno`.
-    pub(crate) fn last_os(call: impl Into<String>) -> Self {
+    /// The failure of the C library call just made, from `errno` (read before `call` allocates
+    /// anything, as an allocation may change it).
+    pub(crate) fn last_os(call: &'static str) -> Self {
         Self::call(call)(io::Error::last_os_error())
     }
 }

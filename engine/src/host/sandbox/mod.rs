@@ -182,7 +182,7 @@ pub fn confine(config: &SandboxConfig, plugin: &Path) -> Result<Confined, Confin
     // Opened while the host still sees the machine's /proc, used once it has its own root.
     let proc_file = |name: &str| {
         std::fs::File::open(format!("/proc/self/{name}"))
-            .map_err(ConfineError::call(format!("cannot open /proc/self/{name}")))
+            .map_err(|e| ConfineError::call(format!("cannot open /proc/self/{name}"))(e))
     };
     let status = proc_file("status")?;
     let proc_self = proc_file("")?;

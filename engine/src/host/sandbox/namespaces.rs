@@ -84,10 +84,10 @@ pub fn enter_user_namespace(
             rustix::fs::OFlags::WRONLY | rustix::fs::OFlags::CLOEXEC,
             rustix::fs::Mode::empty(),
         )
-        .map_err(ConfineError::call(format!("opening /proc/self/{file}")))?;
+        .map_err(|e| ConfineError::call(format!("opening /proc/self/{file}"))(e))?;
         rustix::io::write(&fd, text.as_bytes())
             .map(|_| ())
-            .map_err(ConfineError::call(format!("writing /proc/self/{file}")))
+            .map_err(|e| ConfineError::call(format!("writing /proc/self/{file}"))(e))
     };
     write("setgroups", "deny".into())?;
     write("uid_map", format!("{0} {0} 1\n", identity.uid))?;

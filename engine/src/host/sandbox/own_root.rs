@@ -107,7 +107,8 @@ fn read_only(target: &str, fd: i32) -> Result<(), ConfineError> {
     // SAFETY: fstatvfs writes the zeroed local.
     let mut fs: libc::statvfs = unsafe { std::mem::zeroed() };
     if unsafe { libc::fstatvfs(fd, &mut fs) } != 0 {
-        return Err(ConfineError::last_os(target));
+        let error = std::io::Error::last_os_error();
+        return Err(ConfineError::call(target)(error));
     }
     let kept = [
         (libc::ST_NOSUID, libc::MS_NOSUID),
@@ -194,9 +195,27 @@ fn mount(
     if mounted == 0 {
         Ok(())
     } else {
-        Err(ConfineError::last_os(format!(
-            "mounting {} on {target}",
-            source.unwrap_or("(remount)")
-        )))
+        let error = std::io::Error::last_os_error();
+        let call = format!("mounting {} on {target}", source.unwrap_or("(remount)"));
+        Err(ConfineError::call(call)(error))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plugin_path_it_cannot_use_is_refused_before_anything_is_mounted() {
+        let root = enter(Path::new("/")).unwrap_err();
+        assert!(matches!(&root, ConfineError::NotAFile(path) if path == Path::new("/")));
+        assert_eq!(root.to_string(), "/: not a file");
+        let missing = enter(Path::new("/no/such/agon/plugin.so")).unwrap_err();
+        assert!(
+            matches!(&missing, ConfineError::Path(e) if e.kind() == std::io::ErrorKind::NotFound)
+        );
+        assert!(missing.to_string().starts_with("/no/such/agon/plugin.so: "));
+        let nul = c_path("a\0b").unwrap_err();
+        assert!(matches!(&nul, ConfineError::NulInPath(text) if text == "a\0b"));
     }
 }

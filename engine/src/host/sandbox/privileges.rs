@@ -65,7 +65,7 @@ fn lookup(name: &str) -> Option<Identity> {
     }
 }
 
-fn check(result: libc::c_int, what: &str) -> Result<(), ConfineError> {
+fn check(result: libc::c_int, what: &'static str) -> Result<(), ConfineError> {
     if result == 0 {
         Ok(())
     } else {
@@ -148,7 +148,7 @@ fn parse_status(status: &str) -> Result<Held, ConfineError> {
             .lines()
             .find_map(|line| line.strip_prefix(name)?.strip_prefix(':'))
             .map(str::trim)
-            .ok_or(ConfineError::Status(name))
+            .ok_or(ConfineError::StatusLacks(name))
     };
     let uids: Vec<u32> = field("Uid")?
         .split_whitespace()
@@ -157,10 +157,11 @@ fn parse_status(status: &str) -> Result<Held, ConfineError> {
     let (&uid, &euid) = uids
         .first()
         .zip(uids.get(1))
-        .ok_or(ConfineError::Status("Uid"))?;
+        .ok_or(ConfineError::StatusUnreadable("Uid line"))?;
     let mut capability_sets = Vec::new();
     for set in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
-        let value = u64::from_str_radix(field(set)?, 16).map_err(|_| ConfineError::Status(set))?;
+        let value = u64::from_str_radix(field(set)?, 16)
+            .map_err(|_| ConfineError::StatusUnreadable(set))?;
         if value != 0 {
             capability_sets.push(format!("{set}={value:x}"));
         }
@@ -210,15 +211,18 @@ mod tests {
         // One uid where the real and the effective are wanted; then no capability lines.
         assert!(matches!(
             parse_status("Uid:\t1\n"),
-            Err(ConfineError::Status("Uid"))
+            Err(ConfineError::StatusUnreadable("Uid line"))
         ));
+        let no_capabilities = parse_status("Uid:\t1\t1\n").unwrap_err();
         assert!(matches!(
-            parse_status("Uid:\t1\t1\n"),
-            Err(ConfineError::Status("CapInh"))
+            no_capabilities,
+            ConfineError::StatusLacks("CapInh")
         ));
         assert_eq!(
-            ConfineError::Status("CapInh").to_string(),
-            "/proc/self/status: no readable CapInh"
+            no_capabilities.to_string(),
+            "/proc/self/status has no CapInh"
         );
+        let garbled = parse_status("Uid:\t1\t1\nCapInh:\tzz\n").unwrap_err();
+        assert_eq!(garbled.to_string(), "/proc/self/status: unreadable CapInh");
     }
 }
