@@ -13,6 +13,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// One headless browser with one page open.
+/// What the browser answers an evaluation that a navigation of the page ended.
+const NAVIGATED: &str = "Inspected target navigated or closed";
+
 pub struct Browser {
     child: Child,
     commands: File,
@@ -202,12 +205,24 @@ impl Browser {
         Ok(result["result"]["value"].clone())
     }
 
-    /// Waits until `condition` (JavaScript) is true in the page.
+    /// Runs `action` (JavaScript that may navigate: a click on a link, a form's submit) once
+    /// this evaluation has returned. Run inside it, a navigation may end the evaluation first,
+    /// and the browser then answers with an error instead of a result (seen on a busy machine).
+    pub fn act(&mut self, action: &str) -> Result<(), String> {
+        self.eval(&format!("setTimeout(() => {{ {action} }}, 0); true"))
+            .map(|_| ())
+    }
+
+    /// Waits until `condition` (JavaScript) is true in the page. An evaluation that a
+    /// navigation ended asks again, of the new document.
     pub fn wait_for(&mut self, condition: &str, limit: Duration) -> Result<(), String> {
         let t0 = Instant::now();
         loop {
-            if self.eval(condition)? == json!(true) {
-                return Ok(());
+            match self.eval(condition) {
+                Ok(Value::Bool(true)) => return Ok(()),
+                Ok(_) => {}
+                Err(e) if e.contains(NAVIGATED) => {}
+                Err(e) => return Err(e),
             }
             if t0.elapsed() > limit {
                 return Err(format!("still not true after {limit:?}: {condition}"));

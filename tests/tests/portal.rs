@@ -664,7 +664,7 @@ fn a_team_uploads_through_the_form_and_watches_its_game_in_the_viewer() {
     assert_eq!(signed_out, Value::Bool(true));
     // Signing in: the token typed once, a session cookie the page's scripts cannot read.
     browser
-        .eval("document.getElementById('signin').click()")
+        .act("document.getElementById('signin').click()")
         .unwrap();
     browser
         .wait_for(
@@ -673,7 +673,7 @@ fn a_team_uploads_through_the_form_and_watches_its_game_in_the_viewer() {
         )
         .unwrap();
     browser
-        .eval(&format!(
+        .act(&format!(
             "document.querySelector('input[name=token]').value = {}; \
              document.querySelector('form#signin').submit()",
             serde_json::json!(token)
@@ -715,7 +715,7 @@ fn a_team_uploads_through_the_form_and_watches_its_game_in_the_viewer() {
         )
         .unwrap();
     browser
-        .eval("document.getElementById('upload').submit()")
+        .act("document.getElementById('upload').submit()")
         .unwrap();
     // The post and its redirect back to the team's page, at the new build (evaluations that
     // meet the page between two documents are tried again).
