@@ -21,6 +21,7 @@
 
 mod bot_spec;
 pub mod course_net;
+pub mod cpu_pressure;
 mod decimal;
 mod fault;
 mod host;

@@ -418,6 +418,7 @@ pub fn which(name: &str) -> Option<PathBuf> {
 
 pub mod browser;
 pub mod chromium;
+pub mod crowded_cpu;
 pub mod portal;
 pub mod slurm;
 pub mod vm;

@@ -2,7 +2,7 @@
 
 use agon_engine::MatchRecord;
 use agon_engine::SeedSecret;
-use agon_play::journal::{GameResult, JournalEntry};
+use agon_play::journal::{GameResult, GameTime, JournalEntry};
 use agon_play::swap::build::Build;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -82,7 +82,7 @@ impl LadderGame {
         number: u64,
         seats: Vec<SeatBuild>,
         record: &MatchRecord,
-        game_ms: f64,
+        time: GameTime,
         (started_unix_ms, finished_unix_ms): (u64, u64),
     ) -> LadderGame {
         LadderGame {
@@ -93,7 +93,7 @@ impl LadderGame {
             seats,
             result: GameResult {
                 ranks: ranks(&record.outcome.ranks, &record.outcome.scores),
-                ..GameResult::of_record(record, game_ms)
+                ..GameResult::of_record(record, time)
             },
             started_unix_ms,
             finished_unix_ms,

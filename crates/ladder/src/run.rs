@@ -757,17 +757,16 @@ fn play(job: Job, options: &LadderOptions) -> Done {
             .profile
             .match_settings(options.params.clone(), job.seed, options.seed_secret);
     let what = format!("game {}", job.number);
-    let (record, game_ms) =
-        match game_runner::play(rules, &options.hosting, &bots, &settings, &what) {
-            Played::Game { record, game_ms } => (record, game_ms),
-            Played::Unplayed(why) => return Done::Unplayed { slots, why },
-            Played::Failed(why) => return failed(GameNotPlayed::Runner(why)),
-        };
+    let (record, time) = match game_runner::play(rules, &options.hosting, &bots, &settings, &what) {
+        Played::Game { record, time } => (record, time),
+        Played::Unplayed(why) => return Done::Unplayed { slots, why },
+        Played::Failed(why) => return failed(GameNotPlayed::Runner(why)),
+    };
     let game = LadderGame::new(
         job.number,
         job.builds.iter().map(SeatBuild::of).collect(),
         &record,
-        game_ms,
+        time,
         (started_unix_ms, unix_ms()),
     );
     let path = record_files::path(&options.out, &game.id);

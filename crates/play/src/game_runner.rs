@@ -4,6 +4,8 @@
 //! the line between a game played and one not finished through nobody's fault are written
 //! once.
 
+use crate::journal::GameTime;
+use agon_engine::cpu_pressure::PressureMark;
 use agon_engine::seating::SeatError;
 use agon_engine::BotSpec;
 use agon_engine::MatchRecord;
@@ -56,8 +58,7 @@ pub struct PinnedBot {
 pub enum Played {
     Game {
         record: Box<MatchRecord>,
-        /// Wall time of the match, seating excluded.
-        game_ms: f64,
+        time: GameTime,
     },
     /// Not finished through nobody's fault among its bots (`MatchError::Interrupted`):
     /// nothing is recorded, and the mode plays it again.
@@ -113,10 +114,14 @@ pub fn play(
         Err(why) => return failed(why),
     };
     let t0 = Instant::now();
+    let pressure = PressureMark::now();
     match run_match(rules, settings, seats) {
         Ok(record) => Played::Game {
             record: Box::new(record),
-            game_ms: t0.elapsed().as_secs_f64() * 1000.0,
+            time: GameTime {
+                game_ms: t0.elapsed().as_secs_f64() * 1000.0,
+                cpu_pressure: pressure.and_then(|mark| mark.share_since()),
+            },
         },
         Err(MatchError::Interrupted(why)) => Played::Unplayed(why),
         Err(e) => failed(FailureCause::Match(e)),

@@ -2,7 +2,7 @@
 
 use agon_engine::MatchRecord;
 use agon_engine::SeedSecret;
-use agon_play::journal::{GameResult, JournalEntry, REJECTED};
+use agon_play::journal::{GameResult, GameTime, JournalEntry, REJECTED};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -36,7 +36,7 @@ impl Entry {
         seats: &[usize],
         names: Vec<String>,
         record: &MatchRecord,
-        game_ms: f64,
+        time: GameTime,
     ) -> Entry {
         Entry {
             id: id.to_string(),
@@ -46,7 +46,7 @@ impl Entry {
             seats: seats.to_vec(),
             names,
             sha256: record.seats.iter().map(|s| s.sha256.clone()).collect(),
-            result: GameResult::of_record(record, game_ms),
+            result: GameResult::of_record(record, time),
             ms_per_move: record.metrics.iter().map(|m| m.time_per_move_ms).collect(),
             nodes: record.metrics.iter().map(|m| m.nodes).collect(),
         }
@@ -75,6 +75,8 @@ impl Entry {
                 moves: 1,
                 faults,
                 game_ms: 1.0,
+                cpu_pressure: None,
+                replayed: Vec::new(),
             },
             ms_per_move: vec![0.0; 2],
             nodes: Vec::new(),

@@ -273,6 +273,8 @@ pub fn forfeit_entry(plan: &Plan, game: &GameSpec, loser: usize, reason: &str) -
                 detail: reason.to_string(),
             }],
             game_ms: 0.0,
+            cpu_pressure: None,
+            replayed: Vec::new(),
         },
         ms_per_move: vec![0.0; seats],
         nodes: vec![None; seats],

@@ -452,15 +452,19 @@ fn crashes_so_far(
 /// Plays game `id` with `play_once`, again when a bot's process was killed from outside the
 /// engine.
 fn play_again_if_killed(id: &str, mut play_once: impl FnMut() -> Done) -> Done {
-    let mut attempt = 1;
+    let mut cut_short = Vec::new();
     loop {
         match play_once() {
             Done::Unplayed { why, .. }
-                if attempt < EXTERNAL_KILL_ATTEMPTS
+                if cut_short.len() + 1 < EXTERNAL_KILL_ATTEMPTS
                     && agon_engine::interrupt::requested().is_none() =>
             {
                 log::warn!("game {id}: {why}; playing it again");
-                attempt += 1;
+                cut_short.push(why.chars().take(500).collect());
+            }
+            Done::Game(mut entry) => {
+                entry.result.replayed = cut_short;
+                return Done::Game(entry);
             }
             done => return done,
         }
@@ -479,17 +483,17 @@ impl Games<'_> {
         let bots = self.pinned(game);
         let settings = match_settings(plan, game, &self.secret);
         let what = format!("game {}", game.id);
-        let (record, game_ms) =
-            match game_runner::play(rules, &self.hosting, &bots, &settings, &what) {
-                Played::Game { record, game_ms } => (record, game_ms),
-                Played::Unplayed(why) => {
-                    return Done::Unplayed {
-                        id: game.id.clone(),
-                        why,
-                    }
+        let (record, time) = match game_runner::play(rules, &self.hosting, &bots, &settings, &what)
+        {
+            Played::Game { record, time } => (record, time),
+            Played::Unplayed(why) => {
+                return Done::Unplayed {
+                    id: game.id.clone(),
+                    why,
                 }
-                Played::Failed(why) => return Done::Failed(TournamentError::GameFailed(why)),
-            };
+            }
+            Played::Failed(why) => return Done::Failed(TournamentError::GameFailed(why)),
+        };
         if let Err(e) = save_record(self.dir, &game.id, &record) {
             return Done::Failed(e.into());
         }
@@ -504,7 +508,7 @@ impl Games<'_> {
             &game.seats,
             names,
             &record,
-            game_ms,
+            time,
         )))
     }
 

@@ -23,12 +23,17 @@
 
 mod cpu_clock;
 pub mod crash_evidence;
+#[cfg(test)]
+pub(crate) mod crowded_cpu;
 pub mod engine_stall;
 mod inline;
+mod parent_death;
 pub mod process;
 mod remote;
 mod restart_error;
 pub mod sandbox;
+mod sched_stat;
+mod starvation;
 #[cfg(test)]
 mod test_bots;
 mod thread;

@@ -1,10 +1,13 @@
 use super::crash_evidence::{in_call, CrashLabel};
 use super::engine_stall::Stopwatch;
+use super::sched_stat::{current_thread_id, TaskStats};
+use super::starvation::{CallBackstop, SharedTaskStats, Starvation, Verdict};
 use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
 use crate::fault::FaultCause;
 use abi_stable::std_types::RResult;
 use agon_abi::{BotBox, BotFailure};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Stack of a bot's worker thread: searches recurse, and the default 2 MiB is small for them.
@@ -30,6 +33,19 @@ struct Response {
     cpu: Duration,
 }
 
+/// How the wait for a response ended.
+enum WaitEnd {
+    Answered(Response),
+    /// A stop request ended it early.
+    Stopping,
+    /// The bot ran past its deadline by its own doing.
+    Late,
+    /// The machine kept the bot from a CPU past the ceiling.
+    Starved(Starvation),
+    /// The worker ended without answering.
+    Ended,
+}
+
 /// Runs the bot on its own thread; the match waits for each answer with a deadline.
 ///
 /// After a timeout the seat is abandoned: its thread is left to finish (or not) on its own and
@@ -43,6 +59,8 @@ pub struct ThreadHost {
     worker: Option<std::thread::JoinHandle<()>>,
     /// Closed by the worker once it has dropped the bot.
     finished: Receiver<()>,
+    /// The worker's scheduler statistics (`host::starvation`), once it has opened them.
+    worker_stats: SharedTaskStats,
 }
 
 impl ThreadHost {
@@ -51,10 +69,15 @@ impl ThreadHost {
         let (request_tx, request_rx) = bounded::<Request>(1);
         let (response_tx, response_rx) = bounded::<Response>(1);
         let (finished_tx, finished_rx) = bounded::<()>(0);
+        let worker_stats = SharedTaskStats::default();
+        let stats = Arc::clone(&worker_stats);
         let worker = std::thread::Builder::new()
             .name(name)
             .stack_size(BOT_STACK_BYTES)
             .spawn(move || {
+                if let Some(own) = TaskStats::of_own_thread(current_thread_id()) {
+                    let _ = stats.set(own);
+                }
                 serve(bot, request_rx, response_tx);
                 drop(finished_tx);
             })?;
@@ -64,6 +87,7 @@ impl ThreadHost {
             abandoned: None,
             worker: Some(worker),
             finished: finished_rx,
+            worker_stats,
         })
     }
 
@@ -80,6 +104,7 @@ impl ThreadHost {
         if let Some(reason) = &self.abandoned {
             return gone(reason.clone());
         }
+        let backstop = CallBackstop::start(&deadline, &self.worker_stats);
         let Some(requests) = &self.requests else {
             return gone("the host was shut down".into());
         };
@@ -87,10 +112,15 @@ impl ThreadHost {
         if requests.send(request).is_err() {
             return gone("the bot's thread has ended".into());
         }
-        let response = self.wait(&watch, watchdog);
+        let end = self.wait(&watch, watchdog, backstop);
         let wall = watch.elapsed();
-        match response {
-            Ok(Response { answer, cpu }) => Call {
+        let late = |result| Call {
+            result,
+            wall,
+            cpu: None,
+        };
+        match end {
+            WaitEnd::Answered(Response { answer, cpu }) => Call {
                 result: match answer {
                     RResult::ROk(bytes) => CallResult::Answer(bytes),
                     RResult::RErr(failure) => CallResult::Failed(failure),
@@ -98,59 +128,71 @@ impl ThreadHost {
                 wall,
                 cpu: Some(cpu),
             },
-            Err(RecvTimeoutError::Timeout) if crate::interrupt::requested().is_some() => {
+            WaitEnd::Stopping => {
                 self.abandon("the engine is stopping".into());
-                Call {
-                    result: CallResult::Fault {
-                        cause: FaultCause::External,
-                        detail: "the engine was asked to stop while the bot was thinking".into(),
-                    },
-                    wall,
-                    cpu: None,
-                }
+                late(CallResult::Fault {
+                    cause: FaultCause::External,
+                    detail: "the engine was asked to stop while the bot was thinking".into(),
+                })
             }
-            Err(RecvTimeoutError::Timeout) => {
+            WaitEnd::Late => {
                 self.abandon(format!(
                     "abandoned after a call ran past its {} ms watchdog",
                     watchdog.as_millis()
                 ));
-                Call {
-                    result: CallResult::TimedOut,
-                    wall,
-                    cpu: None,
-                }
+                late(CallResult::TimedOut)
             }
-            Err(RecvTimeoutError::Disconnected) => {
+            WaitEnd::Starved(starvation) => {
+                let detail = starvation.to_string();
+                self.abandon(format!("abandoned: {detail}"));
+                late(CallResult::Fault {
+                    cause: FaultCause::External,
+                    detail,
+                })
+            }
+            WaitEnd::Ended => {
                 self.abandon("the bot's thread ended without answering".into());
                 gone("the bot's thread ended without answering".into())
             }
         }
     }
 
-    /// Waits for the worker's response until `t0 + budget`. Spins briefly first: a quick bot
-    /// answers within microseconds, and parking the match thread would add a futex wake-up and
-    /// a reschedule to every such move (several times the cost of the round trip itself).
-    fn wait(&self, watch: &Stopwatch, watchdog: Duration) -> Result<Response, RecvTimeoutError> {
+    /// Waits for the worker's response until `t0 + watchdog`, and past it while the backstop
+    /// finds the worker starved of a CPU. Spins briefly first: a quick bot answers within
+    /// microseconds, and parking the match thread would add a futex wake-up and a reschedule
+    /// to every such move (several times the cost of the round trip itself).
+    fn wait(
+        &self,
+        watch: &Stopwatch,
+        watchdog: Duration,
+        mut backstop: Option<CallBackstop>,
+    ) -> WaitEnd {
         let spin_until = watch.started() + SPIN_BEFORE_PARKING;
         loop {
             match self.responses.try_recv() {
-                Ok(response) => return Ok(response),
-                Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
+                Ok(response) => return WaitEnd::Answered(response),
+                Err(TryRecvError::Disconnected) => return WaitEnd::Ended,
                 Err(TryRecvError::Empty) if Instant::now() < spin_until => std::hint::spin_loop(),
                 Err(TryRecvError::Empty) => break,
             }
         }
         // A stall of the engine moves the deadline later: wait again until it stops moving.
-        // A stop request ends the wait early (reported as a timeout, which `call` tells apart).
+        let mut allowed = watchdog;
         loop {
-            let deadline = watch.deadline(watchdog);
+            let deadline = watch.deadline(allowed);
             let wake = deadline.min(Instant::now() + crate::interrupt::CHECK_INTERVAL);
             match self.responses.recv_deadline(wake) {
+                Ok(response) => return WaitEnd::Answered(response),
+                Err(RecvTimeoutError::Disconnected) => return WaitEnd::Ended,
                 Err(RecvTimeoutError::Timeout) if crate::interrupt::requested().is_some() => {
-                    return Err(RecvTimeoutError::Timeout)
+                    return WaitEnd::Stopping
                 }
-                Err(RecvTimeoutError::Timeout) if Instant::now() < watch.deadline(watchdog) => {}
-                other => return other,
+                Err(RecvTimeoutError::Timeout) if Instant::now() < watch.deadline(allowed) => {}
+                Err(RecvTimeoutError::Timeout) => match judge(backstop.as_mut(), watch) {
+                    Verdict::WaitLonger(more) => allowed += more,
+                    Verdict::Late => return WaitEnd::Late,
+                    Verdict::Starved(starvation) => return WaitEnd::Starved(starvation),
+                },
             }
         }
     }
@@ -162,6 +204,11 @@ impl ThreadHost {
         self.requests = None;
         self.worker = None; // detached
     }
+}
+
+/// The backstop's word on a call past its deadline: late, without one.
+fn judge(backstop: Option<&mut CallBackstop>, watch: &Stopwatch) -> Verdict {
+    backstop.map_or(Verdict::Late, |backstop| backstop.judge(watch.elapsed()))
 }
 
 fn serve(mut bot: BotBox, requests: Receiver<Request>, responses: Sender<Response>) {
@@ -247,11 +294,80 @@ impl Drop for ThreadHost {
 mod tests {
     use super::*;
     use crate::host::crash_evidence;
-    use crate::host::test_bots::{burner, label_reader};
+    use crate::host::crowded_cpu::CrowdedCpu;
+    use crate::host::test_bots::{burner, burner_on, label_reader, sleeper};
     use crate::host::{Clock, HostKind, RestartError};
 
     /// A move is charged, recorded and judged by the CPU time its bot spent on its own thread:
     /// a bot over its CPU budget that answers within the wall-clock watchdog overruns it.
+    fn cpu_budget(ms: u64) -> Deadline {
+        Deadline {
+            budget: Some(Duration::from_millis(ms)),
+            clock: Clock::Cpu,
+            sharing: 1,
+        }
+    }
+
+    /// A bot that computes on a CPU crowded by four other threads gets a fifth of it: its 80 ms
+    /// take about 400 ms of wall time, past the 300 ms backstop of its 100 ms CPU budget. It
+    /// waited for the CPU, so it is owed the rest: it answers.
+    #[test]
+    fn a_bot_the_machine_starves_is_waited_for_until_it_had_its_budget() {
+        let crowd = CrowdedCpu::new(4);
+        let bot = burner_on(Duration::from_millis(80), crowd.cpu, 0);
+        let mut host = ThreadHost::spawn(bot, "starved".into()).expect("a thread");
+        let call = host.act(b"move".to_vec(), cpu_budget(100));
+        drop(crowd);
+        assert!(
+            matches!(&call.result, CallResult::Answer(bytes) if bytes == b"move"),
+            "{:?} after {:?}",
+            call.result,
+            call.wall
+        );
+        let backstop = cpu_budget(100).watchdog();
+        assert!(call.wall > backstop, "not starved: {:?}", call.wall);
+        assert!(
+            !cpu_budget(100).overrun(call.wall, call.cpu),
+            "{:?}",
+            call.cpu
+        );
+    }
+
+    /// Waiting for a CPU is the machine's doing, sleeping the bot's own: a sleeper on the same
+    /// crowded machine is late at the backstop, as on a quiet one.
+    #[test]
+    fn a_bot_that_sleeps_is_late_at_the_backstop_on_a_crowded_machine() {
+        let crowd = CrowdedCpu::new(4);
+        let mut host =
+            ThreadHost::spawn(sleeper(Duration::from_secs(2)), "sleeper".into()).expect("a thread");
+        let call = host.act(b"move".to_vec(), cpu_budget(100));
+        drop(crowd);
+        assert!(
+            matches!(call.result, CallResult::TimedOut),
+            "{:?}",
+            call.result
+        );
+        assert!(call.wall < Duration::from_secs(2), "{:?}", call.wall);
+    }
+
+    /// A bot kept from the CPU past the ceiling (twenty budgets of wall time) is given up, as
+    /// the machine's fault: `external`, which has the game played again. At the lowest
+    /// priority among four spinning threads it gets well under 1% of the CPU.
+    #[test]
+    fn a_bot_starved_past_the_ceiling_is_the_machines_fault() {
+        let crowd = CrowdedCpu::new(4);
+        let bot = burner_on(Duration::from_millis(50), crowd.cpu, 19);
+        let mut host = ThreadHost::spawn(bot, "starved".into()).expect("a thread");
+        let call = host.act(b"move".to_vec(), cpu_budget(100));
+        drop(crowd);
+        let CallResult::Fault { cause, detail } = &call.result else {
+            panic!("{:?} after {:?}", call.result, call.wall);
+        };
+        assert_eq!(*cause, FaultCause::External);
+        assert!(detail.contains("the machine starved the bot"), "{detail}");
+        assert!(call.wall >= Duration::from_secs(2), "{:?}", call.wall);
+    }
+
     #[test]
     fn a_move_is_charged_the_cpu_time_its_bot_spent() {
         let mut host = ThreadHost::spawn(burner(Duration::from_millis(60)), "burner".into())

@@ -62,7 +62,7 @@ pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Resu
         out,
         game,
         params,
-        concurrency: args.concurrency,
+        concurrency: agon_play::admission::admitted(args.concurrency, "--concurrency"),
         games: args.games,
         seed,
         seed_secret: agon_engine::SeedSecret::draw()?,

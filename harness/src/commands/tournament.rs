@@ -57,7 +57,7 @@ fn make_plan(config: &Path) -> anyhow::Result<(Config, Plan)> {
 pub const MAX_CONCURRENCY: usize = 1024;
 
 fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    agon_play::admission::usable_cpus()
 }
 
 pub fn start(args: TournamentRunArgs) -> anyhow::Result<()> {
@@ -163,6 +163,7 @@ fn play_and_report(
             cores()
         );
     }
+    let concurrency = agon_play::admission::admitted(concurrency, "concurrency");
     let options = RunOptions {
         concurrency,
         quiet,

@@ -365,7 +365,7 @@ impl WireBot for NamespaceThread {
 }
 
 /// The machine: `call=hostname` (a name longer than the kernel allows, so nothing changes even
-/// if the call got through), `sync`, `mlockall`.
+/// if the call got through), `sync`, `mlockall`, `nice`, `sched-idle`.
 pub type Machine = ByCall<MachineCalls>;
 
 #[derive(Default)]
@@ -381,6 +381,14 @@ impl CallAttack for MachineCalls {
                 "sync" => libc::sync(),
                 "mlockall" => {
                     libc::mlockall(libc::MCL_CURRENT);
+                }
+                // Lowering its own priority would have the machine starve it for longer.
+                "nice" => {
+                    libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+                }
+                "sched-idle" => {
+                    let param = libc::sched_param { sched_priority: 0 };
+                    libc::sched_setscheduler(0, libc::SCHED_IDLE, &param);
                 }
                 _ => {
                     libc::sethostname(name.as_ptr().cast(), name.len());

@@ -170,6 +170,54 @@ impl WireBot for Slow {
     }
 }
 
+/// Spends `ms` of CPU time (default 70), spinning, on each of its first `moves` moves (default
+/// 3), then plays a legal move its seat seed picks: a bot that computes close to its budget, and
+/// whose games the seed decides.
+#[derive(Default)]
+pub struct Burn {
+    setup: Option<Setup>,
+    cpu: Duration,
+    burning_moves: usize,
+    moves: usize,
+    seed: u64,
+}
+
+impl WireBot for Burn {
+    type Game = Breakthrough;
+    const PARAMS: &'static [&'static str] = &["ms", "moves"];
+    fn start(&mut self, start: &Start<Setup>) -> Result<(), String> {
+        self.cpu = Duration::from_millis(number_param(start, "ms", 70)?);
+        self.burning_moves = number_param(start, "moves", 3)?;
+        self.setup = Some(start.game.clone());
+        self.seed = start.seed;
+        Ok(())
+    }
+    fn act(&mut self, observation: &Observation) -> Reply<Move> {
+        if self.moves < self.burning_moves {
+            let start = thread_cpu();
+            while thread_cpu().saturating_sub(start) < self.cpu {
+                std::hint::spin_loop();
+            }
+        }
+        self.moves += 1;
+        let setup = self.setup.as_ref().expect("start comes first");
+        let position = convert::position(setup, observation).expect("a valid board");
+        let pick = mix(self.seed ^ self.moves as u64) % position.move_count() as u64;
+        Reply::new(
+            position
+                .nth_move(pick as u32)
+                .expect("below the move count"),
+        )
+    }
+}
+
+/// SplitMix64's finaliser: spreads a seed's bits over the whole word.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
 /// Spends 1.5 s of CPU in its constructor (`Default`), then plays legal moves at once.
 pub struct SlowNew {
     setup: Option<Setup>,

@@ -16,4 +16,4 @@ mod result;
 
 pub use error::JournalError;
 pub use file::{any_entry, read, repair, stream, Damaged, Journal, JournalEntry, FILE, REJECTED};
-pub use result::{GameResult, JournalFault, Outcome};
+pub use result::{GameResult, GameTime, JournalFault, Outcome};

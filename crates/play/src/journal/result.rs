@@ -21,12 +21,28 @@ pub struct GameResult {
     pub faults: Vec<JournalFault>,
     /// Wall time of the game (ms). Not used in grading.
     pub game_ms: f64,
+    /// The share (0 to 1) of the game's time during which some task waited for a CPU (see
+    /// `agon_engine::cpu_pressure`), where the kernel says. Not used in grading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_pressure: Option<f64>,
+    /// Why earlier attempts at the game were not finished, through nobody's fault among its
+    /// bots (the machine starved a bot, a bot's process was stopped or killed from outside).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replayed: Vec<String>,
+}
+
+/// The time a game took, and the load it met.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct GameTime {
+    /// Wall time of the match, seating excluded.
+    pub game_ms: f64,
+    pub cpu_pressure: Option<f64>,
 }
 
 impl GameResult {
-    /// What `record`, played in `game_ms`, leaves in a journal (its reason cut to 1,000
+    /// What `record`, played in `time`, leaves in a journal (its reason cut to 1,000
     /// characters, its faults as [`JournalFault::of_record`] keeps them).
-    pub fn of_record(record: &MatchRecord, game_ms: f64) -> GameResult {
+    pub fn of_record(record: &MatchRecord, time: GameTime) -> GameResult {
         GameResult {
             winner: record.outcome.winner,
             scores: record.outcome.scores.clone(),
@@ -36,7 +52,9 @@ impl GameResult {
             reason: record.outcome.reason.chars().take(1000).collect(),
             moves: record.moves.len(),
             faults: JournalFault::of_record(record),
-            game_ms,
+            game_ms: time.game_ms,
+            cpu_pressure: time.cpu_pressure,
+            replayed: Vec::new(),
         }
     }
 }
@@ -102,6 +120,8 @@ impl GameResult {
             moves: 0,
             faults: Vec::new(),
             game_ms: 0.0,
+            cpu_pressure: None,
+            replayed: Vec::new(),
         }
     }
 

@@ -6,5 +6,6 @@ pub mod fault_groups;
 pub mod game_pages;
 pub mod grade;
 pub mod html;
+pub mod load;
 pub mod report;
 pub mod versions;

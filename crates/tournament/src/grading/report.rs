@@ -5,6 +5,7 @@ use super::entrant_build::entrant_build;
 use super::fault_groups::fault_groups;
 use super::game_pages::Written;
 use super::grade::{CrossTable, Report, Row};
+use super::load::{Load, PRESSURE_WORTH_NAMING};
 use crate::entry::Entry;
 use crate::format;
 use crate::plan::Plan;
@@ -221,6 +222,7 @@ fn markdown(plan: &Plan, report: &Report, games: &[&Entry]) -> String {
         );
     }
     out.push_str(&markdown_faults(plan, games));
+    out.push_str(&markdown_load(games));
     if !t.excluded.is_empty() {
         out.push_str("\n## Excluded entrants\n\n");
         for e in &t.excluded {
@@ -321,6 +323,44 @@ fn markdown_faults(plan: &Plan, games: &[&Entry]) -> String {
             g.games.len(),
             g.example_game
         );
+    }
+    out
+}
+
+/// The load the run met (see [`Load`]), when there is something to say.
+fn markdown_load(games: &[&Entry]) -> String {
+    let Some(load) = Load::of(games) else {
+        return String::new();
+    };
+    let mut out = String::from("\n## Load\n\n");
+    if let Some((worst, game)) = &load.worst {
+        let _ = writeln!(
+            out,
+            "CPU pressure (the share of a game's time in which some task waited for a CPU): \
+             mean {:.1}%, highest {:.1}% (game {game}); {} of {} games met {:.0}% or more. \
+             Not graded: each bot is owed its CPU budget however busy the machine.",
+            load.mean_pressure * 100.0,
+            worst * 100.0,
+            load.under_pressure,
+            load.measured,
+            PRESSURE_WORTH_NAMING * 100.0,
+        );
+    }
+    if !load.replayed.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{} game{} played again after the machine cut an attempt short (a bot starved \
+             of a CPU, or its process stopped or killed from outside):\n",
+            load.replayed.len(),
+            if load.replayed.len() == 1 {
+                " was"
+            } else {
+                "s were"
+            },
+        );
+        for (game, why) in &load.replayed {
+            let _ = writeln!(out, "- {game}: {}", table_cell(why));
+        }
     }
     out
 }

@@ -1,9 +1,10 @@
 //! One request to a host and its answer, under the watchdog: the host is let run for the
 //! request, stopped again once it answers, and killed when it is late.
 
+use super::frame::Waiting;
 use super::frame::{self, ReadError};
 use super::messages::bot_failure;
-use super::watchdog::{cpu_limit, CallWatch};
+use super::watchdog::{CallWatch, Lateness};
 use super::ProcessHost;
 use crate::fault::FaultCause;
 use crate::host::engine_stall::Stopwatch;
@@ -24,12 +25,7 @@ impl ProcessHost {
             };
         }
         let cpu0 = self.cpu_time();
-        let watch = Stopwatch::start();
-        let watchdog = deadline.watchdog();
-        // The wall-clock watchdog counts the engine's running time: a stalled engine (suspended,
-        // starved) moves it later instead of killing a bot that was not waited for.
-        let wall_deadline = move || Some(watch.deadline(watchdog));
-        let cpu_limit = cpu_limit(deadline, cpu0);
+        let stopwatch = Stopwatch::start();
         if let Some(fault) = self.resume_for_a_request() {
             return Call {
                 result: fault,
@@ -37,17 +33,16 @@ impl ProcessHost {
                 cpu: None,
             };
         }
-        let mut call_watch = self.watch_call(cpu_limit);
-        let check_every = Some(call_watch.check_interval());
-        let outcome = self.write(kind, message, wall_deadline()).and_then(|()| {
-            frame::read_frame_by(self.watched(), &wall_deadline, check_every, &mut || {
-                call_watch.keep_waiting()
-            })
-        });
+        // The wall-clock watchdog counts the engine's running time: a stalled engine (suspended,
+        // starved) moves it later instead of killing a bot that was not waited for.
+        let mut call_watch = self.watch_call(stopwatch, deadline, cpu0);
+        let outcome = self
+            .write(kind, message, call_watch.deadline())
+            .and_then(|()| frame::read_frame_by(self.watched(), &mut call_watch));
         if matches!(outcome, Ok((frame::ANSWER | frame::FAILED, _))) {
             self.pause();
         }
-        let wall = watch.elapsed();
+        let wall = call_watch.elapsed();
         let cpu = match (cpu0, self.cpu_time()) {
             (Some(a), Some(b)) => Some(b.saturating_sub(a)),
             _ => None,
@@ -91,7 +86,7 @@ impl ProcessHost {
                     self.gone = Some(format!("the host is gone: {detail}"));
                     CallResult::Fault { cause, detail }
                 }
-                None => self.end_late_call(call_watch.stopped_from_outside()),
+                None => self.end_late_call(call_watch.lateness()),
             },
             Err(error) => {
                 let (cause, detail) = self.fault_for(error);
@@ -123,9 +118,21 @@ impl ProcessHost {
     /// What the watchdog checks while the host, just let run, answers a call. Stops are
     /// watched only where the bot cannot stop itself, and only when the engine has not left
     /// the host stopped itself (a failed SIGCONT).
-    fn watch_call(&self, cpu_limit: Option<(Duration, Duration)>) -> CallWatch {
+    fn watch_call(
+        &self,
+        stopwatch: Stopwatch,
+        deadline: Deadline,
+        cpu_start: Option<Duration>,
+    ) -> CallWatch {
         let watch_stops = self.cannot_stop_itself() && !self.stopped;
-        CallWatch::new(self.bot_pid, cpu_limit, watch_stops)
+        CallWatch::new(
+            self.bot_pid,
+            stopwatch,
+            deadline,
+            cpu_start,
+            &self.sched_stat,
+            watch_stops,
+        )
     }
 
     /// Whether a stop of the host can only have come from outside: the seccomp filter refuses
@@ -137,18 +144,22 @@ impl ProcessHost {
     }
 
     /// Ends a call whose host still runs at its deadline: the bot is late, unless someone
-    /// stopped its process during the call, which ate the time it had.
-    fn end_late_call(&mut self, stopped_from_outside: Option<Duration>) -> CallResult<Vec<u8>> {
+    /// stopped its process during the call, or the machine starved it, which ate the time it
+    /// had. Either way the host is killed.
+    fn end_late_call(&mut self, lateness: Lateness) -> CallResult<Vec<u8>> {
         self.kill();
-        let Some(stopped) = stopped_from_outside else {
-            self.gone = Some("killed at the deadline of an earlier call".into());
-            return CallResult::TimedOut;
+        let detail = match lateness {
+            Lateness::Own => {
+                self.gone = Some("killed at the deadline of an earlier call".into());
+                return CallResult::TimedOut;
+            }
+            Lateness::Stopped(stopped) => format!(
+                "the bot's process was stopped (SIGSTOP or similar) from outside the engine \
+                 during its call, for about {} ms; not the bot's fault",
+                stopped.as_millis()
+            ),
+            Lateness::Starved(starvation) => starvation.to_string(),
         };
-        let detail = format!(
-            "the bot's process was stopped (SIGSTOP or similar) from outside the engine during \
-             its call, for about {} ms; not the bot's fault",
-            stopped.as_millis()
-        );
         self.gone = Some(format!("the host is gone: {detail}"));
         CallResult::Fault {
             cause: FaultCause::External,

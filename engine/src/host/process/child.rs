@@ -4,7 +4,7 @@
 //! response pipe on 4, sends a hello naming the plugin and bot, and then one request per call.
 
 use super::{failure_code, frame, Confinement, Hello, LoadFailure, Ready};
-use crate::host::sandbox;
+use crate::host::{parent_death, sandbox};
 use crate::loader::{LoadError, Plugin, StagedPlugin};
 use abi_stable::std_types::RResult;
 use agon_games::registry::Registry;
@@ -21,12 +21,7 @@ pub fn die_with_engine(engine: Option<&str>) -> Result<(), StartError> {
         .and_then(|pid| pid.parse::<i32>().ok())
         .and_then(rustix::process::Pid::from_raw)
         .ok_or(StartError::NoEngine)?;
-    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-        .map_err(|e| StartError::DeathSignal(e.into()))?;
-    if rustix::process::getppid() != Some(engine) {
-        return Err(StartError::EngineExited);
-    }
-    Ok(())
+    Ok(parent_death::die_with(Some(engine))?)
 }
 
 /// Why `agon-host` will not start.
@@ -34,10 +29,8 @@ pub fn die_with_engine(engine: Option<&str>) -> Result<(), StartError> {
 pub enum StartError {
     #[error("started without the engine's process id: agon-host is not for direct use")]
     NoEngine,
-    #[error("cannot set the parent-death signal: {0}")]
-    DeathSignal(#[source] std::io::Error),
-    #[error("the engine exited")]
-    EngineExited,
+    #[error(transparent)]
+    EngineGone(#[from] parent_death::EngineGone),
 }
 
 /// The whole life of an `agon-host` process, given the engine's request pipe (`input`, file

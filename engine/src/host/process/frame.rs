@@ -81,22 +81,42 @@ pub struct Watched<'a> {
     pub alarm: Option<BorrowedFd<'a>>,
 }
 
-/// Reads one frame from `fd` by a deadline that may move while waiting (later, when the engine
-/// itself was stalled: see `host::engine_stall`).
+/// What a deadline read asks while it waits.
+pub trait Waiting {
+    /// When to give up. Asked again at every wake-up: it may move later while waiting (when
+    /// the engine itself was stalled, see `host::engine_stall`; when the bot was starved of a
+    /// CPU, see `host::starvation`).
+    fn deadline(&mut self) -> Option<Instant>;
+    /// How often to wake up and ask [`Waiting::keep_waiting`] besides.
+    fn check_every(&self) -> Option<Duration> {
+        None
+    }
+    /// Whether to go on waiting, asked at every wake-up before the deadline.
+    fn keep_waiting(&mut self) -> bool {
+        true
+    }
+}
+
+/// A deadline alone.
+impl<F: Fn() -> Option<Instant>> Waiting for F {
+    fn deadline(&mut self) -> Option<Instant> {
+        self()
+    }
+}
+
+/// Reads one frame from `fd` by the deadline `waiting` keeps.
 pub fn read_frame_by(
     fd: Watched<'_>,
-    deadline: &dyn Fn() -> Option<Instant>,
-    check_every: Option<Duration>,
-    keep_waiting: &mut dyn FnMut() -> bool,
+    waiting: &mut dyn Waiting,
 ) -> Result<(u8, Vec<u8>), ReadError> {
     let mut header = [0u8; 4];
-    read_exact_until(fd, &mut header, deadline, check_every, keep_waiting)?;
+    read_exact_until(fd, &mut header, waiting)?;
     let len = u32::from_le_bytes(header) as usize;
     if len == 0 || len > MAX_BODY {
         return Err(ReadError::TooLarge(len));
     }
     let mut body = vec![0u8; len];
-    read_exact_until(fd, &mut body, deadline, check_every, keep_waiting)?;
+    read_exact_until(fd, &mut body, waiting)?;
     let kind = body.remove(0);
     Ok((kind, body))
 }
@@ -104,15 +124,15 @@ pub fn read_frame_by(
 fn read_exact_until(
     watched: Watched<'_>,
     buf: &mut [u8],
-    deadline: &dyn Fn() -> Option<Instant>,
-    check_every: Option<Duration>,
-    keep_waiting: &mut dyn FnMut() -> bool,
+    waiting: &mut dyn Waiting,
 ) -> Result<(), ReadError> {
     let Watched { fd, mut alarm } = watched;
     let mut filled = 0;
     while filled < buf.len() {
-        let mut wait = deadline().map(|d| d.saturating_duration_since(Instant::now()));
-        if let Some(step) = check_every {
+        let mut wait = waiting
+            .deadline()
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        if let Some(step) = waiting.check_every() {
             wait = Some(wait.map_or(step, |w| w.min(step)));
         }
         let timeout = wait.map(|w| Timespec {
@@ -141,7 +161,7 @@ fn read_exact_until(
             }
         }
         if ready == 0 {
-            if deadline().is_some_and(|d| Instant::now() >= d) || !keep_waiting() {
+            if waiting.deadline().is_some_and(|d| Instant::now() >= d) || !waiting.keep_waiting() {
                 return Err(ReadError::Deadline);
             }
             continue;

@@ -6,6 +6,7 @@ use super::frame::{self, ReadError};
 use super::messages::{Confinement, Hello, LoadFailure, LoadFailureKind};
 use super::{ProcessHost, ProcessHostError};
 use crate::host::sandbox::notifier;
+use crate::host::sched_stat::TaskStats;
 use crate::loader::StagedPlugin;
 use rustix::process::Pid;
 use std::os::fd::AsFd;
@@ -45,8 +46,8 @@ impl ProcessHost {
     /// the refusal listener it handed over, so that a refusal in a library constructor is
     /// recorded at once).
     fn read_after_confinement(&mut self, deadline: Instant) -> Result<(u8, Vec<u8>), ReadError> {
-        let deadline = || Some(deadline);
-        let first = frame::read_frame_by(self.watched(), &deadline, None, &mut || true)?;
+        let mut deadline = || Some(deadline);
+        let first = frame::read_frame_by(self.watched(), &mut deadline)?;
         if first.0 != frame::CONFINED {
             return Ok(first);
         }
@@ -62,7 +63,7 @@ impl ProcessHost {
         if let Some(handover) = self.handover.take() {
             self.refusals = notifier::receive(handover.as_fd());
         }
-        frame::read_frame_by(self.watched(), &deadline, None, &mut || true)
+        frame::read_frame_by(self.watched(), &mut deadline)
     }
 
     /// Takes the host's ready message, which promises the refusal listener where the host
@@ -70,6 +71,11 @@ impl ProcessHost {
     fn accept_ready(&mut self, body: &[u8], plugin: &StagedPlugin) -> Result<(), ProcessHostError> {
         self.ready = serde_json::from_slice(body)
             .map_err(|e| startup_error(plugin, format!("unreadable ready message: {e}")))?;
+        // The bot's process is known and waits for its first call: the child, unreaped, or
+        // its child in a PID namespace, whose pidfd was opened while it waited for its plugin.
+        if let Some(stats) = TaskStats::of_process(self.bot_pid) {
+            let _ = self.sched_stat.set(stats);
+        }
         if self.ready.sandbox.refusals_to_engine && self.refusals.is_none() {
             self.kill();
             return Err(startup_error(

@@ -8,6 +8,7 @@ use super::{ProcessHost, ProcessHostConfig, ProcessHostError};
 use crate::host::engine_stall::Stopwatch;
 use crate::host::sandbox::cgroup::{self, HostCgroup, PlaceError};
 use crate::host::sandbox::{limits, SandboxConfig, SandboxReport};
+use crate::host::starvation::SharedTaskStats;
 use crate::loader::{Manifest, StagedPlugin};
 
 impl ProcessHost {
@@ -80,6 +81,7 @@ impl ProcessHost {
             refusals: None,
             bot_pid,
             bot_pidfd: None,
+            sched_stat: SharedTaskStats::default(),
             ready: nothing_reported(),
         }
     }

@@ -41,6 +41,7 @@ pub use watchdog::process_cpu_time;
 
 use crate::host::sandbox::cgroup::HostCgroup;
 use crate::host::sandbox::SandboxReport;
+use crate::host::starvation::SharedTaskStats;
 use crate::loader::{Manifest, StagedPlugin};
 use frame::ReadError;
 use spawn::HostChild;
@@ -88,6 +89,9 @@ pub struct ProcessHost {
     /// spares its supervisor two wake-ups per call, and a pidfd never reaches another process
     /// that reused the pid.
     bot_pidfd: Option<OwnedFd>,
+    /// The scheduler statistics of the bot's answering thread: what tells a bot starved of a
+    /// CPU from one that slept (`host::starvation`).
+    sched_stat: SharedTaskStats,
 }
 
 /// What a host was started with.

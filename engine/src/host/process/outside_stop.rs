@@ -3,6 +3,7 @@
 //! debugger, a batch system), and the stop ate the bot's wall time. Read from
 //! `/proc/PID/stat`.
 
+use crate::host::sched_stat::state_in_stat;
 use std::io::Read;
 use std::time::{Duration, Instant};
 
@@ -88,27 +89,9 @@ fn is_stopped(pid: u32) -> bool {
         .is_some_and(|state| matches!(state, b'T' | b't'))
 }
 
-/// The state letter of a `/proc/PID/stat` line: the field after the command name, which is in
-/// parentheses and may itself hold spaces and `)`, hence after the last `)`.
-fn state_in_stat(stat: &[u8]) -> Option<u8> {
-    let after_name = stat.iter().rposition(|&b| b == b')')? + 1;
-    stat[after_name..]
-        .iter()
-        .copied()
-        .find(|b| !b.is_ascii_whitespace())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_state_follows_the_last_parenthesis_of_the_command_name() {
-        assert_eq!(state_in_stat(b"42 (agon-host) S 1 42 42 0"), Some(b'S'));
-        assert_eq!(state_in_stat(b"42 (a) T (b) R 1 42 42 0"), Some(b'R'));
-        assert_eq!(state_in_stat(b"42 (x y)) t 1 42"), Some(b't'));
-        assert_eq!(state_in_stat(b"42 (no end"), None);
-    }
 
     #[test]
     fn a_stop_counts_from_the_last_look_that_saw_the_host_running() {

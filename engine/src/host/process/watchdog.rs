@@ -1,10 +1,14 @@
-//! What the engine's watchdog checks while a host answers a call, besides the wall-clock
-//! deadline the answer pipe is read against: the bot's CPU time under the CPU clock, an engine
-//! stop request, and stops from outside (`outside_stop`).
+//! What the engine's watchdog checks while a host answers a call: the wall-clock deadline the
+//! answer pipe is read against (moved later for a bot the machine starved of a CPU, see
+//! `host::starvation`), the bot's CPU time under the CPU clock, an engine stop request, and
+//! stops from outside (`outside_stop`).
 
+use super::frame::Waiting;
 use super::outside_stop::OutsideStops;
+use crate::host::engine_stall::Stopwatch;
+use crate::host::starvation::{CallBackstop, SharedTaskStats, Starvation, Verdict};
 use crate::host::{Clock, Deadline};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often the watchdog reads the host's CPU clock when budgets count CPU time.
 const CPU_CHECK_INTERVAL: Duration = Duration::from_millis(2);
@@ -24,6 +28,14 @@ pub(super) fn cpu_limit(
 /// What the watchdog checks while a host answers one call.
 pub(super) struct CallWatch {
     pid: u32,
+    /// The call's time, without the engine's own stalls.
+    stopwatch: Stopwatch,
+    /// Wall time allowed so far: the watchdog, and more for a bot starved of a CPU.
+    allowed: Duration,
+    /// Under a CPU budget: what judges a call still running at `allowed`.
+    backstop: Option<CallBackstop>,
+    /// The backstop's last word, once it has given one that ends the call.
+    verdict: Option<Verdict>,
     /// Under the CPU clock: the host's CPU time when the call began, and the budget.
     cpu_limit: Option<(Duration, Duration)>,
     cpu_budget_spent: bool,
@@ -31,40 +43,63 @@ pub(super) struct CallWatch {
     stops: Option<OutsideStops>,
 }
 
+/// How a call that ran late came to.
+pub(super) enum Lateness {
+    /// By the bot's own doing: it is charged.
+    Own,
+    /// The host was stopped from outside for about this long.
+    Stopped(Duration),
+    /// The machine kept the bot from a CPU past the ceiling.
+    Starved(Starvation),
+}
+
 impl CallWatch {
-    /// Watches process `pid`, which has just been let run; its stops only if `watch_stops`.
+    /// Watches process `pid`, which has just been let run, from `stopwatch`'s start; its stops
+    /// only if `watch_stops`.
     pub(super) fn new(
         pid: u32,
-        cpu_limit: Option<(Duration, Duration)>,
+        stopwatch: Stopwatch,
+        deadline: Deadline,
+        cpu_start: Option<Duration>,
+        stats: &SharedTaskStats,
         watch_stops: bool,
     ) -> CallWatch {
         CallWatch {
             pid,
-            cpu_limit,
+            stopwatch,
+            allowed: deadline.watchdog(),
+            backstop: CallBackstop::start(&deadline, stats),
+            verdict: None,
+            cpu_limit: cpu_limit(deadline, cpu_start),
             cpu_budget_spent: false,
             stops: watch_stops.then(|| OutsideStops::watch(pid)),
         }
     }
 
-    /// How often the wait for the answer stops to check: the CPU clock needs a close watch,
-    /// the rest only a stop request's.
-    pub(super) fn check_interval(&self) -> Duration {
-        match self.cpu_limit {
-            Some(_) => CPU_CHECK_INTERVAL,
-            None => crate::interrupt::CHECK_INTERVAL,
-        }
+    /// The call's time so far, without the engine's own stalls.
+    pub(super) fn elapsed(&self) -> Duration {
+        self.stopwatch.elapsed()
     }
 
-    /// A stop request ends the wait at once: the game will not be recorded anyway.
-    pub(super) fn keep_waiting(&mut self) -> bool {
-        if crate::interrupt::requested().is_some() {
-            return false;
+    /// When the call is given up, asking the backstop once it has passed.
+    fn judged_deadline(&mut self) -> Instant {
+        let at = self.stopwatch.deadline(self.allowed);
+        if self.verdict.is_some() || Instant::now() < at {
+            return at;
         }
-        if let Some(stops) = &mut self.stops {
-            stops.look_now_and_then();
+        let Some(backstop) = &mut self.backstop else {
+            return at;
+        };
+        match backstop.judge(self.stopwatch.elapsed()) {
+            Verdict::WaitLonger(more) => {
+                self.allowed += more;
+                self.stopwatch.deadline(self.allowed)
+            }
+            settled => {
+                self.verdict = Some(settled);
+                at
+            }
         }
-        self.cpu_budget_spent = !self.within_cpu_budget();
-        !self.cpu_budget_spent
     }
 
     fn within_cpu_budget(&self) -> bool {
@@ -73,13 +108,45 @@ impl CallWatch {
         })
     }
 
-    /// How long the host was seen stopped during the call, when that is why it is late: a stop
-    /// costs no CPU time, so a bot over its CPU budget is late by its own doing.
-    pub(super) fn stopped_from_outside(&mut self) -> Option<Duration> {
+    /// Why the call that ran past its deadline did. A bot over its CPU budget is late by its
+    /// own doing whatever else happened: neither a stop nor a wait for a CPU costs CPU time.
+    pub(super) fn lateness(&mut self) -> Lateness {
         if self.cpu_budget_spent {
-            return None;
+            return Lateness::Own;
         }
-        self.stops.as_mut()?.stopped_for()
+        if let Some(Verdict::Starved(starvation)) = self.verdict {
+            return Lateness::Starved(starvation);
+        }
+        match self.stops.as_mut().and_then(OutsideStops::stopped_for) {
+            Some(stopped) => Lateness::Stopped(stopped),
+            None => Lateness::Own,
+        }
+    }
+}
+
+impl Waiting for CallWatch {
+    fn deadline(&mut self) -> Option<Instant> {
+        Some(self.judged_deadline())
+    }
+
+    /// The CPU clock needs a close watch, the rest only a stop request's.
+    fn check_every(&self) -> Option<Duration> {
+        Some(match self.cpu_limit {
+            Some(_) => CPU_CHECK_INTERVAL,
+            None => crate::interrupt::CHECK_INTERVAL,
+        })
+    }
+
+    /// A stop request ends the wait at once: the game will not be recorded anyway.
+    fn keep_waiting(&mut self) -> bool {
+        if crate::interrupt::requested().is_some() {
+            return false;
+        }
+        if let Some(stops) = &mut self.stops {
+            stops.look_now_and_then();
+        }
+        self.cpu_budget_spent = !self.within_cpu_budget();
+        !self.cpu_budget_spent
     }
 }
 

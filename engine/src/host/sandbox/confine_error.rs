@@ -47,8 +47,8 @@ pub enum ConfineError {
     /// `/proc/self/status` has a line that does not parse.
     #[error("/proc/self/status: unreadable {0}")]
     StatusUnreadable(&'static str),
-    #[error("the engine exited")]
-    EngineExited,
+    #[error(transparent)]
+    EngineGone(#[from] crate::host::parent_death::EngineGone),
     #[error("the supervisor ended before it said the bot's pid")]
     NoPidFromSupervisor,
     #[error("the supervisor ended")]

@@ -38,6 +38,7 @@ pub mod seccomp;
 mod sigsys_handler;
 pub mod supervisor;
 
+use crate::host::parent_death;
 pub use confine_error::ConfineError;
 pub use privileges::UserError;
 use serde::{Deserialize, Serialize};
@@ -303,11 +304,7 @@ fn drop_what_is_left(
     // read this one.
     unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
     // Every change of credentials above cleared the parent-death signal the engine set.
-    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-        .map_err(ConfineError::call("parent-death signal"))?;
-    if rustix::process::getppid() != engine {
-        return Err(ConfineError::EngineExited);
-    }
+    parent_death::die_with(engine)?;
     // What is enforced, as the kernel tells it, not what was asked for.
     match privileges::held(status) {
         Ok(held) => {
