@@ -7,8 +7,9 @@ use agon_tests::{run, scratch, spec, standings, tournament_config, tournament_ru
 use std::path::Path;
 
 /// Two bots that compute 70 ms and 60 ms of CPU on each of their first moves, within a budget
-/// of 100 ms; one that sleeps a second; one that never stops computing. Each in a sandboxed
-/// process, under the default CPU clock.
+/// of 100 ms; one that sleeps a second; one that never stops computing; one that yields its
+/// CPU in a loop (which would wait for a CPU without using one, were yielding not answered at
+/// once). Each in a sandboxed process, under the default CPU clock.
 fn tournament(dir: &Path) -> std::path::PathBuf {
     let burn = spec("misbehave", "burn");
     tournament_config(
@@ -20,6 +21,7 @@ fn tournament(dir: &Path) -> std::path::PathBuf {
             ("sixty", format!("{burn}?ms=60&moves=5")),
             ("sleeper", format!("{}?ms=1000", spec("misbehave", "slow"))),
             ("burner", spec("misbehave", "loop")),
+            ("yielder", spec("misbehave", "yield")),
         ],
     )
 }
@@ -62,7 +64,7 @@ fn longest_move_within_budget(dir: &Path) -> u64 {
 /// The same tournament, same seed secret, played quiet and then with four busy processes on
 /// the one CPU it may use (each bot gets about a fifth of it: 70 ms of CPU take some 350 ms of
 /// wall time, past the 300 ms backstop that charged such a bot before): the same standings,
-/// and timeouts only for the sleeper and the bot that never stops.
+/// and timeouts only for the sleeper, the bot that never stops and the one that yields.
 #[test]
 fn four_times_oversubscribed_a_tournament_grades_as_on_a_quiet_machine() {
     let dir = scratch("busy-machine");
@@ -79,9 +81,15 @@ fn four_times_oversubscribed_a_tournament_grades_as_on_a_quiet_machine() {
     let longest = longest_move_within_budget(&busy);
     assert!(longest > 300, "no move was starved ({longest} ms at most)");
     let (quiet, busy) = (standings(&quiet), standings(&busy));
-    // Each of the two plays first in one game of each pairing, and forfeits it there; in their
-    // game against each other, the one that moves first.
-    let charged = [("burner", 5), ("seventy", 0), ("sixty", 0), ("sleeper", 5)];
+    // Each of the three plays first in one game of each pairing, and forfeits it there; in
+    // their games against each other, the one that moves first.
+    let charged = [
+        ("burner", 6),
+        ("seventy", 0),
+        ("sixty", 0),
+        ("sleeper", 6),
+        ("yielder", 6),
+    ];
     let mut charged: Vec<(String, u64)> = charged.map(|(n, c)| (n.to_string(), c)).to_vec();
     charged.sort();
     assert_eq!(timeouts(&quiet), charged);

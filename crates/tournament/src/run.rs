@@ -44,8 +44,9 @@ pub struct RunSummary {
     pub seconds: f64,
 }
 
-/// A game whose bot's process was killed from outside the engine (not by the stop signal the
-/// engine itself got) is played again this often before the run gives up on it for now.
+/// A game cut short through nobody's fault among its bots (a bot's process killed or stopped
+/// from outside the engine, not by the stop signal the engine itself got; a bot the machine
+/// starved of a CPU) is played this often before the run gives up on it for now.
 const EXTERNAL_KILL_ATTEMPTS: usize = 3;
 
 enum Done {
@@ -389,7 +390,7 @@ impl Games<'_> {
                 return false;
             }
         }
-        let result = play_again_if_killed(&game.id, || self.play(&game));
+        let result = play_again_if_cut_short(&game.id, || self.play(&game));
         if self.in_process {
             in_flight::clear(self.dir, &game.id);
         }
@@ -449,9 +450,10 @@ fn crashes_so_far(
     Ok(crashes)
 }
 
-/// Plays game `id` with `play_once`, again when a bot's process was killed from outside the
-/// engine.
-fn play_again_if_killed(id: &str, mut play_once: impl FnMut() -> Done) -> Done {
+/// Plays game `id` with `play_once`, again when an attempt was cut short through nobody's
+/// fault among its bots; a recorded game keeps why its earlier attempts were (those of this
+/// run: a game given up on and played by `resume` has only the resumed run's).
+fn play_again_if_cut_short(id: &str, mut play_once: impl FnMut() -> Done) -> Done {
     let mut cut_short = Vec::new();
     loop {
         match play_once() {

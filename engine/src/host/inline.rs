@@ -83,15 +83,10 @@ impl Drop for InlineHost {
 mod tests {
     use super::*;
     use crate::host::test_bots::burner;
-    use crate::host::Clock;
     use std::time::Duration;
 
     fn cpu_budget(ms: u64) -> Deadline {
-        Deadline {
-            budget: Some(Duration::from_millis(ms)),
-            clock: Clock::Cpu,
-            sharing: 1,
-        }
+        Deadline::cpu(Some(Duration::from_millis(ms)))
     }
 
     /// A move is charged, recorded and judged by the CPU time its bot spent on the match

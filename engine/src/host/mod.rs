@@ -181,6 +181,15 @@ impl Deadline {
         }
     }
 
+    /// A budget of the bot's CPU time, for a call alone.
+    pub fn cpu(budget: Option<Duration>) -> Deadline {
+        Deadline {
+            budget,
+            clock: Clock::Cpu,
+            sharing: 1,
+        }
+    }
+
     /// The wall time after which a host gives up on the call.
     pub fn watchdog(&self) -> Duration {
         match (self.budget, self.clock) {

@@ -91,14 +91,16 @@ impl TaskStats {
     }
 }
 
-/// `schedstat`'s first two fields, in nanoseconds: "ran waited timeslices".
+/// `schedstat`'s first two fields, in nanoseconds: "ran waited timeslices". All zero is a
+/// kernel that keeps no statistics (every task that exists has run).
 fn parse_schedstat(text: &[u8]) -> Option<SchedStat> {
     let mut fields = std::str::from_utf8(text).ok()?.split_ascii_whitespace();
     let mut nanoseconds = || fields.next()?.parse::<u64>().ok().map(Duration::from_nanos);
-    Some(SchedStat {
+    let times = SchedStat {
         ran: nanoseconds()?,
         waited: nanoseconds()?,
-    })
+    };
+    (times != SchedStat::default()).then_some(times)
 }
 
 /// The state letter of a `stat` line: the field after the command name, which is in
@@ -130,6 +132,7 @@ mod tests {
             })
         );
         assert_eq!(parse_schedstat(b"12\n"), None);
+        assert_eq!(parse_schedstat(b"0 0 0\n"), None, "statistics switched off");
         assert_eq!(parse_schedstat(b"x 1 1\n"), None);
         assert_eq!(parse_schedstat(b""), None);
     }

@@ -28,7 +28,7 @@ const SHORTEST_WAIT: Duration = Duration::from_millis(2);
 pub struct Backstop {
     budget: Duration,
     /// Own time (wall less waiting for a CPU) after which the bot is late.
-    own_time: Duration,
+    own_time_limit: Duration,
     /// Wall time after which a starved call is given up as the machine's doing.
     ceiling: Duration,
 }
@@ -61,21 +61,32 @@ impl Backstop {
         let budget = deadline.budget.filter(|_| deadline.clock == Clock::Cpu)?;
         Some(Backstop {
             budget,
-            own_time: deadline.watchdog(),
+            own_time_limit: deadline.watchdog(),
             ceiling: budget
                 .saturating_mul(STARVED_CALL_CEILING_FACTOR)
                 .saturating_mul(deadline.sharing.max(1)),
         })
     }
 
-    /// Judges a call `wall` into it, by what its answering thread did meanwhile (`None` where
-    /// the kernel could not say, which leaves the wall time alone to judge by).
-    pub fn judge(&self, wall: Duration, during: Option<SchedStat>) -> Verdict {
+    /// Judges a call `wall` into it, by what its answering thread did meanwhile and whether
+    /// it is runnable now (`None` where the kernel could not say, which leaves the wall time
+    /// alone to judge by).
+    ///
+    /// A thread runnable now is computing or waiting for a CPU, and under its CPU budget it
+    /// is not late: a wait that began before the first look is not in its times yet, and the
+    /// budget or the ceiling ends the call anyway. (A bot cannot stay runnable without a CPU
+    /// of its own accord: the sandbox makes `sched_yield` return at once and refuses changes
+    /// of priority.)
+    pub fn judge(&self, wall: Duration, during: Option<SchedStat>, runnable: bool) -> Verdict {
         let Some(during) = during else {
             return Verdict::Late;
         };
+        if during.ran >= self.budget {
+            return Verdict::Late;
+        }
         let own = wall.saturating_sub(during.waited);
-        if own >= self.own_time || during.ran >= self.budget {
+        let own_time_left = self.own_time_limit.saturating_sub(own);
+        if own_time_left.is_zero() && !runnable {
             return Verdict::Late;
         }
         if wall >= self.ceiling {
@@ -85,7 +96,7 @@ impl Backstop {
                 budget: self.budget,
             });
         }
-        let wait = (self.own_time - own).min(self.ceiling - wall);
+        let wait = own_time_left.min(self.ceiling - wall);
         Verdict::WaitLonger(wait.max(SHORTEST_WAIT))
     }
 }
@@ -98,40 +109,51 @@ pub type SharedTaskStats = Arc<OnceLock<TaskStats>>;
 pub struct CallBackstop {
     backstop: Backstop,
     stats: SharedTaskStats,
-    /// The thread's times when the call began (zero for a thread not yet known, which has only
-    /// just started).
-    at_start: SchedStat,
+    /// The thread's times when the call was first seen to take a while (zero for a thread not
+    /// yet known, which has only just started); `None` before, or where they could not be read.
+    at_start: Option<SchedStat>,
+    baseline_taken: bool,
     waits: OngoingWait,
 }
 
 impl CallBackstop {
     /// The backstop of a call under `deadline` by the thread `stats` will read; `None` without
-    /// a CPU budget.
+    /// a CPU budget. Reads nothing yet: most calls answer before they need a backstop.
     pub fn start(deadline: &Deadline, stats: &SharedTaskStats) -> Option<CallBackstop> {
-        let backstop = Backstop::of(deadline)?;
-        let at_start = match stats.get() {
-            Some(known) => known.times()?,
-            None => SchedStat::default(),
-        };
         Some(CallBackstop {
-            backstop,
+            backstop: Backstop::of(deadline)?,
             stats: Arc::clone(stats),
-            at_start,
+            at_start: None,
+            baseline_taken: false,
             waits: OngoingWait::default(),
         })
+    }
+
+    /// Reads the thread's times the first time the call is seen to take a while, a few
+    /// milliseconds at most into it: what it waited before is not counted (the call is judged
+    /// that much more strictly), and a quick call costs no read.
+    pub fn take_baseline(&mut self) {
+        if std::mem::replace(&mut self.baseline_taken, true) {
+            return;
+        }
+        self.at_start = match self.stats.get() {
+            Some(known) => known.times(),
+            None => Some(SchedStat::default()),
+        };
     }
 
     /// Judges the call `wall` into it, reading the thread's statistics now.
     pub fn judge(&mut self, wall: Duration) -> Verdict {
         let sample = self.stats.get().and_then(TaskStats::sample);
-        let during = sample.map(|sample| {
-            let during = sample.times.since(self.at_start);
-            SchedStat {
-                waited: during.waited + self.waits.seen(sample, Instant::now()),
-                ..during
-            }
-        });
-        self.backstop.judge(wall, during)
+        let (Some(sample), Some(at_start)) = (sample, self.at_start) else {
+            return self.backstop.judge(wall, None, false);
+        };
+        let during = sample.times.since(at_start);
+        let during = SchedStat {
+            waited: during.waited + self.waits.seen(sample, Instant::now()),
+            ..during
+        };
+        self.backstop.judge(wall, Some(during), sample.runnable)
     }
 }
 
@@ -182,12 +204,7 @@ mod tests {
     const MS: Duration = Duration::from_millis(1);
 
     fn backstop() -> Backstop {
-        Backstop::of(&Deadline {
-            budget: Some(100 * MS),
-            clock: Clock::Cpu,
-            sharing: 1,
-        })
-        .expect("a CPU budget has a backstop")
+        Backstop::of(&Deadline::cpu(Some(100 * MS))).expect("a CPU budget has a backstop")
     }
 
     fn did(ran_ms: u32, waited_ms: u32) -> Option<SchedStat> {
@@ -200,19 +217,17 @@ mod tests {
     #[test]
     fn only_a_cpu_budget_has_a_backstop_to_stretch() {
         assert_eq!(Backstop::of(&Deadline::wall(Some(100 * MS))), None);
-        let unlimited = Deadline {
-            budget: None,
-            clock: Clock::Cpu,
-            sharing: 1,
-        };
-        assert_eq!(Backstop::of(&unlimited), None);
+        assert_eq!(Backstop::of(&Deadline::cpu(None)), None);
         let shared = Backstop::of(&Deadline {
             budget: Some(100 * MS),
             clock: Clock::Cpu,
             sharing: 2,
         })
         .expect("a backstop");
-        assert_eq!((shared.own_time, shared.ceiling), (600 * MS, 4000 * MS));
+        assert_eq!(
+            (shared.own_time_limit, shared.ceiling),
+            (600 * MS, 4000 * MS)
+        );
     }
 
     fn look(ran_ms: u32, waited_ms: u32, runnable: bool) -> TaskSample {
@@ -239,28 +254,34 @@ mod tests {
 
     #[test]
     fn a_bot_that_slept_is_late() {
-        assert_eq!(backstop().judge(300 * MS, did(2, 0)), Verdict::Late);
+        assert_eq!(backstop().judge(300 * MS, did(2, 0), false), Verdict::Late);
     }
 
     #[test]
     fn a_bot_that_ran_its_budget_is_late_whatever_it_waited() {
-        assert_eq!(backstop().judge(300 * MS, did(100, 200)), Verdict::Late);
+        assert_eq!(
+            backstop().judge(300 * MS, did(100, 200), false),
+            Verdict::Late
+        );
     }
 
     #[test]
     fn a_starved_bot_waits_until_its_own_time_reaches_the_backstop() {
         // 60 ms run and 200 waiting in 300: 100 ms its own, 200 more to go.
         assert_eq!(
-            backstop().judge(300 * MS, did(60, 200)),
+            backstop().judge(300 * MS, did(60, 200), false),
             Verdict::WaitLonger(200 * MS)
         );
         // Sleeping once the machine is quiet again still ends the call at the backstop.
-        assert_eq!(backstop().judge(500 * MS, did(60, 200)), Verdict::Late);
+        assert_eq!(
+            backstop().judge(500 * MS, did(60, 200), false),
+            Verdict::Late
+        );
     }
 
     #[test]
     fn past_the_ceiling_a_starved_bot_is_the_machines_doing() {
-        let verdict = backstop().judge(2000 * MS, did(90, 1900));
+        let verdict = backstop().judge(2000 * MS, did(90, 1900), false);
         let Verdict::Starved(evidence) = verdict else {
             panic!("{verdict:?}");
         };
@@ -272,20 +293,36 @@ mod tests {
         );
         // Nearly there: the last wait ends at the ceiling.
         assert_eq!(
-            backstop().judge(1990 * MS, did(90, 1890)),
+            backstop().judge(1990 * MS, did(90, 1890), false),
             Verdict::WaitLonger(10 * MS)
         );
     }
 
+    /// A thread runnable at the look is computing or waiting for a CPU, maybe since before
+    /// the first look (a wait not yet in its times): under its budget it is not late, and the
+    /// ceiling still ends the call.
+    #[test]
+    fn a_runnable_bot_under_its_budget_is_not_late() {
+        assert_eq!(
+            backstop().judge(300 * MS, did(10, 0), true),
+            Verdict::WaitLonger(SHORTEST_WAIT)
+        );
+        assert!(matches!(
+            backstop().judge(2000 * MS, did(10, 0), true),
+            Verdict::Starved(_)
+        ));
+        assert_eq!(backstop().judge(300 * MS, did(100, 0), true), Verdict::Late);
+    }
+
     #[test]
     fn without_the_kernels_word_the_wall_time_judges() {
-        assert_eq!(backstop().judge(300 * MS, None), Verdict::Late);
+        assert_eq!(backstop().judge(300 * MS, None, false), Verdict::Late);
     }
 
     #[test]
     fn a_check_is_never_sooner_than_the_shortest_wait() {
         assert_eq!(
-            backstop().judge(300 * MS, did(10, 1)),
+            backstop().judge(300 * MS, did(10, 1), false),
             Verdict::WaitLonger(SHORTEST_WAIT)
         );
     }

@@ -176,6 +176,9 @@ impl ThreadHost {
                 Err(TryRecvError::Empty) => break,
             }
         }
+        if let Some(backstop) = &mut backstop {
+            backstop.take_baseline();
+        }
         // A stall of the engine moves the deadline later: wait again until it stops moving.
         let mut allowed = watchdog;
         loop {
@@ -298,14 +301,8 @@ mod tests {
     use crate::host::test_bots::{burner, burner_on, label_reader, sleeper};
     use crate::host::{Clock, HostKind, RestartError};
 
-    /// A move is charged, recorded and judged by the CPU time its bot spent on its own thread:
-    /// a bot over its CPU budget that answers within the wall-clock watchdog overruns it.
     fn cpu_budget(ms: u64) -> Deadline {
-        Deadline {
-            budget: Some(Duration::from_millis(ms)),
-            clock: Clock::Cpu,
-            sharing: 1,
-        }
+        Deadline::cpu(Some(Duration::from_millis(ms)))
     }
 
     /// A bot that computes on a CPU crowded by four other threads gets a fifth of it: its 80 ms
@@ -368,6 +365,8 @@ mod tests {
         assert!(call.wall >= Duration::from_secs(2), "{:?}", call.wall);
     }
 
+    /// A move is charged, recorded and judged by the CPU time its bot spent on its own thread:
+    /// a bot over its CPU budget that answers within the wall-clock watchdog overruns it.
     #[test]
     fn a_move_is_charged_the_cpu_time_its_bot_spent() {
         let mut host = ThreadHost::spawn(burner(Duration::from_millis(60)), "burner".into())

@@ -107,6 +107,15 @@ pub fn figures(
     figures.push(per_call("process host, noop bot", per_sample, || {
         black_box(host.act(observation.clone(), budget));
     }));
+    // What a tournament's calls cost: a CPU budget adds the read of the bot's scheduler
+    // statistics that a starved call is judged against (docs/busy-machines.md).
+    figures.push(per_call(
+        "process host, noop bot, CPU-clock budget",
+        per_sample,
+        || {
+            black_box(host.act(observation.clone(), cpu_budget));
+        },
+    ));
     drop(host);
     figures.push(startup(&process, &staged)?);
     let misbehave = StagedPlugin::stage(misbehave, &cache_dir())?;

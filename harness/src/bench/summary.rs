@@ -28,6 +28,14 @@ pub fn print(figures: &[Figure], ladder_games: u64) {
             process / pipe,
             startup / 1000.0
         );
+        if let Some(cpu_budget) = get("process host, noop bot, CPU-clock budget") {
+            outln!(
+                "process host under a CPU budget / bare pipe round trip: {:.2}x ({:+.0} ns over \
+                 a wall-clock budget: the scheduler statistics read for the starvation backstop)",
+                cpu_budget / pipe,
+                cpu_budget - process
+            );
+        }
     }
     for (who, name) in [
         ("portal", "portal idle CPU"),

@@ -60,8 +60,9 @@ pub fn what_to_do(fault: &Fault, record: &MatchRecord) -> Vec<String> {
                 .into(),
         ],
         FaultCause::External => vec![
-            "nothing: the bot's process was killed from outside the engine, which is not the \
-             bot's fault (a tournament plays such a game again)"
+            "nothing: the bot's process was killed or stopped from outside the engine, or the \
+             machine kept it from a CPU, which is not the bot's fault (a tournament plays such \
+             a game again)"
                 .into(),
         ],
     }
@@ -75,7 +76,7 @@ fn timeout(fault: &Fault, record: &MatchRecord) -> String {
     let budget = match (budget, record.budgets.clock) {
         (Some(ms), Clock::Cpu) => format!(
             "{ms} ms of CPU time per {call}, and as the CPU clock does not count waiting, \
-             {} ms of wall time",
+             {} ms of wall time spent other than waiting for a CPU (sleeping, blocking)",
             ms.saturating_mul(CPU_WATCHDOG_FACTOR.into())
         ),
         (Some(ms), Clock::Wall) => format!("{ms} ms of wall-clock time per {call}"),

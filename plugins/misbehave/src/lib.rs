@@ -572,6 +572,7 @@ agon_sdk::export_plugin! {
         "ponder" => timing::Ponder: "answers on the pipe itself and thinks on the opponent's time (`mode=ponder|ahead|thread`)",
         "slow" => timing::Slow: "sleeps `ms` (default 100) per move, then plays a legal move",
         "burn" => timing::Burn: "spends `ms` of CPU (default 70) on each of its first `moves` moves (default 3), then plays a legal move its seat seed picks",
+        "yield" => timing::YieldLoop: "yields its CPU in a loop when asked for a move",
         "slow-new" => timing::SlowNew: "spends 1.5 s of CPU in its constructor, then plays legal moves",
         "escape-codes" => timing::EscapeCodes: "panics with terminal control sequences in its message",
         "sigsys" => refusal::Sigsys: "tries to carry on after a refused system call (`call=handler|ignore|block`, or tampering with the host's SIGSYS handler: `call=patch|overmap|stderr`), or prints a refusal line of its own (`call=fake`)",

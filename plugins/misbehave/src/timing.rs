@@ -218,6 +218,24 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// Yields its CPU in a loop when asked for a move: on a busy machine it would wait for a CPU
+/// without using one, and pass for a bot the machine starved, were yielding not answered at
+/// once by the sandbox.
+#[derive(Default)]
+pub struct YieldLoop;
+
+impl WireBot for YieldLoop {
+    type Game = Breakthrough;
+    fn start(&mut self, _: &Start<Setup>) -> Result<(), String> {
+        Ok(())
+    }
+    fn act(&mut self, _: &Observation) -> Reply<Move> {
+        loop {
+            std::thread::yield_now();
+        }
+    }
+}
+
 /// Spends 1.5 s of CPU in its constructor (`Default`), then plays legal moves at once.
 pub struct SlowNew {
     setup: Option<Setup>,

@@ -142,6 +142,9 @@ impl Waiting for CallWatch {
         if crate::interrupt::requested().is_some() {
             return false;
         }
+        if let Some(backstop) = &mut self.backstop {
+            backstop.take_baseline();
+        }
         if let Some(stops) = &mut self.stops {
             stops.look_now_and_then();
         }

@@ -15,6 +15,7 @@
 //! - `clone3` answers "not implemented", so that the C library falls back to `clone`, whose
 //!   flags a filter can read; so does `sysinfo` (the machine's load and memory).
 //! - Queries about another process by pid answer "no such process", and `getppid` 0.
+//! - `sched_yield` returns at once: yielding would let a bot wait for a CPU at will.
 //! - Nothing two bots can both reach carries a message: no record locks or `flock`, no shared
 //!   mappings (so no shared futex words), no `mincore`, `fadvise`, `readahead` or evicting
 //!   `madvise` on the page cache every process shares.
@@ -434,11 +435,19 @@ pub enum Refusals {
     Trapped(ConfineError),
 }
 
-/// `getppid` answers 0, as it does in a PID namespace of the host's own: the engine's pid is
-/// nothing a bot needs, and every pid query about another process answers "no such process"
-/// anyway. (A seccomp error of 0 is a return value of 0.)
-fn no_parent_filter() -> Result<BpfProgram, ConfineError> {
-    errno_filter(BTreeMap::from([(libc::SYS_getppid, Vec::new())]), 0)
+/// Calls that answer 0 without running (a seccomp error of 0 is a return value of 0):
+/// - `sched_yield`, always: on a busy machine a bot yielding in a loop would stay runnable
+///   without a CPU and pass for one the machine starved (docs/busy-machines.md); answered at
+///   once, the loop spins on its own CPU budget instead.
+/// - `getppid` where the host is not `alone`, as it answers in a PID namespace of the host's
+///   own: the engine's pid is nothing a bot needs, and every pid query about another process
+///   answers "no such process" anyway.
+fn answered_zero_filter(alone: bool) -> Result<BpfProgram, ConfineError> {
+    let mut rules = BTreeMap::from([(libc::SYS_sched_yield, Vec::new())]);
+    if !alone {
+        rules.insert(libc::SYS_getppid, Vec::new());
+    }
+    errno_filter(rules, 0)
 }
 
 /// Installs the filters on every thread of the process (TSYNC; the host is single-threaded
@@ -451,9 +460,9 @@ fn no_parent_filter() -> Result<BpfProgram, ConfineError> {
 /// be asked about and its parent is 0 anyway: the filters that make it look so are left out
 /// (each filter costs start-up time, and runs on every call).
 pub fn install(allow_threads: bool, alone: bool) -> Result<Refusals, ConfineError> {
-    let mut filters = vec![not_implemented_filter()?];
+    let mut filters = vec![not_implemented_filter()?, answered_zero_filter(alone)?];
     if !alone {
-        filters.extend([other_processes_filter()?, no_parent_filter()?]);
+        filters.push(other_processes_filter()?);
     }
     let allow = allow_filter(allow_threads)?;
     for filter in &filters {
