@@ -514,6 +514,11 @@ pub struct TournamentRunArgs {
     /// Games played at once (default: the config's `concurrency`, else the number of cores)
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
+    /// Play --concurrency games at once even where this process may use fewer CPUs (by
+    /// default a run lowers it to the usable CPUs, warning once: more games only wait for one
+    /// another's CPU, which the CPU clock keeps out of the grades)
+    #[arg(long)]
+    pub oversubscribe: bool,
     /// Play only shard I of N (from 0): one game of each round of N games of the plan. Without it, a
     /// Slurm array task (SLURM_ARRAY_TASK_ID is its shard; the count is the config's `shards`,
     /// else the results folder's agon-shards.json, written by the first array's first task) or
@@ -544,6 +549,11 @@ pub struct TournamentResumeArgs {
     /// Games played at once (default: the number of cores)
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
+    /// Play --concurrency games at once even where this process may use fewer CPUs (by
+    /// default a run lowers it to the usable CPUs, warning once: more games only wait for one
+    /// another's CPU, which the CPU clock keeps out of the grades)
+    #[arg(long)]
+    pub oversubscribe: bool,
     /// No progress bar
     #[arg(long)]
     pub quiet: bool,
@@ -849,6 +859,11 @@ pub struct LadderPlayArgs {
     /// Games played at once
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub concurrency: usize,
+    /// Play --concurrency games at once even where this process may use fewer CPUs (by
+    /// default a run lowers it to the usable CPUs, warning once: more games only wait for one
+    /// another's CPU, which the CPU clock keeps out of the grades)
+    #[arg(long)]
+    pub oversubscribe: bool,
     /// The bot a slot plays, as FILE:BOT or FILE:BOT?key=value (FILE: the slot's file name in
     /// DIR); repeat for more slots. Default: the file's first bot for the game
     #[arg(long = "bot", value_name = "SPEC")]

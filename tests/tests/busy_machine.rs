@@ -74,8 +74,17 @@ fn four_times_oversubscribed_a_tournament_grades_as_on_a_quiet_machine() {
     let busy = dir.join("busy");
     let crowd = CrowdedCpu::new(4);
     let mut command = tournament_run(&cfg, &busy);
+    // More games at once than the one CPU it may use: lowered, with a warning.
+    command.args(["--concurrency", "3"]);
     crowd.join(&mut command);
     let ran = run(&mut command).expect_success();
+    assert!(
+        ran.stderr
+            .contains("concurrency 3: this process may use 1 CPU"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stdout.contains("at concurrency 1"), "{}", ran.stdout);
     drop(crowd);
     // The premise: moves within their CPU budget ran past the 300 ms backstop.
     let longest = longest_move_within_budget(&busy);

@@ -660,10 +660,11 @@ fn many_games_at_once_fit_under_a_small_soft_limit_on_open_files() {
         .arg(&cfg)
         .arg("--out")
         .arg(&out)
-        .arg("--quiet")
+        .args(["--quiet", "--oversubscribe"])
         .env("AGON_SEED_SECRET", agon_tests::TEST_SECRET.to_string());
-    let stderr = run(&mut command).expect_success().stderr;
-    assert_eq!(journal_lines(&out), 24, "{stderr}");
+    let ran = run(&mut command).expect_success();
+    assert!(ran.stdout.contains("at concurrency 24"), "{}", ran.stdout);
+    assert_eq!(journal_lines(&out), 24, "{}", ran.stderr);
 }
 
 /// Waits (up to a minute) until the tournament in `out` marks a game in flight: a file in its

@@ -11,8 +11,12 @@ pub fn usable_cpus() -> usize {
 }
 
 /// The games to play at once when `requested` were asked for (`what` names the option, for
-/// the warning): `requested`, lowered to the usable CPUs with one warning when it exceeds them.
-pub fn admitted(requested: usize, what: &str) -> usize {
+/// the warning): `requested`, lowered to the usable CPUs with one warning when it exceeds them,
+/// unless the user chose to `oversubscribe`.
+pub fn admitted(requested: usize, what: &str, oversubscribe: bool) -> usize {
+    if oversubscribe {
+        return requested;
+    }
     admitted_on(requested, usable_cpus(), what)
 }
 

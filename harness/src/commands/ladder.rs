@@ -62,7 +62,11 @@ pub fn options(dir: PathBuf, out: PathBuf, args: LadderPlayArgs) -> anyhow::Resu
         out,
         game,
         params,
-        concurrency: agon_play::admission::admitted(args.concurrency, "--concurrency"),
+        concurrency: agon_play::admission::admitted(
+            args.concurrency,
+            "--concurrency",
+            args.oversubscribe,
+        ),
         games: args.games,
         seed,
         seed_secret: agon_engine::SeedSecret::draw()?,

@@ -24,6 +24,7 @@ pub fn run(args: SprtArgs) -> anyhow::Result<()> {
         config,
         out: args.out,
         concurrency: args.concurrency,
+        oversubscribe: false,
         shard: None,
         seed_secret: None,
         watch: false,

@@ -103,6 +103,10 @@ pub fn start(args: TournamentRunArgs) -> anyhow::Result<()> {
         .concurrency
         .or(config.concurrency)
         .unwrap_or_else(cores);
+    let concurrency = Concurrency {
+        games: concurrency,
+        oversubscribe: args.oversubscribe,
+    };
     play_and_report(plan, &args.out, concurrency, args.quiet, shard, args.watch)
 }
 
@@ -141,21 +145,34 @@ fn resume(args: TournamentResumeArgs) -> anyhow::Result<()> {
     play_and_report(
         plan,
         &args.dir,
-        args.concurrency.unwrap_or_else(cores),
+        Concurrency {
+            games: args.concurrency.unwrap_or_else(cores),
+            oversubscribe: args.oversubscribe,
+        },
         args.quiet,
         shard,
         false,
     )
 }
 
+/// Games at once as asked for, and whether beyond the usable CPUs.
+struct Concurrency {
+    games: usize,
+    oversubscribe: bool,
+}
+
 fn play_and_report(
     mut plan: Plan,
     dir: &Path,
-    concurrency: usize,
+    concurrency: Concurrency,
     quiet: bool,
     shard: Option<Shard>,
     watch: bool,
 ) -> anyhow::Result<()> {
+    let Concurrency {
+        games: concurrency,
+        oversubscribe,
+    } = concurrency;
     if !(1..=MAX_CONCURRENCY).contains(&concurrency) {
         bail!(
             "--concurrency {concurrency}: expected 1 to {MAX_CONCURRENCY} games at once (each \
@@ -163,7 +180,7 @@ fn play_and_report(
             cores()
         );
     }
-    let concurrency = agon_play::admission::admitted(concurrency, "concurrency");
+    let concurrency = agon_play::admission::admitted(concurrency, "concurrency", oversubscribe);
     let options = RunOptions {
         concurrency,
         quiet,
