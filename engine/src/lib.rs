@@ -52,7 +52,7 @@ pub use loader::cache::{CacheEntry, Collection, CollectionPolicy, Oddity, Remova
 pub use loader::{BotDescriptor, FileVersion, LoadError, Manifest, Plugin, StagedPlugin};
 pub use path_error::{OnPath, PathError};
 pub use process::ProcessHostError;
-pub use record::{Budgets, Forced, MatchRecord, MoveRecord, RecordError, SeatRecord};
+pub use record::{Budgets, Forced, MatchRecord, MoveRecord, RecordError, RunQueue, SeatRecord};
 pub use runner::{run_match, run_observed_match, MatchError, MatchObserver, MatchSettings, Seat};
 pub use seating::{seat_from_plugin, Hosting, Trial};
 pub use seed::{seat_seed, SeedSecret};

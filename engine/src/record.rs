@@ -86,6 +86,35 @@ pub struct SeatRecord {
     /// lay between counted and dropped.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub stderr: Option<String>,
+    /// What the kernel says of the bot's answering thread over the match, where it keeps
+    /// scheduler statistics (process and thread hosts). Not used in grading.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub run_queue: Option<RunQueue>,
+}
+
+/// The CPU time a bot's answering thread ran, and the time it waited on a run queue for a CPU
+/// it wanted (the machine's doing: other tasks, or its cgroup's quota).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunQueue {
+    pub ran_us: u64,
+    pub waited_us: u64,
+}
+
+impl RunQueue {
+    /// Both seats' times together.
+    pub fn plus(self, other: RunQueue) -> RunQueue {
+        RunQueue {
+            ran_us: self.ran_us.saturating_add(other.ran_us),
+            waited_us: self.waited_us.saturating_add(other.waited_us),
+        }
+    }
+
+    /// The share (0 to 1) of the time the thread wanted a CPU that it waited for one; `None`
+    /// when it wanted none.
+    pub fn wait_share(self) -> Option<f64> {
+        let wanted = self.ran_us as f64 + self.waited_us as f64;
+        (wanted > 0.0).then(|| self.waited_us as f64 / wanted)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -247,6 +247,7 @@ pub fn run_observed_match(
         let report = seat.host.report();
         seat.record.sandbox = report.sandbox;
         seat.record.stderr = report.stderr;
+        seat.record.run_queue = report.run_queue;
     }
     let metrics = (0..seats.len())
         .map(|s| SeatMetrics::from_moves(s, &referee.moves))

@@ -111,6 +111,7 @@ fn unavailable(
             sha256: staged.map_or_else(String::new, |s| s.sha256),
             sandbox: None,
             stderr: None,
+            run_queue: None,
         },
         host: Box::new(UnavailableHost::new(hosting.kind, cause, detail)),
     }
@@ -159,6 +160,7 @@ pub fn process_seat(
         sha256: staged.sha256.clone(),
         sandbox: None,
         stderr: None,
+        run_queue: None,
     };
     Ok((
         Seat {
@@ -260,6 +262,7 @@ pub fn seat_from_plugin(
             sha256: plugin.sha256.clone(),
             sandbox: None,
             stderr: None,
+            run_queue: None,
         },
         host,
     })

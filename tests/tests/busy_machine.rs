@@ -61,6 +61,24 @@ fn longest_move_within_budget(dir: &Path) -> u64 {
     longest
 }
 
+/// The mean, over a run's journal, of the share of the time its games' bots wanted a CPU
+/// that they waited for one; every game must have it.
+fn mean_cpu_wait(dir: &Path) -> f64 {
+    let journal = std::fs::read_to_string(dir.join("journal.jsonl")).expect("journal");
+    let waits: Vec<f64> = journal
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("a journal line"))
+        .filter(|line| line.get("winner").is_some())
+        .map(|game| {
+            game["cpu_wait"]
+                .as_f64()
+                .unwrap_or_else(|| panic!("no wait: {game}"))
+        })
+        .collect();
+    assert!(!waits.is_empty(), "no games in {journal}");
+    waits.iter().sum::<f64>() / waits.len() as f64
+}
+
 /// The same tournament, same seed secret, played quiet and then with four busy processes on
 /// the one CPU it may use (each bot gets about a fifth of it: 70 ms of CPU take some 350 ms of
 /// wall time, past the 300 ms backstop that charged such a bot before): the same standings,
@@ -106,4 +124,14 @@ fn four_times_oversubscribed_a_tournament_grades_as_on_a_quiet_machine() {
     for part in ["standings", "crosstable", "per_param", "first_seat"] {
         assert_eq!(quiet[part], busy[part], "{part}: {}", ran.stderr);
     }
+    // Staff see the load: four busy processes on the bots' one CPU left each bot about a fifth
+    // of it, so the bots waited for it most of the time they wanted it.
+    let busy_wait = mean_cpu_wait(&dir.join("busy"));
+    assert!(
+        busy_wait > 0.5,
+        "the bots waited {busy_wait:.2} of the time"
+    );
+    let report = std::fs::read_to_string(dir.join("busy/report.md")).expect("report.md");
+    assert!(report.contains("## Load"), "{report}");
+    assert!(report.contains("Waiting for a CPU"), "{report}");
 }

@@ -26,7 +26,8 @@ fn admitted_on(requested: usize, cpus: usize, what: &str) -> usize {
     }
     log::warn!(
         "{what} {requested}: this process may use {cpus} CPU{} (its affinity and cgroup quota), \
-         so it plays {cpus} game{} at once: more would make the bots wait for one another's CPU",
+         so it plays {cpus} game{} at once: more would make the bots wait for one another's CPU \
+         (--oversubscribe keeps {requested})",
         if cpus == 1 { "" } else { "s" },
         if cpus == 1 { "" } else { "s" },
     );

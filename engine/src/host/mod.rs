@@ -49,6 +49,7 @@ pub use thread::ThreadHost;
 pub use unavailable::UnavailableHost;
 
 use crate::fault::FaultCause;
+use crate::record::RunQueue;
 use agon_abi::{BotFailure, FailureKind};
 use sandbox::SandboxReport;
 use serde::{Deserialize, Serialize};
@@ -218,6 +219,8 @@ pub struct HostReport {
     pub sandbox: Option<SandboxReport>,
     /// The bot's standard error, bounded (process host only).
     pub stderr: Option<String>,
+    /// The bot's answering thread's times over the match, where the kernel keeps them.
+    pub run_queue: Option<RunQueue>,
 }
 
 /// One seat's bot, behind some host.

@@ -10,6 +10,7 @@
 //! call under a CPU budget (about a microsecond: the kernel formats three numbers), both only
 //! when the call's wall-clock backstop fires.
 
+use crate::record::RunQueue;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::time::Duration;
@@ -29,6 +30,15 @@ impl SchedStat {
         SchedStat {
             ran: self.ran.saturating_sub(earlier.ran),
             waited: self.waited.saturating_sub(earlier.waited),
+        }
+    }
+
+    /// As a record keeps it.
+    pub fn as_run_queue(self) -> RunQueue {
+        let us = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+        RunQueue {
+            ran_us: us(self.ran),
+            waited_us: us(self.waited),
         }
     }
 }

@@ -2,7 +2,7 @@ use super::crash_evidence::{in_call, CrashLabel};
 use super::engine_stall::Stopwatch;
 use super::sched_stat::{current_thread_id, TaskStats};
 use super::starvation::{CallBackstop, SharedTaskStats, Starvation, Verdict};
-use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, SeatHost};
+use super::{thread_cpu_time, Call, CallResult, Deadline, HostKind, HostReport, SeatHost};
 use crate::fault::FaultCause;
 use abi_stable::std_types::RResult;
 use agon_abi::{BotBox, BotFailure};
@@ -268,6 +268,18 @@ impl SeatHost for ThreadHost {
         self.call(Request::Act(message), deadline)
     }
 
+    /// The worker lives until the host is dropped, so its times can still be read.
+    fn report(&mut self) -> HostReport {
+        HostReport {
+            run_queue: self
+                .worker_stats
+                .get()
+                .and_then(|stats| stats.times())
+                .map(|times| times.as_run_queue()),
+            ..HostReport::default()
+        }
+    }
+
     /// The worker is idle between calls (a call returns only once it has answered, or once the
     /// seat is abandoned and `requests` gone), so the label reaches it before the next call.
     fn label_calls(&mut self, label: CrashLabel) {
@@ -328,6 +340,11 @@ mod tests {
             "{:?}",
             call.cpu
         );
+        // The record's account of the match (the answer above needed the kernel's statistics):
+        // the bot waited for the CPU most of the time it wanted one.
+        let run_queue = host.report().run_queue.expect("scheduler statistics");
+        let share = run_queue.wait_share().expect("it ran");
+        assert!(share > 0.5, "{run_queue:?}");
     }
 
     /// Waiting for a CPU is the machine's doing, sleeping the bot's own: a sleeper on the same

@@ -200,6 +200,7 @@ fn remote_seat(i: usize, client: lobby::Joined) -> Seat {
             sha256: String::new(),
             sandbox: None,
             stderr: None,
+            run_queue: None,
         },
         host: Box::new(RemoteSeat::new(client.stream)),
     }

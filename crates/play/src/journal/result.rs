@@ -25,6 +25,11 @@ pub struct GameResult {
     /// `agon_engine::cpu_pressure`), where the kernel says. Not used in grading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_pressure: Option<f64>,
+    /// The share (0 to 1) of the time the game's bots wanted a CPU that they waited for one
+    /// (`agon_engine::RunQueue`, every seat's together), where the kernel says. Not used in
+    /// grading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_wait: Option<f64>,
     /// Why earlier attempts at the game were not finished, through nobody's fault among its
     /// bots (the machine starved a bot, a bot's process was stopped or killed from outside).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -54,9 +59,21 @@ impl GameResult {
             faults: JournalFault::of_record(record),
             game_ms: time.game_ms,
             cpu_pressure: time.cpu_pressure,
+            cpu_wait: bots_wait_share(record),
             replayed: Vec::new(),
         }
     }
+}
+
+/// Every seat's run-queue times together, as a share of the time wanted; `None` when no seat's
+/// were measured.
+fn bots_wait_share(record: &MatchRecord) -> Option<f64> {
+    record
+        .seats
+        .iter()
+        .filter_map(|seat| seat.run_queue)
+        .reduce(|a, b| a.plus(b))?
+        .wait_share()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -121,6 +138,7 @@ impl GameResult {
             faults: Vec::new(),
             game_ms: 0.0,
             cpu_pressure: None,
+            cpu_wait: None,
             replayed: Vec::new(),
         }
     }

@@ -92,6 +92,7 @@ pub fn house_seat(game: &str, seat: usize) -> Option<Seat> {
             sha256: String::new(),
             sandbox: None,
             stderr: None,
+            run_queue: None,
         },
         host: Box::new(InlineHost::new((entry.make)())),
     })

@@ -5,7 +5,7 @@ use super::entrant_build::entrant_build;
 use super::fault_groups::fault_groups;
 use super::game_pages::Written;
 use super::grade::{CrossTable, Report, Row};
-use super::load::{Load, PRESSURE_WORTH_NAMING};
+use super::load::{Load, WAIT_WORTH_NAMING};
 use crate::entry::Entry;
 use crate::format;
 use crate::plan::Plan;
@@ -336,16 +336,28 @@ fn markdown_load(games: &[&Entry]) -> String {
     if let Some((worst, game)) = &load.worst {
         let _ = writeln!(
             out,
-            "CPU pressure (the share of a game's time in which some task waited for a CPU): \
-             mean {:.1}%, highest {:.1}% (game {game}); {} of {} games met {:.0}% or more. \
-             Not graded: each bot is owed its CPU budget however busy the machine.",
-            load.mean_pressure * 100.0,
+            "Waiting for a CPU (the share of the time a game's bots wanted a CPU that they \
+             waited for one, by the kernel's scheduler statistics): mean {:.1}%, longest {:.1}% \
+             (game {game}); {} of {} games waited {:.0}% or more.",
+            load.mean_wait * 100.0,
             worst * 100.0,
-            load.under_pressure,
+            load.waited,
             load.measured,
-            PRESSURE_WORTH_NAMING * 100.0,
+            WAIT_WORTH_NAMING * 100.0,
         );
     }
+    if let Some(pressure) = load.mean_pressure {
+        let _ = writeln!(
+            out,
+            "\nThe machine's CPU pressure while the games ran (the share of the time in which \
+             some task waited for a CPU, the run's own included): mean {:.1}%.",
+            pressure * 100.0,
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nNot graded: each bot is owed its CPU budget however busy the machine."
+    );
     if !load.replayed.is_empty() {
         let _ = writeln!(
             out,

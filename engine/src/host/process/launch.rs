@@ -82,6 +82,8 @@ impl ProcessHost {
             bot_pid,
             bot_pidfd: None,
             sched_stat: SharedTaskStats::default(),
+            earlier_run_queue: None,
+            run_queue_at_end: None,
             ready: nothing_reported(),
         }
     }

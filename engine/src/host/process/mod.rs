@@ -43,6 +43,7 @@ use crate::host::sandbox::cgroup::HostCgroup;
 use crate::host::sandbox::SandboxReport;
 use crate::host::starvation::SharedTaskStats;
 use crate::loader::{Manifest, StagedPlugin};
+use crate::record::RunQueue;
 use frame::ReadError;
 use spawn::HostChild;
 use std::os::fd::{AsFd, OwnedFd};
@@ -92,6 +93,10 @@ pub struct ProcessHost {
     /// The scheduler statistics of the bot's answering thread: what tells a bot starved of a
     /// CPU from one that slept (`host::starvation`).
     sched_stat: SharedTaskStats,
+    /// The answering threads' times of the hosts this one replaced (restarts).
+    earlier_run_queue: Option<RunQueue>,
+    /// The times over the match, read as it ended (before the host is asked to exit).
+    run_queue_at_end: Option<RunQueue>,
 }
 
 /// What a host was started with.

@@ -3,9 +3,22 @@
 
 use super::{frame, ProcessHost};
 use crate::host::{Call, Clock, Deadline, HostKind, HostReport, RestartError, SeatHost};
+use crate::record::RunQueue;
 
 /// The stderr kept of the hosts a seat's restarts replaced.
 const EARLIER_STDERR_LIMIT: usize = 64 << 10;
+
+impl ProcessHost {
+    /// The answering threads' times, this host's and those of the hosts it replaced, while its
+    /// process is there to read.
+    fn run_queue_so_far(&self) -> Option<RunQueue> {
+        let own = self.sched_stat.get()?.times()?.as_run_queue();
+        Some(match self.earlier_run_queue {
+            Some(earlier) => earlier.plus(own),
+            None => own,
+        })
+    }
+}
 
 impl SeatHost for ProcessHost {
     fn kind(&self) -> HostKind {
@@ -40,6 +53,7 @@ impl SeatHost for ProcessHost {
     }
 
     fn release(&mut self) {
+        self.run_queue_at_end = self.run_queue_so_far();
         self.begin_shut_down();
     }
 
@@ -56,6 +70,7 @@ impl SeatHost for ProcessHost {
         HostReport {
             sandbox: Some(self.ready.sandbox.clone()),
             stderr,
+            run_queue: self.run_queue_at_end,
         }
     }
 
@@ -69,6 +84,8 @@ impl SeatHost for ProcessHost {
         };
         let mut fresh =
             ProcessHost::spawn(&launch.config, &launch.plugin, &launch.bot, &launch.game)?;
+        // Read while the replaced host's process is still there to read.
+        let replaced_run_queue = self.run_queue_so_far();
         self.shut_down();
         let mut earlier = std::mem::take(&mut self.earlier_stderr);
         if earlier.len() < EARLIER_STDERR_LIMIT {
@@ -85,6 +102,7 @@ impl SeatHost for ProcessHost {
             earlier.truncate(end);
         }
         fresh.earlier_stderr = earlier;
+        fresh.earlier_run_queue = replaced_run_queue;
         *self = fresh;
         Ok(())
     }
