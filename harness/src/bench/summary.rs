@@ -30,8 +30,8 @@ pub fn print(figures: &[Figure], ladder_games: u64) {
         );
         if let Some(cpu_budget) = get("process host, noop bot, CPU-clock budget") {
             outln!(
-                "process host under a CPU budget / bare pipe round trip: {:.2}x ({:+.0} ns over \
-                 a wall-clock budget: the scheduler statistics read for the starvation backstop)",
+                "process host under a CPU budget / bare pipe round trip: {:.2}x ({:+.0} ns against \
+                 a wall-clock budget; a call answered at once reads no scheduler statistics)",
                 cpu_budget / pipe,
                 cpu_budget - process
             );
