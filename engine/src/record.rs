@@ -108,13 +108,6 @@ impl RunQueue {
             waited_us: self.waited_us.saturating_add(other.waited_us),
         }
     }
-
-    /// The share (0 to 1) of the time the thread wanted a CPU that it waited for one; `None`
-    /// when it wanted none.
-    pub fn wait_share(self) -> Option<f64> {
-        let wanted = self.ran_us as f64 + self.waited_us as f64;
-        (wanted > 0.0).then(|| self.waited_us as f64 / wanted)
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -76,7 +76,7 @@ impl Entry {
                 faults,
                 game_ms: 1.0,
                 cpu_pressure: None,
-                cpu_wait: None,
+                cpu_wait_ms: None,
                 replayed: Vec::new(),
             },
             ms_per_move: vec![0.0; 2],

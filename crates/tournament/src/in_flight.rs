@@ -274,7 +274,7 @@ pub fn forfeit_entry(plan: &Plan, game: &GameSpec, loser: usize, reason: &str) -
             }],
             game_ms: 0.0,
             cpu_pressure: None,
-            cpu_wait: None,
+            cpu_wait_ms: None,
             replayed: Vec::new(),
         },
         ms_per_move: vec![0.0; seats],

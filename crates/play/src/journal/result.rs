@@ -25,11 +25,10 @@ pub struct GameResult {
     /// `agon_engine::cpu_pressure`), where the kernel says. Not used in grading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_pressure: Option<f64>,
-    /// The share (0 to 1) of the time the game's bots wanted a CPU that they waited for one
-    /// (`agon_engine::RunQueue`, every seat's together), where the kernel says. Not used in
-    /// grading.
+    /// How long (ms) the game's bots, every seat's together, waited for a CPU they wanted
+    /// (`agon_engine::RunQueue`), where the kernel says. Not used in grading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cpu_wait: Option<f64>,
+    pub cpu_wait_ms: Option<f64>,
     /// Why earlier attempts at the game were not finished, through nobody's fault among its
     /// bots (the machine starved a bot, a bot's process was stopped or killed from outside).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -59,21 +58,21 @@ impl GameResult {
             faults: JournalFault::of_record(record),
             game_ms: time.game_ms,
             cpu_pressure: time.cpu_pressure,
-            cpu_wait: bots_wait_share(record),
+            cpu_wait_ms: bots_wait_ms(record),
             replayed: Vec::new(),
         }
     }
 }
 
-/// Every seat's run-queue times together, as a share of the time wanted; `None` when no seat's
-/// were measured.
-fn bots_wait_share(record: &MatchRecord) -> Option<f64> {
-    record
+/// Every seat's wait for a CPU together (ms); `None` when no seat's was measured.
+fn bots_wait_ms(record: &MatchRecord) -> Option<f64> {
+    let waited = record
         .seats
         .iter()
         .filter_map(|seat| seat.run_queue)
         .reduce(|a, b| a.plus(b))?
-        .wait_share()
+        .waited_us;
+    Some(waited as f64 / 1000.0)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -138,7 +137,7 @@ impl GameResult {
             faults: Vec::new(),
             game_ms: 0.0,
             cpu_pressure: None,
-            cpu_wait: None,
+            cpu_wait_ms: None,
             replayed: Vec::new(),
         }
     }

@@ -6,19 +6,21 @@
 
 use crate::entry::Entry;
 
-/// A game's bots met a busy machine when they waited for a CPU this share of the time they
-/// wanted one, or more.
-pub const WAIT_WORTH_NAMING: f64 = 0.10;
+/// A game's bots met a busy machine when they waited this long (ms) for a CPU per move, or
+/// longer: a hundredth of a short budget. Every call's wake-up waits a few microseconds on any
+/// machine, which is not worth naming.
+pub const WAIT_WORTH_NAMING_MS: f64 = 1.0;
 
 /// The load over a run's games.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Load {
     /// Games whose bots' waits the kernel said.
     pub measured: usize,
-    pub mean_wait: f64,
-    /// The longest wait, and its game.
+    /// The bots' wait for a CPU per move (ms), over the measured games' moves.
+    pub wait_per_move_ms: f64,
+    /// The longest wait per move of a game, and its game.
     pub worst: Option<(f64, String)>,
-    /// Games at [`WAIT_WORTH_NAMING`] or more.
+    /// Games at [`WAIT_WORTH_NAMING_MS`] a move or more.
     pub waited: usize,
     /// The machine's mean CPU pressure over the games where the kernel said it: the share of
     /// their time in which some task (the run's own included) waited for a CPU.
@@ -31,9 +33,13 @@ impl Load {
     /// The load over `games`; `None` when there is nothing to say (nothing measured, no game
     /// played again).
     pub fn of(games: &[&Entry]) -> Option<Load> {
-        let waits: Vec<(f64, &str)> = games
+        // Each measured game's wait and moves (a game of no moves counts as one).
+        let waits: Vec<(f64, f64, &str)> = games
             .iter()
-            .filter_map(|g| Some((g.result.cpu_wait?, g.id.as_str())))
+            .filter_map(|g| {
+                let moves = g.result.moves.max(1) as f64;
+                Some((g.result.cpu_wait_ms?, moves, g.id.as_str()))
+            })
             .collect();
         let pressures: Vec<f64> = games.iter().filter_map(|g| g.result.cpu_pressure).collect();
         let replayed: Vec<(String, String)> = games
@@ -43,15 +49,22 @@ impl Load {
         if waits.is_empty() && pressures.is_empty() && replayed.is_empty() {
             return None;
         }
+        let per_move = |&(wait, moves, _): &(f64, f64, &str)| wait / moves;
         let worst = waits
             .iter()
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|&(wait, id)| (wait, id.to_string()));
+            .max_by(|a, b| per_move(a).total_cmp(&per_move(b)))
+            .map(|w| (per_move(w), w.2.to_string()));
+        let (waited_ms, moves) = waits
+            .iter()
+            .fold((0.0, 0.0), |(w, m), g| (w + g.0, m + g.1));
         Some(Load {
             measured: waits.len(),
-            mean_wait: mean(waits.iter().map(|w| w.0)).unwrap_or(0.0),
+            wait_per_move_ms: if moves > 0.0 { waited_ms / moves } else { 0.0 },
             worst,
-            waited: waits.iter().filter(|w| w.0 >= WAIT_WORTH_NAMING).count(),
+            waited: waits
+                .iter()
+                .filter(|w| per_move(w) >= WAIT_WORTH_NAMING_MS)
+                .count(),
             mean_pressure: mean(pressures.into_iter()),
             replayed,
         })
@@ -67,9 +80,11 @@ fn mean(values: impl ExactSizeIterator<Item = f64>) -> Option<f64> {
 mod tests {
     use super::*;
 
+    /// A game of 10 moves whose bots waited `wait` ms for a CPU.
     fn game(id: &str, wait: Option<f64>, pressure: Option<f64>, replayed: &[&str]) -> Entry {
         let mut entry = Entry::drawn(id, Vec::new());
-        entry.result.cpu_wait = wait;
+        entry.result.moves = 10;
+        entry.result.cpu_wait_ms = wait;
         entry.result.cpu_pressure = pressure;
         entry.result.replayed = replayed.iter().map(|s| s.to_string()).collect();
         entry
@@ -83,21 +98,24 @@ mod tests {
     #[test]
     fn the_load_names_the_longest_wait_and_every_game_played_again() {
         let games = [
-            game("g1", Some(0.02), Some(0.5), &[]),
+            game("g1", Some(0.2), Some(0.5), &[]),
             game(
                 "g2",
-                Some(0.40),
+                Some(400.0),
                 None,
                 &["the machine starved the bot", "again"],
             ),
-            game("g3", Some(0.10), Some(0.3), &[]),
+            game("g3", Some(10.0), Some(0.3), &[]),
             game("g4", None, None, &[]),
         ];
         let games: Vec<&Entry> = games.iter().collect();
         let load = Load::of(&games).expect("something to say");
         assert_eq!(load.measured, 3);
-        assert!((load.mean_wait - 0.52 / 3.0).abs() < 1e-9);
-        assert_eq!(load.worst, Some((0.40, "g2".to_string())));
+        assert!(
+            (load.wait_per_move_ms - 410.2 / 30.0).abs() < 1e-9,
+            "{load:?}"
+        );
+        assert_eq!(load.worst, Some((40.0, "g2".to_string())));
         assert_eq!(load.waited, 2);
         assert!((load.mean_pressure.expect("measured") - 0.4).abs() < 1e-9);
         assert_eq!(

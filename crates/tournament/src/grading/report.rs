@@ -5,7 +5,7 @@ use super::entrant_build::entrant_build;
 use super::fault_groups::fault_groups;
 use super::game_pages::Written;
 use super::grade::{CrossTable, Report, Row};
-use super::load::{Load, WAIT_WORTH_NAMING};
+use super::load::{Load, WAIT_WORTH_NAMING_MS};
 use crate::entry::Entry;
 use crate::format;
 use crate::plan::Plan;
@@ -336,14 +336,10 @@ fn markdown_load(games: &[&Entry]) -> String {
     if let Some((worst, game)) = &load.worst {
         let _ = writeln!(
             out,
-            "Waiting for a CPU (the share of the time a game's bots wanted a CPU that they \
-             waited for one, by the kernel's scheduler statistics): mean {:.1}%, longest {:.1}% \
-             (game {game}); {} of {} games waited {:.0}% or more.",
-            load.mean_wait * 100.0,
-            worst * 100.0,
-            load.waited,
-            load.measured,
-            WAIT_WORTH_NAMING * 100.0,
+            "Waiting for a CPU (the time the bots were ready to run and waited for a CPU, by the \
+             kernel's scheduler statistics): {:.2} ms a move over the run, {:.2} ms a move at \
+             most (game {game}); {} of {} games waited {} ms a move or more.",
+            load.wait_per_move_ms, worst, load.waited, load.measured, WAIT_WORTH_NAMING_MS,
         );
     }
     if let Some(pressure) = load.mean_pressure {
