@@ -101,7 +101,7 @@ pub struct RunQueue {
 }
 
 impl RunQueue {
-    /// Both seats' times together.
+    /// Both times together (a seat's host and the hosts its restarts replaced).
     pub fn plus(self, other: RunQueue) -> RunQueue {
         RunQueue {
             ran_us: self.ran_us.saturating_add(other.ran_us),

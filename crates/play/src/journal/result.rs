@@ -66,13 +66,12 @@ impl GameResult {
 
 /// Every seat's wait for a CPU together (ms); `None` when no seat's was measured.
 fn bots_wait_ms(record: &MatchRecord) -> Option<f64> {
-    let waited = record
+    let waited_us = record
         .seats
         .iter()
-        .filter_map(|seat| seat.run_queue)
-        .reduce(|a, b| a.plus(b))?
-        .waited_us;
-    Some(waited as f64 / 1000.0)
+        .filter_map(|seat| Some(seat.run_queue?.waited_us))
+        .reduce(u64::saturating_add)?;
+    Some(waited_us as f64 / 1000.0)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -29,16 +29,32 @@ pub struct Load {
     pub replayed: Vec<(String, String)>,
 }
 
+/// One measured game's wait for a CPU.
+struct GameWait<'a> {
+    waited_ms: f64,
+    /// Its moves; a game of none counts as one.
+    moves: f64,
+    id: &'a str,
+}
+
+impl GameWait<'_> {
+    fn per_move(&self) -> f64 {
+        self.waited_ms / self.moves
+    }
+}
+
 impl Load {
     /// The load over `games`; `None` when there is nothing to say (nothing measured, no game
     /// played again).
     pub fn of(games: &[&Entry]) -> Option<Load> {
-        // Each measured game's wait and moves (a game of no moves counts as one).
-        let waits: Vec<(f64, f64, &str)> = games
+        let waits: Vec<GameWait> = games
             .iter()
             .filter_map(|g| {
-                let moves = g.result.moves.max(1) as f64;
-                Some((g.result.cpu_wait_ms?, moves, g.id.as_str()))
+                Some(GameWait {
+                    waited_ms: g.result.cpu_wait_ms?,
+                    moves: g.result.moves.max(1) as f64,
+                    id: &g.id,
+                })
             })
             .collect();
         let pressures: Vec<f64> = games.iter().filter_map(|g| g.result.cpu_pressure).collect();
@@ -49,31 +65,25 @@ impl Load {
         if waits.is_empty() && pressures.is_empty() && replayed.is_empty() {
             return None;
         }
-        let per_move = |&(wait, moves, _): &(f64, f64, &str)| wait / moves;
         let worst = waits
             .iter()
-            .max_by(|a, b| per_move(a).total_cmp(&per_move(b)))
-            .map(|w| (per_move(w), w.2.to_string()));
-        let (waited_ms, moves) = waits
-            .iter()
-            .fold((0.0, 0.0), |(w, m), g| (w + g.0, m + g.1));
+            .max_by(|a, b| a.per_move().total_cmp(&b.per_move()))
+            .map(|w| (w.per_move(), w.id.to_string()));
+        let waited_ms: f64 = waits.iter().map(|w| w.waited_ms).sum();
+        let moves: f64 = waits.iter().map(|w| w.moves).sum();
         Some(Load {
             measured: waits.len(),
             wait_per_move_ms: if moves > 0.0 { waited_ms / moves } else { 0.0 },
             worst,
             waited: waits
                 .iter()
-                .filter(|w| per_move(w) >= WAIT_WORTH_NAMING_MS)
+                .filter(|w| w.per_move() >= WAIT_WORTH_NAMING_MS)
                 .count(),
-            mean_pressure: mean(pressures.into_iter()),
+            mean_pressure: (!pressures.is_empty())
+                .then(|| pressures.iter().sum::<f64>() / pressures.len() as f64),
             replayed,
         })
     }
-}
-
-fn mean(values: impl ExactSizeIterator<Item = f64>) -> Option<f64> {
-    let count = values.len();
-    (count > 0).then(|| values.sum::<f64>() / count as f64)
 }
 
 #[cfg(test)]
